@@ -1,0 +1,49 @@
+package webhook
+
+import "errors"
+
+// Errors returned by Verify, VerifyRequest and ConstructEvent. Each failure
+// has its own sentinel; test for it with errors.Is. The wrapped message adds
+// context (which component was malformed, how far off the timestamp was) but
+// never the secret and never which bytes of a signature differed.
+var (
+	// ErrMissingHeader means the request carried no signature header, or
+	// an empty one.
+	ErrMissingHeader = errors.New("webhook: missing signature header")
+
+	// ErrMalformedHeader means the signature header could not be parsed:
+	// too long, a component without '=', no t or more than one, a t that
+	// is not a non-negative integer, or a v1 that is not 64 hex digits.
+	ErrMalformedHeader = errors.New("webhook: malformed signature header")
+
+	// ErrNoSignature means the header holds no v1 signature. The legacy
+	// sha256 component is ignored because it signs no timestamp and can be
+	// replayed forever, so a header with only sha256 gets this error.
+	ErrNoSignature = errors.New("webhook: no v1 signature in header")
+
+	// ErrTimestampOutOfTolerance means the header's t is further from the
+	// verifier's clock than its tolerance, in the past or in the future.
+	// The delivery may be a replay; see WithTolerance and WithClock.
+	ErrTimestampOutOfTolerance = errors.New("webhook: timestamp outside tolerance")
+
+	// ErrSignatureMismatch means no v1 signature in the header matches the
+	// body under any configured secret: the body was changed (even only
+	// re-encoded), or it was signed with another secret.
+	ErrSignatureMismatch = errors.New("webhook: signature mismatch")
+
+	// ErrBodyTooLarge means the body is longer than the verifier's limit
+	// (DefaultMaxBodyBytes unless set with WithMaxBodyBytes).
+	ErrBodyTooLarge = errors.New("webhook: body too large")
+
+	// ErrInvalidPayload means Parse could not decode the body: not a JSON
+	// object, no id or eventType, or a field of the wrong JSON type.
+	ErrInvalidPayload = errors.New("webhook: invalid payload")
+
+	// ErrEmptySecret is returned by NewVerifier when any secret is empty.
+	// An empty secret never means "skip verification".
+	ErrEmptySecret = errors.New("webhook: empty secret")
+
+	// ErrInvalidOption is returned by NewVerifier for an option out of
+	// range, such as a tolerance that is not positive or a nil clock.
+	ErrInvalidOption = errors.New("webhook: invalid option")
+)

@@ -1,0 +1,234 @@
+package webhook
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"fmt"
+	"hash"
+	"io"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// DefaultTolerance is how far a delivery's signed timestamp may be from the
+// verifier's clock, in either direction, unless WithTolerance says otherwise.
+// It is the service's documented window.
+const DefaultTolerance = 300 * time.Second
+
+// DefaultMaxBodyBytes is the largest body a Verifier accepts unless
+// WithMaxBodyBytes says otherwise: 1 MiB. The service documents no size
+// limit; single events are a few KiB, and 1 MiB leaves room for bulk rollups
+// listing thousands of entries while bounding what an unsigned request can
+// make the receiver buffer.
+const DefaultMaxBodyBytes = 1 << 20
+
+// A Verifier checks the signature of webhook deliveries. Create one with
+// NewVerifier at start-up and share it: it is immutable and safe for
+// concurrent use, and Verify allocates nothing.
+type Verifier struct {
+	macs      []*sync.Pool // one per distinct secret, holding *macState keyed with it
+	tolerance time.Duration
+	maxBody   int64
+	now       func() time.Time
+}
+
+// macState is a keyed HMAC and a scratch buffer, reused through a sync.Pool
+// because a keyed hash.Hash must not be shared between goroutines.
+type macState struct {
+	mac hash.Hash
+	buf [sha256.Size]byte // first "<t>.", then the sum
+}
+
+// An Option configures a Verifier in NewVerifier.
+type Option func(*config) error
+
+type config struct {
+	secrets   []string
+	tolerance time.Duration
+	maxBody   int64
+	now       func() time.Time
+}
+
+// WithSecrets adds secrets a delivery may be signed with, next to the one
+// given to NewVerifier. Use it while rotating: regenerate the secret in the
+// dashboard, deploy with the new secret and the old one, then drop the old
+// one. A delivery verifies if any secret matches.
+func WithSecrets(more ...string) Option {
+	return func(c *config) error {
+		c.secrets = append(c.secrets, more...)
+		return nil
+	}
+}
+
+// WithTolerance sets how far the signed timestamp may be from now, in either
+// direction (default DefaultTolerance). It must be positive: there is no way
+// to turn the replay check off. To verify a delivery later, from a queue,
+// verify it on receipt, or pass the receipt time with WithClock.
+func WithTolerance(d time.Duration) Option {
+	return func(c *config) error {
+		if d <= 0 {
+			return fmt.Errorf("%w: tolerance %v is not positive", ErrInvalidOption, d)
+		}
+		c.tolerance = d
+		return nil
+	}
+}
+
+// WithClock sets the function the Verifier reads the current time from
+// (default time.Now). Tests use it to fix the time.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) error {
+		if now == nil {
+			return fmt.Errorf("%w: nil clock", ErrInvalidOption)
+		}
+		c.now = now
+		return nil
+	}
+}
+
+// WithMaxBodyBytes sets the largest body accepted, in bytes (default
+// DefaultMaxBodyBytes). Longer bodies fail with ErrBodyTooLarge.
+func WithMaxBodyBytes(n int64) Option {
+	return func(c *config) error {
+		if n <= 0 || n == math.MaxInt64 {
+			return fmt.Errorf("%w: body limit %d out of range", ErrInvalidOption, n)
+		}
+		c.maxBody = n
+		return nil
+	}
+}
+
+// NewVerifier returns a Verifier for deliveries signed with secret, the
+// webhook's signing secret exactly as the dashboard shows it (whsec_ prefix
+// included). An empty secret, here or in WithSecrets, is an error
+// (ErrEmptySecret), as is an out-of-range option (ErrInvalidOption).
+func NewVerifier(secret string, opts ...Option) (*Verifier, error) {
+	c := config{
+		secrets:   []string{secret},
+		tolerance: DefaultTolerance,
+		maxBody:   DefaultMaxBodyBytes,
+		now:       time.Now,
+	}
+	for _, opt := range opts {
+		if err := opt(&c); err != nil {
+			return nil, err
+		}
+	}
+	v := &Verifier{tolerance: c.tolerance, maxBody: c.maxBody, now: c.now}
+	for i, s := range c.secrets {
+		if s == "" {
+			return nil, fmt.Errorf("%w (secret %d of %d)", ErrEmptySecret, i+1, len(c.secrets))
+		}
+		if slices.Contains(c.secrets[:i], s) {
+			continue // the same key twice would only double the work
+		}
+		key := []byte(s)
+		v.macs = append(v.macs, &sync.Pool{New: func() any {
+			return &macState{mac: hmac.New(sha256.New, key)}
+		}})
+	}
+	return v, nil
+}
+
+// Verify checks header, the value of the SignatureHeader, against body, the
+// raw request body exactly as received (not parsed and re-encoded). It
+// returns nil if the timestamp is within tolerance and some v1 signature
+// matches under some secret; otherwise one of ErrMissingHeader,
+// ErrMalformedHeader, ErrNoSignature, ErrTimestampOutOfTolerance,
+// ErrBodyTooLarge or ErrSignatureMismatch, possibly wrapped. The timestamp is
+// checked before any HMAC is computed, and signatures are compared in
+// constant time.
+func (v *Verifier) Verify(body []byte, header string) error {
+	var h sigHeader
+	if err := v.checkHeader(&h, header); err != nil {
+		return err
+	}
+	return v.checkBody(&h, body)
+}
+
+// VerifyRequest reads r's body, at most the verifier's body limit, and
+// verifies it against r's SignatureHeader. It returns the raw body for Parse
+// when the delivery is genuine, and nil with Verify's errors otherwise. The
+// header is checked before the body is read, so an unsigned or stale request
+// costs no read. It does not close r.Body; net/http does.
+func (v *Verifier) VerifyRequest(r *http.Request) ([]byte, error) {
+	var h sigHeader
+	if err := v.checkHeader(&h, r.Header.Get(SignatureHeader)); err != nil {
+		return nil, err
+	}
+	body, err := v.readBody(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := v.checkBody(&h, body); err != nil {
+		return nil, err
+	}
+	return body, nil
+}
+
+// checkHeader parses header into h and checks its timestamp.
+func (v *Verifier) checkHeader(h *sigHeader, header string) error {
+	if err := h.parse(header); err != nil {
+		return err
+	}
+	// time.Sub saturates, so a huge t cannot wrap around into the window.
+	skew := v.now().Sub(time.Unix(h.t, 0))
+	if skew > v.tolerance {
+		return fmt.Errorf("%w: signed %v ago, tolerance %v", ErrTimestampOutOfTolerance, skew, v.tolerance)
+	}
+	if skew < -v.tolerance {
+		return fmt.Errorf("%w: signed %v in the future, tolerance %v", ErrTimestampOutOfTolerance, -skew, v.tolerance)
+	}
+	return nil
+}
+
+// checkBody checks body's size and looks for a v1 in h that matches it.
+func (v *Verifier) checkBody(h *sigHeader, body []byte) error {
+	if int64(len(body)) > v.maxBody {
+		return fmt.Errorf("%w: %d bytes, limit %d", ErrBodyTooLarge, len(body), v.maxBody)
+	}
+	for _, pool := range v.macs {
+		if matches(pool, h, body) {
+			return nil
+		}
+	}
+	return ErrSignatureMismatch
+}
+
+// matches reports whether any v1 in h is the HMAC of "<t>.<body>" under the
+// key of pool's states.
+func matches(pool *sync.Pool, h *sigHeader, body []byte) bool {
+	st := pool.Get().(*macState)
+	defer pool.Put(st)
+	st.mac.Reset()
+	st.mac.Write(append(strconv.AppendInt(st.buf[:0], h.t, 10), '.'))
+	st.mac.Write(body)
+	sum := st.mac.Sum(st.buf[:0])
+	ok := false
+	for i := range h.n {
+		ok = hmac.Equal(sum, h.sigs[i][:]) || ok // no early exit: compare all
+	}
+	return ok
+}
+
+// readBody reads r's body up to the limit.
+func (v *Verifier) readBody(r *http.Request) ([]byte, error) {
+	if r.ContentLength > v.maxBody {
+		return nil, fmt.Errorf("%w: Content-Length %d, limit %d", ErrBodyTooLarge, r.ContentLength, v.maxBody)
+	}
+	if r.Body == nil {
+		return []byte{}, nil
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, v.maxBody+1))
+	if err != nil {
+		return nil, fmt.Errorf("webhook: reading body: %w", err)
+	}
+	if int64(len(body)) > v.maxBody {
+		return nil, fmt.Errorf("%w: more than %d bytes", ErrBodyTooLarge, v.maxBody)
+	}
+	return body, nil
+}
