@@ -1,0 +1,318 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"sync"
+	"time"
+
+	"golang.org/x/oauth2"
+
+	"github.com/locsvc/partner-go/internal/apierr"
+)
+
+// Defaults for the token sources.
+const (
+	// DefaultEarlyRefresh is how long before its expiry an access token is
+	// refreshed (the spec's client-side practice is 60 s).
+	DefaultEarlyRefresh = 60 * time.Second
+	// DefaultInstallationMargin is how long before its one-hour expiry an
+	// installation token is replaced.
+	DefaultInstallationMargin = 5 * time.Minute
+	// DefaultTimeout bounds one refresh or mint, retries included. It runs
+	// on a context detached from the caller's, so one caller giving up
+	// does not fail the others waiting for the same token.
+	DefaultTimeout = 30 * time.Second
+)
+
+// TokenPath is the token endpoint's path under {auth_url} (endpoint 7).
+const TokenPath = "/api/auth/mcp/token"
+
+// AccessConfig configures an AccessSource.
+type AccessConfig struct {
+	// AuthURL is the spec's {auth_url}; the token endpoint is
+	// AuthURL + TokenPath.
+	AuthURL string
+	// ClientID and ClientSecret are the partner application's credentials,
+	// sent in the form body (oauth2.AuthStyleInParams).
+	ClientID, ClientSecret string
+	// GrantID names the grant in the Store.
+	GrantID string
+	// Token is the starting token; when nil it is loaded from Store on
+	// first use.
+	Token *oauth2.Token
+	// Store receives every refreshed token before it is used. Nil means
+	// the token lives in memory only.
+	Store Store
+	// Context prepares the detached context a refresh runs on; the SDK
+	// uses it to route x/oauth2's requests through its own HTTP client
+	// and retry policy (never http.DefaultClient).
+	Context func(context.Context) context.Context
+	// EarlyRefresh defaults to DefaultEarlyRefresh; Timeout to
+	// DefaultTimeout.
+	EarlyRefresh, Timeout time.Duration
+	// Logger receives one debug line per refresh; nil is silent.
+	Logger *slog.Logger
+}
+
+// AccessSource gives the grant's access token, refreshing it with the
+// refresh token at the token endpoint EarlyRefresh before it expires (the
+// starting token included). It is safe for concurrent use: however many
+// goroutines ask at once, one refresh happens.
+//
+// A refusal that no retry can fix (invalid_grant, or any 4xx other than
+// 429) is final: the source stops calling the service and keeps returning
+// that error, which matches apierr.ErrReauthorizationRequired, until
+// SetToken gives it a new token. Network errors, 429 and 5xx are retried
+// by the transport and then returned as ErrTemporary, and the next call
+// tries again. (The spec says any non-2xx refresh failure means
+// revocation; an outage of the token endpoint must not disconnect every
+// user, so the SDK deliberately differs there.)
+type AccessSource struct {
+	cfg     AccessConfig
+	oauth   oauth2.Config
+	tokPath string
+
+	mu      sync.Mutex
+	tok     oauth2.Token // AccessToken "" means "refresh before use"
+	have    bool         // tok holds a refresh token (given or loaded)
+	unsaved bool         // tok was refreshed but Store.Save failed
+	gen     uint64       // bumped by SetToken
+	err     error        // final error, sticky until SetToken
+	p       *pending
+}
+
+// NewAccessSource returns an AccessSource for cfg.
+func NewAccessSource(cfg AccessConfig) *AccessSource {
+	if cfg.EarlyRefresh <= 0 {
+		cfg.EarlyRefresh = DefaultEarlyRefresh
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	s := &AccessSource{
+		cfg: cfg,
+		oauth: oauth2.Config{
+			ClientID:     cfg.ClientID,
+			ClientSecret: cfg.ClientSecret,
+			Endpoint: oauth2.Endpoint{
+				TokenURL: cfg.AuthURL + TokenPath,
+				// Explicit: auto-detection would send the grant twice.
+				AuthStyle: oauth2.AuthStyleInParams,
+			},
+		},
+		tokPath: TokenPath,
+	}
+	if u, err := url.Parse(s.oauth.Endpoint.TokenURL); err == nil {
+		s.tokPath = u.Path
+	}
+	if cfg.Token != nil {
+		s.tok, s.have = strip(cfg.Token), true
+	}
+	return s
+}
+
+// Token returns a valid access token, refreshing it first when it is
+// missing or expires within EarlyRefresh. A caller whose ctx ends while a
+// refresh is in progress gets ctx's error at once; the refresh carries on.
+func (s *AccessSource) Token(ctx context.Context) (string, error) {
+	s.mu.Lock()
+	if s.err != nil {
+		err := s.err
+		s.mu.Unlock()
+		return "", err
+	}
+	if s.have && !s.unsaved && s.fresh(&s.tok) {
+		v := s.tok.AccessToken
+		s.mu.Unlock()
+		return v, nil
+	}
+	p := s.p
+	if p == nil {
+		p = newPending()
+		s.p = p
+		go s.refresh(context.WithoutCancel(ctx), p, s.gen)
+	}
+	s.mu.Unlock()
+	return p.wait(ctx)
+}
+
+func (s *AccessSource) fresh(t *oauth2.Token) bool {
+	return t.AccessToken != "" && time.Until(t.Expiry) > s.cfg.EarlyRefresh
+}
+
+// Invalidate drops tok if it is the cached access token, so the next Token
+// call refreshes; it reports whether it did.
+func (s *AccessSource) Invalidate(tok string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if tok == "" || s.tok.AccessToken != tok {
+		return false
+	}
+	s.tok.AccessToken = ""
+	return true
+}
+
+// SetToken replaces the token (after the user connected the application
+// again) and clears a final error.
+func (s *AccessSource) SetToken(tok *oauth2.Token) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tok, s.have, s.unsaved, s.err = strip(tok), true, false, nil
+	s.gen++
+}
+
+// Generation changes each time SetToken is called; the installation source
+// uses it to forget a final error once the grant has a new token.
+func (s *AccessSource) Generation() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gen
+}
+
+// Err returns the final error the source is stuck on, or nil.
+func (s *AccessSource) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// refresh runs in its own goroutine on a context detached from the caller
+// that started it, and finishes p for every waiter.
+func (s *AccessSource) refresh(ctx context.Context, p *pending, gen uint64) {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	if s.cfg.Context != nil {
+		ctx = s.cfg.Context(ctx)
+	}
+
+	s.mu.Lock()
+	tok, have, unsaved := s.tok, s.have, s.unsaved
+	s.mu.Unlock()
+
+	val, next, final, err := s.obtain(ctx, tok, have, unsaved)
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.p = nil
+	if s.gen == gen { // SetToken meanwhile wins over this result
+		if next != nil {
+			s.tok, s.have = *next, true
+			s.unsaved = err != nil
+		}
+		if final {
+			s.err = err
+		}
+	}
+	p.finish(val, err)
+}
+
+// obtain does the work of refresh without holding the lock. next is the
+// token to keep in memory (nil to keep the current one); final marks an
+// error as sticky.
+func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsaved bool) (val string, next *oauth2.Token, final bool, err error) {
+	if !have {
+		if s.cfg.Store == nil {
+			return "", nil, true, fmt.Errorf("%w: grant %s: %w", apierr.ErrReauthorizationRequired, s.cfg.GrantID, ErrNoToken)
+		}
+		t, err := s.cfg.Store.Load(ctx, s.cfg.GrantID)
+		switch {
+		case errors.Is(err, ErrNoToken):
+			return "", nil, true, fmt.Errorf("%w: grant %s: %w", apierr.ErrReauthorizationRequired, s.cfg.GrantID, err)
+		case err != nil:
+			return "", nil, false, fmt.Errorf("auth: loading the token of grant %s: %w", s.cfg.GrantID, err)
+		case t == nil || t.RefreshToken == "":
+			return "", nil, true, fmt.Errorf("%w: grant %s: the stored token has no refresh token", apierr.ErrReauthorizationRequired, s.cfg.GrantID)
+		}
+		tok = strip(t)
+		if s.fresh(&tok) {
+			return tok.AccessToken, &tok, false, nil
+		}
+	}
+	if unsaved { // refreshed earlier, but not stored yet: store before use
+		if err := s.save(ctx, &tok); err != nil {
+			return "", nil, false, err
+		}
+		return tok.AccessToken, &tok, false, nil
+	}
+	if tok.RefreshToken == "" {
+		return "", nil, true, fmt.Errorf("%w: grant %s: no refresh token", apierr.ErrReauthorizationRequired, s.cfg.GrantID)
+	}
+
+	// The starting token is given without an access token, so x/oauth2's
+	// own expiry check always lets the refresh through; ours ran above.
+	got, err := s.oauth.TokenSource(ctx, &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
+	if err != nil {
+		final, err := s.classify(err, tok.RefreshToken)
+		return "", nil, final, err
+	}
+	nt := strip(got)
+	if nt.RefreshToken == "" {
+		nt.RefreshToken = tok.RefreshToken
+	}
+	if nt.Expiry.IsZero() {
+		// The spec gives 1800 s; a token without expires_in is assumed to
+		// live that long rather than forever.
+		nt.Expiry = time.Now().Add(1800 * time.Second)
+	}
+	if l := s.cfg.Logger; l != nil {
+		l.LogAttrs(ctx, slog.LevelDebug, "partner: access token refreshed",
+			slog.String("grant", s.cfg.GrantID), slog.Time("expiry", nt.Expiry))
+	}
+	if err := s.save(ctx, &nt); err != nil {
+		return "", &nt, false, err // kept in memory, marked unsaved
+	}
+	return nt.AccessToken, &nt, false, nil
+}
+
+func (s *AccessSource) save(ctx context.Context, t *oauth2.Token) error {
+	if s.cfg.Store == nil {
+		return nil
+	}
+	if err := s.cfg.Store.Save(ctx, s.cfg.GrantID, t); err != nil {
+		return fmt.Errorf("auth: saving the refreshed token of grant %s (it will be saved again before use): %w", s.cfg.GrantID, err)
+	}
+	return nil
+}
+
+// classify turns an x/oauth2 failure into the SDK's error and says whether
+// it is final. The error never holds the refresh token or client secret.
+func (s *AccessSource) classify(err error, refreshToken string) (final bool, _ error) {
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) {
+		status := 0
+		if re.Response != nil {
+			status = re.Response.StatusCode
+		}
+		e := apierr.FromResponse("POST", s.tokPath, status, re.Body, 0,
+			refreshToken, s.cfg.ClientSecret)
+		var ae *apierr.APIError
+		errors.As(e, &ae)
+		if ae.Code == "" && re.ErrorCode != "" { // a form-encoded error body
+			ae.Code = re.ErrorCode
+		}
+		switch {
+		case ae.Code == apierr.CodeInvalidGrant,
+			status >= 400 && status < 500 && status != 429:
+			return true, fmt.Errorf("%w: %w", apierr.ErrReauthorizationRequired, e)
+		case apierr.Temporary(status):
+			return false, e
+		default: // a 2xx or 3xx with an error code
+			return false, fmt.Errorf("%w: %w", apierr.ErrUnexpectedResponse, e)
+		}
+	}
+	var ne net.Error
+	var ue *url.Error
+	if errors.As(err, &ue) || errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		if ue != nil {
+			err = ue.Err
+		}
+		return false, fmt.Errorf("POST %s: %w: %w", s.tokPath, apierr.ErrTemporary, err)
+	}
+	// x/oauth2 could not parse a 2xx answer, or it had no access_token.
+	return false, fmt.Errorf("POST %s: %w: %v", s.tokPath, apierr.ErrUnexpectedResponse, err)
+}

@@ -1,0 +1,135 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/locsvc/partner-go/internal/apierr"
+)
+
+// MintFunc mints a new installation token (endpoint 8) and returns it with
+// its expiry.
+type MintFunc func(ctx context.Context) (token string, expiry time.Time, err error)
+
+// InstallationConfig configures an InstallationSource.
+type InstallationConfig struct {
+	// Mint calls endpoint 8; the SDK passes Installations.CreateToken.
+	Mint MintFunc
+	// Access is the grant's access-token source: once it has a new token
+	// (SetToken), a final mint error is forgotten.
+	Access *AccessSource
+	// Margin is how long before expiry the token is replaced; it defaults
+	// to DefaultInstallationMargin. Timeout defaults to DefaultTimeout.
+	Margin, Timeout time.Duration
+}
+
+// InstallationSource gives the grant's installation token: minted when
+// missing or within Margin of expiry, cached, and shared by every request
+// of the grant. However many goroutines ask at once, one mint happens.
+//
+// A mint refused with a 4xx other than 429 (grant_revoked, for one) is
+// final, as for AccessSource, until the access source gets a new token.
+type InstallationSource struct {
+	cfg InstallationConfig
+
+	mu     sync.Mutex
+	tok    string
+	exp    time.Time
+	err    error // final error, valid while errGen is the access generation
+	errGen uint64
+	p      *pending
+}
+
+// NewInstallationSource returns an InstallationSource for cfg.
+func NewInstallationSource(cfg InstallationConfig) *InstallationSource {
+	if cfg.Margin <= 0 {
+		cfg.Margin = DefaultInstallationMargin
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	return &InstallationSource{cfg: cfg}
+}
+
+// Token returns a valid installation token, minting one first if needed. A
+// caller whose ctx ends while a mint is in progress gets ctx's error at
+// once; the mint carries on for the others.
+func (s *InstallationSource) Token(ctx context.Context) (string, error) {
+	s.mu.Lock()
+	if s.err != nil {
+		if s.cfg.Access == nil || s.cfg.Access.Generation() == s.errGen {
+			err := s.err
+			s.mu.Unlock()
+			return "", err
+		}
+		s.err = nil
+	}
+	if s.tok != "" && time.Until(s.exp) > s.cfg.Margin {
+		v := s.tok
+		s.mu.Unlock()
+		return v, nil
+	}
+	p := s.p
+	if p == nil {
+		p = newPending()
+		s.p = p
+		var gen uint64
+		if s.cfg.Access != nil {
+			gen = s.cfg.Access.Generation()
+		}
+		go s.mint(context.WithoutCancel(ctx), p, gen)
+	}
+	s.mu.Unlock()
+	return p.wait(ctx)
+}
+
+// Invalidate drops tok if it is the cached installation token, so the next
+// Token call mints; it reports whether it did.
+func (s *InstallationSource) Invalidate(tok string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if tok == "" || s.tok != tok {
+		return false
+	}
+	s.tok, s.exp = "", time.Time{}
+	return true
+}
+
+func (s *InstallationSource) mint(ctx context.Context, p *pending, gen uint64) {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	tok, exp, err := s.cfg.Mint(ctx)
+	final := false
+	if err != nil {
+		final = isFinal(err)
+		if final && !errors.Is(err, apierr.ErrReauthorizationRequired) {
+			err = fmt.Errorf("%w: minting an installation token: %w", apierr.ErrReauthorizationRequired, err)
+		}
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.p = nil
+	switch {
+	case err == nil:
+		s.tok, s.exp = tok, exp
+	case final:
+		s.err, s.errGen = err, gen
+	}
+	p.finish(tok, err)
+}
+
+// isFinal reports whether a mint failure is one no retry can fix: a final
+// access-token error, or a 4xx answer other than 429.
+func isFinal(err error) bool {
+	if errors.Is(err, apierr.ErrReauthorizationRequired) {
+		return true
+	}
+	var ae *apierr.APIError
+	return errors.As(err, &ae) && ae.StatusCode >= 400 && ae.StatusCode < 500 &&
+		ae.StatusCode != http.StatusTooManyRequests
+}

@@ -1,0 +1,78 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"golang.org/x/oauth2"
+)
+
+// ErrNoToken is returned by Store.Load when the store has no token for the
+// grant. The SDK treats it as "the user must connect the application".
+var ErrNoToken = errors.New("auth: no token stored for the grant")
+
+// Store keeps each grant's OAuth token (access and refresh token) so that it
+// survives a restart.
+//
+// The application writes the first token, from its code exchange, with
+// Save. The SDK calls Load when it needs a grant's token and has none in
+// memory, and Save after every refresh, before the new token is used. If
+// Save fails, the call that caused the refresh returns an error wrapping
+// the store's error; the new token stays in memory (so it is not refreshed
+// again) and the next call tries Save again before using it. A token is
+// therefore never in use while only in memory.
+//
+// Implementations must be safe for concurrent use. Load returns ErrNoToken
+// (possibly wrapped) for an unknown grant.
+type Store interface {
+	Load(ctx context.Context, grantID string) (*oauth2.Token, error)
+	Save(ctx context.Context, grantID string, tok *oauth2.Token) error
+}
+
+// MemoryStore is a Store that keeps tokens in memory, for tests and for
+// applications that do not need tokens to survive a restart. The zero value
+// is ready to use.
+type MemoryStore struct {
+	mu sync.RWMutex
+	m  map[string]oauth2.Token
+}
+
+// NewMemoryStore returns an empty MemoryStore.
+func NewMemoryStore() *MemoryStore { return &MemoryStore{} }
+
+// Load returns a copy of the grant's token, or ErrNoToken.
+func (s *MemoryStore) Load(_ context.Context, grantID string) (*oauth2.Token, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, ok := s.m[grantID]
+	if !ok {
+		return nil, ErrNoToken
+	}
+	return &t, nil
+}
+
+// Save stores a copy of tok for the grant.
+func (s *MemoryStore) Save(_ context.Context, grantID string, tok *oauth2.Token) error {
+	if tok == nil {
+		return errors.New("auth: Save of a nil token")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m == nil {
+		s.m = make(map[string]oauth2.Token)
+	}
+	s.m[grantID] = strip(tok)
+	return nil
+}
+
+// strip copies the fields the SDK uses, dropping oauth2's Raw map (which
+// would keep every field of the token response alive).
+func strip(t *oauth2.Token) oauth2.Token {
+	return oauth2.Token{
+		AccessToken:  t.AccessToken,
+		TokenType:    t.TokenType,
+		RefreshToken: t.RefreshToken,
+		Expiry:       t.Expiry,
+	}
+}

@@ -1,0 +1,18 @@
+// Package partner is the Go SDK for the localization service's partner
+// API. A Client acts for one user's grant: it lists organizations and
+// projects, creates projects and adds target languages, and keeps the
+// grant's tokens valid by itself (the 30-minute access token and the
+// one-hour installation token), once however many goroutines call.
+//
+// Errors say what to do. errors.Is(err, ErrReauthorizationRequired) means
+// the user must connect the application again; a *MissingScopeError names
+// the scope to ask for; ErrTemporary means try again later. No error, log
+// line or formatted Config holds a token or secret.
+//
+// Requests are retried with backoff and jitter where that is safe: a POST
+// that may have reached the service is never sent twice. Tokens are only
+// sent to the configured hosts.
+//
+// Webhook receivers use package webhook; tests use package partnertest, a
+// fake of the whole service.
+package partner

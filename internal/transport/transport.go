@@ -1,0 +1,575 @@
+// Package transport is the SDK's one request path: JSON in and out, the
+// User-Agent, an Authorization header taken afresh on every attempt, retries
+// through go-retryablehttp with the SDK's policy, bounded body reads, and
+// typed errors. Every endpoint goes through Runner.Do; the token endpoint
+// goes through Runner.HTTPClient so that it shares the same policy.
+package transport
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+	"golang.org/x/oauth2"
+
+	"github.com/locsvc/partner-go/internal/apierr"
+)
+
+// Version is the SDK's version, sent in the User-Agent.
+const Version = "0.1.0"
+
+// Defaults for Options fields left zero.
+const (
+	DefaultRetryMax         = 3
+	DefaultRetryWaitMin     = 250 * time.Millisecond
+	DefaultRetryWaitMax     = 5 * time.Second
+	DefaultRetryAfterMax    = 30 * time.Second
+	DefaultMaxResponseBytes = 8 << 20
+	// DefaultAttemptTimeout bounds one attempt when the SDK makes its own
+	// *http.Client; a caller's client keeps its own Timeout.
+	DefaultAttemptTimeout = 30 * time.Second
+
+	// errorBodyLimit is how much of a non-2xx body is read: enough for any
+	// JSON error body, small enough to be cheap.
+	errorBodyLimit = 64 << 10
+)
+
+// TokenSource gives the bearer token for a request. Both the access-token
+// and the installation-token sources of package auth implement it.
+type TokenSource interface {
+	// Token returns a valid token, refreshing it if needed.
+	Token(ctx context.Context) (string, error)
+	// Invalidate drops tok if it is still the cached token, and reports
+	// whether it did; a request refused with 401 then replays once.
+	Invalidate(tok string) bool
+}
+
+// Options configures a Runner. Zero values take the defaults above.
+type Options struct {
+	// BaseURL is the resource API's base ({base_url}). Authorization is
+	// only ever sent to its scheme and host.
+	BaseURL *url.URL
+	// HTTPClient is the caller's client; it is copied, never modified.
+	HTTPClient *http.Client
+	// Logger receives go-retryablehttp's and the SDK's logs; nil is silent.
+	Logger *slog.Logger
+	// UserAgent is appended to "partner-go/<version>".
+	UserAgent string
+	// RetryMax is how many times a request may be retried; negative means
+	// never.
+	RetryMax                   int
+	RetryWaitMin, RetryWaitMax time.Duration
+	// RetryAfterMax caps a Retry-After the SDK waits for; a longer one ends
+	// the retries and is reported in APIError.RetryAfter.
+	RetryAfterMax time.Duration
+	// MaxResponseBytes caps a 2xx body.
+	MaxResponseBytes int64
+	// Secrets are scrubbed from every error body the SDK keeps.
+	Secrets []string
+}
+
+// Runner sends requests. It is safe for concurrent use and is meant to be
+// shared by every client of a pool: it holds no per-grant state.
+type Runner struct {
+	prefix        string // base URL without a trailing slash
+	origin        string // scheme://host of the base URL
+	rc            *retryablehttp.Client
+	std           *http.Client
+	ua            string
+	maxBody       int64
+	retryAfterMax time.Duration
+	secrets       []string
+	logger        *slog.Logger
+}
+
+// New returns a Runner for o.
+func New(o Options) *Runner {
+	r := &Runner{
+		prefix:        strings.TrimSuffix(o.BaseURL.String(), "/"),
+		origin:        o.BaseURL.Scheme + "://" + o.BaseURL.Host,
+		ua:            "partner-go/" + Version,
+		maxBody:       o.MaxResponseBytes,
+		retryAfterMax: o.RetryAfterMax,
+		secrets:       o.Secrets,
+		logger:        o.Logger,
+	}
+	if o.UserAgent != "" {
+		r.ua += " " + o.UserAgent
+	}
+	if r.maxBody <= 0 {
+		r.maxBody = DefaultMaxResponseBytes
+	}
+	if r.retryAfterMax <= 0 {
+		r.retryAfterMax = DefaultRetryAfterMax
+	}
+	var hc http.Client
+	if o.HTTPClient != nil {
+		hc = *o.HTTPClient // a copy: the caller's client is never modified
+	} else {
+		hc.Timeout = DefaultAttemptTimeout
+	}
+	base := hc.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	hc.Transport = &authTransport{base: base, origin: r.origin, ua: r.ua}
+
+	retryMax := o.RetryMax
+	switch {
+	case retryMax == 0:
+		retryMax = DefaultRetryMax
+	case retryMax < 0:
+		retryMax = 0
+	}
+	r.rc = &retryablehttp.Client{
+		HTTPClient:   &hc,
+		RetryMax:     retryMax,
+		RetryWaitMin: orDefault(o.RetryWaitMin, DefaultRetryWaitMin),
+		RetryWaitMax: orDefault(o.RetryWaitMax, DefaultRetryWaitMax),
+		CheckRetry:   r.checkRetry,
+		Backoff:      backoff,
+		// Keep the last response, so it becomes the typed error.
+		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+	}
+	if o.Logger != nil {
+		// *slog.Logger is a retryablehttp.LeveledLogger. URLs it logs have
+		// no query (the base URL may not have one) and no token.
+		r.rc.Logger = o.Logger
+	}
+	r.std = &http.Client{Transport: &retryablehttp.RoundTripper{Client: r.rc}}
+	return r
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+// Logger returns the configured logger, or nil.
+func (r *Runner) Logger() *slog.Logger { return r.logger }
+
+// OAuth2Context returns a context for golang.org/x/oauth2 calls: its
+// requests go through the Runner's client and retry policy as a POST with
+// no Authorization header.
+func (r *Runner) OAuth2Context(ctx context.Context) context.Context {
+	ctx = context.WithValue(ctx, callKey{}, &call{method: http.MethodPost})
+	// x/oauth2 finds its HTTP client under this key.
+	return context.WithValue(ctx, oauth2.HTTPClient, r.std)
+}
+
+// call is the per-request state the retry policy and the auth transport
+// share; it travels in the request's context.
+type call struct {
+	method      string
+	auth        TokenSource
+	token       string // the last token sent
+	invalidated bool   // a 401 dropped the cached token: replay once
+	replayed    bool
+}
+
+type callKey struct{}
+
+// Do sends method path (relative to the base URL) with in encoded as JSON
+// (nil for no body), authorised by auth (nil for none), and returns the
+// 2xx body. A non-2xx answer becomes *apierr.APIError or
+// *apierr.MissingScopeError; a token failure is returned as the token
+// source gave it.
+func (r *Runner) Do(ctx context.Context, method, path string, auth TokenSource, in any) ([]byte, error) {
+	var payload []byte
+	if in != nil {
+		var err error
+		if payload, err = json.Marshal(in); err != nil {
+			return nil, fmt.Errorf("%s %s: encoding request: %w", method, path, err)
+		}
+	}
+	c := &call{method: method, auth: auth}
+	ctx = context.WithValue(ctx, callKey{}, c)
+	resp, body, err := r.attempts(ctx, c, path, payload)
+	if err == nil && resp.StatusCode == http.StatusUnauthorized && c.invalidated {
+		// The cached token was refused: it has been dropped, so this
+		// replay gets a new one. Once only.
+		c.invalidated, c.replayed = false, true
+		resp, body, err = r.attempts(ctx, c, path, payload)
+	}
+	if err != nil {
+		return nil, r.failure(ctx, method, path, err)
+	}
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return body, nil
+	}
+	var ra time.Duration
+	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+		ra, _ = retryAfter(resp.Header.Get("Retry-After"))
+	}
+	return nil, apierr.FromResponse(method, path, resp.StatusCode, body, ra, r.scrub(c.token)...)
+}
+
+func (r *Runner) scrub(token string) []string {
+	if token == "" {
+		return r.secrets
+	}
+	return append(r.secrets[:len(r.secrets):len(r.secrets)], token)
+}
+
+// attempts runs one retryable exchange and returns the final response with
+// its body already read and closed.
+func (r *Runner) attempts(ctx context.Context, c *call, path string, payload []byte) (*http.Response, []byte, error) {
+	var body any // a nil []byte would make a chunked empty body
+	if payload != nil {
+		body = payload
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, c.method, r.prefix+path, body)
+	if err != nil {
+		return nil, nil, err
+	}
+	req.Header.Set("User-Agent", r.ua)
+	req.Header.Set("Accept", "application/json")
+	if payload != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	var data []byte
+	read := false
+	// Reading inside the retry loop lets a GET whose body breaks off be
+	// retried like any other network failure.
+	req.SetResponseHandler(func(resp *http.Response) error {
+		read = true
+		defer resp.Body.Close()
+		var err error
+		data, err = r.readBody(resp)
+		return err
+	})
+	resp, err := r.rc.Do(req)
+	if resp != nil && !read {
+		// Retries ran out on a retryable status: the handler never saw it.
+		data, _ = readLimited(resp.Body, errorBodyLimit)
+		resp.Body.Close()
+	}
+	return resp, data, err
+}
+
+// errTooLarge is returned for a 2xx body over the limit.
+var errTooLarge = errors.New("response body over the size limit")
+
+func (r *Runner) readBody(resp *http.Response) ([]byte, error) {
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		b, err := readLimited(resp.Body, errorBodyLimit)
+		if errors.Is(err, errTooLarge) {
+			err = nil // a snippet is all an error needs
+		}
+		return b, err
+	}
+	if resp.ContentLength > r.maxBody {
+		return nil, errTooLarge
+	}
+	return readLimited(resp.Body, r.maxBody)
+}
+
+// readLimited reads at most limit bytes, returning errTooLarge (with the
+// first limit bytes) when there is more.
+func readLimited(rd io.Reader, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(rd, limit+1))
+	if err != nil {
+		return b, err
+	}
+	if int64(len(b)) > limit {
+		return b[:limit], errTooLarge
+	}
+	return b, nil
+}
+
+// failure turns a transport-level error into the SDK's error.
+func (r *Runner) failure(ctx context.Context, method, path string, err error) error {
+	var te *tokenError
+	if errors.As(err, &te) {
+		return te.err
+	}
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return fmt.Errorf("%s %s: %w", method, path, ctxErr)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err // its text repeats the whole URL
+	}
+	if errors.Is(err, errTooLarge) {
+		return fmt.Errorf("%s %s: %w: body over %d bytes", method, path, apierr.ErrUnexpectedResponse, r.maxBody)
+	}
+	return fmt.Errorf("%s %s: %w: %w", method, path, apierr.ErrTemporary, err)
+}
+
+// checkRetry is the SDK's retry policy (see DESIGN.md): a failure before
+// the request was sent, 429 and 503 are retried for every method; other
+// network errors, timeouts and 5xx only for GET and HEAD; 4xx never.
+func (r *Runner) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return false, ctxErr
+	}
+	idempotent := false
+	if c, ok := ctx.Value(callKey{}).(*call); ok {
+		idempotent = c.method == http.MethodGet || c.method == http.MethodHead
+	}
+	if err != nil {
+		var te *tokenError
+		if errors.As(err, &te) || errors.Is(err, errTooLarge) {
+			return false, nil
+		}
+		return idempotent || notSent(err), nil
+	}
+	switch resp.StatusCode {
+	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
+		if d, ok := retryAfter(resp.Header.Get("Retry-After")); ok && d > r.retryAfterMax {
+			return false, nil // longer than we wait: report it instead
+		}
+		return true, nil
+	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusGatewayTimeout:
+		return idempotent, nil
+	}
+	return false, nil
+}
+
+// notSent reports whether err proves the request never left: the
+// connection could not be made.
+func notSent(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	var dns *net.DNSError
+	return errors.As(err, &dns)
+}
+
+// backoff waits for Retry-After when the answer had one, else an
+// exponential delay with jitter in [d/2, d].
+func backoff(lo, hi time.Duration, attempt int, resp *http.Response) time.Duration {
+	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
+		if d, ok := retryAfter(resp.Header.Get("Retry-After")); ok {
+			return d // checkRetry refused anything over the cap
+		}
+	}
+	d := hi
+	if attempt < 30 && lo<<attempt < hi {
+		d = lo << attempt
+	}
+	return d/2 + rand.N(d/2+1)
+}
+
+// retryAfter parses a Retry-After value: seconds or an HTTP date.
+func retryAfter(v string) (time.Duration, bool) {
+	if v == "" {
+		return 0, false
+	}
+	if s, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
+		if s < 0 {
+			return 0, false
+		}
+		if s > int64(24*time.Hour/time.Second) {
+			s = int64(24 * time.Hour / time.Second)
+		}
+		return time.Duration(s) * time.Second, true
+	}
+	t, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	return max(time.Until(t), 0), true
+}
+
+// tokenError carries a token source's failure through net/http and
+// go-retryablehttp unchanged; it is never retried.
+type tokenError struct{ err error }
+
+func (e *tokenError) Error() string { return e.err.Error() }
+func (e *tokenError) Unwrap() error { return e.err }
+
+// authTransport adds the User-Agent and, for requests to the base URL's
+// origin only, the bearer token of the request's TokenSource. Because it
+// runs once per attempt, each retry takes the token afresh; because it
+// checks the origin, a redirect to another host never carries the token.
+type authTransport struct {
+	base   http.RoundTripper
+	origin string
+	ua     string
+}
+
+func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	c, _ := req.Context().Value(callKey{}).(*call)
+	needUA := req.Header.Get("User-Agent") == ""
+	if c == nil || c.auth == nil || !sameOrigin(req.URL, t.origin) {
+		if needUA {
+			req = cloneHeader(req)
+			req.Header.Set("User-Agent", t.ua)
+		}
+		return t.base.RoundTrip(req)
+	}
+	tok, err := c.auth.Token(req.Context())
+	if err != nil {
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		return nil, &tokenError{err}
+	}
+	r2 := cloneHeader(req)
+	r2.Header.Set("Authorization", "Bearer "+tok)
+	if needUA {
+		r2.Header.Set("User-Agent", t.ua)
+	}
+	c.token = tok
+	resp, err := t.base.RoundTrip(r2)
+	if err == nil && resp.StatusCode == http.StatusUnauthorized && !c.replayed && c.auth.Invalidate(tok) {
+		c.invalidated = true
+	}
+	return resp, err
+}
+
+// cloneHeader returns a shallow copy of req with its own Header, as a
+// RoundTripper must not modify the request it is given.
+func cloneHeader(req *http.Request) *http.Request {
+	r2 := new(http.Request)
+	*r2 = *req
+	r2.Header = req.Header.Clone()
+	if r2.Header == nil {
+		r2.Header = make(http.Header)
+	}
+	return r2
+}
+
+func sameOrigin(u *url.URL, origin string) bool {
+	n := len(u.Scheme)
+	return len(origin) == n+3+len(u.Host) &&
+		strings.EqualFold(origin[:n], u.Scheme) &&
+		origin[n:n+3] == "://" &&
+		strings.EqualFold(origin[n+3:], u.Host)
+}
+
+// Decode unmarshals a 2xx body into v. An empty body or invalid JSON is
+// ErrUnexpectedResponse naming the endpoint.
+func Decode(method, path string, data []byte, v any) error {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return fmt.Errorf("%s %s: %w: empty body where a record was expected", method, path, apierr.ErrUnexpectedResponse)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s %s: %w: %v", method, path, apierr.ErrUnexpectedResponse, err)
+	}
+	return nil
+}
+
+// List returns the elements of a list answer: a bare JSON array, or an
+// object holding the array under one of keys (tried in order) or as its
+// only array-valued field.
+func List(method, path string, data []byte, keys ...string) ([]json.RawMessage, error) {
+	data = bytes.TrimSpace(data)
+	if len(data) > 0 && data[0] == '[' {
+		var items []json.RawMessage
+		if err := Decode(method, path, data, &items); err != nil {
+			return nil, err
+		}
+		return items, nil
+	}
+	var obj map[string]json.RawMessage
+	if err := Decode(method, path, data, &obj); err != nil {
+		return nil, err
+	}
+	arrays := func(k string) ([]json.RawMessage, bool) {
+		v := bytes.TrimSpace(obj[k])
+		if len(v) == 0 || v[0] != '[' {
+			return nil, false
+		}
+		var items []json.RawMessage
+		return items, json.Unmarshal(v, &items) == nil
+	}
+	for _, k := range keys {
+		if items, ok := arrays(k); ok {
+			return items, nil
+		}
+	}
+	var found []json.RawMessage
+	n := 0
+	for k := range obj {
+		if items, ok := arrays(k); ok {
+			found, n = items, n+1
+		}
+	}
+	if n == 1 {
+		return found, nil
+	}
+	return nil, fmt.Errorf("%s %s: %w: no list in the answer", method, path, apierr.ErrUnexpectedResponse)
+}
+
+// PathParam checks and escapes a path parameter: it must be non-empty and
+// hold no '/', '\' or "..", so that it can only name one path segment.
+func PathParam(field, v string) (string, error) {
+	switch {
+	case v == "":
+		return "", apierr.ArgumentError(field, "is empty")
+	case strings.ContainsAny(v, `/\`) || strings.Contains(v, "..") || v == ".":
+		return "", apierr.ArgumentError(field, fmt.Sprintf("%q must not contain '/', '\\' or '..'", v))
+	case strings.IndexFunc(v, func(r rune) bool { return r < ' ' || r == 0x7f }) >= 0:
+		return "", apierr.ArgumentError(field, "contains control characters")
+	}
+	return url.PathEscape(v), nil
+}
+
+// FlexString decodes a JSON string or number as a string, so an id the
+// service sends as a number still decodes. null decodes as "".
+type FlexString string
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (s *FlexString) UnmarshalJSON(b []byte) error {
+	switch {
+	case len(b) > 0 && b[0] == '"':
+		var v string
+		if err := json.Unmarshal(b, &v); err != nil {
+			return err
+		}
+		*s = FlexString(v)
+	case string(b) == "null":
+		*s = ""
+	default:
+		var n json.Number
+		if err := json.Unmarshal(b, &n); err != nil {
+			return fmt.Errorf("expected a string or number, got %.20s", b)
+		}
+		*s = FlexString(n)
+	}
+	return nil
+}
+
+// Record decodes a 2xx body holding one record into v (a pointer to a
+// struct with an "id" field) and reports whether it found the record. A
+// body whose top level has no "id" but holds an object under one of keys
+// (an envelope such as {"project": {...}}) is unwrapped. It returns the
+// bytes of the record itself, to keep as Raw.
+func Record(method, path string, data []byte, v any, hasID func() bool, keys ...string) (json.RawMessage, error) {
+	if err := Decode(method, path, data, v); err != nil {
+		return nil, err
+	}
+	if hasID() {
+		return data, nil
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(data, &obj) == nil {
+		for _, k := range keys {
+			inner := bytes.TrimSpace(obj[k])
+			if len(inner) > 0 && inner[0] == '{' {
+				if err := Decode(method, path, inner, v); err != nil {
+					return nil, err
+				}
+				return inner, nil
+			}
+		}
+	}
+	return data, nil
+}
