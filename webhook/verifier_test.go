@@ -134,6 +134,9 @@ func TestVerifyBadInput(t *testing.T) {
 			if msg := err.Error(); strings.Contains(msg, testSecret) || strings.Contains(msg, v1) {
 				t.Errorf("error %q leaks the secret or the signature", msg)
 			}
+			if _, err := v.ConstructEvent(tt.body, tt.header); !errors.Is(err, tt.want) {
+				t.Errorf("ConstructEvent = %v, want %v", err, tt.want)
+			}
 		})
 	}
 }
