@@ -157,6 +157,18 @@ func (s *AccessSource) Invalidate(tok string) bool {
 	return true
 }
 
+// Fail makes err final, as if the token endpoint had refused the refresh:
+// Token returns err from now on without calling the service, until
+// SetToken. The SDK calls it when the service says the grant is gone.
+func (s *AccessSource) Fail(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err == nil {
+		s.err = err
+	}
+	s.tok.AccessToken = ""
+}
+
 // SetToken replaces the token (after the user connected the application
 // again) and clears a final error.
 func (s *AccessSource) SetToken(tok *oauth2.Token) {

@@ -99,6 +99,24 @@ func (s *InstallationSource) Invalidate(tok string) bool {
 	return true
 }
 
+// Fail makes err final for the installation token and for the access
+// token behind it: no further request is sent for the grant until the
+// access source gets a new token. The SDK calls it when the service says
+// the grant is gone.
+func (s *InstallationSource) Fail(err error) {
+	var gen uint64
+	if s.cfg.Access != nil {
+		s.cfg.Access.Fail(err)
+		gen = s.cfg.Access.Generation()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err == nil {
+		s.err, s.errGen = err, gen
+	}
+	s.tok, s.exp = "", time.Time{}
+}
+
 func (s *InstallationSource) mint(ctx context.Context, p *pending, gen uint64) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()

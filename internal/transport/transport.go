@@ -54,6 +54,10 @@ type TokenSource interface {
 	// Invalidate drops tok if it is still the cached token, and reports
 	// whether it did; a request refused with 401 then replays once.
 	Invalidate(tok string) bool
+	// Fail makes err final: the source returns it from now on without
+	// calling the service. Do calls it when an answer says the grant is
+	// gone (grant_revoked, invalid_grant).
+	Fail(err error)
 }
 
 // Options configures a Runner. Zero values take the defaults above.
@@ -215,7 +219,11 @@ func (r *Runner) Do(ctx context.Context, method, path string, auth TokenSource, 
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
 		ra, _ = retryAfter(resp.Header.Get("Retry-After"))
 	}
-	return nil, apierr.FromResponse(method, path, resp.StatusCode, body, ra, r.scrub(c.token)...)
+	err = apierr.FromResponse(method, path, resp.StatusCode, body, ra, r.scrub(c.token)...)
+	if auth != nil && errors.Is(err, apierr.ErrReauthorizationRequired) {
+		auth.Fail(err)
+	}
+	return nil, err
 }
 
 func (r *Runner) scrub(token string) []string {
