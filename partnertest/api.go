@@ -1,0 +1,515 @@
+package partnertest
+
+import (
+	"crypto/subtle"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// TokenPath is the token endpoint's path on the AuthURL server.
+const TokenPath = "/api/auth/mcp/token"
+
+// maxBodyBytes caps request bodies the server reads.
+const maxBodyBytes = 1 << 20
+
+// errorBody is every error answer's body.
+type errorBody struct {
+	Error    string `json:"error"`
+	Message  string `json:"message,omitempty"`
+	Required string `json:"required,omitempty"`
+}
+
+// call is one request being served.
+type call struct {
+	s       *Server
+	w       http.ResponseWriter
+	r       *http.Request
+	now     time.Time
+	kind    TokenKind
+	tok     *token // nil unless kind is TokenAccess or TokenInstallation
+	grantID string
+	fault   *Fault
+	status  int
+}
+
+// handler serves one of the two listeners: faults first, then the
+// endpoints, then the request log.
+func (s *Server) handler(h Host) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := &call{s: s, w: w, r: r, now: s.Now()}
+		c.bearer()
+		if c.fault = s.takeFault(h, r); c.fault == nil || !c.applyFault() {
+			if h == HostAPI {
+				c.serveAPI()
+			} else {
+				c.serveAuth()
+			}
+		}
+		s.logRequest(Request{
+			Host:    h,
+			Method:  r.Method,
+			Path:    r.URL.Path,
+			Token:   c.kind,
+			GrantID: c.grantID,
+			Status:  c.status,
+			Fault:   c.fault != nil,
+			Time:    c.now,
+		})
+	})
+}
+
+// bearer finds the request's Bearer token.
+func (c *call) bearer() {
+	v := c.r.Header.Get("Authorization")
+	if len(v) < 7 || !strings.EqualFold(v[:7], "Bearer ") || strings.TrimSpace(v[7:]) == "" {
+		return
+	}
+	c.s.mu.Lock()
+	c.tok = c.s.tokens[strings.TrimSpace(v[7:])]
+	c.s.mu.Unlock()
+	if c.tok == nil {
+		c.kind = TokenUnknown
+		return
+	}
+	c.kind, c.grantID = c.tok.kind, c.tok.grant.ID
+}
+
+// applyFault carries out c.fault and reports whether that answered the
+// request (or gave up on it); if not, the request is served normally.
+func (c *call) applyFault() bool {
+	f := c.fault
+	if f.Delay > 0 {
+		t := time.NewTimer(f.Delay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-c.r.Context().Done():
+			c.abort()
+			return true
+		case <-c.s.done:
+			c.abort()
+			return true
+		}
+	}
+	switch {
+	case f.Hang:
+		select {
+		case <-c.r.Context().Done():
+		case <-c.s.done:
+		}
+		c.abort()
+		return true
+	case f.Drop:
+		c.abort()
+		return true
+	case f.Status != 0:
+		if f.RetryAfter != "" {
+			c.w.Header().Set("Retry-After", f.RetryAfter)
+		}
+		body, ctype := faultBody(f)
+		c.write(f.Status, ctype, body)
+		return true
+	}
+	return false
+}
+
+// abort closes the connection without an answer.
+func (c *call) abort() {
+	conn, _, err := http.NewResponseController(c.w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	conn.Close()
+}
+
+// write answers with body, cut in half if the fault says Truncate: the
+// Content-Length promises more than is sent, and net/http closes the
+// connection after a short body.
+func (c *call) write(status int, ctype string, body []byte) {
+	h := c.w.Header()
+	h.Set("Content-Type", ctype)
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	c.w.WriteHeader(status)
+	c.status = status
+	if c.fault != nil && c.fault.Truncate {
+		body = body[:len(body)/2]
+	}
+	c.w.Write(body)
+}
+
+func (c *call) json(status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only our own types get here
+	}
+	c.write(status, "application/json", append(b, '\n'))
+}
+
+func (c *call) error(status int, code, msg string) {
+	c.json(status, errorBody{Error: code, Message: msg})
+}
+
+func (c *call) notFound() {
+	c.error(http.StatusNotFound, "not_found", "no such resource")
+}
+
+// unauthorized answers 401 with the error code also in WWW-Authenticate,
+// as RFC 6750 has it.
+func (c *call) unauthorized(code, msg string) {
+	c.w.Header().Set("WWW-Authenticate", `Bearer error="`+code+`"`)
+	c.error(http.StatusUnauthorized, code, msg)
+}
+
+// Token kinds an endpoint accepts.
+const (
+	anyToken          = TokenNone // either kind, as endpoint 1
+	accessToken       = TokenAccess
+	installationToken = TokenInstallation
+)
+
+// authorize checks the Bearer token against what the endpoint takes and
+// returns its grant, or answers the request and returns nil.
+func (c *call) authorize(want TokenKind, scope string) *grant {
+	switch {
+	case c.kind == TokenNone:
+		c.unauthorized("invalid_token", "no Bearer token")
+		return nil
+	case c.tok == nil:
+		c.unauthorized("invalid_token", "unknown token")
+		return nil
+	}
+	g := c.tok.grant
+	c.s.mu.Lock()
+	revoked, hasScope := g.revoked, scope == "" || g.scopes[scope]
+	c.s.mu.Unlock()
+	switch {
+	case revoked:
+		c.error(http.StatusGone, "grant_revoked", "the user revoked this grant; they must connect the application again")
+	case want != anyToken && c.kind != want:
+		c.unauthorized("invalid_token", fmt.Sprintf("this endpoint takes an %s token, not an %s token", want, c.kind))
+	case !c.now.Before(c.tok.expires):
+		c.unauthorized("token_expired", fmt.Sprintf("the %s token expired at %s", c.kind, c.tok.expires.UTC().Format(time.RFC3339)))
+	case !hasScope:
+		c.json(http.StatusForbidden, errorBody{
+			Error:    "missing_scope",
+			Required: scope,
+			Message:  "the grant lacks scope " + scope + "; the user must authorize it",
+		})
+	default:
+		return g
+	}
+	return nil
+}
+
+// serveAPI routes a request to the resource API.
+func (c *call) serveAPI() {
+	rest, ok := strings.CutPrefix(c.r.URL.EscapedPath(), "/api/oauth-client/")
+	if !ok {
+		c.notFound()
+		return
+	}
+	seg := strings.Split(rest, "/")
+	var (
+		method string
+		serve  func(*call, string)
+		param  string
+	)
+	switch {
+	case len(seg) == 1 && seg[0] == "me":
+		method, serve = http.MethodGet, (*call).me
+	case len(seg) == 1 && seg[0] == "organizations":
+		method, serve = http.MethodGet, (*call).listOrganizations
+	case len(seg) == 3 && seg[0] == "organizations" && seg[2] == "projects":
+		method, serve, param = http.MethodGet, (*call).listProjects, seg[1]
+	case len(seg) == 2 && seg[0] == "v1" && seg[1] == "projects":
+		method, serve = http.MethodPost, (*call).createProject
+	case len(seg) == 3 && seg[0] == "v1" && seg[1] == "projects":
+		method, serve, param = http.MethodGet, (*call).getProject, seg[2]
+	case len(seg) == 4 && seg[0] == "v1" && seg[1] == "projects" && seg[3] == "languages":
+		method, serve, param = http.MethodPost, (*call).addLanguage, seg[2]
+	case len(seg) == 3 && seg[0] == "installations" && seg[2] == "tokens":
+		method, serve, param = http.MethodPost, (*call).mint, seg[1]
+	default:
+		c.notFound()
+		return
+	}
+	if len(seg) == 3 || len(seg) == 4 {
+		var err error
+		if param, err = url.PathUnescape(param); err != nil || param == "" {
+			c.notFound()
+			return
+		}
+	}
+	if c.r.Method != method {
+		c.w.Header().Set("Allow", method)
+		c.error(http.StatusMethodNotAllowed, "method_not_allowed", "use "+method)
+		return
+	}
+	serve(c, param)
+}
+
+// Endpoint 1.
+func (c *call) me(string) {
+	if g := c.authorize(anyToken, ""); g != nil {
+		c.json(http.StatusOK, g.User)
+	}
+}
+
+// Endpoint 2.
+func (c *call) listOrganizations(string) {
+	g := c.authorize(installationToken, ScopeOrganizationsRead)
+	if g == nil {
+		return
+	}
+	orgs := g.Organizations // never changed after NewGrant
+	if orgs == nil {
+		orgs = []Organization{}
+	}
+	c.json(http.StatusOK, struct {
+		Organizations []Organization `json:"organizations"`
+	}{orgs})
+}
+
+// Endpoint 3.
+func (c *call) listProjects(orgID string) {
+	g := c.authorize(installationToken, ScopeProjectsRead)
+	if g == nil {
+		return
+	}
+	if !g.hasOrg(orgID) {
+		c.notFound()
+		return
+	}
+	c.json(http.StatusOK, struct {
+		Projects []Project `json:"projects"`
+	}{c.s.Projects(orgID)})
+}
+
+func (g *grant) hasOrg(id string) bool {
+	return slices.ContainsFunc(g.Organizations, func(o Organization) bool { return o.ID == id })
+}
+
+// Endpoint 4.
+func (c *call) createProject(string) {
+	g := c.authorize(installationToken, ScopeProjectsWrite)
+	if g == nil {
+		return
+	}
+	var in struct {
+		Name           string `json:"name"`
+		Slug           string `json:"slug"`
+		SourceLanguage string `json:"sourceLanguage"`
+	}
+	if !c.readJSON(&in) {
+		return
+	}
+	var missing []string
+	for _, f := range []struct{ name, v string }{{"name", in.Name}, {"slug", in.Slug}, {"sourceLanguage", in.SourceLanguage}} {
+		if f.v == "" {
+			missing = append(missing, f.name)
+		}
+	}
+	if len(missing) > 0 {
+		c.error(http.StatusBadRequest, "invalid_request", "missing "+strings.Join(missing, ", "))
+		return
+	}
+	if len(g.Organizations) == 0 {
+		c.error(http.StatusBadRequest, "invalid_request", "the grant has no organization to create the project in")
+		return
+	}
+	s := c.s
+	s.mu.Lock()
+	o := s.orgs[g.Organizations[0].ID]
+	if o.hasSlug(in.Slug) {
+		s.mu.Unlock()
+		c.error(http.StatusConflict, "conflict", "a project with slug "+strconv.Quote(in.Slug)+" already exists in the organization")
+		return
+	}
+	p := s.addProjectLocked(o, Project{
+		Name:           in.Name,
+		Slug:           in.Slug,
+		SourceLanguage: in.SourceLanguage,
+		CDN:            true,
+		CreatedAt:      c.now,
+	}).clone()
+	s.mu.Unlock()
+	c.json(http.StatusCreated, p)
+}
+
+// Endpoint 5.
+func (c *call) getProject(id string) {
+	g := c.authorize(installationToken, ScopeProjectsRead)
+	if g == nil {
+		return
+	}
+	c.s.mu.Lock()
+	p := c.s.projects[id]
+	var out Project
+	if p != nil {
+		out = p.clone()
+	}
+	c.s.mu.Unlock()
+	if p == nil || !g.hasOrg(out.OrganizationID) {
+		c.notFound()
+		return
+	}
+	c.json(http.StatusOK, out)
+}
+
+// Endpoint 6.
+func (c *call) addLanguage(projectID string) {
+	g := c.authorize(installationToken, ScopeProjectsWrite)
+	if g == nil {
+		return
+	}
+	var in struct {
+		Code string `json:"code"`
+	}
+	if !c.readJSON(&in) {
+		return
+	}
+	if in.Code == "" {
+		c.error(http.StatusBadRequest, "invalid_request", "missing code")
+		return
+	}
+	s := c.s
+	s.mu.Lock()
+	p := s.projects[projectID]
+	switch {
+	case p == nil || !g.hasOrg(p.OrganizationID):
+		s.mu.Unlock()
+		c.notFound()
+	case slices.ContainsFunc(p.TargetLanguages, func(l Language) bool { return l.Code == in.Code }):
+		s.mu.Unlock()
+		c.error(http.StatusConflict, "conflict", "the project already has target language "+strconv.Quote(in.Code))
+	default:
+		l := Language{Code: in.Code, Name: languageName(in.Code)}
+		p.TargetLanguages = append(p.TargetLanguages, l)
+		s.mu.Unlock()
+		c.json(http.StatusCreated, l)
+	}
+}
+
+// Endpoint 8.
+func (c *call) mint(grantID string) {
+	g := c.authorize(accessToken, "")
+	if g == nil {
+		return
+	}
+	if g.ID != grantID {
+		c.unauthorized("invalid_token", "the access token belongs to another grant")
+		return
+	}
+	s := c.s
+	s.mu.Lock()
+	tok := s.issueLocked(g, TokenInstallation, c.now)
+	expires := s.tokens[tok].expires
+	s.counts.Mints++
+	g.counts.Mints++
+	s.mu.Unlock()
+	c.json(http.StatusCreated, struct {
+		Token     string `json:"token"`
+		ExpiresAt string `json:"expiresAt"`
+	}{tok, expires.UTC().Format(time.RFC3339)})
+}
+
+// readJSON decodes a JSON request body into v, or answers 415 or 400 and
+// returns false.
+func (c *call) readJSON(v any) bool {
+	if mt, _, err := mime.ParseMediaType(c.r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		c.error(http.StatusUnsupportedMediaType, "unsupported_media_type", "Content-Type must be application/json")
+		return false
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes)).Decode(v); err != nil {
+		c.error(http.StatusBadRequest, "invalid_request", "body is not a valid JSON object: "+err.Error())
+		return false
+	}
+	return true
+}
+
+// serveAuth serves the token endpoint, endpoint 7.
+func (c *call) serveAuth() {
+	if c.r.URL.Path != TokenPath {
+		c.notFound()
+		return
+	}
+	if c.r.Method != http.MethodPost {
+		c.w.Header().Set("Allow", http.MethodPost)
+		c.error(http.StatusMethodNotAllowed, "method_not_allowed", "use POST")
+		return
+	}
+	if mt, _, err := mime.ParseMediaType(c.r.Header.Get("Content-Type")); err != nil || mt != "application/x-www-form-urlencoded" {
+		c.error(http.StatusBadRequest, "invalid_request", "Content-Type must be application/x-www-form-urlencoded")
+		return
+	}
+	raw, err := io.ReadAll(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes))
+	if err != nil {
+		c.error(http.StatusBadRequest, "invalid_request", "cannot read the body")
+		return
+	}
+	form, err := url.ParseQuery(string(raw))
+	if err != nil {
+		c.error(http.StatusBadRequest, "invalid_request", "the body is not a valid form")
+		return
+	}
+	for _, k := range []string{"grant_type", "refresh_token", "client_id", "client_secret"} {
+		if len(form[k]) > 1 {
+			c.error(http.StatusBadRequest, "invalid_request", k+" is repeated")
+			return
+		}
+	}
+	s := c.s
+	id, secret := form.Get("client_id"), form.Get("client_secret")
+	if id == "" || secret == "" {
+		msg := "client_id and client_secret are required in the form body"
+		if _, _, ok := c.r.BasicAuth(); ok {
+			msg += "; HTTP Basic authentication is not accepted"
+		}
+		c.error(http.StatusUnauthorized, "invalid_client", msg)
+		return
+	}
+	if subtle.ConstantTimeCompare([]byte(id), []byte(s.clientID)) != 1 ||
+		subtle.ConstantTimeCompare([]byte(secret), []byte(s.clientSecret)) != 1 {
+		c.error(http.StatusUnauthorized, "invalid_client", "unknown client or wrong secret")
+		return
+	}
+	if gt := form.Get("grant_type"); gt != "refresh_token" {
+		c.error(http.StatusBadRequest, "unsupported_grant_type", "grant_type must be refresh_token")
+		return
+	}
+	rt := form.Get("refresh_token")
+	if rt == "" {
+		c.error(http.StatusBadRequest, "invalid_request", "missing refresh_token")
+		return
+	}
+	s.mu.Lock()
+	g := s.refresh[rt]
+	if g == nil || g.revoked {
+		s.mu.Unlock()
+		if g != nil {
+			c.grantID = g.ID
+		}
+		c.error(http.StatusBadRequest, "invalid_grant", "the refresh token is unknown or its grant was revoked")
+		return
+	}
+	c.grantID = g.ID
+	tok := s.issueLocked(g, TokenAccess, c.now)
+	s.counts.Refreshes++
+	g.counts.Refreshes++
+	s.mu.Unlock()
+	c.w.Header().Set("Cache-Control", "no-store")
+	c.json(http.StatusOK, struct {
+		AccessToken  string `json:"access_token"`
+		TokenType    string `json:"token_type"`
+		RefreshToken string `json:"refresh_token"`
+		ExpiresIn    int    `json:"expires_in"`
+	}{tok, "Bearer", rt, int(AccessTokenLifetime / time.Second)})
+}

@@ -1,0 +1,461 @@
+package partnertest
+
+import (
+	"crypto/rand"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// Scopes the Server knows. The spec names only translations:publish; the
+// others are the fake's choice, one per kind of operation:
+//
+//	endpoint 2 (list organizations)         ScopeOrganizationsRead
+//	endpoints 3 and 5 (list, get projects)  ScopeProjectsRead
+//	endpoints 4 and 6 (create project, add language) ScopeProjectsWrite
+//
+// Endpoints 1 and 8 need no scope.
+const (
+	ScopeOrganizationsRead   = "organizations:read"
+	ScopeProjectsRead        = "projects:read"
+	ScopeProjectsWrite       = "projects:write"
+	ScopeTranslationsPublish = "translations:publish"
+)
+
+// AllScopes returns every scope the Server knows; a grant gets them all
+// unless WithScopes says otherwise.
+func AllScopes() []string {
+	return []string{ScopeOrganizationsRead, ScopeProjectsRead, ScopeProjectsWrite, ScopeTranslationsPublish}
+}
+
+// A User is the identity a grant acts for, as endpoint 1 returns it.
+type User struct {
+	ID      string  `json:"id"`
+	Email   string  `json:"email"`
+	Name    string  `json:"name"`
+	Account Account `json:"account"`
+}
+
+// An Account is the account a User belongs to.
+type Account struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// An Organization owns projects; endpoint 2 lists those a grant may use.
+type Organization struct {
+	ID   string `json:"id"`
+	Slug string `json:"slug"`
+	Name string `json:"name"`
+}
+
+// A Project is a project as endpoints 3 to 5 return it.
+type Project struct {
+	ID              string     `json:"id"`
+	OrganizationID  string     `json:"organizationId"`
+	Name            string     `json:"name"`
+	Slug            string     `json:"slug"`
+	SourceLanguage  string     `json:"sourceLanguage"`
+	CDN             bool       `json:"cdn"`
+	TargetLanguages []Language `json:"targetLanguages"`
+	CreatedAt       time.Time  `json:"createdAt"`
+}
+
+// A Language is a project's target language, as endpoint 6 returns it.
+type Language struct {
+	Code string `json:"code"`
+	Name string `json:"name"`
+}
+
+// A Grant is a user's connection of the partner application, as a test sees
+// it right after the code exchange.
+type Grant struct {
+	// ID is the grant id, for endpoint 8's path.
+	ID string
+	// RefreshToken is what the code exchange would have returned; trade it
+	// for an access token at the token endpoint.
+	RefreshToken string
+	// User is who granted access; endpoint 1 returns it.
+	User User
+	// Organizations are the organizations granted, in order. Endpoint 4
+	// creates projects in the first one.
+	Organizations []Organization
+	// Scopes are the scopes granted.
+	Scopes []string
+}
+
+// A GrantOption configures a grant made by NewGrant.
+type GrantOption func(*grantConfig)
+
+type grantConfig struct {
+	scopes []string
+	orgs   []Organization
+	set    bool // orgs given, even if none
+}
+
+// WithScopes grants exactly these scopes instead of AllScopes. With none,
+// the grant can call only endpoints 1 and 8.
+func WithScopes(scopes ...string) GrantOption {
+	return func(c *grantConfig) { c.scopes = slices.Clone(scopes) }
+}
+
+// WithOrganizations grants these organizations, made earlier with
+// AddOrganization or NewGrant, instead of one new organization. With none,
+// the grant has no organization and cannot create projects.
+func WithOrganizations(orgs ...Organization) GrantOption {
+	return func(c *grantConfig) { c.orgs, c.set = slices.Clone(orgs), true }
+}
+
+// Counts are numbers of tokens issued through the endpoints: Refreshes by
+// the token endpoint, Mints by endpoint 8. Refused attempts are not counted;
+// find them in the request log. Tokens made by IssueAccessToken and
+// IssueInstallationToken are not counted either.
+type Counts struct {
+	Refreshes int
+	Mints     int
+}
+
+// state is everything a Server remembers. It is guarded by Server.mu.
+type state struct {
+	seq      map[string]int // last id number per prefix
+	grants   map[string]*grant
+	refresh  map[string]*grant // by refresh token
+	tokens   map[string]*token // access and installation tokens
+	orgs     map[string]*org
+	projects map[string]*Project
+	counts   Counts
+	faults   []*faultState
+	log      []Request // ring of at most logLimit
+	logNext  int       // where the next entry goes once log is full
+}
+
+type grant struct {
+	Grant
+	scopes  map[string]bool
+	revoked bool
+	counts  Counts
+}
+
+type token struct {
+	kind    TokenKind
+	grant   *grant
+	expires time.Time
+}
+
+type org struct {
+	Organization
+	projects []*Project // in creation order
+}
+
+func newState() state {
+	return state{
+		seq:      map[string]int{},
+		grants:   map[string]*grant{},
+		refresh:  map[string]*grant{},
+		tokens:   map[string]*token{},
+		orgs:     map[string]*org{},
+		projects: map[string]*Project{},
+	}
+}
+
+// nextID returns prefix + "_" + the next number for that prefix: ids are
+// predictable within one Server.
+func (st *state) nextID(prefix string) (id string, n int) {
+	st.seq[prefix]++
+	n = st.seq[prefix]
+	return prefix + "_" + strconv.Itoa(n), n
+}
+
+// secret returns prefix followed by 26 random base32 characters.
+func secret(prefix string) string { return prefix + rand.Text() }
+
+// AddOrganization adds an organization with this slug and name (made up
+// when empty) and returns it. Grant it with WithOrganizations.
+func (s *Server) AddOrganization(slug, name string) Organization {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addOrgLocked(slug, name)
+}
+
+func (s *Server) addOrgLocked(slug, name string) Organization {
+	id, n := s.nextID("org")
+	if slug == "" {
+		slug = "org-" + strconv.Itoa(n)
+	}
+	if name == "" {
+		name = "Organization " + strconv.Itoa(n)
+	}
+	o := &org{Organization: Organization{ID: id, Slug: slug, Name: name}}
+	s.orgs[id] = o
+	return o.Organization
+}
+
+// NewGrant makes a grant, as if a user had just connected the application,
+// and returns it. By default it has AllScopes and one new organization.
+func (s *Server) NewGrant(opts ...GrantOption) Grant {
+	cfg := grantConfig{scopes: AllScopes()}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !cfg.set {
+		cfg.orgs = []Organization{s.addOrgLocked("", "")}
+	}
+	for _, o := range cfg.orgs {
+		if s.orgs[o.ID] == nil {
+			panic(fmt.Sprintf("partnertest: NewGrant: unknown organization %q", o.ID))
+		}
+	}
+	id, _ := s.nextID("grant")
+	uid, n := s.nextID("usr")
+	g := &grant{
+		Grant: Grant{
+			ID:           id,
+			RefreshToken: secret("pt_rt_"),
+			User: User{
+				ID:      uid,
+				Email:   "user" + strconv.Itoa(n) + "@example.com",
+				Name:    "User " + strconv.Itoa(n),
+				Account: Account{ID: "acc_" + strconv.Itoa(n), Name: "Account " + strconv.Itoa(n)},
+			},
+			Organizations: cfg.orgs,
+		},
+	}
+	g.setScopes(cfg.scopes)
+	s.grants[id] = g
+	s.refresh[g.RefreshToken] = g
+	return g.public()
+}
+
+func (g *grant) setScopes(scopes []string) {
+	g.Scopes = slices.Clone(scopes)
+	g.scopes = make(map[string]bool, len(scopes))
+	for _, sc := range scopes {
+		g.scopes[sc] = true
+	}
+}
+
+func (g *grant) public() Grant {
+	p := g.Grant
+	p.Organizations = slices.Clone(p.Organizations)
+	p.Scopes = slices.Clone(p.Scopes)
+	return p
+}
+
+func (s *Server) grantLocked(method, id string) *grant {
+	g := s.grants[id]
+	if g == nil {
+		panic(fmt.Sprintf("partnertest: %s: unknown grant %q", method, id))
+	}
+	return g
+}
+
+// Revoke revokes a grant, as the user can at any time. From then on every
+// API call with its tokens fails with 410 grant_revoked, and refreshing its
+// refresh token fails with 400 invalid_grant. There is no way back: make a
+// new grant.
+func (s *Server) Revoke(grantID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.grantLocked("Revoke", grantID).revoked = true
+}
+
+// SetScopes replaces a grant's scopes. It takes effect at once, for tokens
+// already issued too.
+func (s *Server) SetScopes(grantID string, scopes ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.grantLocked("SetScopes", grantID).setScopes(scopes)
+}
+
+// IssueAccessToken returns a new access token for the grant, as the token
+// endpoint would, without a request. It is not counted in Counts.
+func (s *Server) IssueAccessToken(grantID string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.issueLocked(s.grantLocked("IssueAccessToken", grantID), TokenAccess, s.Now())
+}
+
+// IssueInstallationToken returns a new installation token for the grant,
+// as endpoint 8 would, without a request. It is not counted in Counts.
+func (s *Server) IssueInstallationToken(grantID string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.issueLocked(s.grantLocked("IssueInstallationToken", grantID), TokenInstallation, s.Now())
+}
+
+func (s *Server) issueLocked(g *grant, kind TokenKind, now time.Time) string {
+	var v string
+	t := &token{kind: kind, grant: g}
+	switch kind {
+	case TokenAccess:
+		v, t.expires = secret("pt_at_"), now.Add(AccessTokenLifetime)
+	case TokenInstallation:
+		v, t.expires = secret("svc_oat_"), now.Add(InstallationTokenLifetime)
+	default:
+		panic("partnertest: cannot issue a token of kind " + kind.String())
+	}
+	s.tokens[v] = t
+	return v
+}
+
+// Counts returns how many tokens the endpoints issued, over all grants.
+func (s *Server) Counts() Counts {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.counts
+}
+
+// GrantCounts returns how many tokens the endpoints issued for one grant.
+func (s *Server) GrantCounts(grantID string) Counts {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.grantLocked("GrantCounts", grantID).counts
+}
+
+// AddProject adds a project to an organization, as if made in the
+// dashboard, and returns it. ID, OrganizationID and CreatedAt are filled in
+// (CreatedAt only if zero); the other fields are kept as given. It panics
+// if the organization is unknown or already has a project with this slug.
+func (s *Server) AddProject(orgID string, p Project) Project {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o := s.orgs[orgID]
+	if o == nil {
+		panic(fmt.Sprintf("partnertest: AddProject: unknown organization %q", orgID))
+	}
+	if o.hasSlug(p.Slug) {
+		panic(fmt.Sprintf("partnertest: AddProject: organization %q already has a project with slug %q", orgID, p.Slug))
+	}
+	if p.CreatedAt.IsZero() {
+		p.CreatedAt = s.Now()
+	}
+	return s.addProjectLocked(o, p).clone()
+}
+
+func (s *Server) addProjectLocked(o *org, p Project) *Project {
+	p.ID, _ = s.nextID("prj")
+	p.OrganizationID = o.ID
+	p.CreatedAt = p.CreatedAt.UTC().Truncate(time.Millisecond)
+	p.TargetLanguages = slices.Clone(p.TargetLanguages)
+	if p.TargetLanguages == nil {
+		p.TargetLanguages = []Language{}
+	}
+	s.projects[p.ID] = &p
+	o.projects = append(o.projects, &p)
+	return &p
+}
+
+func (o *org) hasSlug(slug string) bool {
+	for _, p := range o.projects {
+		if p.Slug == slug {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Project) clone() Project {
+	c := *p
+	c.TargetLanguages = slices.Clone(p.TargetLanguages)
+	return c
+}
+
+// Project returns the project with this id, and whether there is one.
+func (s *Server) Project(id string) (Project, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.projects[id]
+	if p == nil {
+		return Project{}, false
+	}
+	return p.clone(), true
+}
+
+// Projects returns an organization's projects in the order they were made.
+// It panics if the organization is unknown.
+func (s *Server) Projects(orgID string) []Project {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o := s.orgs[orgID]
+	if o == nil {
+		panic(fmt.Sprintf("partnertest: Projects: unknown organization %q", orgID))
+	}
+	ps := make([]Project, len(o.projects))
+	for i, p := range o.projects {
+		ps[i] = p.clone()
+	}
+	return ps
+}
+
+// languageName is the display name of a language code, or the code itself
+// for codes the fake does not know.
+func languageName(code string) string {
+	switch code {
+	case "ar":
+		return "Arabic"
+	case "cs":
+		return "Czech"
+	case "da":
+		return "Danish"
+	case "de":
+		return "German"
+	case "el":
+		return "Greek"
+	case "en":
+		return "English"
+	case "es":
+		return "Spanish"
+	case "fi":
+		return "Finnish"
+	case "fr":
+		return "French"
+	case "he":
+		return "Hebrew"
+	case "hi":
+		return "Hindi"
+	case "hu":
+		return "Hungarian"
+	case "id":
+		return "Indonesian"
+	case "it":
+		return "Italian"
+	case "ja":
+		return "Japanese"
+	case "ko":
+		return "Korean"
+	case "nl":
+		return "Dutch"
+	case "no", "nb":
+		return "Norwegian"
+	case "pl":
+		return "Polish"
+	case "pt":
+		return "Portuguese"
+	case "pt-BR":
+		return "Portuguese (Brazil)"
+	case "ro":
+		return "Romanian"
+	case "ru":
+		return "Russian"
+	case "sv":
+		return "Swedish"
+	case "th":
+		return "Thai"
+	case "tr":
+		return "Turkish"
+	case "uk":
+		return "Ukrainian"
+	case "vi":
+		return "Vietnamese"
+	case "zh":
+		return "Chinese"
+	case "zh-CN":
+		return "Chinese (Simplified)"
+	case "zh-TW":
+		return "Chinese (Traditional)"
+	}
+	return code
+}
