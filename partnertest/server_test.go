@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -515,4 +516,36 @@ func TestConcurrent(t *testing.T) {
 	if diff := cmp.Diff(partnertest.Counts{Refreshes: grants, Mints: grants}, srv.Counts()); diff != "" {
 		t.Errorf("Counts (-want +got):\n%s", diff)
 	}
+}
+
+// In a synctest bubble with the in-memory network, time.Sleep moves the
+// client's and the server's clocks together.
+func TestSynctestClock(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := newServer(t, partnertest.WithInMemoryNetwork())
+		g := srv.NewGrant()
+		at, it := accessToken(t, srv, g), installationToken(t, srv, g)
+		me := srv.URL + "/api/oauth-client/me"
+
+		time.Sleep(partnertest.AccessTokenLifetime - time.Nanosecond)
+		if r := send(t, srv, "GET", me, at, "", ""); r.status != 200 {
+			t.Fatalf("access token just before expiry: %d %s", r.status, r.body)
+		}
+		time.Sleep(time.Nanosecond)
+		if r := send(t, srv, "GET", me, at, "", ""); r.errorCode() != "token_expired" {
+			t.Fatalf("access token at expiry: %d %s", r.status, r.body)
+		}
+		time.Sleep(partnertest.InstallationTokenLifetime - partnertest.AccessTokenLifetime)
+		if r := send(t, srv, "GET", me, it, "", ""); r.errorCode() != "token_expired" {
+			t.Fatalf("installation token at expiry: %d %s", r.status, r.body)
+		}
+		if got, want := srv.Now(), time.Date(2000, 1, 1, 1, 0, 0, 0, time.Local); !got.Equal(want) {
+			t.Errorf("Now() = %v, want %v", got, want)
+		}
+		// Advance adds to the bubble's clock.
+		srv.Advance(time.Minute)
+		if got, want := srv.Now(), time.Now().Add(time.Minute); !got.Equal(want) {
+			t.Errorf("Now() after Advance = %v, want %v", got, want)
+		}
+	})
 }
