@@ -379,3 +379,32 @@ func TestConstructEvent(t *testing.T) {
 		t.Errorf("ConstructEvent(signed non-JSON) = %v, want ErrInvalidPayload", err)
 	}
 }
+
+// TestParseFast checks the fast path takes every golden payload, compact or
+// indented, and gives what encoding/json gives.
+func TestParseFast(t *testing.T) {
+	for typ := range goldenData {
+		if _, ok := newData(typ).(fieldDecoder); !ok {
+			t.Errorf("%s: data struct has no fast decoder", typ)
+		}
+		indented := readGolden(t, typ)
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, indented); err != nil {
+			t.Fatal(err)
+		}
+		for _, body := range [][]byte{indented, compact.Bytes()} {
+			fast, ok := parseFast(body)
+			if !ok {
+				t.Errorf("%s: fast path gave up", typ)
+				continue
+			}
+			slow, err := parseJSON(body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(slow, fast); diff != "" {
+				t.Errorf("%s: fast path differs (-encoding/json +fast):\n%s", typ, diff)
+			}
+		}
+	}
+}
