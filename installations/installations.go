@@ -79,11 +79,17 @@ func (s *Service) CreateToken(ctx context.Context, grantID string) (*Token, erro
 	}
 	received := time.Now()
 	var w tokenWire
-	raw, err := transport.Record(http.MethodPost, path, data, &w,
-		func() bool { return firstOf(w.Token, w.InstallationToken, w.InstallationToken2, w.AccessToken) != "" },
-		"data", "installation", "installationToken")
-	if err != nil {
+	if err := transport.Decode(http.MethodPost, path, data, &w); err != nil {
 		return nil, err
+	}
+	raw := json.RawMessage(data)
+	if firstOf(w.Token, w.InstallationToken, w.InstallationToken2, w.AccessToken) == "" {
+		if inner := transport.Envelope(data, "data", "installation"); inner != nil {
+			if err := transport.Decode(http.MethodPost, path, inner, &w); err != nil {
+				return nil, err
+			}
+			raw = inner
+		}
 	}
 	t := &Token{
 		Token: firstOf(w.Token, w.InstallationToken, w.InstallationToken2, w.AccessToken),

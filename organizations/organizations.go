@@ -14,14 +14,15 @@ import (
 // the record's fields: the obvious ones are decoded and the whole record is
 // kept in Raw.
 type Organization struct {
-	ID   string
-	Slug string
-	Name string
+	ID   string `json:"id"`
+	Slug string `json:"slug"`
+	Name string `json:"name"`
 	// Raw is the record as the service sent it.
-	Raw json.RawMessage
+	Raw json.RawMessage `json:"-"`
 }
 
-type orgWire struct {
+// orgLoose accepts an id sent as a number.
+type orgLoose struct {
 	ID   transport.FlexString `json:"id"`
 	Slug string               `json:"slug"`
 	Name string               `json:"name"`
@@ -56,11 +57,15 @@ func (s *Service) List(ctx context.Context) ([]Organization, error) {
 	}
 	orgs := make([]Organization, len(items))
 	for i, raw := range items {
-		var w orgWire
-		if err := transport.Decode(http.MethodGet, Path, raw, &w); err != nil {
+		o := &orgs[i]
+		loose, err := transport.Tolerant[orgLoose](http.MethodGet, Path, raw, o)
+		if err != nil {
 			return nil, err
 		}
-		orgs[i] = Organization{ID: string(w.ID), Slug: w.Slug, Name: w.Name, Raw: raw}
+		if loose != nil {
+			*o = Organization{ID: string(loose.ID), Slug: loose.Slug, Name: loose.Name}
+		}
+		o.Raw = raw
 	}
 	return orgs, nil
 }

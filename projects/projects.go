@@ -14,70 +14,28 @@ import (
 // given at creation; the others are decoded where the service sends them
 // under the obvious names, and the whole record is kept in Raw.
 type Project struct {
-	ID             string
-	OrganizationID string
-	Name           string
-	Slug           string
-	SourceLanguage string
-	// TargetLanguages is nil when the record does not list them.
-	TargetLanguages []Language
+	ID             string `json:"id"`
+	OrganizationID string `json:"organizationId"`
+	Name           string `json:"name"`
+	Slug           string `json:"slug"`
+	SourceLanguage string `json:"sourceLanguage"`
+	// TargetLanguages is nil when the record does not list them. The
+	// service may list them as objects or as bare codes; both decode.
+	TargetLanguages []Language `json:"targetLanguages"`
 	// Raw is the record as the service sent it.
-	Raw json.RawMessage
+	Raw json.RawMessage `json:"-"`
 }
 
 // Language is a target language of a project.
 type Language struct {
 	// Code is the language code, for example "de".
-	Code string
+	Code string `json:"code"`
 	// Name is the display name, when the service gives one.
-	Name string
-	// Raw is the record as the service sent it.
-	Raw json.RawMessage
-}
-
-// UnmarshalJSON accepts a language as an object {"code", "name"} (also
-// "languageName") or as a bare code string.
-func (l *Language) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '"' {
-		*l = Language{Raw: append(json.RawMessage(nil), b...)}
-		return json.Unmarshal(b, &l.Code)
-	}
-	var w struct {
-		Code         string `json:"code"`
-		Name         string `json:"name"`
-		LanguageName string `json:"languageName"`
-	}
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
-	}
-	name := w.Name
-	if name == "" {
-		name = w.LanguageName
-	}
-	*l = Language{Code: w.Code, Name: name, Raw: append(json.RawMessage(nil), b...)}
-	return nil
-}
-
-type projectWire struct {
-	ID              transport.FlexString `json:"id"`
-	OrganizationID  transport.FlexString `json:"organizationId"`
-	Name            string               `json:"name"`
-	Slug            string               `json:"slug"`
-	SourceLanguage  string               `json:"sourceLanguage"`
-	TargetLanguages []Language           `json:"targetLanguages"`
-}
-
-func (w *projectWire) project(raw json.RawMessage) *Project {
-	return &Project{
-		ID:              string(w.ID),
-		OrganizationID:  string(w.OrganizationID),
-		Name:            w.Name,
-		Slug:            w.Slug,
-		SourceLanguage:  w.SourceLanguage,
-		TargetLanguages: w.TargetLanguages,
-		Raw:             raw,
-	}
+	Name string `json:"name"`
+	// Raw is the record as the service sent it, for the language
+	// AddLanguage returns; in Project.TargetLanguages it is nil (the
+	// project's Raw holds the list).
+	Raw json.RawMessage `json:"-"`
 }
 
 // CreateParams are the fields of a new project. All three are required.
@@ -119,11 +77,9 @@ func (s *Service) List(ctx context.Context, orgID string) ([]Project, error) {
 	}
 	ps := make([]Project, len(items))
 	for i, raw := range items {
-		var w projectWire
-		if err := transport.Decode(http.MethodGet, path, raw, &w); err != nil {
+		if err := parseProject(http.MethodGet, path, raw, &ps[i]); err != nil {
 			return nil, err
 		}
-		ps[i] = *w.project(raw)
 	}
 	return ps, nil
 }
@@ -161,15 +117,6 @@ func (s *Service) Get(ctx context.Context, projectID string) (*Project, error) {
 	return decodeProject(http.MethodGet, path, data)
 }
 
-func decodeProject(method, path string, data []byte) (*Project, error) {
-	var w projectWire
-	raw, err := transport.Record(method, path, data, &w, func() bool { return w.ID != "" }, "project", "data")
-	if err != nil {
-		return nil, err
-	}
-	return w.project(raw), nil
-}
-
 // AddLanguage adds target language code to project projectID (POST
 // /api/oauth-client/v1/projects/<id>/languages) and returns it.
 func (s *Service) AddLanguage(ctx context.Context, projectID, code string) (*Language, error) {
@@ -187,12 +134,116 @@ func (s *Service) AddLanguage(ctx context.Context, projectID, code string) (*Lan
 	if err != nil {
 		return nil, err
 	}
-	var l Language
-	if _, err := transport.Record(http.MethodPost, path, data, &l, func() bool { return l.Code != "" }, "language", "data"); err != nil {
+	var l looseLanguage
+	if err := transport.Decode(http.MethodPost, path, data, &l); err != nil {
 		return nil, err
 	}
+	raw := json.RawMessage(data)
 	if l.Code == "" {
-		l.Code = code // the spec does not show the answer; the request said it
+		if inner := transport.Envelope(data, "language", "data"); inner != nil {
+			if err := transport.Decode(http.MethodPost, path, inner, &l); err != nil {
+				return nil, err
+			}
+			raw = inner
+		}
 	}
-	return &l, nil
+	lang := l.language()
+	lang.Raw = raw
+	if lang.Code == "" {
+		lang.Code = code // the spec does not show the answer; the request said it
+	}
+	return &lang, nil
+}
+
+// decodeProject decodes a single-project answer, unwrapping an envelope
+// such as {"project": {...}} when the top level has no id.
+func decodeProject(method, path string, data []byte) (*Project, error) {
+	p := new(Project)
+	if err := parseProject(method, path, data, p); err != nil {
+		return nil, err
+	}
+	if p.ID == "" {
+		if inner := transport.Envelope(data, "project", "data"); inner != nil {
+			if err := parseProject(method, path, inner, p); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return p, nil
+}
+
+// languageWire accepts both names the display name may come under;
+// looseLanguage and looseProject accept the variants a plain Project does
+// not (ids as numbers, languages as bare codes).
+type languageWire struct {
+	Code         string `json:"code"`
+	Name         string `json:"name"`
+	LanguageName string `json:"languageName"`
+}
+
+func (w *languageWire) language() Language {
+	name := w.Name
+	if name == "" {
+		name = w.LanguageName
+	}
+	return Language{Code: w.Code, Name: name}
+}
+
+type looseLanguage struct{ languageWire }
+
+// UnmarshalJSON accepts a language object or a bare code string.
+func (l *looseLanguage) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '"' {
+		l.languageWire = languageWire{}
+		return json.Unmarshal(b, &l.Code)
+	}
+	return json.Unmarshal(b, &l.languageWire)
+}
+
+type looseProject struct {
+	ID              transport.FlexString `json:"id"`
+	OrganizationID  transport.FlexString `json:"organizationId"`
+	Name            string               `json:"name"`
+	Slug            string               `json:"slug"`
+	SourceLanguage  string               `json:"sourceLanguage"`
+	TargetLanguages []looseLanguage      `json:"targetLanguages"`
+}
+
+// parseProject decodes one project record into p. The usual record
+// decodes straight into the Project; a variant goes through looseProject.
+func parseProject(method, path string, data []byte, p *Project) error {
+	*p = Project{}
+	lp, err := transport.Tolerant[looseProject](method, path, data, p)
+	if err != nil {
+		return err
+	}
+	if lp == nil && missingNames(p.TargetLanguages) && bytes.Contains(data, []byte(`"languageName"`)) {
+		// Display names under the events' field name.
+		lp = new(looseProject)
+		if err := transport.Decode(method, path, data, lp); err != nil {
+			return err
+		}
+	}
+	if lp != nil {
+		*p = Project{ID: string(lp.ID), OrganizationID: string(lp.OrganizationID),
+			Name: lp.Name, Slug: lp.Slug, SourceLanguage: lp.SourceLanguage}
+		if lp.TargetLanguages != nil {
+			p.TargetLanguages = make([]Language, len(lp.TargetLanguages))
+			for i := range lp.TargetLanguages {
+				p.TargetLanguages[i] = lp.TargetLanguages[i].language()
+			}
+		}
+	}
+	p.Raw = data
+	return nil
+}
+
+func missingNames(ls []Language) bool {
+	for _, l := range ls {
+		if l.Name == "" {
+			return true
+		}
+	}
+	return false
 }

@@ -37,8 +37,9 @@ const (
 	DefaultRetryWaitMax     = 5 * time.Second
 	DefaultRetryAfterMax    = 30 * time.Second
 	DefaultMaxResponseBytes = 8 << 20
-	// DefaultAttemptTimeout bounds one attempt when the SDK makes its own
-	// *http.Client; a caller's client keeps its own Timeout.
+	// DefaultAttemptTimeout bounds the wait for an answer's headers when
+	// the SDK makes its own transport; a caller's client keeps its own
+	// settings.
 	DefaultAttemptTimeout = 30 * time.Second
 
 	// errorBodyLimit is how much of a non-2xx body is read: enough for any
@@ -92,6 +93,7 @@ type Runner struct {
 	rc            *retryablehttp.Client
 	std           *http.Client
 	ua            string
+	uaVals        []string // shared, never modified
 	maxBody       int64
 	retryAfterMax time.Duration
 	secrets       []string
@@ -112,6 +114,7 @@ func New(o Options) *Runner {
 	if o.UserAgent != "" {
 		r.ua += " " + o.UserAgent
 	}
+	r.uaVals = []string{r.ua}
 	if r.maxBody <= 0 {
 		r.maxBody = DefaultMaxResponseBytes
 	}
@@ -122,7 +125,13 @@ func New(o Options) *Runner {
 	if o.HTTPClient != nil {
 		hc = *o.HTTPClient // a copy: the caller's client is never modified
 	} else {
-		hc.Timeout = DefaultAttemptTimeout
+		// A header timeout on the SDK's own transport bounds a hanging
+		// attempt without the per-request timer that http.Client.Timeout
+		// costs.
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.ResponseHeaderTimeout = DefaultAttemptTimeout
+		t.MaxIdleConnsPerHost = 64
+		hc.Transport = t
 	}
 	base := hc.Transport
 	if base == nil {
@@ -178,12 +187,21 @@ func (r *Runner) OAuth2Context(ctx context.Context) context.Context {
 // call is the per-request state the retry policy and the auth transport
 // share; it travels in the request's context.
 type call struct {
+	r           *Runner
 	method      string
 	auth        TokenSource
 	token       string // the last token sent
 	invalidated bool   // a 401 dropped the cached token: replay once
 	replayed    bool
+	body        []byte // the final answer's body
+	read        bool   // the response handler read it
 }
+
+// Header values shared by every request; net/http never modifies them.
+var (
+	jsonVals = []string{"application/json"}
+)
+
 
 type callKey struct{}
 
@@ -200,15 +218,16 @@ func (r *Runner) Do(ctx context.Context, method, path string, auth TokenSource, 
 			return nil, fmt.Errorf("%s %s: encoding request: %w", method, path, err)
 		}
 	}
-	c := &call{method: method, auth: auth}
+	c := &call{r: r, method: method, auth: auth}
 	ctx = context.WithValue(ctx, callKey{}, c)
-	resp, body, err := r.attempts(ctx, c, path, payload)
+	resp, err := r.attempts(ctx, c, path, payload)
 	if err == nil && resp.StatusCode == http.StatusUnauthorized && c.invalidated {
 		// The cached token was refused: it has been dropped, so this
 		// replay gets a new one. Once only.
 		c.invalidated, c.replayed = false, true
-		resp, body, err = r.attempts(ctx, c, path, payload)
+		resp, err = r.attempts(ctx, c, path, payload)
 	}
+	body := c.body
 	if err != nil {
 		return nil, r.failure(ctx, method, path, err)
 	}
@@ -233,40 +252,59 @@ func (r *Runner) scrub(token string) []string {
 	return append(r.secrets[:len(r.secrets):len(r.secrets)], token)
 }
 
-// attempts runs one retryable exchange and returns the final response with
-// its body already read and closed.
-func (r *Runner) attempts(ctx context.Context, c *call, path string, payload []byte) (*http.Response, []byte, error) {
+// handleResponse is every request's response handler: it reads the final
+// answer's body inside the retry loop, so that a GET whose body breaks off
+// is retried like any other network failure.
+func handleResponse(resp *http.Response) error {
+	defer resp.Body.Close()
+	var c *call
+	if resp.Request != nil { // authTransport makes sure it is set
+		c, _ = resp.Request.Context().Value(callKey{}).(*call)
+	}
+	if c == nil {
+		return errors.New("partner-go: response without its request")
+	}
+	c.read = true
+	var err error
+	c.body, err = c.r.readBody(resp)
+	return err
+}
+
+// attempts runs one retryable exchange and returns the final response; its
+// body is read and closed, and kept in c.body.
+func (r *Runner) attempts(ctx context.Context, c *call, path string, payload []byte) (*http.Response, error) {
 	var body any // a nil []byte would make a chunked empty body
 	if payload != nil {
 		body = payload
 	}
 	req, err := retryablehttp.NewRequestWithContext(ctx, c.method, r.prefix+path, body)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	req.Header.Set("User-Agent", r.ua)
-	req.Header.Set("Accept", "application/json")
+	h := req.Header
+	h["User-Agent"] = r.uaVals
+	h["Accept"] = jsonVals
 	if payload != nil {
-		req.Header.Set("Content-Type", "application/json")
+		h["Content-Type"] = jsonVals
 	}
-	var data []byte
-	read := false
-	// Reading inside the retry loop lets a GET whose body breaks off be
-	// retried like any other network failure.
-	req.SetResponseHandler(func(resp *http.Response) error {
-		read = true
-		defer resp.Body.Close()
-		var err error
-		data, err = r.readBody(resp)
-		return err
-	})
+	if c.auth != nil {
+		// The first attempt's token goes on our own request, before it is
+		// sent; authTransport only replaces it when it changed.
+		tok, err := c.auth.Token(ctx)
+		if err != nil {
+			return nil, &tokenError{err}
+		}
+		h["Authorization"] = []string{"Bearer " + tok}
+	}
+	c.body, c.read = nil, false
+	req.SetResponseHandler(handleResponse)
 	resp, err := r.rc.Do(req)
-	if resp != nil && !read {
+	if resp != nil && !c.read {
 		// Retries ran out on a retryable status: the handler never saw it.
-		data, _ = readLimited(resp.Body, errorBodyLimit)
+		c.body, _ = readLimited(resp.Body, errorBodyLimit)
 		resp.Body.Close()
 	}
-	return resp, data, err
+	return resp, err
 }
 
 // errTooLarge is returned for a 2xx body over the limit.
@@ -282,6 +320,15 @@ func (r *Runner) readBody(resp *http.Response) ([]byte, error) {
 	}
 	if resp.ContentLength > r.maxBody {
 		return nil, errTooLarge
+	}
+	if n := resp.ContentLength; n >= 0 && n < 1<<20 {
+		// The usual case: one allocation of the announced size. A body
+		// shorter than announced fails with io.ErrUnexpectedEOF.
+		b := make([]byte, n)
+		if _, err := io.ReadFull(resp.Body, b); err != nil {
+			return nil, err
+		}
+		return b, nil
 	}
 	return readLimited(resp.Body, r.maxBody)
 }
@@ -402,10 +449,11 @@ type tokenError struct{ err error }
 func (e *tokenError) Error() string { return e.err.Error() }
 func (e *tokenError) Unwrap() error { return e.err }
 
-// authTransport adds the User-Agent and, for requests to the base URL's
-// origin only, the bearer token of the request's TokenSource. Because it
-// runs once per attempt, each retry takes the token afresh; because it
-// checks the origin, a redirect to another host never carries the token.
+// authTransport keeps the Authorization header right on every attempt:
+// the request's TokenSource is asked again each time, so a retry carries
+// the current token, and a request to any origin other than the base URL's
+// (a redirect) carries none. It also adds the User-Agent to requests the
+// SDK did not build (x/oauth2's). It copies a request before changing it.
 type authTransport struct {
 	base   http.RoundTripper
 	origin string
@@ -414,13 +462,21 @@ type authTransport struct {
 
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	c, _ := req.Context().Value(callKey{}).(*call)
-	needUA := req.Header.Get("User-Agent") == ""
 	if c == nil || c.auth == nil || !sameOrigin(req.URL, t.origin) {
-		if needUA {
+		_, hasAuth := req.Header["Authorization"]
+		_, hasUA := req.Header["User-Agent"]
+		if hasAuth || !hasUA {
 			req = cloneHeader(req)
-			req.Header.Set("User-Agent", t.ua)
+			req.Header.Del("Authorization")
+			if !hasUA {
+				req.Header.Set("User-Agent", t.ua)
+			}
 		}
-		return t.base.RoundTrip(req)
+		resp, err := t.base.RoundTrip(req)
+		if err == nil && resp.Request == nil {
+			resp.Request = req
+		}
+		return resp, err
 	}
 	tok, err := c.auth.Token(req.Context())
 	if err != nil {
@@ -429,17 +485,26 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, &tokenError{err}
 	}
-	r2 := cloneHeader(req)
-	r2.Header.Set("Authorization", "Bearer "+tok)
-	if needUA {
-		r2.Header.Set("User-Agent", t.ua)
+	if v := req.Header["Authorization"]; len(v) != 1 || !isBearer(v[0], tok) {
+		req = cloneHeader(req)
+		req.Header["Authorization"] = []string{"Bearer " + tok}
 	}
 	c.token = tok
-	resp, err := t.base.RoundTrip(r2)
-	if err == nil && resp.StatusCode == http.StatusUnauthorized && !c.replayed && c.auth.Invalidate(tok) {
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.Request == nil { // net/http sets it; some test transports do not
+		resp.Request = req
+	}
+	if resp.StatusCode == http.StatusUnauthorized && !c.replayed && c.auth.Invalidate(tok) {
 		c.invalidated = true
 	}
-	return resp, err
+	return resp, nil
+}
+
+func isBearer(v, tok string) bool {
+	return len(v) == len("Bearer ")+len(tok) && v[:len("Bearer ")] == "Bearer " && v[len("Bearer "):] == tok
 }
 
 // cloneHeader returns a shallow copy of req with its own Header, as a
@@ -555,29 +620,36 @@ func (s *FlexString) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Record decodes a 2xx body holding one record into v (a pointer to a
-// struct with an "id" field) and reports whether it found the record. A
-// body whose top level has no "id" but holds an object under one of keys
-// (an envelope such as {"project": {...}}) is unwrapped. It returns the
-// bytes of the record itself, to keep as Raw.
-func Record(method, path string, data []byte, v any, hasID func() bool, keys ...string) (json.RawMessage, error) {
-	if err := Decode(method, path, data, v); err != nil {
-		return nil, err
+// Tolerant decodes a 2xx body into fast, a struct of plain types. When
+// the body has a field of another type than fast expects (an id sent as a
+// number, a language as a bare code), it decodes into loose instead, whose
+// types accept the variants, and reports that it did. The fast path keeps
+// the common case as cheap as a plain json.Unmarshal.
+func Tolerant[L any](method, path string, data []byte, fast any) (loose *L, err error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, Decode(method, path, data, fast)
 	}
-	if hasID() {
-		return data, nil
+	if err = json.Unmarshal(data, fast); err == nil {
+		return nil, nil
 	}
+	if te := new(json.UnmarshalTypeError); errors.As(err, &te) {
+		loose = new(L)
+		return loose, Decode(method, path, data, loose)
+	}
+	return nil, fmt.Errorf("%s %s: %w: %v", method, path, apierr.ErrUnexpectedResponse, err)
+}
+
+// Envelope returns the object held under the first of keys in a JSON
+// object (an answer such as {"project": {...}}), or nil.
+func Envelope(data []byte, keys ...string) []byte {
 	var obj map[string]json.RawMessage
-	if json.Unmarshal(data, &obj) == nil {
-		for _, k := range keys {
-			inner := bytes.TrimSpace(obj[k])
-			if len(inner) > 0 && inner[0] == '{' {
-				if err := Decode(method, path, inner, v); err != nil {
-					return nil, err
-				}
-				return inner, nil
-			}
+	if json.Unmarshal(data, &obj) != nil {
+		return nil
+	}
+	for _, k := range keys {
+		if inner := bytes.TrimSpace(obj[k]); len(inner) > 0 && inner[0] == '{' {
+			return inner
 		}
 	}
-	return data, nil
+	return nil
 }

@@ -1,0 +1,96 @@
+package projects_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"golang.org/x/oauth2"
+
+	partner "github.com/locsvc/partner-go"
+)
+
+const benchProject = `{"id":"p1","organizationId":"org-1","name":"Marketing site","slug":"marketing-site","sourceLanguage":"en","targetLanguages":[{"code":"de","name":"German"},{"code":"fr","name":"French"},{"code":"ja","name":"Japanese"}],"cdn":true,"createdAt":"2026-01-02T03:04:05Z"}`
+
+// BenchmarkProjectsGet measures Projects.Get against a local server, next
+// to its floor: a bare net/http GET of the same body with the same header,
+// decoded with encoding/json into an equivalent struct. Read the SDK's
+// overhead as the ratio of the two sub-benchmarks of one run.
+func BenchmarkProjectsGet(b *testing.B) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /api/auth/mcp/token", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"access_token":"at","refresh_token":"rt","expires_in":1800}`)
+	})
+	mux.HandleFunc("POST /api/oauth-client/installations/g1/tokens", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"token":"svc_oat_bench","expiresIn":3600}`)
+	})
+	mux.HandleFunc("GET /api/oauth-client/v1/projects/p1", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, benchProject)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	b.Run("sdk", func(b *testing.B) {
+		c, err := partner.NewClient(partner.Config{
+			BaseURL: srv.URL, AuthURL: srv.URL, ClientID: "c", ClientSecret: "s",
+			GrantID: "g1", Token: &oauth2.Token{RefreshToken: "rt"},
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ctx := b.Context()
+		if _, err := c.Projects.Get(ctx, "p1"); err != nil { // tokens, connection
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := c.Projects.Get(ctx, "p1"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+
+	b.Run("bare", func(b *testing.B) {
+		hc := &http.Client{}
+		ctx := b.Context()
+		url := srv.URL + "/api/oauth-client/v1/projects/p1"
+		get := func() error {
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+			if err != nil {
+				return err
+			}
+			req.Header.Set("Authorization", "Bearer svc_oat_bench")
+			resp, err := hc.Do(req)
+			if err != nil {
+				return err
+			}
+			defer resp.Body.Close()
+			var p struct {
+				ID              string `json:"id"`
+				OrganizationID  string `json:"organizationId"`
+				Name            string `json:"name"`
+				Slug            string `json:"slug"`
+				SourceLanguage  string `json:"sourceLanguage"`
+				TargetLanguages []struct {
+					Code string `json:"code"`
+					Name string `json:"name"`
+				} `json:"targetLanguages"`
+			}
+			return json.NewDecoder(resp.Body).Decode(&p)
+		}
+		if err := get(); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := get(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
