@@ -202,7 +202,6 @@ var (
 	jsonVals = []string{"application/json"}
 )
 
-
 type callKey struct{}
 
 // Do sends method path (relative to the base URL) with in encoded as JSON
