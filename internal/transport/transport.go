@@ -93,7 +93,8 @@ type Runner struct {
 	rc            *retryablehttp.Client
 	std           *http.Client
 	ua            string
-	uaVals        []string // shared, never modified
+	uaVals        []string // header values shared by every request;
+	jsonVals      []string // net/http never modifies them
 	maxBody       int64
 	retryAfterMax time.Duration
 	secrets       []string
@@ -115,6 +116,7 @@ func New(o Options) *Runner {
 		r.ua += " " + o.UserAgent
 	}
 	r.uaVals = []string{r.ua}
+	r.jsonVals = []string{"application/json"}
 	if r.maxBody <= 0 {
 		r.maxBody = DefaultMaxResponseBytes
 	}
@@ -197,11 +199,6 @@ type call struct {
 	read        bool   // the response handler read it
 }
 
-// Header values shared by every request; net/http never modifies them.
-var (
-	jsonVals = []string{"application/json"}
-)
-
 type callKey struct{}
 
 // Do sends method path (relative to the base URL) with in encoded as JSON
@@ -282,9 +279,9 @@ func (r *Runner) attempts(ctx context.Context, c *call, path string, payload []b
 	}
 	h := req.Header
 	h["User-Agent"] = r.uaVals
-	h["Accept"] = jsonVals
+	h["Accept"] = r.jsonVals
 	if payload != nil {
-		h["Content-Type"] = jsonVals
+		h["Content-Type"] = r.jsonVals
 	}
 	if c.auth != nil {
 		// The first attempt's token goes on our own request, before it is
