@@ -109,22 +109,23 @@ func NewClient(cfg Config) (*Client, error) {
 		MaxResponseBytes: cfg.MaxResponseBytes,
 		Secrets:          []string{cfg.ClientSecret},
 	})
-	return newClient(r, strings.TrimSuffix(authURL.String(), "/"), cfg), nil
-}
-
-func newClient(r *transport.Runner, authURL string, cfg Config) *Client {
-	c := &Client{grantID: cfg.GrantID, runner: r}
-	c.access = auth.NewAccessSource(auth.AccessConfig{
-		AuthURL:      authURL,
+	ref := auth.NewRefresher(auth.RefresherConfig{
+		AuthURL:      strings.TrimSuffix(authURL.String(), "/"),
 		ClientID:     cfg.ClientID,
 		ClientSecret: cfg.ClientSecret,
-		GrantID:      cfg.GrantID,
-		Token:        cfg.Token,
 		Store:        cfg.Store,
 		Context:      r.OAuth2Context,
 		Timeout:      cfg.RefreshTimeout,
 		Logger:       cfg.Logger,
 	})
+	return newClient(r, ref, cfg.GrantID, cfg.Token, cfg.InstallationTokenMargin, cfg.RefreshTimeout), nil
+}
+
+// newClient wires a grant's client from the parts shared by every grant
+// (the runner and the refresher).
+func newClient(r *transport.Runner, ref *auth.Refresher, grantID string, tok *oauth2.Token, margin, timeout time.Duration) *Client {
+	c := &Client{grantID: grantID, runner: r}
+	c.access = ref.Source(grantID, tok)
 	c.Installations = installations.New(r, c.access)
 	c.install = auth.NewInstallationSource(auth.InstallationConfig{
 		Mint: func(ctx context.Context) (string, time.Time, error) {
@@ -135,8 +136,8 @@ func newClient(r *transport.Runner, authURL string, cfg Config) *Client {
 			return t.Token, t.ExpiresAt, nil
 		},
 		Access:  c.access,
-		Margin:  cfg.InstallationTokenMargin,
-		Timeout: cfg.RefreshTimeout,
+		Margin:  margin,
+		Timeout: timeout,
 	})
 	c.Organizations = organizations.New(r, c.install)
 	c.Projects = projects.New(r, c.install)

@@ -32,19 +32,15 @@ const (
 // TokenPath is the token endpoint's path under {auth_url} (endpoint 7).
 const TokenPath = "/api/auth/mcp/token"
 
-// AccessConfig configures an AccessSource.
-type AccessConfig struct {
+// RefresherConfig configures a Refresher: what every grant of a partner
+// application shares.
+type RefresherConfig struct {
 	// AuthURL is the spec's {auth_url}; the token endpoint is
 	// AuthURL + TokenPath.
 	AuthURL string
 	// ClientID and ClientSecret are the partner application's credentials,
 	// sent in the form body (oauth2.AuthStyleInParams).
 	ClientID, ClientSecret string
-	// GrantID names the grant in the Store.
-	GrantID string
-	// Token is the starting token; when nil it is loaded from Store on
-	// first use.
-	Token *oauth2.Token
 	// Store receives every refreshed token before it is used. Nil means
 	// the token lives in memory only.
 	Store Store
@@ -57,6 +53,52 @@ type AccessConfig struct {
 	EarlyRefresh, Timeout time.Duration
 	// Logger receives one debug line per refresh; nil is silent.
 	Logger *slog.Logger
+}
+
+// Refresher refreshes access tokens at the token endpoint for any number of
+// grants. It holds the partner application's credentials once; each grant
+// gets a small AccessSource from Source.
+type Refresher struct {
+	cfg     RefresherConfig
+	oauth   oauth2.Config
+	tokPath string
+}
+
+// NewRefresher returns a Refresher for cfg.
+func NewRefresher(cfg RefresherConfig) *Refresher {
+	if cfg.EarlyRefresh <= 0 {
+		cfg.EarlyRefresh = DefaultEarlyRefresh
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	r := &Refresher{
+		cfg: cfg,
+		oauth: oauth2.Config{
+			ClientID:     cfg.ClientID,
+			ClientSecret: cfg.ClientSecret,
+			Endpoint: oauth2.Endpoint{
+				TokenURL: cfg.AuthURL + TokenPath,
+				// Explicit: auto-detection would send the grant twice.
+				AuthStyle: oauth2.AuthStyleInParams,
+			},
+		},
+		tokPath: TokenPath,
+	}
+	if u, err := url.Parse(r.oauth.Endpoint.TokenURL); err == nil {
+		r.tokPath = u.Path
+	}
+	return r
+}
+
+// Source returns the access-token source of grantID, starting from tok;
+// when tok is nil the token is loaded from the Store on first use.
+func (r *Refresher) Source(grantID string, tok *oauth2.Token) *AccessSource {
+	s := &AccessSource{r: r, grantID: grantID}
+	if tok != nil {
+		s.tok, s.have = strip(tok), true
+	}
+	return s
 }
 
 // AccessSource gives the grant's access token, refreshing it with the
@@ -73,9 +115,8 @@ type AccessConfig struct {
 // revocation; an outage of the token endpoint must not disconnect every
 // user, so the SDK deliberately differs there.)
 type AccessSource struct {
-	cfg     AccessConfig
-	oauth   oauth2.Config
-	tokPath string
+	r       *Refresher
+	grantID string
 
 	mu      sync.Mutex
 	tok     oauth2.Token // AccessToken "" means "refresh before use"
@@ -84,36 +125,6 @@ type AccessSource struct {
 	gen     uint64       // bumped by SetToken
 	err     error        // final error, sticky until SetToken
 	p       *pending
-}
-
-// NewAccessSource returns an AccessSource for cfg.
-func NewAccessSource(cfg AccessConfig) *AccessSource {
-	if cfg.EarlyRefresh <= 0 {
-		cfg.EarlyRefresh = DefaultEarlyRefresh
-	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
-	}
-	s := &AccessSource{
-		cfg: cfg,
-		oauth: oauth2.Config{
-			ClientID:     cfg.ClientID,
-			ClientSecret: cfg.ClientSecret,
-			Endpoint: oauth2.Endpoint{
-				TokenURL: cfg.AuthURL + TokenPath,
-				// Explicit: auto-detection would send the grant twice.
-				AuthStyle: oauth2.AuthStyleInParams,
-			},
-		},
-		tokPath: TokenPath,
-	}
-	if u, err := url.Parse(s.oauth.Endpoint.TokenURL); err == nil {
-		s.tokPath = u.Path
-	}
-	if cfg.Token != nil {
-		s.tok, s.have = strip(cfg.Token), true
-	}
-	return s
 }
 
 // Token returns a valid access token, refreshing it first when it is
@@ -142,7 +153,7 @@ func (s *AccessSource) Token(ctx context.Context) (string, error) {
 }
 
 func (s *AccessSource) fresh(t *oauth2.Token) bool {
-	return t.AccessToken != "" && time.Until(t.Expiry) > s.cfg.EarlyRefresh
+	return t.AccessToken != "" && time.Until(t.Expiry) > s.r.cfg.EarlyRefresh
 }
 
 // Invalidate drops tok if it is the cached access token, so the next Token
@@ -196,10 +207,10 @@ func (s *AccessSource) Err() error {
 // refresh runs in its own goroutine on a context detached from the caller
 // that started it, and finishes p for every waiter.
 func (s *AccessSource) refresh(ctx context.Context, p *pending, gen uint64) {
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	ctx, cancel := context.WithTimeout(ctx, s.r.cfg.Timeout)
 	defer cancel()
-	if s.cfg.Context != nil {
-		ctx = s.cfg.Context(ctx)
+	if s.r.cfg.Context != nil {
+		ctx = s.r.cfg.Context(ctx)
 	}
 
 	s.mu.Lock()
@@ -228,17 +239,17 @@ func (s *AccessSource) refresh(ctx context.Context, p *pending, gen uint64) {
 // error as sticky.
 func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsaved bool) (val string, next *oauth2.Token, final bool, err error) {
 	if !have {
-		if s.cfg.Store == nil {
-			return "", nil, true, fmt.Errorf("%w: grant %s: %w", apierr.ErrReauthorizationRequired, s.cfg.GrantID, ErrNoToken)
+		if s.r.cfg.Store == nil {
+			return "", nil, true, fmt.Errorf("%w: grant %s: %w", apierr.ErrReauthorizationRequired, s.grantID, ErrNoToken)
 		}
-		t, err := s.cfg.Store.Load(ctx, s.cfg.GrantID)
+		t, err := s.r.cfg.Store.Load(ctx, s.grantID)
 		switch {
 		case errors.Is(err, ErrNoToken):
-			return "", nil, true, fmt.Errorf("%w: grant %s: %w", apierr.ErrReauthorizationRequired, s.cfg.GrantID, err)
+			return "", nil, true, fmt.Errorf("%w: grant %s: %w", apierr.ErrReauthorizationRequired, s.grantID, err)
 		case err != nil:
-			return "", nil, false, fmt.Errorf("auth: loading the token of grant %s: %w", s.cfg.GrantID, err)
+			return "", nil, false, fmt.Errorf("auth: loading the token of grant %s: %w", s.grantID, err)
 		case t == nil || t.RefreshToken == "":
-			return "", nil, true, fmt.Errorf("%w: grant %s: the stored token has no refresh token", apierr.ErrReauthorizationRequired, s.cfg.GrantID)
+			return "", nil, true, fmt.Errorf("%w: grant %s: the stored token has no refresh token", apierr.ErrReauthorizationRequired, s.grantID)
 		}
 		tok = strip(t)
 		if s.fresh(&tok) {
@@ -252,12 +263,12 @@ func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsav
 		return tok.AccessToken, &tok, false, nil
 	}
 	if tok.RefreshToken == "" {
-		return "", nil, true, fmt.Errorf("%w: grant %s: no refresh token", apierr.ErrReauthorizationRequired, s.cfg.GrantID)
+		return "", nil, true, fmt.Errorf("%w: grant %s: no refresh token", apierr.ErrReauthorizationRequired, s.grantID)
 	}
 
 	// The starting token is given without an access token, so x/oauth2's
 	// own expiry check always lets the refresh through; ours ran above.
-	got, err := s.oauth.TokenSource(ctx, &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
+	got, err := s.r.oauth.TokenSource(ctx, &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
 	if err != nil {
 		final, err := s.classify(err, tok.RefreshToken)
 		return "", nil, final, err
@@ -271,9 +282,9 @@ func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsav
 		// live that long rather than forever.
 		nt.Expiry = time.Now().Add(1800 * time.Second)
 	}
-	if l := s.cfg.Logger; l != nil {
+	if l := s.r.cfg.Logger; l != nil {
 		l.LogAttrs(ctx, slog.LevelDebug, "partner: access token refreshed",
-			slog.String("grant", s.cfg.GrantID), slog.Time("expiry", nt.Expiry))
+			slog.String("grant", s.grantID), slog.Time("expiry", nt.Expiry))
 	}
 	if err := s.save(ctx, &nt); err != nil {
 		return "", &nt, false, err // kept in memory, marked unsaved
@@ -282,11 +293,11 @@ func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsav
 }
 
 func (s *AccessSource) save(ctx context.Context, t *oauth2.Token) error {
-	if s.cfg.Store == nil {
+	if s.r.cfg.Store == nil {
 		return nil
 	}
-	if err := s.cfg.Store.Save(ctx, s.cfg.GrantID, t); err != nil {
-		return fmt.Errorf("auth: saving the refreshed token of grant %s (it will be saved again before use): %w", s.cfg.GrantID, err)
+	if err := s.r.cfg.Store.Save(ctx, s.grantID, t); err != nil {
+		return fmt.Errorf("auth: saving the refreshed token of grant %s (it will be saved again before use): %w", s.grantID, err)
 	}
 	return nil
 }
@@ -300,8 +311,8 @@ func (s *AccessSource) classify(err error, refreshToken string) (final bool, _ e
 		if re.Response != nil {
 			status = re.Response.StatusCode
 		}
-		e := apierr.FromResponse("POST", s.tokPath, status, re.Body, 0,
-			refreshToken, s.cfg.ClientSecret)
+		e := apierr.FromResponse("POST", s.r.tokPath, status, re.Body, 0,
+			refreshToken, s.r.cfg.ClientSecret)
 		var ae *apierr.APIError
 		errors.As(e, &ae)
 		if ae.Code == "" && re.ErrorCode != "" { // a form-encoded error body
@@ -323,8 +334,8 @@ func (s *AccessSource) classify(err error, refreshToken string) (final bool, _ e
 		if ue != nil {
 			err = ue.Err
 		}
-		return false, fmt.Errorf("POST %s: %w: %w", s.tokPath, apierr.ErrTemporary, err)
+		return false, fmt.Errorf("POST %s: %w: %w", s.r.tokPath, apierr.ErrTemporary, err)
 	}
 	// x/oauth2 could not parse a 2xx answer, or it had no access_token.
-	return false, fmt.Errorf("POST %s: %w: %v", s.tokPath, apierr.ErrUnexpectedResponse, err)
+	return false, fmt.Errorf("POST %s: %w: %v", s.r.tokPath, apierr.ErrUnexpectedResponse, err)
 }
