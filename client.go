@@ -95,38 +95,88 @@ type Client struct {
 // first call refreshes the tokens it needs. A bad field gives an error
 // matching ErrInvalidArgument that names it.
 func NewClient(cfg Config) (*Client, error) {
-	base, authURL, err := cfg.check()
+	switch {
+	case cfg.Token == nil && cfg.Store == nil:
+		return nil, apierr.ArgumentError("Config.Token", "is required (the token from the code exchange) unless Config.Store holds it")
+	case cfg.Token != nil && cfg.Token.RefreshToken == "":
+		return nil, apierr.ArgumentError("Config.Token.RefreshToken", "is required")
+	}
+	if _, err := transport.PathParam("Config.GrantID", cfg.GrantID); err != nil {
+		return nil, err
+	}
+	pc := cfg.pool()
+	sh, err := pc.build("Config")
 	if err != nil {
 		return nil, err
 	}
+	return sh.client(cfg.GrantID, cfg.Token), nil
+}
+
+// pool returns the settings cfg shares with a PoolConfig.
+func (cfg *Config) pool() PoolConfig {
+	return PoolConfig{
+		BaseURL: cfg.BaseURL, AuthURL: cfg.AuthURL,
+		ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret,
+		Store: cfg.Store, HTTPClient: cfg.HTTPClient, Logger: cfg.Logger,
+		UserAgent: cfg.UserAgent, AllowInsecureHTTP: cfg.AllowInsecureHTTP,
+		InstallationTokenMargin: cfg.InstallationTokenMargin, RefreshTimeout: cfg.RefreshTimeout,
+		RetryMax: cfg.RetryMax, RetryAfterMax: cfg.RetryAfterMax, MaxResponseBytes: cfg.MaxResponseBytes,
+	}
+}
+
+// shared is what every client of a partner application can share: one
+// request runner (one connection pool) and one refresher.
+type shared struct {
+	runner          *transport.Runner
+	ref             *auth.Refresher
+	margin, timeout time.Duration
+}
+
+// build checks the settings and makes the shared parts. name is the
+// config type's name, for error messages.
+func (pc *PoolConfig) build(name string) (*shared, error) {
+	base, err := checkURL(name+".BaseURL", pc.BaseURL, pc.AllowInsecureHTTP)
+	if err != nil {
+		return nil, err
+	}
+	authURL, err := checkURL(name+".AuthURL", pc.AuthURL, pc.AllowInsecureHTTP)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case pc.ClientID == "":
+		return nil, apierr.ArgumentError(name+".ClientID", "is required")
+	case pc.ClientSecret == "":
+		return nil, apierr.ArgumentError(name+".ClientSecret", "is required")
+	}
 	r := transport.New(transport.Options{
 		BaseURL:          base,
-		HTTPClient:       cfg.HTTPClient,
-		Logger:           cfg.Logger,
-		UserAgent:        cfg.UserAgent,
-		RetryMax:         cfg.RetryMax,
-		RetryAfterMax:    cfg.RetryAfterMax,
-		MaxResponseBytes: cfg.MaxResponseBytes,
-		Secrets:          []string{cfg.ClientSecret},
+		HTTPClient:       pc.HTTPClient,
+		Logger:           pc.Logger,
+		UserAgent:        pc.UserAgent,
+		RetryMax:         pc.RetryMax,
+		RetryAfterMax:    pc.RetryAfterMax,
+		MaxResponseBytes: pc.MaxResponseBytes,
+		Secrets:          []string{pc.ClientSecret},
 	})
 	ref := auth.NewRefresher(auth.RefresherConfig{
 		AuthURL:      strings.TrimSuffix(authURL.String(), "/"),
-		ClientID:     cfg.ClientID,
-		ClientSecret: cfg.ClientSecret,
-		Store:        cfg.Store,
+		ClientID:     pc.ClientID,
+		ClientSecret: pc.ClientSecret,
+		Store:        pc.Store,
 		Context:      r.OAuth2Context,
-		Timeout:      cfg.RefreshTimeout,
-		Logger:       cfg.Logger,
+		Timeout:      pc.RefreshTimeout,
+		Logger:       pc.Logger,
 	})
-	return newClient(r, ref, cfg.GrantID, cfg.Token, cfg.InstallationTokenMargin, cfg.RefreshTimeout), nil
+	return &shared{runner: r, ref: ref, margin: pc.InstallationTokenMargin, timeout: pc.RefreshTimeout}, nil
 }
 
-// newClient wires a grant's client from the parts shared by every grant
-// (the runner and the refresher).
-func newClient(r *transport.Runner, ref *auth.Refresher, grantID string, tok *oauth2.Token, margin, timeout time.Duration) *Client {
-	c := &Client{grantID: grantID, runner: r}
-	c.access = ref.Source(grantID, tok)
-	c.Installations = installations.New(r, c.access)
+// client wires one grant's client; tok nil means "load it from the Store
+// on first use".
+func (sh *shared) client(grantID string, tok *oauth2.Token) *Client {
+	c := &Client{grantID: grantID, runner: sh.runner}
+	c.access = sh.ref.Source(grantID, tok)
+	c.Installations = installations.New(sh.runner, c.access)
 	c.install = auth.NewInstallationSource(auth.InstallationConfig{
 		Mint: func(ctx context.Context) (string, time.Time, error) {
 			t, err := c.Installations.CreateToken(ctx, c.grantID)
@@ -136,11 +186,11 @@ func newClient(r *transport.Runner, ref *auth.Refresher, grantID string, tok *oa
 			return t.Token, t.ExpiresAt, nil
 		},
 		Access:  c.access,
-		Margin:  margin,
-		Timeout: timeout,
+		Margin:  sh.margin,
+		Timeout: sh.timeout,
 	})
-	c.Organizations = organizations.New(r, c.install)
-	c.Projects = projects.New(r, c.install)
+	c.Organizations = organizations.New(sh.runner, c.install)
+	c.Projects = projects.New(sh.runner, c.install)
 	return c
 }
 
@@ -221,30 +271,6 @@ func (c *Client) Me(ctx context.Context) (*Identity, error) {
 	return id, nil
 }
 
-// check validates cfg and returns its parsed URLs.
-func (cfg *Config) check() (base, authURL *url.URL, err error) {
-	if base, err = checkURL("Config.BaseURL", cfg.BaseURL, cfg.AllowInsecureHTTP); err != nil {
-		return nil, nil, err
-	}
-	if authURL, err = checkURL("Config.AuthURL", cfg.AuthURL, cfg.AllowInsecureHTTP); err != nil {
-		return nil, nil, err
-	}
-	switch {
-	case cfg.ClientID == "":
-		return nil, nil, apierr.ArgumentError("Config.ClientID", "is required")
-	case cfg.ClientSecret == "":
-		return nil, nil, apierr.ArgumentError("Config.ClientSecret", "is required")
-	case cfg.Token == nil && cfg.Store == nil:
-		return nil, nil, apierr.ArgumentError("Config.Token", "is required (the token from the code exchange) unless Config.Store holds it")
-	case cfg.Token != nil && cfg.Token.RefreshToken == "":
-		return nil, nil, apierr.ArgumentError("Config.Token.RefreshToken", "is required")
-	}
-	if _, err := transport.PathParam("Config.GrantID", cfg.GrantID); err != nil {
-		return nil, nil, err
-	}
-	return base, authURL, nil
-}
-
 // checkURL accepts an absolute https URL, or http to a loopback host
 // (or to any host when insecure is set), without query, fragment or user.
 func checkURL(field, raw string, insecure bool) (*url.URL, error) {
@@ -278,8 +304,8 @@ func loopback(host string) bool {
 
 // String describes the configuration without its secrets.
 func (cfg Config) String() string {
-	return fmt.Sprintf("partner.Config{BaseURL: %q, AuthURL: %q, ClientID: %q, ClientSecret: %s, GrantID: %q, Token: %s}",
-		cfg.BaseURL, cfg.AuthURL, cfg.ClientID, redacted(cfg.ClientSecret), cfg.GrantID, tokenRedacted(cfg.Token))
+	pc := cfg.pool()
+	return pc.describe("partner.Config", fmt.Sprintf(", GrantID: %q, Token: %s", cfg.GrantID, tokenRedacted(cfg.Token)))
 }
 
 // GoString is String, so %#v shows no secret either.
@@ -287,14 +313,33 @@ func (cfg Config) GoString() string { return cfg.String() }
 
 // LogValue makes slog log the configuration without its secrets.
 func (cfg Config) LogValue() slog.Value {
-	return slog.GroupValue(
-		slog.String("base_url", cfg.BaseURL),
-		slog.String("auth_url", cfg.AuthURL),
-		slog.String("client_id", cfg.ClientID),
-		slog.String("client_secret", redacted(cfg.ClientSecret)),
+	pc := cfg.pool()
+	return slog.GroupValue(append(pc.attrs(),
 		slog.String("grant_id", cfg.GrantID),
-		slog.String("token", tokenRedacted(cfg.Token)),
-	)
+		slog.String("token", tokenRedacted(cfg.Token)))...)
+}
+
+// String describes the configuration without its secrets.
+func (pc PoolConfig) String() string { return pc.describe("partner.PoolConfig", "") }
+
+// GoString is String, so %#v shows no secret either.
+func (pc PoolConfig) GoString() string { return pc.String() }
+
+// LogValue makes slog log the configuration without its secrets.
+func (pc PoolConfig) LogValue() slog.Value { return slog.GroupValue(pc.attrs()...) }
+
+func (pc *PoolConfig) describe(typ, extra string) string {
+	return fmt.Sprintf("%s{BaseURL: %q, AuthURL: %q, ClientID: %q, ClientSecret: %s%s}",
+		typ, pc.BaseURL, pc.AuthURL, pc.ClientID, redacted(pc.ClientSecret), extra)
+}
+
+func (pc *PoolConfig) attrs() []slog.Attr {
+	return []slog.Attr{
+		slog.String("base_url", pc.BaseURL),
+		slog.String("auth_url", pc.AuthURL),
+		slog.String("client_id", pc.ClientID),
+		slog.String("client_secret", redacted(pc.ClientSecret)),
+	}
 }
 
 func redacted(s string) string {

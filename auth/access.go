@@ -197,6 +197,15 @@ func (s *AccessSource) Generation() uint64 {
 	return s.gen
 }
 
+// RefreshToken returns the refresh token in use, or "" before one was
+// given or loaded. A Pool compares it with the Store's to notice that the
+// user connected again.
+func (s *AccessSource) RefreshToken() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tok.RefreshToken
+}
+
 // Err returns the final error the source is stuck on, or nil.
 func (s *AccessSource) Err() error {
 	s.mu.Lock()

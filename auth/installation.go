@@ -87,6 +87,16 @@ func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 	return p.wait(ctx)
 }
 
+// Err returns the final error the source is stuck on, or nil.
+func (s *InstallationSource) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil && (s.cfg.Access == nil || s.cfg.Access.Generation() == s.errGen) {
+		return s.err
+	}
+	return nil
+}
+
 // Invalidate drops tok if it is the cached installation token, so the next
 // Token call mints; it reports whether it did.
 func (s *InstallationSource) Invalidate(tok string) bool {
