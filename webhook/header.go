@@ -3,7 +3,7 @@ package webhook
 import (
 	"crypto/sha256"
 	"fmt"
-	"strconv"
+	"math"
 	"strings"
 )
 
@@ -20,6 +20,7 @@ const maxSignatures = 8
 // parsing and verifying allocate nothing.
 type sigHeader struct {
 	t    int64
+	ts   string // t's digits as sent, which is what was signed
 	sigs [maxSignatures][sha256.Size]byte
 	n    int // sigs[:n] are the decoded v1 values
 }
@@ -32,22 +33,22 @@ func (h *sigHeader) parse(header string) error {
 	if len(header) > MaxHeaderBytes {
 		return fmt.Errorf("%w: longer than %d bytes", ErrMalformedHeader, MaxHeaderBytes)
 	}
-	if strings.TrimSpace(header) == "" {
-		return ErrMissingHeader
-	}
 	seenT := false
 	for rest := header; rest != ""; {
-		var part string
-		part, rest, _ = strings.Cut(rest, ",")
-		part = strings.TrimSpace(part)
+		part := rest
+		if i := strings.IndexByte(rest, ','); i >= 0 {
+			part, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		part = trimSpaces(part)
 		if part == "" {
 			continue
 		}
-		key, val, ok := strings.Cut(part, "=")
+		key, val, ok := cutKey(part)
 		if !ok {
 			return fmt.Errorf("%w: component without '='", ErrMalformedHeader)
 		}
-		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
 		switch key {
 		case "t":
 			if seenT {
@@ -57,18 +58,21 @@ func (h *sigHeader) parse(header string) error {
 			if !ok {
 				return fmt.Errorf("%w: t is not a non-negative integer", ErrMalformedHeader)
 			}
-			h.t, seenT = t, true
+			h.t, h.ts, seenT = t, val, true
 		case "v1":
 			if h.n == maxSignatures {
 				return fmt.Errorf("%w: more than %d v1 signatures", ErrMalformedHeader, maxSignatures)
 			}
-			if !decodeHex(h.sigs[h.n][:], val) {
+			if !decodeHex(&h.sigs[h.n], val) {
 				return fmt.Errorf("%w: v1 is not %d hex digits", ErrMalformedHeader, 2*sha256.Size)
 			}
 			h.n++
 		}
 	}
 	if h.n == 0 {
+		if trimSpaces(header) == "" {
+			return ErrMissingHeader
+		}
 		return ErrNoSignature
 	}
 	if !seenT {
@@ -77,45 +81,82 @@ func (h *sigHeader) parse(header string) error {
 	return nil
 }
 
-// parseUnix parses unix seconds: decimal digits only, no sign.
-func parseUnix(s string) (int64, bool) {
-	if s == "" {
-		return 0, false
+// cutKey splits a component on its first '=' and trims the halves. It
+// looks at the first bytes before searching: the service's keys are short.
+func cutKey(part string) (key, val string, ok bool) {
+	eq := -1
+	switch {
+	case len(part) > 1 && part[1] == '=':
+		eq = 1
+	case len(part) > 2 && part[2] == '=':
+		eq = 2
+	default:
+		eq = strings.IndexByte(part, '=')
 	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return 0, false
-		}
+	if eq < 0 {
+		return "", "", false
 	}
-	t, err := strconv.ParseInt(s, 10, 64) // fails only on overflow here
-	return t, err == nil
+	return trimSpaces(part[:eq]), trimSpaces(part[eq+1:]), true
 }
 
-// decodeHex decodes s, upper or lower case, into dst, which it must fill
-// exactly. Unlike encoding/hex it takes a string, so nothing is copied.
-func decodeHex(dst []byte, s string) bool {
+// trimSpaces removes spaces and tabs around s.
+func trimSpaces(s string) string {
+	for s != "" && (s[0] == ' ' || s[0] == '\t') {
+		s = s[1:]
+	}
+	for s != "" && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// parseUnix parses unix seconds: 1 to 19 decimal digits, no sign, at most
+// math.MaxInt64.
+func parseUnix(s string) (int64, bool) {
+	if len(s) == 0 || len(s) > 19 {
+		return 0, false
+	}
+	var t uint64 // 19 digits cannot overflow it
+	for i := 0; i < len(s); i++ {
+		d := s[i] - '0' // wraps around for bytes below '0'
+		if d > 9 {
+			return 0, false
+		}
+		t = t*10 + uint64(d)
+	}
+	return int64(t), t <= math.MaxInt64
+}
+
+// decodeHex decodes s, 64 hex digits in upper or lower case, into dst.
+// Unlike encoding/hex it takes a string, so nothing is copied.
+func decodeHex(dst *[sha256.Size]byte, s string) bool {
 	if len(s) != 2*len(dst) {
 		return false
 	}
+	var bad byte // the OR of every digit's value
 	for i := range dst {
-		hi, ok1 := fromHex(s[2*i])
-		lo, ok2 := fromHex(s[2*i+1])
-		if !ok1 || !ok2 {
-			return false
-		}
+		hi, lo := hexValue[s[2*i]], hexValue[s[2*i+1]]
+		bad |= hi | lo
 		dst[i] = hi<<4 | lo
 	}
-	return true
+	return bad <= 0x0f // 0xff from an invalid digit sets the high bits
 }
 
-func fromHex(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
-}
+// hexValue maps a byte to its value as a hex digit, or to 0xff.
+const hexValue = "" +
+	"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
+	"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
+	"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
+	"\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\xff\xff\xff\xff\xff\xff" +
+	"\xff\x0a\x0b\x0c\x0d\x0e\x0f\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
+	"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
+	"\xff\x0a\x0b\x0c\x0d\x0e\x0f\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
+	"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
+	"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
+	"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
+	"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
+	"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
+	"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
+	"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
+	"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff" +
+	"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"
