@@ -108,7 +108,7 @@ func (p *Pool) Client(ctx context.Context, grantID string) (*Client, error) {
 		c := el.Value.(*poolEntry).c
 		p.mu.Unlock()
 		if err := c.finalErr(); err != nil {
-			return p.revive(ctx, c, err)
+			return p.revive(ctx, c, c.access.RefreshToken(), err)
 		}
 		return c, nil
 	}
@@ -122,18 +122,19 @@ func (p *Pool) Client(ctx context.Context, grantID string) (*Client, error) {
 	if failed {
 		// Until the Store shows a new token, fail as before.
 		c.access.Fail(f.err)
-		return p.revive(ctx, c, f.err)
+		return p.revive(ctx, c, f.refreshToken, f.err)
 	}
 	return c, nil
 }
 
-// revive gives c the Store's token if it is new, or returns err.
-func (p *Pool) revive(ctx context.Context, c *Client, err error) (*Client, error) {
+// revive gives c the Store's token if it is not the one that failed
+// (failedRT), or returns err without calling the service.
+func (p *Pool) revive(ctx context.Context, c *Client, failedRT string, err error) (*Client, error) {
 	tok, lerr := p.store.Load(ctx, c.grantID)
 	switch {
 	case lerr != nil && !errors.Is(lerr, auth.ErrNoToken):
 		return nil, fmt.Errorf("partner: loading the token of grant %s: %w", c.grantID, lerr)
-	case lerr != nil || tok.RefreshToken == "" || tok.RefreshToken == c.access.RefreshToken():
+	case lerr != nil || tok.RefreshToken == "" || tok.RefreshToken == failedRT:
 		return nil, err
 	}
 	c.SetToken(tok)

@@ -226,53 +226,61 @@ func (s *AccessSource) refresh(ctx context.Context, p *pending, gen uint64) {
 	tok, have, unsaved := s.tok, s.have, s.unsaved
 	s.mu.Unlock()
 
-	val, next, final, err := s.obtain(ctx, tok, have, unsaved)
+	o := s.obtain(ctx, tok, have, unsaved)
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.p = nil
 	if s.gen == gen { // SetToken meanwhile wins over this result
-		if next != nil {
-			s.tok, s.have = *next, true
-			s.unsaved = err != nil
+		if o.next != nil {
+			s.tok, s.have, s.unsaved = *o.next, true, o.unsaved
 		}
-		if final {
-			s.err = err
+		if o.final {
+			s.err = o.err
 		}
 	}
-	p.finish(val, err)
+	p.finish(o.val, o.err)
 }
 
-// obtain does the work of refresh without holding the lock. next is the
-// token to keep in memory (nil to keep the current one); final marks an
-// error as sticky.
-func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsaved bool) (val string, next *oauth2.Token, final bool, err error) {
+// outcome is what a refresh ends with: the access token or an error, the
+// token to keep in memory (nil: keep the current one), whether that token
+// still has to be saved, and whether the error is final.
+type outcome struct {
+	val     string
+	next    *oauth2.Token
+	unsaved bool
+	final   bool
+	err     error
+}
+
+// obtain does the work of refresh without holding the lock.
+func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsaved bool) outcome {
 	if !have {
 		if s.r.cfg.Store == nil {
-			return "", nil, true, fmt.Errorf("%w: grant %s: %w", apierr.ErrReauthorizationRequired, s.grantID, ErrNoToken)
+			return outcome{final: true, err: fmt.Errorf("%w: grant %s: %w", apierr.ErrReauthorizationRequired, s.grantID, ErrNoToken)}
 		}
 		t, err := s.r.cfg.Store.Load(ctx, s.grantID)
 		switch {
 		case errors.Is(err, ErrNoToken):
-			return "", nil, true, fmt.Errorf("%w: grant %s: %w", apierr.ErrReauthorizationRequired, s.grantID, err)
+			return outcome{final: true, err: fmt.Errorf("%w: grant %s: %w", apierr.ErrReauthorizationRequired, s.grantID, err)}
 		case err != nil:
-			return "", nil, false, fmt.Errorf("auth: loading the token of grant %s: %w", s.grantID, err)
+			return outcome{err: fmt.Errorf("auth: loading the token of grant %s: %w", s.grantID, err)}
 		case t == nil || t.RefreshToken == "":
-			return "", nil, true, fmt.Errorf("%w: grant %s: the stored token has no refresh token", apierr.ErrReauthorizationRequired, s.grantID)
+			return outcome{final: true, err: fmt.Errorf("%w: grant %s: the stored token has no refresh token", apierr.ErrReauthorizationRequired, s.grantID)}
 		}
 		tok = strip(t)
 		if s.fresh(&tok) {
-			return tok.AccessToken, &tok, false, nil
+			return outcome{val: tok.AccessToken, next: &tok}
 		}
 	}
 	if unsaved { // refreshed earlier, but not stored yet: store before use
 		if err := s.save(ctx, &tok); err != nil {
-			return "", nil, false, err
+			return outcome{err: err}
 		}
-		return tok.AccessToken, &tok, false, nil
+		return outcome{val: tok.AccessToken, next: &tok}
 	}
 	if tok.RefreshToken == "" {
-		return "", nil, true, fmt.Errorf("%w: grant %s: no refresh token", apierr.ErrReauthorizationRequired, s.grantID)
+		return outcome{final: true, err: fmt.Errorf("%w: grant %s: no refresh token", apierr.ErrReauthorizationRequired, s.grantID)}
 	}
 
 	// The starting token is given without an access token, so x/oauth2's
@@ -280,7 +288,10 @@ func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsav
 	got, err := s.r.oauth.TokenSource(ctx, &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
 	if err != nil {
 		final, err := s.classify(err, tok.RefreshToken)
-		return "", nil, final, err
+		// Keep the token the refresh was tried with (it may have just been
+		// loaded), so that RefreshToken names the one that failed.
+		tok.AccessToken = ""
+		return outcome{next: &tok, final: final, err: err}
 	}
 	nt := strip(got)
 	if nt.RefreshToken == "" {
@@ -296,9 +307,9 @@ func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsav
 			slog.String("grant", s.grantID), slog.Time("expiry", nt.Expiry))
 	}
 	if err := s.save(ctx, &nt); err != nil {
-		return "", &nt, false, err // kept in memory, marked unsaved
+		return outcome{next: &nt, unsaved: true, err: err} // kept in memory, saved before use
 	}
-	return nt.AccessToken, &nt, false, nil
+	return outcome{val: nt.AccessToken, next: &nt}
 }
 
 func (s *AccessSource) save(ctx context.Context, t *oauth2.Token) error {

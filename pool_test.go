@@ -1,0 +1,234 @@
+package partner_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"testing/synctest"
+
+	"golang.org/x/oauth2"
+
+	partner "github.com/locsvc/partner-go"
+	"github.com/locsvc/partner-go/auth"
+	"github.com/locsvc/partner-go/partnertest"
+)
+
+// newPoolRig starts a fake service on the in-memory network (so that it
+// works inside synctest bubbles), connects n users and stores their tokens.
+func newPoolRig(t testing.TB, n int, max int) (*partnertest.Server, *partner.Pool, *auth.MemoryStore, []partnertest.Grant) {
+	t.Helper()
+	srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
+	t.Cleanup(srv.Close)
+	store := auth.NewMemoryStore()
+	grants := make([]partnertest.Grant, n)
+	for i := range grants {
+		grants[i] = srv.NewGrant()
+		if err := store.Save(context.Background(), grants[i].ID, &oauth2.Token{RefreshToken: grants[i].RefreshToken}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pool, err := partner.NewPool(partner.PoolConfig{
+		BaseURL: srv.URL, AuthURL: srv.AuthURL,
+		ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
+		Store: store, HTTPClient: srv.Client(), MaxClients: max,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, pool, store, grants
+}
+
+// TestPoolManyGrants: 1,000 grants with 10 concurrent calls each through
+// one Pool make exactly one refresh and one mint per grant.
+func TestPoolManyGrants(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, pool, _, grants := newPoolRig(t, 1000, 0)
+		var wg sync.WaitGroup
+		errs := make(chan error, 10*len(grants))
+		for _, g := range grants {
+			for range 10 {
+				wg.Go(func() {
+					c, err := pool.Client(t.Context(), g.ID)
+					if err == nil {
+						_, err = c.Organizations.List(t.Context())
+					}
+					if err != nil {
+						errs <- fmt.Errorf("grant %s: %w", g.ID, err)
+					}
+				})
+			}
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+		if got := srv.Counts(); got.Refreshes != len(grants) || got.Mints != len(grants) {
+			t.Errorf("refreshes, mints = %d, %d; want %d each", got.Refreshes, got.Mints, len(grants))
+		}
+		if pool.Len() != len(grants) {
+			t.Errorf("pool holds %d clients, want %d", pool.Len(), len(grants))
+		}
+	})
+}
+
+// TestPoolRevokedGrant: a revoked grant makes no request after its first
+// final error, through the same client or a new Pool.Client call.
+func TestPoolRevokedGrant(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, pool, _, grants := newPoolRig(t, 2, 0)
+		g, other := grants[0], grants[1]
+		c, err := pool.Client(t.Context(), g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Organizations.List(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		srv.Revoke(g.ID)
+		_, err = c.Organizations.List(t.Context())
+		if !errors.Is(err, partner.ErrGrantRevoked) {
+			t.Fatalf("after revocation: %v, want ErrGrantRevoked", err)
+		}
+		before := requestsOf(srv, g.ID)
+		for range 5 {
+			if _, err := c.Organizations.List(t.Context()); !errors.Is(err, partner.ErrReauthorizationRequired) {
+				t.Errorf("call after revocation: %v", err)
+			}
+			if _, err := pool.Client(t.Context(), g.ID); !errors.Is(err, partner.ErrReauthorizationRequired) {
+				t.Errorf("Pool.Client after revocation: %v", err)
+			}
+		}
+		if after := requestsOf(srv, g.ID); after != before {
+			t.Errorf("the revoked grant sent %d more requests", after-before)
+		}
+		// Other grants are not affected.
+		oc, err := pool.Client(t.Context(), other.ID)
+		if err == nil {
+			_, err = oc.Organizations.List(t.Context())
+		}
+		if err != nil {
+			t.Errorf("another grant: %v", err)
+		}
+	})
+}
+
+func requestsOf(srv *partnertest.Server, grantID string) int {
+	n := 0
+	for _, r := range srv.Requests() {
+		if r.GrantID == grantID {
+			n++
+		}
+	}
+	return n
+}
+
+// TestPoolEviction: past MaxClients the least recently used grant is
+// dropped; asked for again, it is rebuilt from the Store, whose access
+// token is still good, so only a new installation token is minted.
+func TestPoolEviction(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, pool, _, grants := newPoolRig(t, 3, 2)
+		first := map[string]*partner.Client{}
+		for _, g := range grants {
+			c, err := pool.Client(t.Context(), g.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Organizations.List(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			first[g.ID] = c
+		}
+		if pool.Len() != 2 {
+			t.Fatalf("pool holds %d clients, want 2", pool.Len())
+		}
+		g := grants[0] // the least recently used: evicted
+		c, err := pool.Client(t.Context(), g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c == first[g.ID] {
+			t.Fatal("the evicted grant's client came back: it was not evicted")
+		}
+		if _, err := c.Organizations.List(t.Context()); err != nil {
+			t.Fatalf("rebuilt client: %v", err)
+		}
+		if got := srv.GrantCounts(g.ID); got.Refreshes != 1 || got.Mints != 2 {
+			t.Errorf("rebuilt grant: refreshes, mints = %d, %d; want 1, 2", got.Refreshes, got.Mints)
+		}
+		if again, _ := pool.Client(t.Context(), grants[2].ID); again != first[grants[2].ID] {
+			t.Error("a recently used grant was evicted")
+		}
+	})
+}
+
+// TestPoolEvictedRevokedGrant: a revoked grant that was evicted is not
+// asked about again when rebuilt, and works once the Store holds the token
+// of a new authorization.
+func TestPoolEvictedRevokedGrant(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFake(t)
+		store := auth.NewMemoryStore()
+		ctx := t.Context()
+		store.Save(ctx, grantID, &oauth2.Token{RefreshToken: "revoked-refresh-token"})
+		store.Save(ctx, "grant-2", &oauth2.Token{RefreshToken: refreshTok})
+		cfg := f.config()
+		pool, err := partner.NewPool(partner.PoolConfig{BaseURL: baseURL, AuthURL: authURL, ClientID: clientID, ClientSecret: clientSecret,
+			Store: store, HTTPClient: cfg.HTTPClient, MaxClients: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _ := pool.Client(ctx, grantID)
+		if _, err := c.Me(ctx); !errors.Is(err, partner.ErrInvalidGrant) {
+			t.Fatalf("Me: %v, want ErrInvalidGrant", err)
+		}
+		pool.Client(ctx, "grant-2") // evicts grant-1
+		refreshes := f.n(epToken)
+		if _, err := pool.Client(ctx, grantID); !errors.Is(err, partner.ErrInvalidGrant) {
+			t.Errorf("rebuilt revoked grant: %v, want ErrInvalidGrant", err)
+		}
+		if f.n(epToken) != refreshes {
+			t.Error("the rebuilt revoked grant asked the token endpoint again")
+		}
+
+		// The user connects again; the application stores the new token.
+		store.Save(ctx, grantID, &oauth2.Token{RefreshToken: refreshTok})
+		c, err = pool.Client(ctx, grantID)
+		if err != nil {
+			t.Fatalf("after a new token was stored: %v", err)
+		}
+		if _, err := c.Me(ctx); err != nil {
+			t.Errorf("Me with the new token: %v", err)
+		}
+	})
+}
+
+// TestPoolForget and bad input.
+func TestPoolForgetAndBadInput(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		_, pool, _, grants := newPoolRig(t, 1, 0)
+		c1, _ := pool.Client(t.Context(), grants[0].ID)
+		pool.Forget(grants[0].ID)
+		if pool.Len() != 0 {
+			t.Errorf("Len after Forget = %d", pool.Len())
+		}
+		if c2, _ := pool.Client(t.Context(), grants[0].ID); c2 == c1 {
+			t.Error("Forget did not drop the client")
+		}
+		for _, id := range []string{"", "a/b", ".."} {
+			if _, err := pool.Client(t.Context(), id); !errors.Is(err, partner.ErrInvalidArgument) {
+				t.Errorf("Client(%q): %v, want ErrInvalidArgument", id, err)
+			}
+		}
+		c, _ := pool.Client(t.Context(), "unknown-grant")
+		if _, err := c.Me(t.Context()); !errors.Is(err, partner.ErrReauthorizationRequired) || !errors.Is(err, auth.ErrNoToken) {
+			t.Errorf("a grant the Store does not know: %v", err)
+		}
+	})
+	if _, err := partner.NewPool(partner.PoolConfig{BaseURL: baseURL, AuthURL: authURL, ClientID: clientID, ClientSecret: clientSecret}); !errors.Is(err, partner.ErrInvalidArgument) {
+		t.Errorf("NewPool without a Store: %v", err)
+	}
+}
