@@ -174,7 +174,8 @@ func (v *Verifier) checkHeader(h *sigHeader, header string) error {
 	if err := h.parse(header); err != nil {
 		return err
 	}
-	// time.Sub saturates, so a huge t cannot wrap around into the window.
+	// A t near MaxInt64 makes time.Unix wrap to the far past, and Sub
+	// saturates: neither can land inside the window.
 	skew := v.now().Sub(time.Unix(h.t, 0))
 	if skew > v.tolerance {
 		return fmt.Errorf("%w: signed %v ago, tolerance %v", ErrTimestampOutOfTolerance, skew, v.tolerance)
