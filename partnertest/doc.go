@@ -45,5 +45,15 @@
 // Requests returns the request log, and Counts and GrantCounts the number of
 // refreshes and installation-token mints.
 //
+// # Webhooks
+//
+// AddWebhook configures an endpoint and returns its secret, once.
+// Deliver sends an event to it as the service does: a JSON envelope,
+// signed with webhook.Sign, with the X-Service-* headers and a
+// DeliveryTimeout; Redeliver resends an earlier event with the same id and
+// body, RotateSecret replaces the secret, and Deliveries returns the
+// delivery log. SignedAt and SignedWith make stale or forged deliveries, to
+// test a receiver's refusals.
+//
 // A Server is safe for concurrent use by many goroutines.
 package partnertest

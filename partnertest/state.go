@@ -118,16 +118,19 @@ type Counts struct {
 
 // state is everything a Server remembers. It is guarded by Server.mu.
 type state struct {
-	seq      map[string]int // last id number per prefix
-	grants   map[string]*grant
-	refresh  map[string]*grant // by refresh token
-	tokens   map[string]*token // access and installation tokens
-	orgs     map[string]*org
-	projects map[string]*Project
-	counts   Counts
-	faults   []*faultState
-	log      []Request // ring of at most logLimit
-	logNext  int       // where the next entry goes once log is full
+	seq        map[string]int // last id number per prefix
+	grants     map[string]*grant
+	refresh    map[string]*grant // by refresh token
+	tokens     map[string]*token // access and installation tokens
+	orgs       map[string]*org
+	projects   map[string]*Project
+	counts     Counts
+	faults     []*faultState
+	log        []Request // ring of at most logLimit
+	logNext    int       // where the next entry goes once log is full
+	webhooks   map[string]*WebhookConfig
+	events     map[string]*event
+	deliveries []Delivery
 }
 
 type grant struct {
@@ -156,6 +159,8 @@ func newState() state {
 		tokens:   map[string]*token{},
 		orgs:     map[string]*org{},
 		projects: map[string]*Project{},
+		webhooks: map[string]*WebhookConfig{},
+		events:   map[string]*event{},
 	}
 }
 

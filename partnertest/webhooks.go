@@ -1,0 +1,316 @@
+package partnertest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"time"
+	"unicode/utf8"
+
+	"github.com/locsvc/partner-go/webhook"
+)
+
+// DeliveryTimeout is how long a webhook receiver has to answer with a 2xx
+// status before the delivery counts as failed, as in the spec.
+const DeliveryTimeout = 10 * time.Second
+
+// loggedBodyChars is how much of a receiver's answer a Delivery keeps.
+const loggedBodyChars = 500
+
+// A WebhookConfig is a webhook endpoint, as a customer configures it in a
+// project's Integrations area.
+type WebhookConfig struct {
+	// ID is the config's id, with the wh_ prefix; it is the envelope's
+	// webhookConfigId.
+	ID string
+	// URL is where deliveries are sent.
+	URL string
+	// EventTypes are the event types delivered; empty means all.
+	EventTypes []webhook.EventType
+	// Secret signs deliveries (whsec_ prefix). AddWebhook shows it once;
+	// RotateSecret replaces it.
+	Secret string
+}
+
+// A Delivery is one entry of the delivery log: an attempt to send an event
+// to a webhook endpoint.
+type Delivery struct {
+	EventID   string
+	WebhookID string
+	EventType webhook.EventType
+	// Redelivery reports whether Redeliver sent it.
+	Redelivery bool
+	// Time is when it was sent, on the server's clock.
+	Time time.Time
+	// Status is the receiver's HTTP status, or 0 if there was no answer.
+	Status int
+	// ResponseBody is the first 500 characters of the receiver's answer.
+	ResponseBody string
+	// Err is why the delivery failed (no answer, a non-2xx status, or no
+	// answer within DeliveryTimeout), or nil if it succeeded.
+	Err error
+	// Body is the envelope sent, byte for byte.
+	Body []byte
+	// Signature is the X-Service-Signature header sent.
+	Signature string
+}
+
+// A DeliverOption changes how Deliver or Redeliver signs a delivery, to
+// test a receiver's refusals.
+type DeliverOption func(*deliverConfig)
+
+type deliverConfig struct {
+	signedAt time.Time
+	secret   string
+}
+
+// SignedAt signs the delivery as of t instead of the server's current
+// time, as a stale or replayed delivery would be. The envelope is not
+// changed.
+func SignedAt(t time.Time) DeliverOption {
+	return func(c *deliverConfig) { c.signedAt = t }
+}
+
+// SignedWith signs the delivery with secret instead of the config's
+// current secret, as a forged delivery or one signed before a rotation
+// would be.
+func SignedWith(secret string) DeliverOption {
+	return func(c *deliverConfig) { c.secret = secret }
+}
+
+// event is an event sent once, kept for Redeliver.
+type event struct {
+	webhookID string
+	eventType webhook.EventType
+	body      []byte
+}
+
+// envelope is the body of every delivery.
+type envelope struct {
+	ID              string            `json:"id"`
+	WebhookConfigID string            `json:"webhookConfigId"`
+	EventType       webhook.EventType `json:"eventType"`
+	Timestamp       int64             `json:"timestamp"` // Unix milliseconds
+	CreatedAt       string            `json:"createdAt"`
+	Version         string            `json:"version"`
+}
+
+// envelopeBody returns env as JSON with a last member "data" holding data
+// byte for byte (json.Marshal would compact it).
+func envelopeBody(env envelope, data []byte) []byte {
+	b, err := json.Marshal(env)
+	if err != nil {
+		panic(err) // strings and a number only
+	}
+	b = append(b[:len(b)-1], `,"data":`...)
+	b = append(b, data...)
+	return append(b, '}')
+}
+
+// AddWebhook configures a webhook endpoint at url for these event types
+// (all of them if none) and returns it, with its secret.
+func (s *Server) AddWebhook(url string, eventTypes ...webhook.EventType) WebhookConfig {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, _ := s.nextID("wh")
+	w := &WebhookConfig{ID: id, URL: url, EventTypes: slices.Clone(eventTypes), Secret: secret("whsec_")}
+	s.webhooks[id] = w
+	return w.clone()
+}
+
+func (w *WebhookConfig) clone() WebhookConfig {
+	c := *w
+	c.EventTypes = slices.Clone(w.EventTypes)
+	return c
+}
+
+func (s *Server) webhookLocked(method, id string) *WebhookConfig {
+	w := s.webhooks[id]
+	if w == nil {
+		panic(fmt.Sprintf("partnertest: %s: unknown webhook config %q", method, id))
+	}
+	return w
+}
+
+// RotateSecret gives a webhook config a new secret and returns it. Later
+// deliveries are signed with it only.
+func (s *Server) RotateSecret(webhookID string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.webhookLocked("RotateSecret", webhookID)
+	w.Secret = secret("whsec_")
+	return w.Secret
+}
+
+// Deliver sends a new event of type eventType to a webhook config's URL,
+// as the service does, and logs the attempt. data is the envelope's data:
+// a json.RawMessage or []byte holding JSON is sent as is, and anything else
+// (such as a *webhook.TranslationsPublished) is marshalled with
+// encoding/json; nil sends {}.
+//
+// The request is a POST of the envelope {id, webhookConfigId, eventType,
+// timestamp, createdAt, version, data} with Content-Type application/json
+// and the headers webhook.SignatureHeader (signed with webhook.Sign),
+// webhook.EventHeader and webhook.IDHeader. The receiver has
+// DeliveryTimeout to answer; ctx can end the attempt sooner. Failed
+// deliveries are not retried: call Redeliver.
+//
+// Deliver returns the log entry, and its Err if the delivery failed. It
+// returns an error without sending anything if the config does not
+// subscribe to eventType or data is not valid JSON. It panics if the
+// config is unknown.
+func (s *Server) Deliver(ctx context.Context, webhookID string, eventType webhook.EventType, data any, opts ...DeliverOption) (Delivery, error) {
+	raw, err := marshalData(data)
+	if err != nil {
+		return Delivery{}, err
+	}
+	id, ev, url, secret, err := s.newEvent(webhookID, eventType, raw)
+	if err != nil {
+		return Delivery{}, err
+	}
+	return s.send(ctx, id, ev, url, secret, false, opts)
+}
+
+// newEvent makes and keeps an event, and returns it with where to send it.
+func (s *Server) newEvent(webhookID string, eventType webhook.EventType, data []byte) (id string, ev *event, url, secret string, err error) {
+	now := s.Now().Truncate(time.Millisecond)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.webhookLocked("Deliver", webhookID)
+	if len(w.EventTypes) > 0 && !slices.Contains(w.EventTypes, eventType) {
+		return "", nil, "", "", fmt.Errorf("partnertest: webhook config %s does not subscribe to %s", webhookID, eventType)
+	}
+	id, _ = s.nextID("evt")
+	body := envelopeBody(envelope{
+		ID:              id,
+		WebhookConfigID: webhookID,
+		EventType:       eventType,
+		Timestamp:       now.UnixMilli(),
+		CreatedAt:       now.UTC().Format("2006-01-02T15:04:05.000Z07:00"),
+		Version:         "1",
+	}, data)
+	ev = &event{webhookID: webhookID, eventType: eventType, body: body}
+	s.events[id] = ev
+	return id, ev, w.URL, w.Secret, nil
+}
+
+func marshalData(data any) (json.RawMessage, error) {
+	var raw []byte
+	switch d := data.(type) {
+	case nil:
+		return json.RawMessage("{}"), nil
+	case json.RawMessage:
+		raw = d
+	case []byte:
+		raw = d
+	default:
+		b, err := json.Marshal(data)
+		if err != nil {
+			return nil, fmt.Errorf("partnertest: marshalling event data: %w", err)
+		}
+		return b, nil
+	}
+	if !json.Valid(raw) {
+		return nil, fmt.Errorf("partnertest: event data is not valid JSON")
+	}
+	return bytes.Clone(raw), nil
+}
+
+// Redeliver sends an event Deliver sent earlier again, as the dashboard's
+// manual redelivery does: the same id and a byte-identical body, to the
+// config's current URL, with a fresh signature made with its current
+// secret. It returns the new log entry, and its Err if the delivery failed.
+// It panics if the event is unknown.
+func (s *Server) Redeliver(ctx context.Context, eventID string, opts ...DeliverOption) (Delivery, error) {
+	ev, url, secret := s.eventTarget(eventID)
+	return s.send(ctx, eventID, ev, url, secret, true, opts)
+}
+
+// eventTarget returns a kept event with where to send it now.
+func (s *Server) eventTarget(eventID string) (ev *event, url, secret string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ev = s.events[eventID]
+	if ev == nil {
+		panic(fmt.Sprintf("partnertest: Redeliver: unknown event %q", eventID))
+	}
+	w := s.webhookLocked("Redeliver", ev.webhookID)
+	return ev, w.URL, w.Secret
+}
+
+// send makes one delivery attempt and logs it.
+func (s *Server) send(ctx context.Context, id string, ev *event, url, secret string, redelivery bool, opts []DeliverOption) (Delivery, error) {
+	now := s.Now()
+	cfg := deliverConfig{signedAt: now, secret: secret}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	d := Delivery{
+		EventID:    id,
+		WebhookID:  ev.webhookID,
+		EventType:  ev.eventType,
+		Redelivery: redelivery,
+		Time:       now,
+		Body:       bytes.Clone(ev.body),
+		Signature:  webhook.Sign(cfg.secret, cfg.signedAt, ev.body),
+	}
+	d.Status, d.ResponseBody, d.Err = s.post(ctx, url, &d)
+	s.mu.Lock()
+	s.deliveries = append(s.deliveries, d)
+	s.mu.Unlock()
+	return d, d.Err
+}
+
+func (s *Server) post(ctx context.Context, url string, d *Delivery) (status int, answer string, err error) {
+	ctx, cancel := context.WithTimeout(ctx, DeliveryTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(d.Body))
+	if err != nil {
+		return 0, "", fmt.Errorf("partnertest: webhook delivery: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "partnertest")
+	req.Header.Set(webhook.SignatureHeader, d.Signature)
+	req.Header.Set(webhook.EventHeader, string(d.EventType))
+	req.Header.Set(webhook.IDHeader, d.EventID)
+	resp, err := s.delivery.Do(req)
+	if err != nil {
+		return 0, "", fmt.Errorf("partnertest: webhook delivery: %w", err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, loggedBodyChars*utf8.UTFMax))
+	answer = firstChars(b, loggedBodyChars)
+	switch {
+	case err != nil:
+		return resp.StatusCode, answer, fmt.Errorf("partnertest: webhook delivery: reading the answer: %w", err)
+	case resp.StatusCode < 200 || resp.StatusCode > 299:
+		return resp.StatusCode, answer, fmt.Errorf("partnertest: webhook delivery: receiver answered %d", resp.StatusCode)
+	}
+	return resp.StatusCode, answer, nil
+}
+
+// firstChars returns the first n characters of b.
+func firstChars(b []byte, n int) string {
+	for i := range string(b) {
+		if n == 0 {
+			return string(b[:i])
+		}
+		n--
+	}
+	return string(b)
+}
+
+// Deliveries returns the delivery log, oldest first.
+func (s *Server) Deliveries() []Delivery {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := slices.Clone(s.deliveries)
+	for i := range out {
+		out[i].Body = bytes.Clone(out[i].Body)
+	}
+	return out
+}
