@@ -129,7 +129,7 @@ func faultBody(f *Fault) ([]byte, string) {
 			code = "error"
 		}
 		b, _ := json.Marshal(errorBody{Error: code, Message: "injected fault"})
-		return b, "application/json"
+		return append(b, '\n'), "application/json"
 	}
 	b := []byte(f.Body)
 	if json.Valid(b) {
