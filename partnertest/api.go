@@ -1,6 +1,7 @@
 package partnertest
 
 import (
+	"bytes"
 	"crypto/subtle"
 	"encoding/json"
 	"fmt"
@@ -46,23 +47,26 @@ func (s *Server) handler(h Host) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c := &call{s: s, w: w, r: r, now: s.Now()}
 		c.bearer()
-		if c.fault = s.takeFault(h, r); c.fault == nil || !c.applyFault() {
-			if h == HostAPI {
-				c.serveAPI()
-			} else {
-				c.serveAuth()
-			}
+		defer func() { // also when abort panics
+			s.logRequest(Request{
+				Host:    h,
+				Method:  r.Method,
+				Path:    r.URL.Path,
+				Token:   c.kind,
+				GrantID: c.grantID,
+				Status:  c.status,
+				Fault:   c.fault != nil,
+				Time:    c.now,
+			})
+		}()
+		if c.fault = s.takeFault(h, r); c.fault != nil && c.applyFault() {
+			return
 		}
-		s.logRequest(Request{
-			Host:    h,
-			Method:  r.Method,
-			Path:    r.URL.Path,
-			Token:   c.kind,
-			GrantID: c.grantID,
-			Status:  c.status,
-			Fault:   c.fault != nil,
-			Time:    c.now,
-		})
+		if h == HostAPI {
+			c.serveAPI()
+		} else {
+			c.serveAuth()
+		}
 	})
 }
 
@@ -86,6 +90,12 @@ func (c *call) bearer() {
 // request (or gave up on it); if not, the request is served normally.
 func (c *call) applyFault() bool {
 	f := c.fault
+	if f.Delay > 0 || f.Hang {
+		// Read the whole request first, as a server does before it is slow:
+		// net/http notices a client that gives up only once the body is read.
+		body, _ := io.ReadAll(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes))
+		c.r.Body = io.NopCloser(bytes.NewReader(body))
+	}
 	if f.Delay > 0 {
 		t := time.NewTimer(f.Delay)
 		defer t.Stop()

@@ -46,9 +46,11 @@ type Fault struct {
 
 	// Delay is how long to wait before answering. The wait ends early,
 	// with no answer, if the client gives up or the server is closed.
+	// The request body is read before the wait, so the request is
+	// complete and the server notices a client that gives up.
 	Delay time.Duration
-	// Hang holds the request without answering until the client gives up
-	// or the server is closed.
+	// Hang holds the request, body read, without answering until the
+	// client gives up or the server is closed.
 	Hang bool
 	// Drop closes the connection without answering.
 	Drop bool

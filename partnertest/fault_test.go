@@ -224,10 +224,28 @@ func TestFaultDelayAndHang(t *testing.T) {
 				t.Errorf("%+v: err %v after %v, want a deadline after 3s", f, err, time.Since(start))
 			}
 		}
+		// The same for a POST with a body, which the server reads first.
+		for _, f := range []partnertest.Fault{{Host: partnertest.HostAuth, Delay: time.Hour}, {Host: partnertest.HostAuth, Hang: true}} {
+			srv.InjectFault(f)
+			ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
+			req, _ := http.NewRequestWithContext(ctx, "POST", srv.AuthURL+partnertest.TokenPath,
+				strings.NewReader(refreshForm("rt").Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			_, err := srv.Client().Do(req)
+			cancel()
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("%+v: err %v, want a deadline", f, err)
+			}
+		}
 		synctest.Wait() // let the server log the abandoned requests
 		log := srv.Requests()
-		if n := len(log); n != 4 || log[2].Status != 0 || log[3].Status != 0 {
-			t.Errorf("log: %+v", log)
+		if n := len(log); n != 6 {
+			t.Fatalf("log: %+v", log)
+		}
+		for _, r := range log[2:] {
+			if r.Status != 0 || !r.Fault {
+				t.Errorf("abandoned request logged as %+v", r)
+			}
 		}
 	})
 }
