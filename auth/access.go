@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -350,7 +351,10 @@ func (s *AccessSource) classify(err error, refreshToken string) (final bool, _ e
 	}
 	var ne net.Error
 	var ue *url.Error
-	if errors.As(err, &ue) || errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+	// x/oauth2 formats a failure to read the answer's body with %v, so
+	// only its text tells it apart from an answer it could not parse.
+	bodyCut := strings.HasPrefix(err.Error(), "oauth2: cannot fetch token:")
+	if bodyCut || errors.As(err, &ue) || errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		if ue != nil {
 			err = ue.Err
 		}
