@@ -263,4 +263,3 @@ func or(s, def string) string {
 	}
 	return s
 }
-
