@@ -20,6 +20,10 @@ const Prefix = "svc_oat_"
 // expires (the spec gives one hour).
 const DefaultLifetime = time.Hour
 
+// MaxLifetime caps the lifetime an answer may promise in expiresIn: a
+// larger value (or one that would overflow) is taken as this.
+const MaxLifetime = 24 * time.Hour
+
 // Token is a minted installation token.
 type Token struct {
 	// Token is the bearer token itself. Treat it as a secret.
@@ -141,6 +145,9 @@ func expiry(w tokenWire, received time.Time) (time.Time, error) {
 		secs, err := n.Float64()
 		if err != nil || secs <= 0 {
 			return time.Time{}, fmt.Errorf("expires_in %q is not a positive number", n)
+		}
+		if secs > MaxLifetime.Seconds() {
+			return received.Add(MaxLifetime), nil
 		}
 		return received.Add(time.Duration(secs * float64(time.Second))), nil
 	}
