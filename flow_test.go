@@ -152,6 +152,7 @@ func TestFlowFaults(t *testing.T) {
 		if !errors.Is(err, partner.ErrTemporary) {
 			t.Errorf("dropped POST: %v, want ErrTemporary", err)
 		}
+		synctest.Wait() // the fake logs a dropped request from its own goroutine
 		if n := len(srv.Requests()) - before; n != 1 {
 			t.Errorf("dropped POST was sent %d times, want 1", n)
 		}
