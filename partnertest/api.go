@@ -39,26 +39,37 @@ type call struct {
 	grantID string
 	fault   *Fault
 	status  int
+	host    Host
+	logged  bool
+}
+
+// log adds the request to the request log, once. A request is logged
+// before its connection is dropped, so that a client that sees the drop
+// finds the request in the log.
+func (c *call) log() {
+	if c.logged {
+		return
+	}
+	c.logged = true
+	c.s.logRequest(Request{
+		Host:    c.host,
+		Method:  c.r.Method,
+		Path:    c.r.URL.Path,
+		Token:   c.kind,
+		GrantID: c.grantID,
+		Status:  c.status,
+		Fault:   c.fault != nil,
+		Time:    c.now,
+	})
 }
 
 // handler serves one of the two listeners: faults first, then the
 // endpoints, then the request log.
 func (s *Server) handler(h Host) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c := &call{s: s, w: w, r: r, now: s.Now()}
+		c := &call{s: s, w: w, r: r, now: s.Now(), host: h}
 		c.bearer()
-		defer func() { // also when abort panics
-			s.logRequest(Request{
-				Host:    h,
-				Method:  r.Method,
-				Path:    r.URL.Path,
-				Token:   c.kind,
-				GrantID: c.grantID,
-				Status:  c.status,
-				Fault:   c.fault != nil,
-				Time:    c.now,
-			})
-		}()
+		defer c.log() // also when abort panics
 		if c.fault = s.takeFault(h, r); c.fault != nil && c.applyFault() {
 			return
 		}
@@ -133,6 +144,7 @@ func (c *call) applyFault() bool {
 
 // abort closes the connection without an answer.
 func (c *call) abort() {
+	c.log()
 	conn, _, err := http.NewResponseController(c.w).Hijack()
 	if err != nil {
 		panic(http.ErrAbortHandler)
