@@ -16,11 +16,17 @@ type MissingScopeError = apierr.MissingScopeError
 // what to show the user for each.
 var (
 	// ErrReauthorizationRequired: the grant can no longer be used (revoked,
-	// refresh token refused, or any other 4xx from the token endpoint).
+	// refresh token refused, or a 4xx from the token endpoint other than
+	// 429 and those of ErrConfiguration).
 	// Ask the user to connect the application again. Retrying cannot help,
 	// and the client makes no further requests for the grant until it is
 	// given a new token.
 	ErrReauthorizationRequired = apierr.ErrReauthorizationRequired
+	// ErrConfiguration: the token endpoint refused the application itself
+	// (invalid_client, or 404/405 from a wrong AuthURL). Fix the client id,
+	// secret or URL; users need not reconnect. Final, like
+	// ErrReauthorizationRequired.
+	ErrConfiguration = apierr.ErrConfiguration
 	// ErrGrantRevoked: the user revoked the grant (410 grant_revoked).
 	ErrGrantRevoked = apierr.ErrGrantRevoked
 	// ErrInvalidGrant: the token endpoint refused the refresh token.

@@ -65,11 +65,25 @@ func TestBadAnswers(t *testing.T) {
 			status: 401, counts: map[string]int{epToken: 1}, msg: "invalid_grant", sticky: true,
 		},
 		{
-			name:    "token endpoint 401 invalid_client",
+			name:    "token endpoint 401 invalid_client: the application, not the user",
 			script:  map[string][]reply{epToken: {errReply(401, "invalid_client")}},
+			want:    []error{partner.ErrConfiguration},
+			notWant: []error{partner.ErrReauthorizationRequired, partner.ErrInvalidGrant, partner.ErrTemporary},
+			status:  401, counts: map[string]int{epToken: 1}, msg: "users need not reconnect", sticky: true,
+		},
+		{
+			name:    "token endpoint 404: a wrong AuthURL",
+			script:  map[string][]reply{epToken: {errReply(404, "not_found")}},
+			want:    []error{partner.ErrConfiguration},
+			notWant: []error{partner.ErrReauthorizationRequired},
+			status:  404, counts: map[string]int{epToken: 1}, sticky: true,
+		},
+		{
+			name:    "token endpoint 403: any other 4xx is the user's grant",
+			script:  map[string][]reply{epToken: {errReply(403, "access_denied")}},
 			want:    []error{partner.ErrReauthorizationRequired},
-			notWant: []error{partner.ErrInvalidGrant, partner.ErrTemporary},
-			status:  401, counts: map[string]int{epToken: 1}, msg: "401 invalid_client", sticky: true,
+			notWant: []error{partner.ErrConfiguration},
+			status:  403, counts: map[string]int{epToken: 1}, sticky: true,
 		},
 		{
 			name:    "token endpoint 500 is temporary and not resent",
@@ -313,9 +327,10 @@ func TestBadAnswers(t *testing.T) {
 				if tt.sticky {
 					total := func() int { return f.n(epToken) + f.n(epMint) + f.n(epGet) + f.n(epMe) }
 					before := total()
+					final := tt.want[0] // ErrReauthorizationRequired or ErrConfiguration, and its details
 					err2 := call(t.Context(), c)
-					if !errors.Is(err2, partner.ErrReauthorizationRequired) {
-						t.Errorf("second call: %v, want ErrReauthorizationRequired", err2)
+					if !errors.Is(err2, final) || !strings.Contains(err2.Error(), "earlier call") {
+						t.Errorf("second call: %v, want %v, said to come from an earlier call", err2, final)
 					}
 					_, err3 := c.Me(t.Context())
 					wantMore := 0 // Me with a working access token reaches the service
@@ -324,8 +339,8 @@ func TestBadAnswers(t *testing.T) {
 						if err3 != nil {
 							t.Errorf("Me with a valid access token: %v", err3)
 						}
-					} else if !errors.Is(err3, partner.ErrReauthorizationRequired) {
-						t.Errorf("Me after a final error: %v, want ErrReauthorizationRequired", err3)
+					} else if !errors.Is(err3, final) {
+						t.Errorf("Me after a final error: %v, want %v", err3, final)
 					}
 					if after := total(); after != before+wantMore {
 						t.Errorf("calls after a final error reached the service: %d requests", after-before)

@@ -26,6 +26,7 @@ import (
 const (
 	outOK       = "success"
 	outReauth   = "ErrReauthorizationRequired"
+	outConfig   = "ErrConfiguration"
 	outScope    = "MissingScopeError"
 	outTemp     = "ErrTemporary"
 	outDeadline = "context.DeadlineExceeded"
@@ -58,9 +59,9 @@ var matrix = []matrixRow{
 	// The token endpoint, reached by a new client's first call.
 	{name: "400 invalid_grant", at: atToken, fault: &partnertest.Fault{Status: 400, Body: `{"error":"invalid_grant"}`}, want: outReauth, requests: 1},
 	{name: "400 without a JSON body", at: atToken, fault: &partnertest.Fault{Status: 400, Body: "bad request"}, want: outReauth, requests: 1},
-	{name: "401 invalid_client", at: atToken, fault: &partnertest.Fault{Status: 401, Body: `{"error":"invalid_client"}`}, want: outReauth, requests: 1},
+	{name: "401 invalid_client", at: atToken, fault: &partnertest.Fault{Status: 401, Body: `{"error":"invalid_client"}`}, want: outConfig, requests: 1},
 	{name: "403 without a body", at: atToken, fault: &partnertest.Fault{Status: 403}, want: outReauth, requests: 1},
-	{name: "404", at: atToken, fault: &partnertest.Fault{Status: 404}, want: outReauth, requests: 1},
+	{name: "404 (a wrong AuthURL)", at: atToken, fault: &partnertest.Fault{Status: 404}, want: outConfig, requests: 1},
 	{name: "429 Retry-After 1, once", at: atToken, fault: &partnertest.Fault{Status: 429, RetryAfter: "1"}, want: outOK, requests: 4, minTime: time.Second},
 	{name: "500 (a POST: not resent)", at: atToken, fault: &partnertest.Fault{Status: 500}, want: outTemp, requests: 1},
 	{name: "502 HTML", at: atToken, fault: &partnertest.Fault{Status: 502, Body: "<html>bad gateway</html>"}, want: outTemp, requests: 1},
@@ -227,11 +228,15 @@ func runRow(t *testing.T, row matrixRow) {
 	}
 	assertNoSecret(t, logs.String(), secrets)
 
-	if errors.Is(err, partner.ErrReauthorizationRequired) { // final: no further request, ever
+	for _, final := range []error{partner.ErrReauthorizationRequired, partner.ErrConfiguration} {
+		if !errors.Is(err, final) {
+			continue
+		}
+		// Final: no further request, ever.
 		n := len(srv.Requests())
 		srv.Advance(3 * time.Hour)
 		for _, other := range []string{"orgs", "projects", "get"} {
-			if err := doCall(t.Context(), c, other, g); !errors.Is(err, partner.ErrReauthorizationRequired) {
+			if err := doCall(t.Context(), c, other, g); !errors.Is(err, final) {
 				t.Errorf("%s after a final error: %v", other, err)
 			}
 		}
@@ -285,6 +290,8 @@ func outcome(err error) string {
 		return outScope
 	case errors.Is(err, partner.ErrReauthorizationRequired):
 		return outReauth
+	case errors.Is(err, partner.ErrConfiguration):
+		return outConfig
 	case errors.Is(err, partner.ErrTemporary):
 		return outTemp
 	case errors.As(err, &ae):

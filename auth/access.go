@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -136,7 +137,7 @@ func (s *AccessSource) Token(ctx context.Context) (string, error) {
 	if s.err != nil {
 		err := s.err
 		s.mu.Unlock()
-		return "", err
+		return "", earlier(s.grantID, err)
 	}
 	if s.have && !s.unsaved && s.fresh(&s.tok) {
 		v := s.tok.AccessToken
@@ -155,6 +156,12 @@ func (s *AccessSource) Token(ctx context.Context) (string, error) {
 
 func (s *AccessSource) fresh(t *oauth2.Token) bool {
 	return t.AccessToken != "" && time.Until(t.Expiry) > s.r.cfg.EarlyRefresh
+}
+
+// earlier wraps a final error for the calls after the one that met it, so
+// that their text does not pass the earlier call's path off as theirs.
+func earlier(grantID string, err error) error {
+	return fmt.Errorf("not sent: grant %s failed for good on an earlier call: %w", grantID, err)
 }
 
 // Invalidate drops tok if it is the cached access token, so the next Token
@@ -340,8 +347,15 @@ func (s *AccessSource) classify(err error, refreshToken string) (final bool, _ e
 			ae.Code = re.ErrorCode
 		}
 		switch {
-		case ae.Code == apierr.CodeInvalidGrant,
-			status >= 400 && status < 500 && status != 429:
+		case ae.Code == apierr.CodeInvalidGrant:
+			return true, fmt.Errorf("%w: %w", apierr.ErrReauthorizationRequired, e)
+		case ae.Code == apierr.CodeInvalidClient, status == http.StatusUnauthorized,
+			status == http.StatusNotFound, status == http.StatusMethodNotAllowed:
+			// The application is refused (RFC 6749 answers a failed client
+			// authentication with 401), or AuthURL is wrong: the same for
+			// every grant, and no user can fix it by reconnecting.
+			return true, fmt.Errorf("%w: %w", apierr.ErrConfiguration, e)
+		case status >= 400 && status < 500 && status != http.StatusTooManyRequests:
 			return true, fmt.Errorf("%w: %w", apierr.ErrReauthorizationRequired, e)
 		case apierr.Temporary(status):
 			return false, e

@@ -64,7 +64,7 @@ func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 		if s.cfg.Access == nil || s.cfg.Access.Generation() == s.errGen {
 			err := s.err
 			s.mu.Unlock()
-			return "", err
+			return "", earlier(s.grantID(), err)
 		}
 		s.err = nil
 	}
@@ -85,6 +85,13 @@ func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 	}
 	s.mu.Unlock()
 	return p.wait(ctx)
+}
+
+func (s *InstallationSource) grantID() string {
+	if s.cfg.Access == nil {
+		return "?"
+	}
+	return s.cfg.Access.grantID
 }
 
 // Err returns the final error the source is stuck on, or nil.
@@ -134,7 +141,7 @@ func (s *InstallationSource) mint(ctx context.Context, p *pending, gen uint64) {
 	final := false
 	if err != nil {
 		final = isFinal(err)
-		if final && !errors.Is(err, apierr.ErrReauthorizationRequired) {
+		if final && !classified(err) {
 			err = fmt.Errorf("%w: minting an installation token: %w", apierr.ErrReauthorizationRequired, err)
 		}
 	}
@@ -151,10 +158,15 @@ func (s *InstallationSource) mint(ctx context.Context, p *pending, gen uint64) {
 	p.finish(tok, err)
 }
 
+// classified reports whether err is already in a final class.
+func classified(err error) bool {
+	return errors.Is(err, apierr.ErrReauthorizationRequired) || errors.Is(err, apierr.ErrConfiguration)
+}
+
 // isFinal reports whether a mint failure is one no retry can fix: a final
 // access-token error, or a 4xx answer other than 429.
 func isFinal(err error) bool {
-	if errors.Is(err, apierr.ErrReauthorizationRequired) {
+	if classified(err) {
 		return true
 	}
 	var ae *apierr.APIError

@@ -153,6 +153,8 @@ func advice(err error) string {
 	switch {
 	case errors.As(err, &scope):
 		return fmt.Sprintf("Ask the user to re-authorize the application with the scope %q. (%v)", scope.Required, err)
+	case errors.Is(err, partner.ErrConfiguration):
+		return fmt.Sprintf("Check PARTNER_CLIENT_ID, PARTNER_CLIENT_SECRET and PARTNER_AUTH_URL: the service refused the application. (%v)", err)
 	case errors.Is(err, partner.ErrReauthorizationRequired):
 		return "The user must reconnect the application: the grant was revoked or its token refused."
 	case errors.Is(err, partner.ErrTemporary):

@@ -23,6 +23,14 @@ var (
 	// must connect the application again.
 	ErrReauthorizationRequired = errors.New("partner: the user must reconnect the application (re-authorization required)")
 
+	// ErrConfiguration reports that the token endpoint refused the
+	// application itself, not the user's grant: invalid_client (a wrong
+	// client id or secret), or 404/405 (a wrong AuthURL). Fix the
+	// configuration; asking users to reconnect would not help. It is final
+	// like ErrReauthorizationRequired: the client stops calling the token
+	// endpoint.
+	ErrConfiguration = errors.New("partner: the service refused the application's configuration (client credentials or URL): fix it; users need not reconnect")
+
 	// ErrGrantRevoked reports that the user revoked the grant (HTTP 410,
 	// error grant_revoked). It is also ErrReauthorizationRequired.
 	ErrGrantRevoked = errors.New("partner: the grant was revoked")
@@ -53,9 +61,10 @@ var (
 
 // Error codes the service documents in its error bodies.
 const (
-	CodeMissingScope = "missing_scope"
-	CodeGrantRevoked = "grant_revoked"
-	CodeInvalidGrant = "invalid_grant"
+	CodeMissingScope  = "missing_scope"
+	CodeGrantRevoked  = "grant_revoked"
+	CodeInvalidGrant  = "invalid_grant"
+	CodeInvalidClient = "invalid_client"
 )
 
 // MaxBodySnippet is how many bytes of an error body an APIError keeps.
