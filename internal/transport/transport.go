@@ -197,6 +197,7 @@ type call struct {
 	replayed    bool
 	body        []byte // the final answer's body
 	read        bool   // the response handler read it
+	preset      bool   // token was just put on the request: the next attempt needs no lookup
 }
 
 type callKey struct{}
@@ -291,6 +292,7 @@ func (r *Runner) attempts(ctx context.Context, c *call, path string, payload []b
 			return nil, &tokenError{err}
 		}
 		h["Authorization"] = []string{"Bearer " + tok}
+		c.token, c.preset = tok, true
 	}
 	c.body, c.read = nil, false
 	req.SetResponseHandler(handleResponse)
@@ -474,12 +476,17 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return resp, err
 	}
-	tok, err := c.auth.Token(req.Context())
-	if err != nil {
-		if req.Body != nil {
-			req.Body.Close()
+	tok := c.token
+	if c.preset {
+		c.preset = false // the first attempt: attempts just asked
+	} else {
+		var err error
+		if tok, err = c.auth.Token(req.Context()); err != nil {
+			if req.Body != nil {
+				req.Body.Close()
+			}
+			return nil, &tokenError{err}
 		}
-		return nil, &tokenError{err}
 	}
 	if v := req.Header["Authorization"]; len(v) != 1 || !isBearer(v[0], tok) {
 		req = cloneHeader(req)
