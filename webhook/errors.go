@@ -37,7 +37,10 @@ var (
 	ErrBodyTooLarge = errors.New("webhook: body too large")
 
 	// ErrInvalidPayload means Parse could not decode the body: not a JSON
-	// object, no id or eventType, or a field of the wrong JSON type.
+	// object, no id or eventType, or a field of the wrong JSON type. The
+	// envelope's timestamp may come as a number or a numeric string, and
+	// its version as a string or a number: the spec does not pin those
+	// down, so both are accepted.
 	ErrInvalidPayload = errors.New("webhook: invalid payload")
 
 	// ErrEmptySecret is returned by NewVerifier when any secret is empty.
