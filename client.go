@@ -95,19 +95,19 @@ type Client struct {
 // first call refreshes the tokens it needs. A bad field gives an error
 // matching ErrInvalidArgument that names it.
 func NewClient(cfg Config) (*Client, error) {
+	pc := cfg.pool()
+	sh, err := pc.build("Config") // URLs and credentials first, in field order
+	if err != nil {
+		return nil, err
+	}
+	if _, err := transport.PathParam("Config.GrantID", cfg.GrantID); err != nil {
+		return nil, err
+	}
 	switch {
 	case cfg.Token == nil && cfg.Store == nil:
 		return nil, apierr.ArgumentError("Config.Token", "is required (the token from the code exchange) unless Config.Store holds it")
 	case cfg.Token != nil && cfg.Token.RefreshToken == "":
 		return nil, apierr.ArgumentError("Config.Token.RefreshToken", "is required")
-	}
-	if _, err := transport.PathParam("Config.GrantID", cfg.GrantID); err != nil {
-		return nil, err
-	}
-	pc := cfg.pool()
-	sh, err := pc.build("Config")
-	if err != nil {
-		return nil, err
 	}
 	return sh.client(cfg.GrantID, cfg.Token), nil
 }

@@ -390,3 +390,11 @@ func TestDecodeVariants(t *testing.T) {
 		}
 	})
 }
+
+// TestEmptyConfig: the first field named is the first one a user fills in.
+func TestEmptyConfig(t *testing.T) {
+	_, err := partner.NewClient(partner.Config{})
+	if !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "Config.BaseURL is required") {
+		t.Errorf("NewClient(Config{}) = %v, want it to name Config.BaseURL", err)
+	}
+}
