@@ -323,6 +323,11 @@ func TestReliabilityDoc(t *testing.T) {
 	for i, r := range matrix {
 		fmt.Fprintf(&b, "| %d | %s | %s | %s | %d |\n", i+1, r.at, r.name, r.want, r.requests)
 	}
+	b.WriteString("\nWebhook deliveries (`TestDeliveryMatrix`), to a receiver made with `webhook.NewHandler`:\n\n")
+	b.WriteString("| # | Scenario | Receiver answers | Callback runs |\n|---|---|---|---|\n")
+	for i, r := range deliveryMatrix {
+		fmt.Fprintf(&b, "| %d | %s | %d | %d |\n", len(matrix)+i+1, r.name, r.status, r.handled)
+	}
 	want := b.String()
 	i, j := bytes.Index(doc, []byte(begin)), bytes.Index(doc, []byte(end))
 	if i < 0 || j < i {
