@@ -115,4 +115,3 @@ func TestDeliveryMatrix(t *testing.T) {
 		})
 	}
 }
-
