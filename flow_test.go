@@ -158,3 +158,27 @@ func TestFlowFaults(t *testing.T) {
 		}
 	})
 }
+
+// TestFlowReconnect: after a revocation the client refuses without
+// requests; once the user reconnects, SetToken with the new token makes it
+// work again.
+func TestFlowReconnect(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, c, g := newFlow(t)
+		srv.Revoke(g.ID)
+		if _, err := c.Organizations.List(t.Context()); !errors.Is(err, partner.ErrReauthorizationRequired) {
+			t.Fatalf("revoked: %v", err)
+		}
+		g = srv.Reconnect(g.ID)
+		if _, err := c.Organizations.List(t.Context()); !errors.Is(err, partner.ErrReauthorizationRequired) {
+			t.Fatalf("before SetToken the client stays refused: %v", err)
+		}
+		c.SetToken(&oauth2.Token{RefreshToken: g.RefreshToken})
+		if _, err := c.Organizations.List(t.Context()); err != nil {
+			t.Fatalf("after reconnecting: %v", err)
+		}
+		if _, err := c.Me(t.Context()); err != nil {
+			t.Fatalf("Me after reconnecting: %v", err)
+		}
+	})
+}

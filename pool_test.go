@@ -232,3 +232,36 @@ func TestPoolForgetAndBadInput(t *testing.T) {
 		t.Errorf("NewPool without a Store: %v", err)
 	}
 }
+
+// TestPoolReconnect: a Pool picks up the token of a new authorization
+// from the Store, for a grant in memory and for one evicted meanwhile.
+func TestPoolReconnect(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, pool, store, grants := newPoolRig(t, 2, 1)
+		ctx := t.Context()
+		g := grants[0]
+		c, _ := pool.Client(ctx, g.ID)
+		if _, err := c.Organizations.List(ctx); err != nil {
+			t.Fatal(err)
+		}
+		srv.Revoke(g.ID)
+		if _, err := c.Organizations.List(ctx); !errors.Is(err, partner.ErrReauthorizationRequired) {
+			t.Fatalf("revoked: %v", err)
+		}
+		pool.Client(ctx, grants[1].ID) // evicts g
+		if _, err := pool.Client(ctx, g.ID); !errors.Is(err, partner.ErrReauthorizationRequired) {
+			t.Fatalf("evicted revoked grant: %v", err)
+		}
+
+		// The user connects again; the application saves the new token.
+		g = srv.Reconnect(g.ID)
+		store.Save(ctx, g.ID, &oauth2.Token{RefreshToken: g.RefreshToken})
+		c, err := pool.Client(ctx, g.ID)
+		if err == nil {
+			_, err = c.Organizations.List(ctx)
+		}
+		if err != nil {
+			t.Fatalf("after reconnecting: %v", err)
+		}
+	})
+}

@@ -441,3 +441,29 @@ func ExampleServer_ClearFaults() {
 	// 500 {"error":"internal_server_error","message":"injected fault"}
 	// 404 {"error":"not_found","message":"no such resource"}
 }
+
+// A revoked grant comes back when the user connects again, with a new
+// refresh token; the old one stays refused.
+func ExampleServer_Reconnect() {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	g := srv.NewGrant()
+	srv.Revoke(g.ID)
+	g2 := srv.Reconnect(g.ID)
+	fmt.Println(g2.ID == g.ID, g2.RefreshToken != g.RefreshToken)
+	fmt.Println(refresh(srv, g.RefreshToken), refresh(srv, g2.RefreshToken))
+	// Output:
+	// true true
+	// 400 200
+}
+
+// refresh trades a refresh token at the token endpoint and returns the
+// status.
+func refresh(srv *partnertest.Server, refreshToken string) int {
+	resp, err := srv.Client().PostForm(srv.AuthURL+partnertest.TokenPath, refreshForm(refreshToken))
+	if err != nil {
+		return 0
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}

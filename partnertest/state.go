@@ -259,12 +259,41 @@ func (s *Server) grantLocked(method, id string) *grant {
 
 // Revoke revokes a grant, as the user can at any time. From then on every
 // API call with its tokens fails with 410 grant_revoked, and refreshing its
-// refresh token fails with 400 invalid_grant. There is no way back: make a
+// refresh token fails with 400 invalid_grant. Only Reconnect brings it back;
+// or make a
 // new grant.
 func (s *Server) Revoke(grantID string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.grantLocked("Revoke", grantID).revoked = true
+}
+
+// Reconnect is the user connecting the application again on the same grant,
+// after a revocation or to change its scopes (WithScopes; other options are
+// ignored). The grant works again with a new refresh token, returned in the
+// Grant; its old refresh token and every token issued before stay refused
+// (400 invalid_grant and 401 invalid_token). Use it to test how an
+// application recovers: Client.SetToken, or a Pool whose Store gets the new
+// token.
+func (s *Server) Reconnect(grantID string, opts ...GrantOption) Grant {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g := s.grantLocked("Reconnect", grantID)
+	cfg := grantConfig{scopes: g.Scopes}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	g.setScopes(cfg.scopes)
+	g.revoked = false
+	delete(s.refresh, g.RefreshToken)
+	for v, t := range s.tokens {
+		if t.grant == g {
+			delete(s.tokens, v)
+		}
+	}
+	g.RefreshToken = secret("pt_rt_")
+	s.refresh[g.RefreshToken] = g
+	return g.public()
 }
 
 // SetScopes replaces a grant's scopes. It takes effect at once, for tokens
