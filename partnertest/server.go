@@ -79,7 +79,9 @@ func WithClock(now func() time.Time) Option {
 // WithInMemoryNetwork makes the server listen on in-memory connections
 // instead of loopback sockets. Only the client returned by Server.Client can
 // reach it; URL and AuthURL look like loopback addresses but no socket
-// listens there.
+// listens there: any other client fails with "connection refused" to
+// 127.0.0.1:1 or 127.0.0.1:2. With the SDK, set partner.Config.HTTPClient
+// (or PoolConfig.HTTPClient) to srv.Client().
 //
 // Use it inside a testing/synctest bubble: a goroutine waiting on a real
 // socket is not durably blocked, so a bubble holding a loopback server
