@@ -398,3 +398,16 @@ func TestEmptyConfig(t *testing.T) {
 		t.Errorf("NewClient(Config{}) = %v, want it to name Config.BaseURL", err)
 	}
 }
+
+// TestPoolConfigRedacted: a PoolConfig prints and logs without its secret.
+func TestPoolConfigRedacted(t *testing.T) {
+	pc := partner.PoolConfig{BaseURL: baseURL, AuthURL: authURL, ClientID: clientID, ClientSecret: clientSecret}
+	var buf bytes.Buffer
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("config", "pool", pc)
+	for _, s := range []string{fmt.Sprintf("%v", pc), fmt.Sprintf("%+v", pc), fmt.Sprintf("%#v", pc), fmt.Sprintf("%v", &pc), buf.String()} {
+		assertNoSecret(t, s, []string{clientSecret})
+		if !strings.Contains(s, clientID) {
+			t.Errorf("%q lacks the client id", s)
+		}
+	}
+}

@@ -265,3 +265,40 @@ func TestPoolReconnect(t *testing.T) {
 		}
 	})
 }
+
+// TestPoolSaveFailure: against the fake service, a refresh whose Store.Save
+// fails returns the store's error and does not use the token; the next call
+// saves it first and uses it, without a second refresh.
+func TestPoolSaveFailure(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
+		defer srv.Close()
+		ctx := t.Context()
+		g := srv.NewGrant()
+		store := &flakyStore{MemoryStore: auth.NewMemoryStore()}
+		store.Save(ctx, g.ID, &oauth2.Token{RefreshToken: g.RefreshToken})
+		pool, err := partner.NewPool(partner.PoolConfig{BaseURL: srv.URL, AuthURL: srv.AuthURL,
+			ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(), Store: store, HTTPClient: srv.Client()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _ := pool.Client(ctx, g.ID)
+		store.fail = errors.New("database is down")
+		if _, err := c.Organizations.List(ctx); !errors.Is(err, store.fail) {
+			t.Fatalf("with Save failing: %v, want the store's error", err)
+		}
+		if n := len(srv.Requests()); n != 1 {
+			t.Errorf("%d requests; want only the refresh (the unsaved token unused)", n)
+		}
+		store.fail = nil
+		if _, err := c.Organizations.List(ctx); err != nil {
+			t.Fatalf("after the store recovered: %v", err)
+		}
+		if got := srv.GrantCounts(g.ID); got.Refreshes != 1 {
+			t.Errorf("%d refreshes, want 1", got.Refreshes)
+		}
+		if tok, _ := store.Load(ctx, g.ID); tok.AccessToken == "" {
+			t.Error("the refreshed token never reached the Store")
+		}
+	})
+}
