@@ -467,3 +467,53 @@ func refresh(srv *partnertest.Server, refreshToken string) int {
 	resp.Body.Close()
 	return resp.StatusCode
 }
+
+// Counts tells how many tokens the endpoints issued, to check that code
+// under test refreshes and mints no more than it must.
+func ExampleServer_Counts() {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	g := srv.NewGrant()
+	refresh(srv, g.RefreshToken)
+	refresh(srv, g.RefreshToken)
+	fmt.Printf("%+v\n", srv.Counts())
+	// Output: {Refreshes:2 Mints:0}
+}
+
+// IssueAccessToken skips the token endpoint, to test an endpoint alone.
+func ExampleServer_IssueAccessToken() {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	g := srv.NewGrant()
+	get(srv, "/api/oauth-client/me", srv.IssueAccessToken(g.ID))
+	fmt.Printf("%+v\n", srv.Counts())
+	// Output:
+	// 200 {"id":"usr_1","email":"user1@example.com","name":"User 1","account":{"id":"acc_1","name":"Account 1"}}
+	// {Refreshes:0 Mints:0}
+}
+
+// Now is the server's clock: real time plus whatever Advance added.
+func ExampleServer_Now() {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	before := srv.Now()
+	srv.Advance(90 * time.Minute)
+	fmt.Println(srv.Now().Sub(before).Round(time.Minute))
+	// Output: 1h30m0s
+}
+
+// Project reads back what code under test created. (Projects added with
+// AddProject are not CDN-backed; those created through endpoint 4 are.)
+func ExampleServer_Project() {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	org := srv.AddOrganization("acme", "Acme")
+	p := srv.AddProject(org.ID, partnertest.Project{Name: "Site", Slug: "site", SourceLanguage: "en"})
+	got, ok := srv.Project(p.ID)
+	fmt.Println(ok, got.Slug, got.OrganizationID, got.CDN)
+	_, ok = srv.Project("prj_none")
+	fmt.Println(ok)
+	// Output:
+	// true site org_1 false
+	// false
+}
