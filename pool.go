@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/oauth2"
+
 	"github.com/locsvc/partner-go/auth"
 	"github.com/locsvc/partner-go/internal/apierr"
 	"github.com/locsvc/partner-go/internal/transport"
@@ -54,6 +56,11 @@ type PoolConfig struct {
 // refused, without a request to the service, until the Store holds a new
 // token for it: save the token of the new code exchange and the next
 // Client call picks it up.
+//
+// Keep MaxClients above the number of grants in use at once: a client that
+// was evicted (or forgotten) while a caller still holds it keeps working,
+// but its token cache is no longer the one Pool.Client returns, so the
+// grant may be refreshed by both.
 type Pool struct {
 	sh    *shared
 	store auth.Store
@@ -113,15 +120,25 @@ func (p *Pool) Client(ctx context.Context, grantID string) (*Client, error) {
 		return c, nil
 	}
 	f, failed := p.failed[grantID]
-	c := p.sh.client(grantID, nil)
+	var c *Client
+	if failed {
+		// Rebuilt stuck, holding the refresh token that failed, so that
+		// nothing sends it again and revive can tell a new one apart.
+		var tok *oauth2.Token
+		if f.refreshToken != "" {
+			tok = &oauth2.Token{RefreshToken: f.refreshToken}
+		}
+		c = p.sh.client(grantID, tok)
+		c.access.Fail(f.err, c.access.Generation())
+	} else {
+		c = p.sh.client(grantID, nil)
+	}
 	p.byID[grantID] = p.lru.PushFront(&poolEntry{grantID: grantID, c: c})
 	for p.lru.Len() > p.max {
 		p.evict(p.lru.Back())
 	}
 	p.mu.Unlock()
 	if failed {
-		// Until the Store shows a new token, fail as before.
-		c.access.Fail(f.err)
 		return p.revive(ctx, c, f.refreshToken, f.err)
 	}
 	return c, nil

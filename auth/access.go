@@ -57,6 +57,35 @@ type RefresherConfig struct {
 	Logger *slog.Logger
 }
 
+// String describes the configuration without its secret.
+func (c RefresherConfig) String() string {
+	return fmt.Sprintf("auth.RefresherConfig{AuthURL: %q, ClientID: %q, ClientSecret: [redacted]}", c.AuthURL, c.ClientID)
+}
+
+// GoString is String, so %#v shows no secret either.
+func (c RefresherConfig) GoString() string { return c.String() }
+
+// LogValue makes slog log the configuration without its secret.
+func (c RefresherConfig) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("auth_url", c.AuthURL), slog.String("client_id", c.ClientID),
+		slog.String("client_secret", "[redacted]"))
+}
+
+// String describes the refresher without its secret.
+func (r *Refresher) String() string { return "auth.Refresher{" + r.cfg.String() + "}" }
+
+// GoString is String.
+func (r *Refresher) GoString() string { return r.String() }
+
+// String describes the source without its tokens.
+func (s *AccessSource) String() string { return "auth.AccessSource{grant: " + s.grantID + "}" }
+
+// GoString is String.
+func (s *AccessSource) GoString() string { return s.String() }
+
+// LogValue makes slog log the source without its tokens.
+func (s *AccessSource) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
 // Refresher refreshes access tokens at the token endpoint for any number of
 // grants. It holds the partner application's credentials once; each grant
 // gets a small AccessSource from Source.
@@ -164,24 +193,29 @@ func earlier(grantID string, err error) error {
 	return fmt.Errorf("not sent: grant %s failed for good on an earlier call: %w", grantID, err)
 }
 
-// Invalidate drops tok if it is the cached access token, so the next Token
-// call refreshes; it reports whether it did.
-func (s *AccessSource) Invalidate(tok string) bool {
+// Invalidate drops tok if it is still the cached access token, so the
+// next Token call refreshes. A token already replaced is left alone, so
+// many requests refused with the same token cause one refresh.
+func (s *AccessSource) Invalidate(tok string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if tok == "" || s.tok.AccessToken != tok {
-		return false
+	if tok != "" && s.tok.AccessToken == tok {
+		s.tok.AccessToken = ""
 	}
-	s.tok.AccessToken = ""
-	return true
 }
 
 // Fail makes err final, as if the token endpoint had refused the refresh:
 // Token returns err from now on without calling the service, until
-// SetToken. The SDK calls it when the service says the grant is gone.
-func (s *AccessSource) Fail(err error) {
+// SetToken. gen is the Generation the failing request was sent under: a
+// failure that arrives after SetToken gave a new token is about the old
+// one, and is ignored. The SDK calls it when the service says the grant is
+// gone.
+func (s *AccessSource) Fail(err error, gen uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if gen != s.gen {
+		return
+	}
 	if s.err == nil {
 		s.err = err
 	}
@@ -189,12 +223,15 @@ func (s *AccessSource) Fail(err error) {
 }
 
 // SetToken replaces the token (after the user connected the application
-// again) and clears a final error.
+// again) and clears a final error. A refresh already in progress finishes
+// for its own callers but is neither kept nor saved; later callers use the
+// new token.
 func (s *AccessSource) SetToken(tok *oauth2.Token) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.tok, s.have, s.unsaved, s.err = strip(tok), true, false, nil
 	s.gen++
+	s.p = nil
 }
 
 // Generation changes each time SetToken is called; the installation source
@@ -234,11 +271,13 @@ func (s *AccessSource) refresh(ctx context.Context, p *pending, gen uint64) {
 	tok, have, unsaved := s.tok, s.have, s.unsaved
 	s.mu.Unlock()
 
-	o := s.obtain(ctx, tok, have, unsaved)
+	o := s.obtain(ctx, tok, have, unsaved, gen)
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.p = nil
+	if s.p == p {
+		s.p = nil
+	}
 	if s.gen == gen { // SetToken meanwhile wins over this result
 		if o.next != nil {
 			s.tok, s.have, s.unsaved = *o.next, true, o.unsaved
@@ -262,7 +301,7 @@ type outcome struct {
 }
 
 // obtain does the work of refresh without holding the lock.
-func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsaved bool) outcome {
+func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsaved bool, gen uint64) outcome {
 	if !have {
 		if s.r.cfg.Store == nil {
 			return outcome{final: true, err: fmt.Errorf("%w: grant %s: %w", apierr.ErrReauthorizationRequired, s.grantID, ErrNoToken)}
@@ -282,7 +321,7 @@ func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsav
 		}
 	}
 	if unsaved { // refreshed earlier, but not stored yet: store before use
-		if err := s.save(ctx, &tok); err != nil {
+		if err := s.save(ctx, &tok, gen); err != nil {
 			return outcome{err: err}
 		}
 		return outcome{val: tok.AccessToken, next: &tok}
@@ -314,14 +353,23 @@ func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsav
 		l.LogAttrs(ctx, slog.LevelDebug, "partner: access token refreshed",
 			slog.String("grant", s.grantID), slog.Time("expiry", nt.Expiry))
 	}
-	if err := s.save(ctx, &nt); err != nil {
+	if err := s.save(ctx, &nt, gen); err != nil {
 		return outcome{next: &nt, unsaved: true, err: err} // kept in memory, saved before use
 	}
 	return outcome{val: nt.AccessToken, next: &nt}
 }
 
-func (s *AccessSource) save(ctx context.Context, t *oauth2.Token) error {
+// save hands t to the Store, unless SetToken gave the source a newer token
+// since the refresh began: the application has stored that one, and a
+// stale refresh must not overwrite it.
+func (s *AccessSource) save(ctx context.Context, t *oauth2.Token, gen uint64) error {
 	if s.r.cfg.Store == nil {
+		return nil
+	}
+	s.mu.Lock()
+	stale := s.gen != gen
+	s.mu.Unlock()
+	if stale {
 		return nil
 	}
 	if err := s.r.cfg.Store.Save(ctx, s.grantID, t); err != nil {
@@ -344,7 +392,7 @@ func (s *AccessSource) classify(err error, refreshToken string) (final bool, _ e
 		var ae *apierr.APIError
 		errors.As(e, &ae)
 		if ae.Code == "" && re.ErrorCode != "" { // a form-encoded error body
-			ae.Code = re.ErrorCode
+			ae.Code = apierr.Clean(re.ErrorCode, refreshToken, s.r.cfg.ClientSecret)
 		}
 		switch {
 		case ae.Code == apierr.CodeInvalidGrant:

@@ -38,8 +38,9 @@ type InstallationSource struct {
 
 	mu     sync.Mutex
 	tok    string
-	exp    time.Time
-	err    error // final error, valid while errGen is the access generation
+	exp    time.Time     // when tok expires
+	margin time.Duration // how long before exp it is replaced
+	err    error         // final error, valid while errGen is the access generation
 	errGen uint64
 	p      *pending
 }
@@ -68,7 +69,7 @@ func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 		}
 		s.err = nil
 	}
-	if s.tok != "" && time.Until(s.exp) > s.cfg.Margin {
+	if s.tok != "" && time.Until(s.exp) > s.margin {
 		v := s.tok
 		s.mu.Unlock()
 		return v, nil
@@ -94,6 +95,14 @@ func (s *InstallationSource) grantID() string {
 	return s.cfg.Access.grantID
 }
 
+// String describes the source without its token.
+func (s *InstallationSource) String() string {
+	return "auth.InstallationSource{grant: " + s.grantID() + "}"
+}
+
+// GoString is String.
+func (s *InstallationSource) GoString() string { return s.String() }
+
 // Err returns the final error the source is stuck on, or nil.
 func (s *InstallationSource) Err() error {
 	s.mu.Lock()
@@ -104,30 +113,40 @@ func (s *InstallationSource) Err() error {
 	return nil
 }
 
-// Invalidate drops tok if it is the cached installation token, so the next
-// Token call mints; it reports whether it did.
-func (s *InstallationSource) Invalidate(tok string) bool {
+// Invalidate drops tok if it is still the cached installation token, so
+// the next Token call mints. A token already replaced is left alone, so
+// many requests refused with the same token cause one mint.
+func (s *InstallationSource) Invalidate(tok string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if tok == "" || s.tok != tok {
-		return false
+	if tok != "" && s.tok == tok {
+		s.tok, s.exp = "", time.Time{}
 	}
-	s.tok, s.exp = "", time.Time{}
-	return true
+}
+
+// Generation is the access source's Generation: it changes when the grant
+// gets a new token.
+func (s *InstallationSource) Generation() uint64 {
+	if s.cfg.Access == nil {
+		return 0
+	}
+	return s.cfg.Access.Generation()
 }
 
 // Fail makes err final for the installation token and for the access
 // token behind it: no further request is sent for the grant until the
-// access source gets a new token. The SDK calls it when the service says
-// the grant is gone.
-func (s *InstallationSource) Fail(err error) {
-	var gen uint64
+// access source gets a new token. gen is the Generation the failing request
+// was sent under; a failure about an older token is ignored. The SDK calls
+// it when the service says the grant is gone.
+func (s *InstallationSource) Fail(err error, gen uint64) {
 	if s.cfg.Access != nil {
-		s.cfg.Access.Fail(err)
-		gen = s.cfg.Access.Generation()
+		s.cfg.Access.Fail(err, gen)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.Generation() != gen {
+		return // about a token the grant no longer has
+	}
 	if s.err == nil {
 		s.err, s.errGen = err, gen
 	}
@@ -148,10 +167,13 @@ func (s *InstallationSource) mint(ctx context.Context, p *pending, gen uint64) {
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.p = nil
+	if s.p == p {
+		s.p = nil
+	}
 	switch {
 	case err == nil:
-		s.tok, s.exp = tok, exp
+		s.tok = tok
+		s.exp, s.margin = s.keep(exp)
 	case final:
 		s.err, s.errGen = err, gen
 	}
@@ -161,6 +183,20 @@ func (s *InstallationSource) mint(ctx context.Context, p *pending, gen uint64) {
 // classified reports whether err is already in a final class.
 func classified(err error) bool {
 	return errors.Is(err, apierr.ErrReauthorizationRequired) || errors.Is(err, apierr.ErrConfiguration)
+}
+
+// keep returns how long a token just minted is kept: until exp, replaced
+// Margin before it but at most half its lifetime, so that a token living
+// less than twice the margin is still used rather than minted again on
+// every call. A lifetime under a minute (or an expiry in the past, from
+// clock skew) is taken as a minute; a 401 replaces the token sooner if the
+// service disagrees.
+func (s *InstallationSource) keep(exp time.Time) (time.Time, time.Duration) {
+	now := time.Now()
+	if exp.Sub(now) < time.Minute {
+		exp = now.Add(time.Minute)
+	}
+	return exp, min(s.cfg.Margin, exp.Sub(now)/2)
 }
 
 // isFinal reports whether a mint failure is one no retry can fix: a final

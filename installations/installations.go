@@ -35,10 +35,14 @@ type Token struct {
 	Raw json.RawMessage
 }
 
-// String returns a description without the token itself.
-func (t *Token) String() string {
+// String returns a description without the token itself, so that
+// printing a Token (or a slice of them) shows no secret.
+func (t Token) String() string {
 	return fmt.Sprintf("installation token (expires %s)", t.ExpiresAt.Format(time.RFC3339))
 }
+
+// GoString is String, so %#v shows no secret either.
+func (t Token) GoString() string { return t.String() }
 
 // Service calls the installation-token endpoint. Get one from
 // partner.Client.Installations.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -245,14 +246,26 @@ func clean(s string, limit int, scrub []string) string {
 	return s
 }
 
+// redact replaces each secret in s, also as it would appear JSON-escaped
+// or form-encoded, since a server may echo it either way.
 func redact(s string, scrub []string) string {
 	for _, secret := range scrub {
-		if secret != "" && strings.Contains(s, secret) {
-			s = strings.ReplaceAll(s, secret, "[redacted]")
+		if secret == "" {
+			continue
+		}
+		quoted, _ := json.Marshal(secret)
+		for _, form := range [...]string{secret, string(quoted[1 : len(quoted)-1]), url.QueryEscape(secret), url.PathEscape(secret)} {
+			if strings.Contains(s, form) {
+				s = strings.ReplaceAll(s, form, "[redacted]")
+			}
 		}
 	}
 	return s
 }
+
+// Clean makes a server-supplied error code safe to put in an error line,
+// as FromResponse does: no secret, one line, bounded.
+func Clean(code string, scrub ...string) string { return clean(code, 64, scrub) }
 
 // ArgumentError returns an ErrInvalidArgument error naming the field.
 func ArgumentError(field, problem string) error {

@@ -47,13 +47,17 @@ const (
 type TokenSource interface {
 	// Token returns a valid token, refreshing it if needed.
 	Token(ctx context.Context) (string, error)
-	// Invalidate drops tok if it is still the cached token, and reports
-	// whether it did; a request refused with 401 then replays once.
-	Invalidate(tok string) bool
+	// Invalidate drops tok if it is still the cached token; a request
+	// refused with 401 then replays once with whatever Token gives.
+	Invalidate(tok string)
+	// Generation identifies the grant's current credentials; it changes
+	// when the grant is given a new token.
+	Generation() uint64
 	// Fail makes err final: the source returns it from now on without
-	// calling the service. Do calls it when an answer says the grant is
-	// gone (grant_revoked, invalid_grant).
-	Fail(err error)
+	// calling the service. Do calls it, with the Generation the request
+	// was sent under, when an answer says the grant is gone
+	// (grant_revoked, invalid_grant).
+	Fail(err error, gen uint64)
 }
 
 // Options configures a Runner. Zero values take the defaults above.
@@ -150,8 +154,7 @@ func New(o Options) *Runner {
 		RetryWaitMax: orDefault(o.RetryWaitMax, DefaultRetryWaitMax),
 		CheckRetry:   r.checkRetry,
 		Backoff:      backoff,
-		// Keep the last response, so it becomes the typed error.
-		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+		ErrorHandler: lastResponse,
 	}
 	if o.Logger != nil {
 		// *slog.Logger is a retryablehttp.LeveledLogger. URLs it logs have
@@ -160,6 +163,19 @@ func New(o Options) *Runner {
 	}
 	r.std = &http.Client{Transport: &retryablehttp.RoundTripper{Client: r.rc}}
 	return r
+}
+
+// lastResponse is go-retryablehttp's ErrorHandler: when retries run out
+// on a status, the last response is kept so it becomes the typed error.
+// With an error (the context ended, a body could not be read) the response
+// is closed and dropped: net/http would otherwise discard it unclosed
+// when it comes back through a RoundTripper, as on the token path.
+func lastResponse(resp *http.Response, err error, _ int) (*http.Response, error) {
+	if err != nil && resp != nil {
+		resp.Body.Close()
+		return nil, err
+	}
+	return resp, err
 }
 
 func orDefault(d, def time.Duration) time.Duration {
@@ -188,6 +204,7 @@ type call struct {
 	method      string
 	auth        TokenSource
 	token       string // the last token sent
+	gen         uint64 // the auth Generation when token was taken
 	invalidated bool   // a 401 dropped the cached token: replay once
 	replayed    bool
 	body        []byte // the final answer's body
@@ -232,7 +249,7 @@ func (r *Runner) Do(ctx context.Context, method, path string, auth TokenSource, 
 	}
 	err = apierr.FromResponse(method, path, resp.StatusCode, body, ra, r.scrub(c.token)...)
 	if auth != nil && errors.Is(err, apierr.ErrReauthorizationRequired) {
-		auth.Fail(err)
+		auth.Fail(err, c.gen)
 	}
 	return nil, err
 }
@@ -282,6 +299,7 @@ func (r *Runner) attempts(ctx context.Context, c *call, path string, payload []b
 	if c.auth != nil {
 		// The first attempt's token goes on our own request, before it is
 		// sent; authTransport only replaces it when it changed.
+		c.gen = c.auth.Generation()
 		tok, err := c.auth.Token(ctx)
 		if err != nil {
 			return nil, &tokenError{err}
@@ -476,6 +494,7 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		c.preset = false // the first attempt: attempts just asked
 	} else {
 		var err error
+		c.gen = c.auth.Generation()
 		if tok, err = c.auth.Token(req.Context()); err != nil {
 			if req.Body != nil {
 				req.Body.Close()
@@ -495,7 +514,11 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if resp.Request == nil { // net/http sets it; some test transports do not
 		resp.Request = req
 	}
-	if resp.StatusCode == http.StatusUnauthorized && !c.replayed && c.auth.Invalidate(tok) {
+	if resp.StatusCode == http.StatusUnauthorized && !c.replayed {
+		// Drop the token (if no other request has yet) and replay once:
+		// however many requests were refused with it, single flight
+		// makes one new token for all their replays.
+		c.auth.Invalidate(tok)
 		c.invalidated = true
 	}
 	return resp, nil
