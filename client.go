@@ -45,8 +45,9 @@ type Config struct {
 	// before use. Nil keeps tokens in memory only.
 	Store auth.Store
 	// HTTPClient sends every request (one connection pool may serve many
-	// clients). It is copied, never modified. Nil uses a client with a
-	// 30 s per-attempt timeout over http.DefaultTransport.
+	// clients). It is copied, never modified. Nil uses a clone of
+	// http.DefaultTransport that waits at most 30 s for an answer's
+	// headers, shared by nothing else.
 	HTTPClient *http.Client
 	// Logger receives retry and token events at debug level and warnings;
 	// nil is silent. Nothing logged holds a token or secret.

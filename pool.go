@@ -67,14 +67,9 @@ type Pool struct {
 	max   int
 
 	mu     sync.Mutex
-	lru    list.List // of *poolEntry, most recently used first
+	lru    list.List // of *Client, most recently used first
 	byID   map[string]*list.Element
 	failed map[string]failedGrant // evicted grants stuck on a final error
-}
-
-type poolEntry struct {
-	grantID string
-	c       *Client
 }
 
 // failedGrant remembers why an evicted grant was refused, so that its
@@ -112,12 +107,9 @@ func (p *Pool) Client(ctx context.Context, grantID string) (*Client, error) {
 	p.mu.Lock()
 	if el, ok := p.byID[grantID]; ok {
 		p.lru.MoveToFront(el)
-		c := el.Value.(*poolEntry).c
+		c := el.Value.(*Client)
 		p.mu.Unlock()
-		if err := c.finalErr(); err != nil {
-			return p.revive(ctx, c, c.access.RefreshToken(), err)
-		}
-		return c, nil
+		return p.revive(ctx, c)
 	}
 	f, failed := p.failed[grantID]
 	var c *Client
@@ -133,20 +125,23 @@ func (p *Pool) Client(ctx context.Context, grantID string) (*Client, error) {
 	} else {
 		c = p.sh.client(grantID, nil)
 	}
-	p.byID[grantID] = p.lru.PushFront(&poolEntry{grantID: grantID, c: c})
+	p.byID[grantID] = p.lru.PushFront(c)
 	for p.lru.Len() > p.max {
 		p.evict(p.lru.Back())
 	}
 	p.mu.Unlock()
-	if failed {
-		return p.revive(ctx, c, f.refreshToken, f.err)
-	}
-	return c, nil
+	return p.revive(ctx, c)
 }
 
-// revive gives c the Store's token if it is not the one that failed
-// (failedRT), or returns err without calling the service.
-func (p *Pool) revive(ctx context.Context, c *Client, failedRT string, err error) (*Client, error) {
+// revive returns c, unless it is stuck on a final error: then it gives c
+// the Store's token if that is not the refresh token that failed (which c
+// still holds), or returns the error without calling the service.
+func (p *Pool) revive(ctx context.Context, c *Client) (*Client, error) {
+	err := c.finalErr()
+	if err == nil {
+		return c, nil
+	}
+	failedRT := c.access.RefreshToken()
 	tok, lerr := p.store.Load(ctx, c.grantID)
 	switch {
 	case lerr != nil && !errors.Is(lerr, auth.ErrNoToken):
@@ -164,10 +159,10 @@ func (p *Pool) revive(ctx context.Context, c *Client, failedRT string, err error
 // evict drops el; a grant stuck on a final error is remembered. p.mu is
 // held.
 func (p *Pool) evict(el *list.Element) {
-	e := p.lru.Remove(el).(*poolEntry)
-	delete(p.byID, e.grantID)
-	if err := e.c.finalErr(); err != nil {
-		p.failed[e.grantID] = failedGrant{refreshToken: e.c.access.RefreshToken(), err: err}
+	c := p.lru.Remove(el).(*Client)
+	delete(p.byID, c.grantID)
+	if err := c.finalErr(); err != nil {
+		p.failed[c.grantID] = failedGrant{refreshToken: c.access.RefreshToken(), err: err}
 	}
 }
 

@@ -57,35 +57,6 @@ type RefresherConfig struct {
 	Logger *slog.Logger
 }
 
-// String describes the configuration without its secret.
-func (c RefresherConfig) String() string {
-	return fmt.Sprintf("auth.RefresherConfig{AuthURL: %q, ClientID: %q, ClientSecret: [redacted]}", c.AuthURL, c.ClientID)
-}
-
-// GoString is String, so %#v shows no secret either.
-func (c RefresherConfig) GoString() string { return c.String() }
-
-// LogValue makes slog log the configuration without its secret.
-func (c RefresherConfig) LogValue() slog.Value {
-	return slog.GroupValue(slog.String("auth_url", c.AuthURL), slog.String("client_id", c.ClientID),
-		slog.String("client_secret", "[redacted]"))
-}
-
-// String describes the refresher without its secret.
-func (r *Refresher) String() string { return "auth.Refresher{" + r.cfg.String() + "}" }
-
-// GoString is String.
-func (r *Refresher) GoString() string { return r.String() }
-
-// String describes the source without its tokens.
-func (s *AccessSource) String() string { return "auth.AccessSource{grant: " + s.grantID + "}" }
-
-// GoString is String.
-func (s *AccessSource) GoString() string { return s.String() }
-
-// LogValue makes slog log the source without its tokens.
-func (s *AccessSource) LogValue() slog.Value { return slog.StringValue(s.String()) }
-
 // Refresher refreshes access tokens at the token endpoint for any number of
 // grants. It holds the partner application's credentials once; each grant
 // gets a small AccessSource from Source.

@@ -61,13 +61,9 @@ func NewInstallationSource(cfg InstallationConfig) *InstallationSource {
 // once; the mint carries on for the others.
 func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 	s.mu.Lock()
-	if s.err != nil {
-		if s.cfg.Access == nil || s.cfg.Access.Generation() == s.errGen {
-			err := s.err
-			s.mu.Unlock()
-			return "", earlier(s.grantID(), err)
-		}
-		s.err = nil
+	if err := s.stuck(); err != nil {
+		s.mu.Unlock()
+		return "", earlier(s.grantID(), err)
 	}
 	if s.tok != "" && time.Until(s.exp) > s.margin {
 		v := s.tok
@@ -78,11 +74,7 @@ func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 	if p == nil {
 		p = newPending()
 		s.p = p
-		var gen uint64
-		if s.cfg.Access != nil {
-			gen = s.cfg.Access.Generation()
-		}
-		go s.mint(context.WithoutCancel(ctx), p, gen)
+		go s.mint(context.WithoutCancel(ctx), p, s.Generation())
 	}
 	s.mu.Unlock()
 	return p.wait(ctx)
@@ -95,22 +87,20 @@ func (s *InstallationSource) grantID() string {
 	return s.cfg.Access.grantID
 }
 
-// String describes the source without its token.
-func (s *InstallationSource) String() string {
-	return "auth.InstallationSource{grant: " + s.grantID() + "}"
-}
-
-// GoString is String.
-func (s *InstallationSource) GoString() string { return s.String() }
-
 // Err returns the final error the source is stuck on, or nil.
 func (s *InstallationSource) Err() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.err != nil && (s.cfg.Access == nil || s.cfg.Access.Generation() == s.errGen) {
-		return s.err
+	return s.stuck()
+}
+
+// stuck returns the final error if it is about the grant's current token,
+// and forgets it once the grant has a new one. s.mu is held.
+func (s *InstallationSource) stuck() error {
+	if s.err != nil && s.errGen != s.Generation() {
+		s.err = nil
 	}
-	return nil
+	return s.err
 }
 
 // Invalidate drops tok if it is still the cached installation token, so
