@@ -40,13 +40,22 @@ func deliver(typ webhook.EventType, data any, opts ...partnertest.DeliverOption)
 	}
 }
 
+// signedAt delivers an event signed d from the server's clock at the
+// moment it is sent (not when the table was built, which may be minutes
+// earlier in a long test run).
+func signedAt(d time.Duration) func(context.Context, *deliveryRig) (partnertest.Delivery, error) {
+	return func(ctx context.Context, r *deliveryRig) (partnertest.Delivery, error) {
+		return deliver(webhook.EventKeysCreated, keysCreated, partnertest.SignedAt(r.srv.Now().Add(d)))(ctx, r)
+	}
+}
+
 var keysCreated = &webhook.KeysCreated{Org: "acme", Project: "site", Keys: []string{"home.title"}, Namespace: "web"}
 
 var deliveryMatrix = []deliveryRow{
 	{name: "a genuine delivery", send: deliver(webhook.EventKeysCreated, keysCreated), status: 200, handled: 1},
 	{name: "signed with another secret", send: deliver(webhook.EventKeysCreated, keysCreated, partnertest.SignedWith("whsec_forged")), status: 401},
-	{name: "signed 301 s ago", send: deliver(webhook.EventKeysCreated, keysCreated, partnertest.SignedAt(time.Now().Add(-301*time.Second))), status: 401},
-	{name: "signed 301 s ahead", send: deliver(webhook.EventKeysCreated, keysCreated, partnertest.SignedAt(time.Now().Add(301*time.Second))), status: 401},
+	{name: "signed 301 s ago", send: signedAt(-301 * time.Second), status: 401},
+	{name: "signed 301 s ahead", send: signedAt(301 * time.Second), status: 401},
 	{name: "the callback fails: 500, the delivery shows failed", send: func(ctx context.Context, r *deliveryRig) (partnertest.Delivery, error) {
 		r.fail.Store(true)
 		return deliver(webhook.EventKeysCreated, keysCreated)(ctx, r)
