@@ -8,21 +8,34 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"golang.org/x/oauth2"
 
 	"github.com/locsvc/partner-go/auth"
-	"github.com/locsvc/partner-go/installations"
 	"github.com/locsvc/partner-go/internal/apierr"
+	"github.com/locsvc/partner-go/internal/redact"
+	"github.com/locsvc/partner-go/internal/tokens"
 	"github.com/locsvc/partner-go/internal/transport"
-	"github.com/locsvc/partner-go/organizations"
-	"github.com/locsvc/partner-go/projects"
 )
 
 // Version is the SDK's version; it is sent in the User-Agent.
 const Version = transport.Version
+
+// Token timing defaults (see Config).
+const (
+	// AccessTokenEarlyRefresh is how long before it expires the access
+	// token is refreshed (the spec's client-side practice). A token that
+	// lives no longer than this is used until it expires instead.
+	AccessTokenEarlyRefresh = tokens.DefaultEarlyRefresh
+	// DefaultInstallationTokenMargin is Config.InstallationTokenMargin's
+	// default.
+	DefaultInstallationTokenMargin = tokens.DefaultInstallationMargin
+	// DefaultRefreshTimeout is Config.RefreshTimeout's default.
+	DefaultRefreshTimeout = tokens.DefaultTimeout
+)
 
 // Config configures a Client. BaseURL, AuthURL, ClientID, ClientSecret and
 // GrantID are required, and so is Token unless Store holds the grant's
@@ -49,8 +62,11 @@ type Config struct {
 	// http.DefaultTransport that waits at most 30 s for an answer's
 	// headers, shared by nothing else.
 	HTTPClient *http.Client
-	// Logger receives retry and token events at debug level and warnings;
-	// nil is silent. Nothing logged holds a token or secret.
+	// Logger receives debug lines (each retry, each refresh and mint, with
+	// the grant id) and one warning per grant that fails for good (grant
+	// id and error code); nil is silent. Nothing is logged at error level:
+	// a failure the retries did not fix is the returned error. Nothing
+	// logged holds a token, a secret or a URL's query.
 	Logger *slog.Logger
 	// UserAgent is appended to "partner-go/<version>".
 	UserAgent string
@@ -76,20 +92,28 @@ type Config struct {
 // the access token is refreshed and the installation token minted when
 // needed, once however many goroutines call at the same time. A Client is
 // safe for concurrent use.
+//
+// Two Clients built with NewClient for the same grant share nothing: each
+// refreshes on its own, which a service that rotates refresh tokens
+// punishes. To serve a grant from many places, take its Client from one
+// Pool.
 type Client struct {
 	// Organizations lists the organizations the user granted (endpoint 2).
-	Organizations *organizations.Service
+	Organizations *OrganizationsService
 	// Projects lists, creates and reads projects and adds target languages
 	// (endpoints 3 to 6).
-	Projects *projects.Service
+	Projects *ProjectsService
 	// Installations mints installation tokens (endpoint 8). The client
 	// does this itself; call it only to mint a token by hand.
-	Installations *installations.Service
+	Installations *InstallationsService
 
-	grantID string
-	runner  *transport.Runner
-	access  *auth.AccessSource
-	install *auth.InstallationSource
+	grantID     string
+	grantPath   string // grantID escaped for a path
+	sh          *shared
+	access      *tokens.AccessSource
+	install     *tokens.InstallationSource
+	logger      *slog.Logger
+	baseSetting string
 }
 
 // NewClient checks cfg and returns a Client. It sends no request: the
@@ -129,8 +153,11 @@ func (cfg *Config) pool() PoolConfig {
 // request runner (one connection pool) and one refresher.
 type shared struct {
 	runner          *transport.Runner
-	ref             *auth.Refresher
+	ref             *tokens.Refresher
 	margin, timeout time.Duration
+	logger          *slog.Logger
+	name            string // "Config" or "PoolConfig", for advice
+	basePath        string // the base URL's path, without a trailing slash
 }
 
 // build checks the settings and makes the shared parts. name is the
@@ -158,10 +185,11 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 		RetryMax:         pc.RetryMax,
 		RetryAfterMax:    pc.RetryAfterMax,
 		MaxResponseBytes: pc.MaxResponseBytes,
-		Secrets:          []string{pc.ClientSecret},
+		Secrets:          redact.New(pc.ClientSecret),
 	})
-	ref := auth.NewRefresher(auth.RefresherConfig{
+	ref := tokens.NewRefresher(tokens.Config{
 		AuthURL:      strings.TrimSuffix(authURL.String(), "/"),
+		AuthSetting:  name + ".AuthURL",
 		ClientID:     pc.ClientID,
 		ClientSecret: pc.ClientSecret,
 		Store:        pc.Store,
@@ -169,39 +197,46 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 		Timeout:      pc.RefreshTimeout,
 		Logger:       pc.Logger,
 	})
-	return &shared{runner: r, ref: ref, margin: pc.InstallationTokenMargin, timeout: pc.RefreshTimeout}, nil
+	return &shared{runner: r, ref: ref, margin: pc.InstallationTokenMargin, timeout: pc.RefreshTimeout,
+		logger: pc.Logger, name: name, basePath: strings.TrimSuffix(base.Path, "/")}, nil
 }
 
 // client wires one grant's client; tok nil means "load it from the Store
 // on first use".
 func (sh *shared) client(grantID string, tok *oauth2.Token) *Client {
-	c := &Client{grantID: grantID, runner: sh.runner}
+	c := &Client{grantID: grantID, grantPath: url.PathEscape(grantID), sh: sh,
+		logger: sh.logger, baseSetting: sh.name + ".BaseURL"}
 	c.access = sh.ref.Source(grantID, tok)
-	c.Installations = installations.New(sh.runner, c.access)
-	c.install = auth.NewInstallationSource(auth.InstallationConfig{
-		Mint: func(ctx context.Context) (string, time.Time, error) {
-			t, err := c.Installations.CreateToken(ctx, c.grantID)
-			if err != nil {
-				return "", time.Time{}, err
-			}
-			return t.Token, t.ExpiresAt, nil
-		},
+	c.install = tokens.NewInstallationSource(tokens.InstallationConfig{
+		Mint:    c.mint,
 		Access:  c.access,
 		Margin:  sh.margin,
 		Timeout: sh.timeout,
 	})
-	c.Organizations = organizations.New(sh.runner, c.install)
-	c.Projects = projects.New(sh.runner, c.install)
+	c.Organizations = (*OrganizationsService)(&service{c})
+	c.Projects = (*ProjectsService)(&service{c})
+	c.Installations = (*InstallationsService)(&service{c})
 	return c
 }
+
+// do sends one request of the grant: the one request path.
+func (c *Client) do(ctx context.Context, q transport.Request) ([]byte, error) {
+	return c.sh.runner.Do(ctx, q)
+}
+
+// fullPath is path as requested, with the base URL's own path.
+func (c *Client) fullPath(path string) string { return c.sh.basePath + path }
 
 // GrantID returns the grant the client acts for.
 func (c *Client) GrantID() string { return c.grantID }
 
 // SetToken gives the client a new token after the user connected the
-// application again, ending an ErrReauthorizationRequired state. It does
-// not write the token to the Store: the application does that with the
-// token from its code exchange.
+// application again, ending an ErrReauthorizationRequired state; the
+// grant's installation token is minted anew with it (a reconnect may have
+// changed the scopes). It does not write the token to the Store: the
+// application does that with the token from its code exchange. A client
+// with a Store does not need it: it reads the Store again by itself while
+// its grant is gone.
 func (c *Client) SetToken(tok *oauth2.Token) { c.access.SetToken(tok) }
 
 // Identity is the connected user and their account (endpoint 1). The spec
@@ -216,6 +251,12 @@ type Identity struct {
 	AccountName string
 	// Raw is the record as the service sent it.
 	Raw json.RawMessage
+}
+
+// String describes the identity; Raw is left out.
+func (id Identity) String() string {
+	return fmt.Sprintf("partner.Identity{UserID: %q, Email: %q, Name: %q, AccountID: %q, AccountName: %q}",
+		id.UserID, id.Email, id.Name, id.AccountID, id.AccountName)
 }
 
 type person struct {
@@ -241,12 +282,12 @@ const mePath = "/api/oauth-client/me"
 // uses the access token, so it works right after the code exchange,
 // before any installation token exists.
 func (c *Client) Me(ctx context.Context) (*Identity, error) {
-	data, err := c.runner.Do(ctx, http.MethodGet, mePath, c.access, nil)
+	data, err := c.do(ctx, transport.Request{Method: http.MethodGet, Path: mePath, Auth: c.access})
 	if err != nil {
 		return nil, err
 	}
 	var w identityWire
-	if err := transport.Decode(http.MethodGet, mePath, data, &w); err != nil {
+	if err := transport.Decode(http.MethodGet, c.fullPath(mePath), data, &w); err != nil {
 		return nil, err
 	}
 	p := w.person
@@ -302,6 +343,18 @@ func loopback(host string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
+
+// String describes the client by its grant, without any token.
+func (c *Client) String() string { return "partner.Client{GrantID: " + strconv.Quote(c.grantID) + "}" }
+
+// GoString is String, so %#v shows no token either.
+func (c *Client) GoString() string { return c.String() }
+
+// Format makes every verb print String, so %+v shows no token either.
+func (c *Client) Format(f fmt.State, _ rune) { fmt.Fprint(f, c.String()) }
+
+// LogValue makes slog log the client by its grant, without any token.
+func (c *Client) LogValue() slog.Value { return slog.StringValue(c.String()) }
 
 // String describes the configuration without its secrets.
 func (cfg Config) String() string {

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	partner "github.com/locsvc/partner-go"
-	"github.com/locsvc/partner-go/auth"
 	"github.com/locsvc/partner-go/projects"
 )
 
@@ -79,10 +78,10 @@ func TestBadAnswers(t *testing.T) {
 			status:  404, counts: map[string]int{epToken: 1}, sticky: true,
 		},
 		{
-			name:    "token endpoint 403: any other 4xx is the user's grant",
+			name:    "token endpoint 403 without a documented code: the application, not the grant",
 			script:  map[string][]reply{epToken: {errReply(403, "access_denied")}},
-			want:    []error{partner.ErrReauthorizationRequired},
-			notWant: []error{partner.ErrConfiguration},
+			want:    []error{partner.ErrConfiguration},
+			notWant: []error{partner.ErrReauthorizationRequired},
 			status:  403, counts: map[string]int{epToken: 1}, sticky: true,
 		},
 		{
@@ -136,11 +135,10 @@ func TestBadAnswers(t *testing.T) {
 			status: 410, counts: map[string]int{epToken: 1, epMint: 1, epGet: 0}, sticky: true,
 		},
 		{
-			name:   "mint 401 twice: one fresh access token, then final",
+			name:   "mint 401 twice: one fresh access token, then held as a configuration error",
 			script: map[string][]reply{epMint: {errReply(401, "invalid_token"), errReply(401, "invalid_token")}},
-			want:   []error{partner.ErrReauthorizationRequired}, notWant: []error{partner.ErrTemporary},
-			status: 401, counts: map[string]int{epToken: 2, epMint: 2, epGet: 0}, sticky: true,
-			meWorks: true,
+			want:   []error{partner.ErrConfiguration}, notWant: []error{partner.ErrTemporary, partner.ErrReauthorizationRequired},
+			status: 401, counts: map[string]int{epToken: 2, epMint: 2, epGet: 0}, sticky: true, msg: "BaseURL",
 		},
 		{
 			name:   "mint 500 is temporary and not resent",
@@ -322,7 +320,7 @@ func TestBadAnswers(t *testing.T) {
 				}
 				// A refresh detached from a caller that gave up runs on to
 				// its own timeout; let it finish inside the bubble.
-				time.Sleep(auth.DefaultTimeout)
+				time.Sleep(partner.DefaultRefreshTimeout)
 				synctest.Wait()
 				if tt.sticky {
 					total := func() int { return f.n(epToken) + f.n(epMint) + f.n(epGet) + f.n(epMe) }

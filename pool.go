@@ -3,14 +3,11 @@ package partner
 import (
 	"container/list"
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"sync"
 	"time"
-
-	"golang.org/x/oauth2"
 
 	"github.com/locsvc/partner-go/auth"
 	"github.com/locsvc/partner-go/internal/apierr"
@@ -54,8 +51,8 @@ type PoolConfig struct {
 //
 // A grant whose tokens failed for good (ErrReauthorizationRequired) stays
 // refused, without a request to the service, until the Store holds a new
-// token for it: save the token of the new code exchange and the next
-// Client call picks it up.
+// token for it: save the token of the new code exchange, and the next call
+// of the grant's client (one held from before included) picks it up.
 //
 // Keep MaxClients above the number of grants in use at once: a client that
 // was evicted (or forgotten) while a caller still holds it keeps working,
@@ -69,12 +66,14 @@ type Pool struct {
 	mu     sync.Mutex
 	lru    list.List // of *Client, most recently used first
 	byID   map[string]*list.Element
-	failed map[string]failedGrant // evicted grants stuck on a final error
+	failed list.List // of failedGrant, most recent first; at most max
+	fByID  map[string]*list.Element
 }
 
 // failedGrant remembers why an evicted grant was refused, so that its
 // rebuild does not ask the service again with the same refresh token.
 type failedGrant struct {
+	grantID      string
 	refreshToken string
 	err          error
 }
@@ -93,7 +92,7 @@ func NewPool(cfg PoolConfig) (*Pool, error) {
 		max = DefaultMaxClients
 	}
 	return &Pool{sh: sh, store: cfg.Store, max: max,
-		byID: make(map[string]*list.Element), failed: make(map[string]failedGrant)}, nil
+		byID: make(map[string]*list.Element), fByID: make(map[string]*list.Element)}, nil
 }
 
 // Client returns the client of grantID, building it on first use; its
@@ -105,64 +104,44 @@ func (p *Pool) Client(ctx context.Context, grantID string) (*Client, error) {
 		return nil, err
 	}
 	p.mu.Lock()
+	var c *Client
 	if el, ok := p.byID[grantID]; ok {
 		p.lru.MoveToFront(el)
-		c := el.Value.(*Client)
-		p.mu.Unlock()
-		return p.revive(ctx, c)
-	}
-	f, failed := p.failed[grantID]
-	var c *Client
-	if failed {
-		// Rebuilt stuck, holding the refresh token that failed, so that
-		// nothing sends it again and revive can tell a new one apart.
-		var tok *oauth2.Token
-		if f.refreshToken != "" {
-			tok = &oauth2.Token{RefreshToken: f.refreshToken}
-		}
-		c = p.sh.client(grantID, tok)
-		c.access.Fail(f.err, c.access.Generation())
+		c = el.Value.(*Client)
 	} else {
 		c = p.sh.client(grantID, nil)
-	}
-	p.byID[grantID] = p.lru.PushFront(c)
-	for p.lru.Len() > p.max {
-		p.evict(p.lru.Back())
+		if el, ok := p.fByID[grantID]; ok {
+			// Rebuilt stuck, on the refresh token that failed, so that
+			// nothing sends it again: the Store is read instead.
+			f := p.failed.Remove(el).(failedGrant)
+			delete(p.fByID, grantID)
+			c.access.Stuck(f.err, f.refreshToken)
+		}
+		p.byID[grantID] = p.lru.PushFront(c)
+		for p.lru.Len() > p.max {
+			p.evict(p.lru.Back())
+		}
 	}
 	p.mu.Unlock()
-	return p.revive(ctx, c)
-}
-
-// revive returns c, unless it is stuck on a final error: then it gives c
-// the Store's token if that is not the refresh token that failed (which c
-// still holds), or returns the error without calling the service.
-func (p *Pool) revive(ctx context.Context, c *Client) (*Client, error) {
-	err := c.finalErr()
-	if err == nil {
-		return c, nil
-	}
-	failedRT := c.access.RefreshToken()
-	tok, lerr := p.store.Load(ctx, c.grantID)
-	switch {
-	case lerr != nil && !errors.Is(lerr, auth.ErrNoToken):
-		return nil, fmt.Errorf("partner: loading the token of grant %s: %w", c.grantID, lerr)
-	case lerr != nil || tok.RefreshToken == "" || tok.RefreshToken == failedRT:
+	if err := c.access.Check(ctx); err != nil {
 		return nil, err
 	}
-	c.SetToken(tok)
-	p.mu.Lock()
-	delete(p.failed, c.grantID)
-	p.mu.Unlock()
 	return c, nil
 }
 
-// evict drops el; a grant stuck on a final error is remembered. p.mu is
-// held.
+// evict drops el; a grant stuck on a final error is remembered, up to as
+// many as the pool keeps clients. p.mu is held.
 func (p *Pool) evict(el *list.Element) {
 	c := p.lru.Remove(el).(*Client)
 	delete(p.byID, c.grantID)
-	if err := c.finalErr(); err != nil {
-		p.failed[c.grantID] = failedGrant{refreshToken: c.access.RefreshToken(), err: err}
+	rt, err := c.access.Final()
+	if err == nil {
+		return
+	}
+	p.fByID[c.grantID] = p.failed.PushFront(failedGrant{grantID: c.grantID, refreshToken: rt, err: err})
+	for p.failed.Len() > p.max {
+		old := p.failed.Remove(p.failed.Back()).(failedGrant)
+		delete(p.fByID, old.grantID)
 	}
 }
 
@@ -175,7 +154,10 @@ func (p *Pool) Forget(grantID string) {
 		p.lru.Remove(el)
 		delete(p.byID, grantID)
 	}
-	delete(p.failed, grantID)
+	if el, ok := p.fByID[grantID]; ok {
+		p.failed.Remove(el)
+		delete(p.fByID, grantID)
+	}
 }
 
 // Len returns how many grants' clients the pool holds.
@@ -185,10 +167,23 @@ func (p *Pool) Len() int {
 	return p.lru.Len()
 }
 
-// finalErr returns the error c is stuck on, or nil.
-func (c *Client) finalErr() error {
-	if err := c.access.Err(); err != nil {
-		return err
-	}
-	return c.install.Err()
+// failedLen returns how many evicted failed grants the pool remembers.
+func (p *Pool) failedLen() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.failed.Len()
 }
+
+// String describes the pool by its size, without any token.
+func (p *Pool) String() string {
+	return fmt.Sprintf("partner.Pool{Clients: %d, MaxClients: %d}", p.Len(), p.max)
+}
+
+// GoString is String, so %#v shows no token either.
+func (p *Pool) GoString() string { return p.String() }
+
+// Format makes every verb print String, so %+v shows no token either.
+func (p *Pool) Format(f fmt.State, _ rune) { fmt.Fprint(f, p.String()) }
+
+// LogValue makes slog log the pool without any token.
+func (p *Pool) LogValue() slog.Value { return slog.StringValue(p.String()) }

@@ -16,7 +16,6 @@ import (
 	"golang.org/x/oauth2"
 
 	partner "github.com/locsvc/partner-go"
-	"github.com/locsvc/partner-go/auth"
 	"github.com/locsvc/partner-go/partnertest"
 	"github.com/locsvc/partner-go/projects"
 )
@@ -58,9 +57,9 @@ type matrixRow struct {
 var matrix = []matrixRow{
 	// The token endpoint, reached by a new client's first call.
 	{name: "400 invalid_grant", at: atToken, fault: &partnertest.Fault{Status: 400, Body: `{"error":"invalid_grant"}`}, want: outReauth, requests: 1},
-	{name: "400 without a JSON body", at: atToken, fault: &partnertest.Fault{Status: 400, Body: "bad request"}, want: outReauth, requests: 1},
+	{name: "400 without a JSON body (a gateway)", at: atToken, fault: &partnertest.Fault{Status: 400, Body: "bad request"}, want: outConfig, requests: 1},
 	{name: "401 invalid_client", at: atToken, fault: &partnertest.Fault{Status: 401, Body: `{"error":"invalid_client"}`}, want: outConfig, requests: 1},
-	{name: "403 without a body", at: atToken, fault: &partnertest.Fault{Status: 403}, want: outReauth, requests: 1},
+	{name: "403 without a code (a proxy)", at: atToken, fault: &partnertest.Fault{Status: 403}, want: outConfig, requests: 1},
 	{name: "404 (a wrong AuthURL)", at: atToken, fault: &partnertest.Fault{Status: 404}, want: outConfig, requests: 1},
 	{name: "429 Retry-After 1, once", at: atToken, fault: &partnertest.Fault{Status: 429, RetryAfter: "1"}, want: outOK, requests: 4, minTime: time.Second},
 	{name: "500 (a POST: not resent)", at: atToken, fault: &partnertest.Fault{Status: 500}, want: outTemp, requests: 1},
@@ -73,7 +72,7 @@ var matrix = []matrixRow{
 
 	// Minting the installation token, on a new client's first resource call.
 	{name: "410 grant_revoked", at: atMint, fault: &partnertest.Fault{Status: 410, Body: `{"error":"grant_revoked"}`}, want: outReauth, requests: 2},
-	{name: "401 twice: one new access token, then final", at: atMint, fault: &partnertest.Fault{Status: 401, Times: 2}, want: outReauth, requests: 4},
+	{name: "401 twice: one new access token, then a configuration error", at: atMint, fault: &partnertest.Fault{Status: 401, Times: 2}, want: outConfig, requests: 4},
 	{name: "403 missing_scope (final too)", at: atMint, fault: &partnertest.Fault{Status: 403, Body: `{"error":"missing_scope","required":"installations:write"}`}, want: outScope, requests: 2},
 	{name: "429 Retry-After 2, once", at: atMint, fault: &partnertest.Fault{Status: 429, RetryAfter: "2"}, want: outOK, requests: 4, minTime: 2 * time.Second},
 	{name: "500 (a POST: not resent)", at: atMint, fault: &partnertest.Fault{Status: 500}, want: outTemp, requests: 2},
@@ -221,7 +220,7 @@ func runRow(t *testing.T, row matrixRow) {
 	}
 	// Let a refresh the caller gave up on run to its own timeout, and the
 	// fake log a request the caller abandoned.
-	time.Sleep(auth.DefaultTimeout)
+	time.Sleep(partner.DefaultRefreshTimeout)
 	synctest.Wait()
 	if got := len(srv.Requests()) - before; got != row.requests {
 		t.Errorf("the service saw %d requests, want %d:\n%s", got, row.requests, requestLog(srv.Requests()[before:]))

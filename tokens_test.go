@@ -52,12 +52,12 @@ func TestTokenLifecycle(t *testing.T) {
 			t.Errorf("%d requests carried an expired token", f.expired)
 		}
 		for i, left := range f.early {
-			if left <= 0 || left > auth.DefaultEarlyRefresh {
+			if left <= 0 || left > partner.AccessTokenEarlyRefresh {
 				t.Errorf("refresh %d came with %v left on the old token, want (0, 60s]", i+1, left)
 			}
 		}
 		for i, left := range f.mintLeft {
-			if left <= 0 || left > auth.DefaultInstallationMargin {
+			if left <= 0 || left > partner.DefaultInstallationTokenMargin {
 				t.Errorf("mint %d came with %v left on the old token, want (0, 5m]", i+1, left)
 			}
 		}

@@ -1,17 +1,10 @@
-// Package auth keeps a grant's tokens valid so that callers never handle
-// them: an AccessSource refreshes the 30-minute access token with the
-// refresh token (through golang.org/x/oauth2), an InstallationSource mints
-// and caches the one-hour installation token, and a Store persists the
-// refresh token across restarts.
+// Package auth is what an application implements or uses to keep its
+// users' tokens: the Store interface (load and save a grant's OAuth token,
+// so it survives restarts and is shared by every Client of the grant),
+// MemoryStore, and ErrNoToken.
 //
-// Both sources are safe for concurrent use and run one refresh or mint at a
-// time however many goroutines ask, on a context detached from the callers'
-// (each caller can still give up on its own context). Failures that no
-// retry can fix are sticky: the source stops calling the service and keeps
-// returning an error matching partner.ErrReauthorizationRequired until it
-// is given a new token.
-//
-// Most applications never use this package directly: partner.NewClient and
-// partner.NewPool wire it. Implement Store to keep tokens in the
-// application's own database.
+// The SDK itself refreshes the access token and mints installation tokens
+// (package partner wires that); it calls Store.Save with every refreshed
+// token before using it, and Store.Load when it needs a grant's token. See
+// Store for the whole contract, and the README's "Serving many users".
 package auth

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"golang.org/x/oauth2"
 
@@ -31,21 +30,4 @@ func ExampleMemoryStore() {
 	// Output:
 	// from-the-code-exchange <nil>
 	// true
-}
-
-// An InstallationSource mints once and serves the cached token until it is
-// within its margin of expiry.
-func ExampleInstallationSource() {
-	mints := 0
-	src := auth.NewInstallationSource(auth.InstallationConfig{
-		Mint: func(ctx context.Context) (string, time.Time, error) {
-			mints++
-			return fmt.Sprintf("svc_oat_%d", mints), time.Now().Add(time.Hour), nil
-		},
-	})
-	ctx := context.Background()
-	a, _ := src.Token(ctx)
-	b, _ := src.Token(ctx)
-	fmt.Println(a, b, mints)
-	// Output: svc_oat_1 svc_oat_1 1
 }

@@ -3,6 +3,8 @@ package auth
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
 	"sync"
 
 	"golang.org/x/oauth2"
@@ -23,8 +25,15 @@ var ErrNoToken = errors.New("auth: no token stored for the grant")
 // again) and the next call tries Save again before using it. A token is
 // therefore never in use while only in memory.
 //
+// Before a grant is declared gone (the service refused its refresh token
+// or said it was revoked), the SDK calls Load once more, and while a grant
+// stays gone it calls Load on each use of it: a refresh token there other
+// than the one that failed (the user reconnected and the application saved
+// the new token) is taken at once, without a new Client.
+//
 // Implementations must be safe for concurrent use. Load returns ErrNoToken
-// (possibly wrapped) for an unknown grant.
+// (possibly wrapped) for an unknown grant; a Load that returns a nil token
+// and a nil error is taken as ErrNoToken too.
 type Store interface {
 	Load(ctx context.Context, grantID string) (*oauth2.Token, error)
 	Save(ctx context.Context, grantID string, tok *oauth2.Token) error
@@ -76,3 +85,20 @@ func strip(t *oauth2.Token) oauth2.Token {
 		Expiry:       t.Expiry,
 	}
 }
+
+// String describes the store without its tokens: only how many grants it
+// holds.
+func (s *MemoryStore) String() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return fmt.Sprintf("auth.MemoryStore{%d grants}", len(s.m))
+}
+
+// GoString is String, so %#v shows no token either.
+func (s *MemoryStore) GoString() string { return s.String() }
+
+// Format makes every verb print String, so %+v and %x show no token.
+func (s *MemoryStore) Format(f fmt.State, _ rune) { fmt.Fprint(f, s.String()) }
+
+// LogValue makes slog log the store without its tokens.
+func (s *MemoryStore) LogValue() slog.Value { return slog.StringValue(s.String()) }

@@ -1,3 +1,4 @@
-// Package organizations lists the organizations a user granted the
-// application access to (endpoint 2).
+// Package organizations holds the record of endpoint 2: the organizations a
+// user granted the application access to. The call is
+// partner.Client.Organizations.List.
 package organizations

@@ -1,6 +1,6 @@
-// Package projects lists, creates and reads an organization's projects and
-// adds target languages to them (endpoints 3 to 6). Get a Service from
-// partner.Client.Projects.
+// Package projects holds the records of the project endpoints (3 to 6):
+// Project, Language and the CreateParams of a new project. The calls are
+// partner.Client.Projects (a *partner.ProjectsService).
 //
 // Project and language records keep everything the service sent in Raw,
 // since the spec does not show their fields.

@@ -5,65 +5,84 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/locsvc/partner-go/internal/redact"
 )
 
 // Sentinels a caller branches on with errors.Is. Their texts say what the
 // application should do, since they often end up in front of a person.
+// They carry no "partner:" prefix because they are always wrapped in an
+// error that starts with it.
 var (
-	// ErrReauthorizationRequired is the class of errors that no retry can
-	// fix: the grant was revoked, the refresh token was refused, or the
-	// token endpoint refused the refresh with any other 4xx status. The user
+	// ErrReauthorizationRequired is the class of errors that say the grant
+	// is gone: grant_revoked, invalid_grant or grant_not_found. The user
 	// must connect the application again.
-	ErrReauthorizationRequired = errors.New("partner: the user must reconnect the application (re-authorization required)")
+	ErrReauthorizationRequired = errors.New("the user must reconnect the application (re-authorization required)")
 
-	// ErrConfiguration reports that the token endpoint refused the
-	// application itself, not the user's grant: invalid_client (a wrong
-	// client id or secret), or 404/405 (a wrong AuthURL). Fix the
-	// configuration; asking users to reconnect would not help. It is final
-	// like ErrReauthorizationRequired: the client stops calling the token
-	// endpoint.
-	ErrConfiguration = errors.New("partner: the service refused the application's configuration (client credentials or URL): fix it; users need not reconnect")
+	// ErrConfiguration reports that the service refused the application
+	// itself, not the user's grant: invalid_client, or an answer without a
+	// known error code from a token or mint request (a wrong URL, a proxy's
+	// page). Fix the configuration; asking users to reconnect would not help.
+	ErrConfiguration = errors.New("the application is misconfigured; users need not reconnect")
 
 	// ErrGrantRevoked reports that the user revoked the grant (HTTP 410,
 	// error grant_revoked). It is also ErrReauthorizationRequired.
-	ErrGrantRevoked = errors.New("partner: the grant was revoked")
+	ErrGrantRevoked = errors.New("the grant was revoked")
 
 	// ErrInvalidGrant reports that the token endpoint refused the refresh
 	// token (error invalid_grant). It is also ErrReauthorizationRequired.
-	ErrInvalidGrant = errors.New("partner: the refresh token was refused (invalid_grant)")
+	ErrInvalidGrant = errors.New("the refresh token was refused (invalid_grant)")
 
 	// ErrMissingScope reports that the token lacks a scope the operation
 	// needs (error missing_scope). The user must re-authorize with a wider
 	// scope; see MissingScopeError.Required.
-	ErrMissingScope = errors.New("partner: the grant lacks a required scope")
+	ErrMissingScope = errors.New("the grant lacks a required scope")
+
+	// ErrWrongOrganization reports a resource outside the grant's
+	// organization (403 wrong_organization). Per call; do not retry.
+	ErrWrongOrganization = errors.New("the resource belongs to another organization than the grant's")
+
+	// ErrConflict reports that the request conflicts with the resource's
+	// state (HTTP 409, or a tool's CONFLICT), such as a slug in use.
+	ErrConflict = errors.New("conflict with the current state")
 
 	// ErrTemporary reports a failure that may pass: a network error, a
 	// timeout, 429 or a 5xx status that remained after the retries the
 	// request was allowed. Try again later.
-	ErrTemporary = errors.New("partner: temporary failure, try again later")
+	ErrTemporary = errors.New("temporary failure, try again later")
 
 	// ErrUnexpectedResponse reports a 2xx answer the SDK cannot use: an
 	// empty body where a record was expected, invalid JSON, or a body over
 	// the size limit.
-	ErrUnexpectedResponse = errors.New("partner: unexpected response from the service")
+	ErrUnexpectedResponse = errors.New("unexpected response from the service")
 
 	// ErrInvalidArgument reports a bad argument, found before any request
 	// was sent.
-	ErrInvalidArgument = errors.New("partner: invalid argument")
+	ErrInvalidArgument = errors.New("invalid argument")
 )
 
-// Error codes the service documents in its error bodies.
+// Error codes the service documents in its error bodies
+// (service-notes.md section 6), and the one RFC 6749 adds.
 const (
-	CodeMissingScope  = "missing_scope"
-	CodeGrantRevoked  = "grant_revoked"
-	CodeInvalidGrant  = "invalid_grant"
-	CodeInvalidClient = "invalid_client"
+	CodeInvalidRequest    = "invalid_request"
+	CodeInvalidGrant      = "invalid_grant"
+	CodeInvalidToken      = "invalid_token"
+	CodeMissingScope      = "missing_scope"
+	CodeWrongOrganization = "wrong_organization"
+	CodeGrantNotFound     = "grant_not_found"
+	CodeGrantRevoked      = "grant_revoked"
+	CodeRateLimited       = "rate_limited"
+	CodeInvalidClient     = "invalid_client"
 )
+
+// GrantGone reports whether code says the grant can no longer be used.
+func GrantGone(code string) bool {
+	return code == CodeGrantRevoked || code == CodeInvalidGrant || code == CodeGrantNotFound
+}
 
 // MaxBodySnippet is how many bytes of an error body an APIError keeps.
 const MaxBodySnippet = 1024
@@ -79,7 +98,8 @@ type APIError struct {
 	Code string
 	// Message is the body's "message" or "error_description", if any.
 	Message string
-	// Method and Path name the request: Path has no host and no query.
+	// Method and Path name the request: Path is the whole path that was
+	// requested (the base URL's own path included), without host or query.
 	Method string
 	Path   string
 	// Body is the start of the response body, at most MaxBodySnippet bytes.
@@ -90,9 +110,10 @@ type APIError struct {
 }
 
 // Error returns a short one-line description such as
-// "GET /api/oauth-client/organizations: 410 grant_revoked".
+// "partner: GET /api/oauth-client/organizations: 410 grant_revoked".
 func (e *APIError) Error() string {
 	var b strings.Builder
+	b.WriteString("partner: ")
 	b.WriteString(e.Method)
 	b.WriteByte(' ')
 	b.WriteString(e.Path)
@@ -126,7 +147,11 @@ func (e *APIError) Is(target error) bool {
 	case ErrMissingScope:
 		return e.Code == CodeMissingScope
 	case ErrReauthorizationRequired:
-		return e.Code == CodeGrantRevoked || e.Code == CodeInvalidGrant
+		return GrantGone(e.Code)
+	case ErrWrongOrganization:
+		return e.Code == CodeWrongOrganization
+	case ErrConflict:
+		return e.StatusCode == http.StatusConflict
 	case ErrTemporary:
 		return Temporary(e.StatusCode)
 	}
@@ -149,7 +174,7 @@ type MissingScopeError struct {
 }
 
 // Error returns the APIError text with the required scope, for example
-// "POST /api/oauth-client/v1/projects: 403 missing_scope (required: projects:write)".
+// "partner: POST /api/oauth-client/v1/projects: 403 missing_scope (required: projects:write)".
 func (e *MissingScopeError) Error() string {
 	if e.Required == "" {
 		return e.APIError.Error()
@@ -176,11 +201,11 @@ type nestedError struct {
 }
 
 // FromResponse builds the typed error for a non-2xx answer from its status,
-// its (already bounded) body and Retry-After delay. scrub lists strings that
-// must not appear in what the error keeps (tokens, secrets); they are
-// replaced with "[redacted]". It returns *MissingScopeError when the body
-// says missing_scope, whatever the status, and *APIError otherwise.
-func FromResponse(method, path string, status int, body []byte, retryAfter time.Duration, scrub ...string) error {
+// its (already bounded) body and Retry-After delay. Every secret in scrub
+// is removed from what the error keeps, in whatever form the body echoes
+// it. It returns *MissingScopeError when the body says missing_scope,
+// whatever the status, and *APIError otherwise.
+func FromResponse(method, path string, status int, body []byte, retryAfter time.Duration, scrub redact.Secrets) error {
 	e := &APIError{
 		StatusCode: status,
 		Method:     method,
@@ -215,11 +240,11 @@ func FromResponse(method, path string, status int, body []byte, retryAfter time.
 }
 
 // snippet returns a scrubbed copy of at most MaxBodySnippet bytes of body.
-func snippet(body []byte, scrub []string) []byte {
+func snippet(body []byte, scrub redact.Secrets) []byte {
 	if len(body) == 0 {
 		return nil
 	}
-	s := redact(string(body), scrub)
+	s := scrub.String(string(body))
 	if len(s) > MaxBodySnippet {
 		s = s[:MaxBodySnippet]
 	}
@@ -228,8 +253,8 @@ func snippet(body []byte, scrub []string) []byte {
 
 // clean makes a server-supplied string safe to put in an error line: no
 // secrets, one line, valid UTF-8, bounded length.
-func clean(s string, limit int, scrub []string) string {
-	s = redact(s, scrub)
+func clean(s string, limit int, scrub redact.Secrets) string {
+	s = scrub.String(s)
 	s = strings.Map(func(r rune) rune {
 		if r < ' ' || r == utf8.RuneError {
 			return ' '
@@ -246,28 +271,48 @@ func clean(s string, limit int, scrub []string) string {
 	return s
 }
 
-// redact replaces each secret in s, also as it would appear JSON-escaped
-// or form-encoded, since a server may echo it either way.
-func redact(s string, scrub []string) string {
-	for _, secret := range scrub {
-		if secret == "" {
-			continue
-		}
-		quoted, _ := json.Marshal(secret)
-		for _, form := range [...]string{secret, string(quoted[1 : len(quoted)-1]), url.QueryEscape(secret), url.PathEscape(secret)} {
-			if strings.Contains(s, form) {
-				s = strings.ReplaceAll(s, form, "[redacted]")
-			}
-		}
-	}
-	return s
-}
-
 // Clean makes a server-supplied error code safe to put in an error line,
 // as FromResponse does: no secret, one line, bounded.
-func Clean(code string, scrub ...string) string { return clean(code, 64, scrub) }
+func Clean(code string, scrub redact.Secrets) string { return clean(code, 64, scrub) }
+
+// Quote returns a short, safe quotation of a bad value from an answer, for
+// an error message: at most 16 bytes, and nothing at all when it looks
+// like a token (a long run without spaces), since the field may hold one.
+func Quote(v string) string {
+	const limit = 16
+	if len(v) > limit && !strings.ContainsAny(v[:limit], " \t") {
+		return fmt.Sprintf("(%d bytes, not shown)", len(v))
+	}
+	return fmt.Sprintf("%q", clean(v, limit, redact.Secrets{}))
+}
 
 // ArgumentError returns an ErrInvalidArgument error naming the field.
 func ArgumentError(field, problem string) error {
-	return fmt.Errorf("%w: %s %s", ErrInvalidArgument, field, problem)
+	return fmt.Errorf("partner: %w: %s %s", ErrInvalidArgument, field, problem)
 }
+
+// Classified is an error put in a class (one of the sentinels) with advice
+// on what to do: "partner: POST /path: 404 Not Found: <advice>". It
+// matches its class and everything Err matches.
+type Classified struct {
+	Class  error
+	Err    error
+	Advice string
+}
+
+// Classify puts err in class with advice.
+func Classify(class, err error, advice string) error {
+	return &Classified{Class: class, Err: err, Advice: advice}
+}
+
+// Error returns Err's text, then the advice (or the class's text).
+func (e *Classified) Error() string {
+	a := e.Advice
+	if a == "" {
+		a = e.Class.Error()
+	}
+	return e.Err.Error() + ": " + a
+}
+
+// Unwrap returns both the class and the error.
+func (e *Classified) Unwrap() []error { return []error{e.Class, e.Err} }

@@ -66,12 +66,12 @@ func FuzzRetryAfter(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, v string) {
-		d, ok := retryAfter(v)
+		d, ok := RetryAfter(v)
 		if !ok {
 			return
 		}
 		if d < 0 || d > 24*time.Hour && !isDate(v) {
-			t.Fatalf("retryAfter(%q) = %v", v, d)
+			t.Fatalf("RetryAfter(%q) = %v", v, d)
 		}
 	})
 }

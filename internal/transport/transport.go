@@ -20,6 +20,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/locsvc/partner-go/internal/apierr"
+	"github.com/locsvc/partner-go/internal/redact"
 )
 
 // Version is the SDK's version, sent in the User-Agent.
@@ -53,11 +54,32 @@ type TokenSource interface {
 	// Generation identifies the grant's current credentials; it changes
 	// when the grant is given a new token.
 	Generation() uint64
-	// Fail makes err final: the source returns it from now on without
-	// calling the service. Do calls it, with the Generation the request
-	// was sent under, when an answer says the grant is gone
-	// (grant_revoked, invalid_grant).
-	Fail(err error, gen uint64)
+	// Fail is told that an answer to a request sent under Generation gen
+	// says the grant is gone (err matches ErrReauthorizationRequired). The
+	// source reads its Store once more: it reports true when that gave the
+	// grant a newer token (the user reconnected, another holder refreshed),
+	// and the request is then replayed once; otherwise err becomes final.
+	Fail(ctx context.Context, err error, gen uint64) bool
+	// Secrets returns the grant's tokens, which nothing the SDK keeps or
+	// logs may contain.
+	Secrets() redact.Secrets
+}
+
+// Request is one call of the service.
+type Request struct {
+	Method string
+	// Path is relative to the base URL.
+	Path string
+	// Auth authorises the request; nil sends none.
+	Auth TokenSource
+	// Body is encoded as JSON; nil sends no body.
+	Body any
+	// Credential is set for requests that obtain or revoke a credential
+	// (the installation-token mint): it names the setting that holds the
+	// URL, for the advice of ErrConfiguration. Such a request never follows
+	// a redirect to another origin, and an answer without a known error code
+	// is ErrConfiguration, not a per-call error.
+	Credential string
 }
 
 // Options configures a Runner. Zero values take the defaults above.
@@ -67,7 +89,8 @@ type Options struct {
 	BaseURL *url.URL
 	// HTTPClient is the caller's client; it is copied, never modified.
 	HTTPClient *http.Client
-	// Logger receives go-retryablehttp's and the SDK's logs; nil is silent.
+	// Logger receives the SDK's debug lines about retries; nil is silent.
+	// go-retryablehttp's own logging is never used.
 	Logger *slog.Logger
 	// UserAgent is appended to "partner-go/<version>".
 	UserAgent string
@@ -80,14 +103,16 @@ type Options struct {
 	RetryAfterMax time.Duration
 	// MaxResponseBytes caps a 2xx body.
 	MaxResponseBytes int64
-	// Secrets are scrubbed from every error body the SDK keeps.
-	Secrets []string
+	// Secrets are the application's (its client secret): scrubbed, with
+	// the grant's tokens, from every error and log line.
+	Secrets redact.Secrets
 }
 
 // Runner sends requests. It is safe for concurrent use and is meant to be
 // shared by every client of a pool: it holds no per-grant state.
 type Runner struct {
 	prefix        string // base URL without a trailing slash
+	basePath      string // the base URL's path without a trailing slash
 	origin        string // scheme://host of the base URL
 	rc            *retryablehttp.Client
 	std           *http.Client
@@ -96,7 +121,7 @@ type Runner struct {
 	jsonVals      []string // net/http never modifies them
 	maxBody       int64
 	retryAfterMax time.Duration
-	secrets       []string
+	secrets       redact.Secrets
 	logger        *slog.Logger
 }
 
@@ -104,6 +129,7 @@ type Runner struct {
 func New(o Options) *Runner {
 	r := &Runner{
 		prefix:        strings.TrimSuffix(o.BaseURL.String(), "/"),
+		basePath:      strings.TrimSuffix(o.BaseURL.Path, "/"),
 		origin:        o.BaseURL.Scheme + "://" + o.BaseURL.Host,
 		ua:            "partner-go/" + Version,
 		maxBody:       o.MaxResponseBytes,
@@ -126,13 +152,20 @@ func New(o Options) *Runner {
 	if o.HTTPClient != nil {
 		hc = *o.HTTPClient // a copy: the caller's client is never modified
 	} else {
-		// A header timeout on the SDK's own transport bounds a hanging
-		// attempt. It costs a timer per request (see BenchmarkProjectsGet's
-		// sdk-default), less than http.Client.Timeout's context and timer.
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.ResponseHeaderTimeout = DefaultAttemptTimeout
-		t.MaxIdleConnsPerHost = 64
-		hc.Transport = t
+		hc.Transport = defaultTransport()
+	}
+	prevRedirect := hc.CheckRedirect
+	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if c, _ := req.Context().Value(callKey{}).(*call); c != nil && c.credential != "" && !sameOrigin(req.URL, origin(via[0].URL)) {
+			return &RedirectError{Host: req.URL.Host, Setting: c.credential}
+		}
+		if prevRedirect != nil {
+			return prevRedirect(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
 	}
 	base := hc.Transport
 	if base == nil {
@@ -156,11 +189,6 @@ func New(o Options) *Runner {
 		Backoff:      backoff,
 		ErrorHandler: lastResponse,
 	}
-	if o.Logger != nil {
-		// *slog.Logger is a retryablehttp.LeveledLogger. URLs it logs have
-		// no query (the base URL may not have one) and no token.
-		r.rc.Logger = o.Logger
-	}
 	r.std = &http.Client{Transport: &retryablehttp.RoundTripper{Client: r.rc}}
 	return r
 }
@@ -178,6 +206,44 @@ func lastResponse(resp *http.Response, err error, _ int) (*http.Response, error)
 	return resp, err
 }
 
+// defaultTransport is the SDK's own transport when the caller gives no
+// client: a clone of http.DefaultTransport with a header timeout, which
+// bounds a hanging attempt at the cost of a timer per request (see
+// BenchmarkProjectsGet's sdk-default), less than http.Client.Timeout's
+// context and timer. When http.DefaultTransport was replaced (tracing and
+// metrics libraries wrap it), it is used as it is.
+func defaultTransport() http.RoundTripper {
+	dt, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return http.DefaultTransport
+	}
+	t := dt.Clone()
+	t.ResponseHeaderTimeout = DefaultAttemptTimeout
+	t.MaxIdleConnsPerHost = 64
+	return t
+}
+
+// RedirectError is a credential request's redirect to another origin,
+// refused: its body (client secret, refresh token) or its answer (a token)
+// must not cross to a host the application did not configure. Host is the
+// Location's host; the rest of that URL is never kept.
+type RedirectError struct {
+	Host    string
+	Setting string
+}
+
+func (e *RedirectError) Error() string {
+	return "redirected to another host (" + e.Host + "), refused for a credential request"
+}
+
+// Configuration returns e as an ErrConfiguration for method path.
+func (e *RedirectError) Configuration(method, path string) error {
+	return apierr.Classify(apierr.ErrConfiguration, fmt.Errorf("partner: %s %s: %w", method, path, e),
+		"check "+e.Setting+"; users need not reconnect")
+}
+
+func origin(u *url.URL) string { return u.Scheme + "://" + u.Host }
+
 func orDefault(d, def time.Duration) time.Duration {
 	if d <= 0 {
 		return def
@@ -190,9 +256,10 @@ func (r *Runner) Logger() *slog.Logger { return r.logger }
 
 // OAuth2Context returns a context for golang.org/x/oauth2 calls: its
 // requests go through the Runner's client and retry policy as a POST with
-// no Authorization header.
-func (r *Runner) OAuth2Context(ctx context.Context) context.Context {
-	ctx = context.WithValue(ctx, callKey{}, &call{method: http.MethodPost})
+// no Authorization header, and never follow a redirect to another origin
+// (setting names the URL setting to check then).
+func (r *Runner) OAuth2Context(ctx context.Context, setting string) context.Context {
+	ctx = context.WithValue(ctx, callKey{}, &call{r: r, method: http.MethodPost, credential: setting})
 	// x/oauth2 finds its HTTP client under this key.
 	return context.WithValue(ctx, oauth2.HTTPClient, r.std)
 }
@@ -202,6 +269,8 @@ func (r *Runner) OAuth2Context(ctx context.Context) context.Context {
 type call struct {
 	r           *Runner
 	method      string
+	path        string // the whole path, for log lines
+	credential  string // see Request.Credential
 	auth        TokenSource
 	token       string // the last token sent
 	gen         uint64 // the auth Generation when token was taken
@@ -214,51 +283,82 @@ type call struct {
 
 type callKey struct{}
 
-// Do sends method path (relative to the base URL) with in encoded as JSON
-// (nil for no body), authorised by auth (nil for none), and returns the
-// 2xx body. A non-2xx answer becomes *apierr.APIError or
-// *apierr.MissingScopeError; a token failure is returned as the token
-// source gave it.
-func (r *Runner) Do(ctx context.Context, method, path string, auth TokenSource, in any) ([]byte, error) {
+// Do sends q and returns the 2xx body. A non-2xx answer becomes
+// *apierr.APIError or *apierr.MissingScopeError (classified as
+// ErrConfiguration for a credential request without a known code); a
+// token failure is returned as the token source gave it. Every error
+// starts with "partner: <method> <whole path>".
+func (r *Runner) Do(ctx context.Context, q Request) ([]byte, error) {
+	full := r.basePath + q.Path
 	var payload []byte
-	if in != nil {
+	if q.Body != nil {
 		var err error
-		if payload, err = json.Marshal(in); err != nil {
-			return nil, fmt.Errorf("%s %s: encoding request: %w", method, path, err)
+		if payload, err = json.Marshal(q.Body); err != nil {
+			return nil, fmt.Errorf("partner: %s %s: encoding request: %w", q.Method, full, err)
 		}
 	}
-	c := &call{r: r, method: method, auth: auth}
+	c := &call{r: r, method: q.Method, path: full, auth: q.Auth, credential: q.Credential}
 	ctx = context.WithValue(ctx, callKey{}, c)
-	resp, err := r.attempts(ctx, c, path, payload)
-	if err == nil && resp.StatusCode == http.StatusUnauthorized && c.invalidated {
-		// The cached token was refused: it has been dropped, so this
-		// replay gets a new one. Once only.
-		c.invalidated, c.replayed = false, true
-		resp, err = r.attempts(ctx, c, path, payload)
+	for replays := 0; ; replays++ {
+		resp, err := r.attempts(ctx, c, q.Path, payload)
+		if err == nil && resp.StatusCode == http.StatusUnauthorized && c.invalidated {
+			// The cached token was refused: it has been dropped, so this
+			// replay gets a new one. Once only.
+			c.invalidated, c.replayed = false, true
+			resp, err = r.attempts(ctx, c, q.Path, payload)
+		}
+		if err != nil {
+			return nil, r.failure(ctx, c, err)
+		}
+		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+			return c.body, nil
+		}
+		var ra time.Duration
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+			ra, _ = RetryAfter(resp.Header.Get("Retry-After"))
+		}
+		err = apierr.FromResponse(q.Method, full, resp.StatusCode, c.body, ra, r.scrub(c))
+		var ae *apierr.APIError
+		errors.As(err, &ae)
+		switch {
+		case apierr.GrantGone(ae.Code):
+			if q.Auth != nil && q.Auth.Fail(ctx, err, c.gen) && replays == 0 {
+				continue // the Store had a newer token: once with it
+			}
+			err = apierr.Classify(apierr.ErrReauthorizationRequired, err, "the user must reconnect the application")
+		case q.Credential != "" && credentialRefused(ae):
+			err = apierr.Classify(apierr.ErrConfiguration, err, "check "+q.Credential+"; users need not reconnect")
+		}
+		return nil, err
 	}
-	body := c.body
-	if err != nil {
-		return nil, r.failure(ctx, method, path, err)
-	}
-	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		return body, nil
-	}
-	var ra time.Duration
-	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
-		ra, _ = retryAfter(resp.Header.Get("Retry-After"))
-	}
-	err = apierr.FromResponse(method, path, resp.StatusCode, body, ra, r.scrub(c.token)...)
-	if auth != nil && errors.Is(err, apierr.ErrReauthorizationRequired) {
-		auth.Fail(err, c.gen)
-	}
-	return nil, err
 }
 
-func (r *Runner) scrub(token string) []string {
-	if token == "" {
-		return r.secrets
+// credentialRefused reports whether an answer to a credential request
+// says the application, not the grant, is wrong: invalid_client, or a 4xx
+// other than 429 without a code the service documents (a wrong URL's 404
+// or 405, a proxy's page, a gateway's 400 or 403).
+func credentialRefused(e *apierr.APIError) bool {
+	if e.Code == apierr.CodeInvalidClient {
+		return true
 	}
-	return append(r.secrets[:len(r.secrets):len(r.secrets)], token)
+	if e.StatusCode < 400 || e.StatusCode >= 500 || e.StatusCode == http.StatusTooManyRequests {
+		return false
+	}
+	switch e.Code {
+	case apierr.CodeMissingScope, apierr.CodeWrongOrganization, apierr.CodeRateLimited:
+		return false
+	}
+	return true
+}
+
+// scrub returns every secret c's answer may echo: the application's and
+// the grant's.
+func (r *Runner) scrub(c *call) redact.Secrets {
+	s := r.secrets
+	if c.auth != nil {
+		s = s.Merge(c.auth.Secrets())
+	}
+	return s.With(c.token)
 }
 
 // handleResponse is every request's response handler: it reads the final
@@ -276,6 +376,8 @@ func handleResponse(resp *http.Response) error {
 	c.read = true
 	var err error
 	c.body, err = c.r.readBody(resp)
+	// go-retryablehttp drains the body before a retry: it has been read.
+	resp.Body = http.NoBody
 	return err
 }
 
@@ -358,22 +460,43 @@ func readLimited(rd io.Reader, limit int64) ([]byte, error) {
 }
 
 // failure turns a transport-level error into the SDK's error.
-func (r *Runner) failure(ctx context.Context, method, path string, err error) error {
+func (r *Runner) failure(ctx context.Context, c *call, err error) error {
 	var te *tokenError
 	if errors.As(err, &te) {
 		return te.err
 	}
 	if ctxErr := ctx.Err(); ctxErr != nil {
-		return fmt.Errorf("%s %s: %w", method, path, ctxErr)
+		return fmt.Errorf("partner: %s %s: %w", c.method, c.path, ctxErr)
+	}
+	var re *RedirectError
+	if errors.As(err, &re) {
+		return re.Configuration(c.method, c.path)
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err // its text repeats the whole URL
 	}
 	if errors.Is(err, errTooLarge) {
-		return fmt.Errorf("%s %s: %w: body over %d bytes", method, path, apierr.ErrUnexpectedResponse, r.maxBody)
+		return fmt.Errorf("partner: %s %s: %w: body over %d bytes", c.method, c.path, apierr.ErrUnexpectedResponse, r.maxBody)
 	}
-	return fmt.Errorf("%s %s: %w: %w", method, path, apierr.ErrTemporary, err)
+	return fmt.Errorf("partner: %s %s: %w: %w", c.method, c.path, apierr.ErrTemporary, &Cleaned{Text: r.clean(c, err), Err: err})
+}
+
+// Cleaned is an error whose text was made safe (no secret, no URL query)
+// while its chain is kept for errors.Is, so that a caller can still find
+// syscall.ECONNRESET or a *net.OpError in it.
+type Cleaned struct {
+	Text string
+	Err  error
+}
+
+func (e *Cleaned) Error() string { return e.Text }
+func (e *Cleaned) Unwrap() error { return e.Err }
+
+// clean is an error's text made safe for an error or a log line: no
+// secret, and no URL beyond its scheme, host and path.
+func (r *Runner) clean(c *call, err error) string {
+	return redact.URLs(r.scrub(c).String(err.Error()))
 }
 
 // checkRetry is the SDK's retry policy (see DESIGN.md): a failure before
@@ -383,27 +506,40 @@ func (r *Runner) checkRetry(ctx context.Context, resp *http.Response, err error)
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return false, ctxErr
 	}
-	idempotent := false
-	if c, ok := ctx.Value(callKey{}).(*call); ok {
-		idempotent = c.method == http.MethodGet || c.method == http.MethodHead
+	c, _ := ctx.Value(callKey{}).(*call)
+	retry := r.shouldRetry(c, resp, err)
+	if retry && r.logger != nil && c != nil {
+		attrs := []slog.Attr{slog.String("method", c.method), slog.String("path", c.path)}
+		if err != nil {
+			attrs = append(attrs, slog.String("error", r.clean(c, err)))
+		} else {
+			attrs = append(attrs, slog.Int("status", resp.StatusCode))
+		}
+		r.logger.LogAttrs(ctx, slog.LevelDebug, "partner: retrying", attrs...)
 	}
+	return retry, nil
+}
+
+func (r *Runner) shouldRetry(c *call, resp *http.Response, err error) bool {
+	idempotent := c != nil && (c.method == http.MethodGet || c.method == http.MethodHead)
 	if err != nil {
 		var te *tokenError
-		if errors.As(err, &te) || errors.Is(err, errTooLarge) {
-			return false, nil
+		var re *RedirectError
+		if errors.As(err, &te) || errors.As(err, &re) || errors.Is(err, errTooLarge) {
+			return false
 		}
-		return idempotent || notSent(err), nil
+		return idempotent || notSent(err)
 	}
 	switch resp.StatusCode {
 	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
-		if d, ok := retryAfter(resp.Header.Get("Retry-After")); ok && d > r.retryAfterMax {
-			return false, nil // longer than we wait: report it instead
+		if d, ok := RetryAfter(resp.Header.Get("Retry-After")); ok && d > r.retryAfterMax {
+			return false // longer than we wait: report it instead
 		}
-		return true, nil
+		return true
 	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusGatewayTimeout:
-		return idempotent, nil
+		return idempotent
 	}
-	return false, nil
+	return false
 }
 
 // notSent reports whether err proves the request never left: the
@@ -421,7 +557,7 @@ func notSent(err error) bool {
 // exponential delay with jitter in [d/2, d].
 func backoff(lo, hi time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
-		if d, ok := retryAfter(resp.Header.Get("Retry-After")); ok {
+		if d, ok := RetryAfter(resp.Header.Get("Retry-After")); ok {
 			return d // checkRetry refused anything over the cap
 		}
 	}
@@ -432,8 +568,8 @@ func backoff(lo, hi time.Duration, attempt int, resp *http.Response) time.Durati
 	return d/2 + rand.N(d/2+1)
 }
 
-// retryAfter parses a Retry-After value: seconds or an HTTP date.
-func retryAfter(v string) (time.Duration, bool) {
+// RetryAfter parses a Retry-After value: seconds or an HTTP date.
+func RetryAfter(v string) (time.Duration, bool) {
 	if v == "" {
 		return 0, false
 	}
@@ -552,10 +688,10 @@ func sameOrigin(u *url.URL, origin string) bool {
 // ErrUnexpectedResponse naming the endpoint.
 func Decode(method, path string, data []byte, v any) error {
 	if len(bytes.TrimSpace(data)) == 0 {
-		return fmt.Errorf("%s %s: %w: empty body where a record was expected", method, path, apierr.ErrUnexpectedResponse)
+		return fmt.Errorf("partner: %s %s: %w: empty body where a record was expected", method, path, apierr.ErrUnexpectedResponse)
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("%s %s: %w: %v", method, path, apierr.ErrUnexpectedResponse, err)
+		return fmt.Errorf("partner: %s %s: %w: %v", method, path, apierr.ErrUnexpectedResponse, err)
 	}
 	return nil
 }
@@ -599,7 +735,7 @@ func List(method, path string, data []byte, keys ...string) ([]json.RawMessage, 
 	if n == 1 {
 		return found, nil
 	}
-	return nil, fmt.Errorf("%s %s: %w: no list in the answer", method, path, apierr.ErrUnexpectedResponse)
+	return nil, fmt.Errorf("partner: %s %s: %w: no list in the answer", method, path, apierr.ErrUnexpectedResponse)
 }
 
 // PathParam checks and escapes a path parameter: it must be non-empty and
@@ -657,7 +793,7 @@ func Tolerant[L any](method, path string, data []byte, fast any) (loose *L, err 
 		loose = new(L)
 		return loose, Decode(method, path, data, loose)
 	}
-	return nil, fmt.Errorf("%s %s: %w: %v", method, path, apierr.ErrUnexpectedResponse, err)
+	return nil, fmt.Errorf("partner: %s %s: %w: %v", method, path, apierr.ErrUnexpectedResponse, err)
 }
 
 // Envelope returns the object held under the first of keys in a JSON

@@ -1,4 +1,4 @@
-package projects_test
+package partner_test
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package auth
+package tokens
 
 import "context"
 
@@ -6,25 +6,26 @@ import "context"
 // token meanwhile waits on the same pending, so one request reaches the
 // service however many goroutines ask; each caller can still give up on its
 // own context while the work carries on for the others.
-type pending struct {
+type pending[T any] struct {
 	done chan struct{}
-	val  string
+	val  T
 	err  error
 }
 
-func newPending() *pending { return &pending{done: make(chan struct{})} }
+func newPending[T any]() *pending[T] { return &pending[T]{done: make(chan struct{})} }
 
-func (p *pending) wait(ctx context.Context) (string, error) {
+func (p *pending[T]) wait(ctx context.Context) (T, error) {
 	select {
 	case <-p.done:
 		return p.val, p.err
 	case <-ctx.Done():
-		return "", ctx.Err()
+		var zero T
+		return zero, ctx.Err()
 	}
 }
 
 // finish records the result and wakes every waiter.
-func (p *pending) finish(val string, err error) {
+func (p *pending[T]) finish(val T, err error) {
 	p.val, p.err = val, err
 	close(p.done)
 }

@@ -1,0 +1,217 @@
+package partner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/locsvc/partner-go/internal/apierr"
+	"github.com/locsvc/partner-go/internal/tokens"
+	"github.com/locsvc/partner-go/internal/transport"
+)
+
+// InstallationTokenPrefix starts every installation token the service
+// issues.
+const InstallationTokenPrefix = "svc_oat_"
+
+// Installation-token lifetimes the SDK assumes.
+const (
+	// DefaultInstallationTokenLifetime is assumed when the service does not
+	// say when a token expires (the spec gives one hour).
+	DefaultInstallationTokenLifetime = time.Hour
+	// MaxInstallationTokenLifetime caps the lifetime an answer may promise
+	// in expires_in: a larger value (or one that would overflow) is taken
+	// as this.
+	MaxInstallationTokenLifetime = 24 * time.Hour
+)
+
+// InstallationToken is a minted installation token and what the mint
+// answer said about the grant.
+type InstallationToken struct {
+	// Token is the bearer token itself. Treat it as a secret: it is left
+	// out when the InstallationToken is printed.
+	Token string
+	// ExpiresAt is when it expires: as the service said, or one hour from
+	// when it was received.
+	ExpiresAt time.Time
+	// OrganizationID is the grant's organization, when the answer says it.
+	OrganizationID string
+	// ProjectIDs are the projects the grant covers; empty means all of the
+	// organization's projects (service-notes.md section 3).
+	ProjectIDs []string
+	// Scopes are the scopes granted, when the answer says them.
+	Scopes []string
+	// Raw is the whole answer as the service sent it. It holds the token.
+	Raw json.RawMessage
+}
+
+// String returns a description without the token itself, so that
+// printing an InstallationToken (or a slice of them) shows no secret.
+func (t InstallationToken) String() string {
+	return fmt.Sprintf("partner.InstallationToken{ExpiresAt: %s, OrganizationID: %q, ProjectIDs: %q, Scopes: %q}",
+		t.ExpiresAt.Format(time.RFC3339), t.OrganizationID, t.ProjectIDs, t.Scopes)
+}
+
+// GoString is String, so %#v shows no secret either.
+func (t InstallationToken) GoString() string { return t.String() }
+
+// Format makes every verb print String, so %+v shows no secret either.
+func (t InstallationToken) Format(f fmt.State, _ rune) { fmt.Fprint(f, t.String()) }
+
+// InstallationsService mints the grant's installation tokens (endpoint 8).
+// The client does this by itself whenever a token is missing or about to
+// expire. Get it from Client.Installations.
+type InstallationsService service
+
+// CreateToken mints a new installation token for the client's grant now
+// (POST /api/oauth-client/installations/<grant>/tokens, with the access
+// token as Bearer), and makes it the token the client's calls use. A mint
+// is audited and rate-limited by the service: the client mints by itself
+// when needed, so call this only to learn what a fresh mint says (say,
+// the scopes after the user re-authorized). A call while a mint is in
+// progress returns that mint's token.
+func (s *InstallationsService) CreateToken(ctx context.Context) (*InstallationToken, error) {
+	m, err := s.c.install.Renew(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t := m.Detail.(*InstallationToken)
+	cp := *t
+	cp.ExpiresAt = m.Expiry
+	return &cp, nil
+}
+
+// mintTokenWire holds the field-name variants the spec leaves open.
+type mintTokenWire struct {
+	Token              string          `json:"token"`
+	InstallationToken  string          `json:"installationToken"`
+	InstallationToken2 string          `json:"installation_token"`
+	AccessToken        string          `json:"access_token"`
+	ExpiresAt          string          `json:"expiresAt"`
+	ExpiresAt2         string          `json:"expires_at"`
+	ExpiresIn          json.RawMessage `json:"expiresIn"`
+	ExpiresIn2         json.RawMessage `json:"expires_in"`
+	OrganizationID     string          `json:"organization_id"`
+	OrganizationID2    string          `json:"organizationId"`
+	ProjectIDs         []string        `json:"project_ids"`
+	ProjectIDs2        []string        `json:"projectIds"`
+	Scopes             json.RawMessage `json:"scopes"`
+}
+
+// mint calls endpoint 8 for the client's grant; it is the grant's
+// tokens.MintFunc.
+func (c *Client) mint(ctx context.Context) (tokens.Minted, error) {
+	path := "/api/oauth-client/installations/" + c.grantPath + "/tokens"
+	data, err := c.do(ctx, transport.Request{Method: http.MethodPost, Path: path, Auth: c.access, Credential: c.baseSetting})
+	if err != nil {
+		return tokens.Minted{}, err
+	}
+	t, err := parseMint(c.fullPath(path), data, time.Now())
+	if err != nil {
+		return tokens.Minted{}, err
+	}
+	if !strings.HasPrefix(t.Token, InstallationTokenPrefix) {
+		if l := c.logger; l != nil {
+			l.LogAttrs(ctx, slog.LevelWarn, "partner: installation token without the "+InstallationTokenPrefix+" prefix",
+				slog.String("grant", c.grantID))
+		}
+	}
+	return tokens.Minted{Token: t.Token, Expiry: t.ExpiresAt, Detail: t}, nil
+}
+
+// parseMint decodes a mint answer received at received.
+func parseMint(path string, data []byte, received time.Time) (*InstallationToken, error) {
+	var w mintTokenWire
+	if err := transport.Decode(http.MethodPost, path, data, &w); err != nil {
+		return nil, err
+	}
+	raw := json.RawMessage(data)
+	if firstOf(w.Token, w.InstallationToken, w.InstallationToken2, w.AccessToken) == "" {
+		if inner := transport.Envelope(data, "data", "installation"); inner != nil {
+			w = mintTokenWire{}
+			if err := transport.Decode(http.MethodPost, path, inner, &w); err != nil {
+				return nil, err
+			}
+			raw = inner
+		}
+	}
+	t := &InstallationToken{
+		Token:          firstOf(w.Token, w.InstallationToken, w.InstallationToken2, w.AccessToken),
+		OrganizationID: firstOf(w.OrganizationID, w.OrganizationID2),
+		ProjectIDs:     w.ProjectIDs,
+		Raw:            raw,
+	}
+	if t.ProjectIDs == nil {
+		t.ProjectIDs = w.ProjectIDs2
+	}
+	t.Scopes = scopeList(w.Scopes)
+	if t.Token == "" {
+		return nil, fmt.Errorf("partner: POST %s: %w: no token in the answer", path, apierr.ErrUnexpectedResponse)
+	}
+	var err error
+	if t.ExpiresAt, err = mintExpiry(w, received); err != nil {
+		return nil, fmt.Errorf("partner: POST %s: %w: %v", path, apierr.ErrUnexpectedResponse, err)
+	}
+	return t, nil
+}
+
+// scopeList reads scopes as a JSON array or a space-separated string.
+func scopeList(raw json.RawMessage) []string {
+	var list []string
+	if json.Unmarshal(raw, &list) == nil {
+		return list
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil && s != "" {
+		return strings.Fields(s)
+	}
+	return nil
+}
+
+func firstOf(v ...string) string {
+	for _, s := range v {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// mintExpiry reads expiresAt/expires_at (RFC 3339) or expiresIn/expires_in
+// (seconds, number or numeric string); with none it is one hour. A bad
+// value is quoted only by a short prefix.
+func mintExpiry(w mintTokenWire, received time.Time) (time.Time, error) {
+	if at := firstOf(w.ExpiresAt, w.ExpiresAt2); at != "" {
+		t, err := time.Parse(time.RFC3339, at)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("expiry %s is not RFC 3339", apierr.Quote(at))
+		}
+		return t, nil
+	}
+	for _, in := range []json.RawMessage{w.ExpiresIn, w.ExpiresIn2} {
+		if len(in) == 0 || string(in) == "null" {
+			continue
+		}
+		var n json.Number
+		if err := json.Unmarshal(in, &n); err != nil {
+			var s string
+			if json.Unmarshal(in, &s) != nil {
+				return time.Time{}, fmt.Errorf("expires_in %s is not a number", apierr.Quote(string(in)))
+			}
+			n = json.Number(s)
+		}
+		secs, err := n.Float64()
+		if err != nil || secs <= 0 {
+			return time.Time{}, fmt.Errorf("expires_in %s is not a positive number", apierr.Quote(string(n)))
+		}
+		if secs > MaxInstallationTokenLifetime.Seconds() {
+			return received.Add(MaxInstallationTokenLifetime), nil
+		}
+		return received.Add(time.Duration(secs * float64(time.Second))), nil
+	}
+	return received.Add(DefaultInstallationTokenLifetime), nil
+}

@@ -1,0 +1,598 @@
+package tokens
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/oauth2"
+
+	"github.com/locsvc/partner-go/auth"
+	"github.com/locsvc/partner-go/internal/apierr"
+	"github.com/locsvc/partner-go/internal/redact"
+	"github.com/locsvc/partner-go/internal/transport"
+)
+
+// Defaults for the token sources.
+const (
+	// DefaultEarlyRefresh is how long before its expiry an access token is
+	// refreshed (the spec's client-side practice is 60 s).
+	DefaultEarlyRefresh = 60 * time.Second
+	// DefaultInstallationMargin is how long before its one-hour expiry an
+	// installation token is replaced.
+	DefaultInstallationMargin = 5 * time.Minute
+	// DefaultTimeout bounds one refresh or mint, retries included. It runs
+	// on a context detached from the caller's, so one caller giving up
+	// does not fail the others waiting for the same token.
+	DefaultTimeout = 30 * time.Second
+	// ConfigurationHold is how long an ErrConfiguration answer is returned
+	// without asking the service again.
+	ConfigurationHold = time.Minute
+	// MinLifetime is the shortest lifetime a token is taken to have, so that
+	// a server answering 0 or a negative lifetime does not cause a refresh
+	// per call.
+	MinLifetime = 30 * time.Second
+	// DefaultAccessLifetime is assumed for an access token answered without
+	// expires_in (the spec gives 1800 s).
+	DefaultAccessLifetime = 1800 * time.Second
+)
+
+// ReconnectAdvice ends the message of an error that says the grant is gone.
+const ReconnectAdvice = "the user must reconnect the application"
+
+// TokenPath is the token endpoint's path under {auth_url} (endpoint 7).
+const TokenPath = "/api/auth/mcp/token"
+
+// Config configures a Refresher: what every grant of a partner
+// application shares.
+type Config struct {
+	// AuthURL is the spec's {auth_url}; the token endpoint is
+	// AuthURL + TokenPath.
+	AuthURL string
+	// AuthSetting names the AuthURL setting in advice ("PoolConfig.AuthURL").
+	AuthSetting string
+	// ClientID and ClientSecret are the partner application's credentials,
+	// sent in the form body (oauth2.AuthStyleInParams).
+	ClientID, ClientSecret string
+	// Store receives every refreshed token before it is used. Nil means
+	// the token lives in memory only.
+	Store auth.Store
+	// Context prepares the detached context a refresh runs on; the SDK
+	// uses transport.Runner.OAuth2Context, so that x/oauth2's requests go
+	// through its own HTTP client and retry policy.
+	Context func(ctx context.Context, setting string) context.Context
+	// EarlyRefresh defaults to DefaultEarlyRefresh; Timeout to
+	// DefaultTimeout.
+	EarlyRefresh, Timeout time.Duration
+	// Logger receives debug lines for refreshes and mints and one warning
+	// per grant that fails for good; nil is silent.
+	Logger *slog.Logger
+}
+
+// Refresher refreshes access tokens at the token endpoint for any number of
+// grants. It holds the partner application's credentials once; each grant
+// gets a small AccessSource from Source.
+type Refresher struct {
+	cfg     Config
+	oauth   oauth2.Config
+	tokPath string
+}
+
+// NewRefresher returns a Refresher for cfg.
+func NewRefresher(cfg Config) *Refresher {
+	if cfg.EarlyRefresh <= 0 {
+		cfg.EarlyRefresh = DefaultEarlyRefresh
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.AuthSetting == "" {
+		cfg.AuthSetting = "AuthURL"
+	}
+	r := &Refresher{
+		cfg: cfg,
+		oauth: oauth2.Config{
+			ClientID:     cfg.ClientID,
+			ClientSecret: cfg.ClientSecret,
+			Endpoint: oauth2.Endpoint{
+				TokenURL: cfg.AuthURL + TokenPath,
+				// Explicit: auto-detection would send the grant twice.
+				AuthStyle: oauth2.AuthStyleInParams,
+			},
+		},
+		tokPath: TokenPath,
+	}
+	if u, err := url.Parse(r.oauth.Endpoint.TokenURL); err == nil {
+		r.tokPath = u.Path
+	}
+	return r
+}
+
+// Source returns the access-token source of grantID, starting from tok;
+// when tok is nil the token is loaded from the Store on first use.
+func (r *Refresher) Source(grantID string, tok *oauth2.Token) *AccessSource {
+	s := &AccessSource{r: r, grantID: grantID, margin: r.cfg.EarlyRefresh}
+	if tok != nil {
+		s.tok, s.have = strip(tok), true
+	}
+	return s
+}
+
+// AccessSource gives the grant's access token, refreshing it with the
+// refresh token at the token endpoint EarlyRefresh before it expires (the
+// starting token included). It is safe for concurrent use: however many
+// goroutines ask at once, one refresh happens.
+//
+// It also holds the grant's final state (see the package doc): the
+// installation source of the grant asks it before every mint.
+type AccessSource struct {
+	r       *Refresher
+	grantID string
+
+	mu       sync.Mutex
+	tok      oauth2.Token  // AccessToken "" means "refresh before use"
+	margin   time.Duration // how long before tok.Expiry it is refreshed
+	have     bool          // tok holds a refresh token (given or loaded)
+	unsaved  bool          // tok was refreshed but Store.Save failed
+	gen      uint64        // bumped whenever the grant gets a new token
+	err      error         // final error, sticky until a new token
+	errUntil time.Time     // zero: err holds until a new token; else until then
+	failedRT string        // the refresh token err is about
+	p        *pending[string]
+}
+
+// GrantID returns the grant's id.
+func (s *AccessSource) GrantID() string { return s.grantID }
+
+// Token returns a valid access token, refreshing it first when it is
+// missing or expires within its margin. A caller whose ctx ends while a
+// refresh is in progress gets ctx's error at once; the refresh carries on.
+func (s *AccessSource) Token(ctx context.Context) (string, error) {
+	if err := s.Check(ctx); err != nil {
+		return "", err
+	}
+	s.mu.Lock()
+	if s.have && !s.unsaved && s.fresh() {
+		v := s.tok.AccessToken
+		s.mu.Unlock()
+		return v, nil
+	}
+	p := s.p
+	if p == nil {
+		p = newPending[string]()
+		s.p = p
+		go s.refresh(context.WithoutCancel(ctx), p, s.gen)
+	}
+	s.mu.Unlock()
+	return p.wait(ctx)
+}
+
+// fresh reports whether the cached access token can be used. s.mu is held.
+func (s *AccessSource) fresh() bool {
+	return s.tok.AccessToken != "" && time.Until(s.tok.Expiry) > s.margin
+}
+
+// Check returns the error the grant is stuck on, or nil. While the grant
+// is gone, it first reads the Store once more and takes a refresh token
+// there that is not the one that failed: the application saved the token
+// of a new code exchange, or another holder refreshed.
+func (s *AccessSource) Check(ctx context.Context) error {
+	s.mu.Lock()
+	err, until, failedRT := s.err, s.errUntil, s.failedRT
+	if err != nil && !until.IsZero() && !time.Now().Before(until) {
+		s.err, s.errUntil = nil, time.Time{} // held long enough: ask again
+		err = nil
+	}
+	s.mu.Unlock()
+	if err == nil {
+		return nil
+	}
+	if until.IsZero() && s.adoptNewer(ctx, failedRT) {
+		return nil
+	}
+	return earlier(s.grantID, err)
+}
+
+// adoptNewer reads the Store and, when it holds a refresh token other than
+// old, makes it the grant's token. It reports whether it did.
+func (s *AccessSource) adoptNewer(ctx context.Context, old string) bool {
+	st := s.r.cfg.Store
+	if st == nil {
+		return false
+	}
+	t, err := st.Load(ctx, s.grantID)
+	if err != nil || t == nil || t.RefreshToken == "" || t.RefreshToken == old {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.tok.RefreshToken != old && s.err == nil {
+		return true // adopted meanwhile by another caller
+	}
+	s.setLocked(t)
+	s.debug(ctx, "partner: grant took a newer token from the Store")
+	return true
+}
+
+// earlier wraps a final error for the calls after the one that met it, so
+// that their text does not pass the earlier call's path off as theirs.
+func earlier(grantID string, err error) error {
+	return fmt.Errorf("partner: not sent: grant %s failed on an earlier call: %w", grantID, err)
+}
+
+// Invalidate drops tok if it is still the cached access token, so the
+// next Token call refreshes. A token already replaced is left alone, so
+// many requests refused with the same token cause one refresh.
+func (s *AccessSource) Invalidate(tok string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if tok != "" && s.tok.AccessToken == tok {
+		s.tok.AccessToken = ""
+	}
+}
+
+// Fail is told that an answer to a request sent under gen says the grant is
+// gone. It reports true when the grant has a newer token (given since the
+// request, or found in the Store now), so that the request may be
+// replayed once; otherwise err becomes final.
+func (s *AccessSource) Fail(ctx context.Context, err error, gen uint64) bool {
+	s.mu.Lock()
+	if gen != s.gen {
+		s.mu.Unlock()
+		return true // about a token the grant no longer has
+	}
+	rt := s.tok.RefreshToken
+	s.mu.Unlock()
+	if s.adoptNewer(ctx, rt) {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if gen == s.gen {
+		s.failLocked(ctx, err, rt, time.Time{})
+	}
+	return false
+}
+
+// failLocked makes err the grant's final error and says so once in the
+// log. s.mu is held.
+func (s *AccessSource) failLocked(ctx context.Context, err error, rt string, until time.Time) {
+	if s.err == nil {
+		s.warn(ctx, err)
+	}
+	s.err, s.errUntil, s.failedRT = err, until, rt
+	s.tok.AccessToken = ""
+}
+
+// hold makes a configuration error returned without a request for
+// ConfigurationHold, for every token of the grant.
+func (s *AccessSource) hold(ctx context.Context, err error, gen uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if gen == s.gen && s.err == nil {
+		s.failLocked(ctx, err, s.tok.RefreshToken, time.Now().Add(ConfigurationHold))
+	}
+}
+
+// SetToken replaces the token (after the user connected the application
+// again) and clears a final error. A refresh already in progress finishes
+// for its own callers but is neither kept nor saved; later callers use the
+// new token, and the grant's installation token is minted anew.
+func (s *AccessSource) SetToken(tok *oauth2.Token) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.setLocked(tok)
+}
+
+func (s *AccessSource) setLocked(tok *oauth2.Token) {
+	s.tok, s.have, s.unsaved, s.err, s.errUntil, s.failedRT = strip(tok), true, false, nil, time.Time{}, ""
+	s.margin = s.r.cfg.EarlyRefresh
+	s.gen++
+	s.p = nil
+}
+
+// Generation changes each time the grant gets a new token from outside
+// (SetToken, or a newer token found in the Store); the installation source
+// mints anew when it changes.
+func (s *AccessSource) Generation() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gen
+}
+
+// Secrets returns the grant's refresh and access tokens.
+func (s *AccessSource) Secrets() redact.Secrets {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return redact.New(s.tok.RefreshToken, s.tok.AccessToken, s.failedRT)
+}
+
+// Err returns the final error the source is stuck on, or nil. Unlike
+// Check it does not read the Store.
+func (s *AccessSource) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// refresh runs in its own goroutine on a context detached from the caller
+// that started it, and finishes p for every waiter.
+func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint64) {
+	ctx, cancel := context.WithTimeout(ctx, s.r.cfg.Timeout)
+	defer cancel()
+	if s.r.cfg.Context != nil {
+		ctx = s.r.cfg.Context(ctx, s.r.cfg.AuthSetting)
+	}
+
+	s.mu.Lock()
+	tok, have, unsaved := s.tok, s.have, s.unsaved
+	s.mu.Unlock()
+
+	o := s.obtain(ctx, tok, have, unsaved, gen)
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.p == p {
+		s.p = nil
+	}
+	if s.gen == gen { // a new token meanwhile wins over this result
+		if o.next != nil {
+			s.tok, s.have, s.unsaved, s.margin = *o.next, true, o.unsaved, o.margin
+		}
+		if o.final {
+			s.failLocked(ctx, o.err, s.tok.RefreshToken, o.until)
+		}
+	}
+	p.finish(o.val, o.err)
+}
+
+// outcome is what a refresh ends with: the access token or an error, the
+// token to keep in memory (nil: keep the current one) with its margin,
+// whether that token still has to be saved, and whether the error is
+// final (until a new token, or until the given time).
+type outcome struct {
+	val     string
+	next    *oauth2.Token
+	margin  time.Duration
+	unsaved bool
+	final   bool
+	until   time.Time
+	err     error
+}
+
+// obtain does the work of refresh without holding the lock.
+func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsaved bool, gen uint64) outcome {
+	early := s.r.cfg.EarlyRefresh
+	if !have {
+		t, o, ok := s.load(ctx)
+		if !ok {
+			return o
+		}
+		tok = t
+		if tok.AccessToken != "" && time.Until(tok.Expiry) > early {
+			return outcome{val: tok.AccessToken, next: &tok, margin: early}
+		}
+	}
+	if unsaved { // refreshed earlier, but not stored yet: store before use
+		if err := s.save(ctx, &tok, gen); err != nil {
+			return outcome{err: err}
+		}
+		return outcome{val: tok.AccessToken, next: &tok, margin: s.margin}
+	}
+	if tok.RefreshToken == "" {
+		return outcome{final: true, err: s.gone("no refresh token")}
+	}
+	o := s.exchange(ctx, tok)
+	if o.final && errors.Is(o.err, apierr.ErrReauthorizationRequired) {
+		// Before the grant is declared gone: has the Store a newer token?
+		if t, _, ok := s.load(ctx); ok && t.RefreshToken != tok.RefreshToken {
+			if t.AccessToken != "" && time.Until(t.Expiry) > early {
+				return outcome{val: t.AccessToken, next: &t, margin: early}
+			}
+			o = s.exchange(ctx, t)
+		}
+	}
+	if o.err != nil {
+		return o
+	}
+	if err := s.save(ctx, o.next, gen); err != nil {
+		o.unsaved, o.val, o.err = true, "", err // kept in memory, saved before use
+	}
+	return o
+}
+
+// load reads the grant's token from the Store.
+func (s *AccessSource) load(ctx context.Context) (oauth2.Token, outcome, bool) {
+	if s.r.cfg.Store == nil {
+		return oauth2.Token{}, outcome{final: true, err: s.gone(auth.ErrNoToken.Error())}, false
+	}
+	t, err := s.r.cfg.Store.Load(ctx, s.grantID)
+	switch {
+	case errors.Is(err, auth.ErrNoToken) || (err == nil && t == nil):
+		return oauth2.Token{}, outcome{final: true, err: fmt.Errorf("partner: grant %s: %w: %w", s.grantID, apierr.ErrReauthorizationRequired, auth.ErrNoToken)}, false
+	case err != nil:
+		return oauth2.Token{}, outcome{err: fmt.Errorf("partner: loading the token of grant %s: %w", s.grantID, err)}, false
+	case t.RefreshToken == "":
+		return oauth2.Token{}, outcome{final: true, err: s.gone("the stored token has no refresh token")}, false
+	}
+	return strip(t), outcome{}, true
+}
+
+func (s *AccessSource) gone(why string) error {
+	return fmt.Errorf("partner: grant %s: %w: %s", s.grantID, apierr.ErrReauthorizationRequired, why)
+}
+
+// exchange refreshes tok at the token endpoint.
+func (s *AccessSource) exchange(ctx context.Context, tok oauth2.Token) outcome {
+	// The starting token is given without an access token, so x/oauth2's
+	// own expiry check always lets the refresh through; ours ran before.
+	got, err := s.r.oauth.TokenSource(ctx, &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
+	if err != nil {
+		final, until, err := s.classify(err, tok.RefreshToken)
+		// Keep the token the refresh was tried with (it may have just been
+		// loaded), so that the failed refresh token is known.
+		tok.AccessToken = ""
+		return outcome{next: &tok, margin: s.r.cfg.EarlyRefresh, final: final, until: until, err: err}
+	}
+	nt := strip(got)
+	if nt.RefreshToken == "" {
+		nt.RefreshToken = tok.RefreshToken
+	}
+	margin := s.r.cfg.EarlyRefresh
+	if nt.Expiry.IsZero() {
+		nt.Expiry = time.Now().Add(DefaultAccessLifetime)
+	}
+	if life := time.Until(nt.Expiry); life <= margin {
+		// A token that lives no longer than the margin is used until it
+		// expires, and for at least MinLifetime: a refresh per call would
+		// follow otherwise.
+		nt.Expiry, margin = time.Now().Add(max(life, MinLifetime)), 0
+	}
+	s.debug(ctx, "partner: access token refreshed", slog.Time("expiry", nt.Expiry))
+	return outcome{val: nt.AccessToken, next: &nt, margin: margin}
+}
+
+// save hands t to the Store, unless the grant got a newer token since the
+// refresh began: the application has stored that one, and a stale refresh
+// must not overwrite it.
+func (s *AccessSource) save(ctx context.Context, t *oauth2.Token, gen uint64) error {
+	if s.r.cfg.Store == nil {
+		return nil
+	}
+	s.mu.Lock()
+	stale := s.gen != gen
+	s.mu.Unlock()
+	if stale {
+		return nil
+	}
+	if err := s.r.cfg.Store.Save(ctx, s.grantID, t); err != nil {
+		return fmt.Errorf("partner: saving the refreshed token of grant %s (it will be saved again before use): %w", s.grantID, err)
+	}
+	return nil
+}
+
+// classify turns an x/oauth2 failure into the SDK's error and says whether
+// it is final, and until when. The error never holds a token or secret.
+func (s *AccessSource) classify(err error, refreshToken string) (final bool, until time.Time, _ error) {
+	path := s.r.tokPath
+	scrub := redact.New(refreshToken, s.r.cfg.ClientSecret)
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) {
+		status := 0
+		var ra time.Duration
+		if re.Response != nil {
+			status = re.Response.StatusCode
+			if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
+				ra, _ = transport.RetryAfter(re.Response.Header.Get("Retry-After"))
+			}
+		}
+		e := apierr.FromResponse(http.MethodPost, path, status, re.Body, ra, scrub)
+		var ae *apierr.APIError
+		errors.As(e, &ae)
+		if ae.Code == "" && re.ErrorCode != "" { // a form-encoded error body
+			ae.Code = apierr.Clean(re.ErrorCode, scrub)
+		}
+		switch {
+		case apierr.GrantGone(ae.Code):
+			return true, time.Time{}, apierr.Classify(apierr.ErrReauthorizationRequired, e, ReconnectAdvice)
+		case ae.Code == apierr.CodeInvalidClient ||
+			(status >= 400 && status < 500 && status != http.StatusTooManyRequests):
+			// The application is refused (RFC 6749 answers a failed client
+			// authentication with 401), or AuthURL is wrong, or a proxy
+			// answered: the same for every grant, and no user can fix it by
+			// reconnecting.
+			return true, time.Now().Add(ConfigurationHold), apierr.Classify(apierr.ErrConfiguration, e,
+				"check "+s.r.cfg.AuthSetting+", ClientID and ClientSecret; users need not reconnect")
+		case apierr.Temporary(status):
+			return false, time.Time{}, e
+		default: // a 2xx or 3xx with an error code
+			return false, time.Time{}, apierr.Classify(apierr.ErrUnexpectedResponse, e, "")
+		}
+	}
+	var rde *transport.RedirectError
+	if errors.As(err, &rde) {
+		return true, time.Now().Add(ConfigurationHold), rde.Configuration(http.MethodPost, path)
+	}
+	var ne net.Error
+	var ue *url.Error
+	// x/oauth2 formats a failure to read the answer's body with %v, so
+	// only its text tells it apart from an answer it could not parse.
+	bodyCut := strings.HasPrefix(err.Error(), "oauth2: cannot fetch token:")
+	if bodyCut || errors.As(err, &ue) || errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		if ue != nil {
+			err = ue.Err
+		}
+		return false, time.Time{}, fmt.Errorf("partner: POST %s: %w: %w", path, apierr.ErrTemporary,
+			&transport.Cleaned{Text: redact.URLs(scrub.String(err.Error())), Err: err})
+	}
+	// x/oauth2 could not parse a 2xx answer (expires_in not a whole
+	// number, say), or it had no access_token. Its text may quote the
+	// answer: only a short, scrubbed prefix of it is kept.
+	return false, time.Time{}, fmt.Errorf("partner: POST %s: %w: the token endpoint's answer could not be read (%s)",
+		path, apierr.ErrUnexpectedResponse, apierr.Clean(err.Error(), scrub))
+}
+
+// debug logs a debug line about the grant.
+func (s *AccessSource) debug(ctx context.Context, msg string, attrs ...slog.Attr) {
+	if l := s.r.cfg.Logger; l != nil {
+		l.LogAttrs(ctx, slog.LevelDebug, msg, append(attrs, slog.String("grant", s.grantID))...)
+	}
+}
+
+// warn logs the one warning of a grant that fails for good: its id and
+// the error's code or class, never a token.
+func (s *AccessSource) warn(ctx context.Context, err error) {
+	l := s.r.cfg.Logger
+	if l == nil {
+		return
+	}
+	code, class := "", "reauthorization required"
+	var ae *apierr.APIError
+	if errors.As(err, &ae) {
+		code = ae.Code
+	}
+	if errors.Is(err, apierr.ErrConfiguration) {
+		class = "configuration"
+	}
+	l.LogAttrs(ctx, slog.LevelWarn, "partner: grant failed for good",
+		slog.String("grant", s.grantID), slog.String("class", class), slog.String("code", code))
+}
+
+// strip copies the fields the SDK uses, dropping oauth2's Raw map (which
+// would keep every field of the token response alive).
+func strip(t *oauth2.Token) oauth2.Token {
+	return oauth2.Token{
+		AccessToken:  t.AccessToken,
+		TokenType:    t.TokenType,
+		RefreshToken: t.RefreshToken,
+		Expiry:       t.Expiry,
+	}
+}
+
+// Stuck starts the source on a final error about refresh token rt, as a
+// Pool rebuilds an evicted grant that had failed: nothing sends rt again,
+// and Check reads the Store for a newer token.
+func (s *AccessSource) Stuck(err error, rt string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.err, s.errUntil, s.failedRT = err, time.Time{}, rt
+	s.tok, s.have = oauth2.Token{RefreshToken: rt}, rt != ""
+}
+
+// Final returns the error the source is stuck on until a new token, with
+// the refresh token it is about; a held configuration error is not final.
+func (s *AccessSource) Final() (rt string, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err == nil || !s.errUntil.IsZero() {
+		return "", nil
+	}
+	return s.failedRT, s.err
+}

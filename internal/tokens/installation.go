@@ -1,0 +1,177 @@
+package tokens
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/locsvc/partner-go/internal/apierr"
+	"github.com/locsvc/partner-go/internal/redact"
+)
+
+// Minted is what one mint of an installation token gave: the token, when
+// it expires, and whatever else the mint function read from the answer.
+type Minted struct {
+	Token  string
+	Expiry time.Time
+	Detail any
+}
+
+// MintFunc mints a new installation token (endpoint 8).
+type MintFunc func(ctx context.Context) (Minted, error)
+
+// InstallationConfig configures an InstallationSource.
+type InstallationConfig struct {
+	// Mint calls endpoint 8.
+	Mint MintFunc
+	// Access is the grant's access-token source: it holds the grant's
+	// final state, and its Generation tells when the grant got a new token
+	// (then the installation token is minted anew).
+	Access *AccessSource
+	// Margin is how long before expiry the token is replaced; it defaults
+	// to DefaultInstallationMargin. Timeout defaults to DefaultTimeout.
+	Margin, Timeout time.Duration
+}
+
+// InstallationSource gives the grant's installation token: minted when
+// missing or within Margin of expiry, cached, and shared by every request
+// of the grant. However many goroutines ask at once, one mint happens.
+type InstallationSource struct {
+	cfg InstallationConfig
+
+	mu     sync.Mutex
+	cur    Minted
+	gen    uint64        // the access Generation cur was minted under
+	margin time.Duration // how long before cur.Expiry it is replaced
+	p      *pending[Minted]
+}
+
+// NewInstallationSource returns an InstallationSource for cfg.
+func NewInstallationSource(cfg InstallationConfig) *InstallationSource {
+	if cfg.Margin <= 0 {
+		cfg.Margin = DefaultInstallationMargin
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	return &InstallationSource{cfg: cfg}
+}
+
+// Token returns a valid installation token, minting one first if needed. A
+// caller whose ctx ends while a mint is in progress gets ctx's error at
+// once; the mint carries on for the others.
+func (s *InstallationSource) Token(ctx context.Context) (string, error) {
+	m, err := s.get(ctx, false)
+	return m.Token, err
+}
+
+// Renew mints a new token now, whatever the cached one's age, and makes it
+// the cached one; it joins a mint already in progress.
+func (s *InstallationSource) Renew(ctx context.Context) (Minted, error) {
+	return s.get(ctx, true)
+}
+
+// Last returns what the latest mint gave, or the zero Minted.
+func (s *InstallationSource) Last() Minted {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cur
+}
+
+func (s *InstallationSource) get(ctx context.Context, renew bool) (Minted, error) {
+	a := s.cfg.Access
+	if err := a.Check(ctx); err != nil {
+		return Minted{}, err
+	}
+	gen := a.Generation()
+	s.mu.Lock()
+	if s.gen != gen {
+		// The grant got a new token (the user reconnected, maybe with
+		// another scope): its installation token is minted anew.
+		s.cur, s.gen = Minted{}, gen
+	}
+	if !renew && s.cur.Token != "" && time.Until(s.cur.Expiry) > s.margin {
+		m := s.cur
+		s.mu.Unlock()
+		return m, nil
+	}
+	p := s.p
+	if p == nil {
+		p = newPending[Minted]()
+		s.p = p
+		go s.mint(context.WithoutCancel(ctx), p, gen)
+	}
+	s.mu.Unlock()
+	return p.wait(ctx)
+}
+
+// Invalidate drops tok if it is still the cached installation token, so
+// the next Token call mints. A token already replaced is left alone, so
+// many requests refused with the same token cause one mint.
+func (s *InstallationSource) Invalidate(tok string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if tok != "" && s.cur.Token == tok {
+		s.cur = Minted{}
+	}
+}
+
+// Generation is the access source's Generation.
+func (s *InstallationSource) Generation() uint64 { return s.cfg.Access.Generation() }
+
+// Fail is the access source's Fail; the cached token is dropped when the
+// grant is gone.
+func (s *InstallationSource) Fail(ctx context.Context, err error, gen uint64) bool {
+	retry := s.cfg.Access.Fail(ctx, err, gen)
+	if !retry {
+		s.mu.Lock()
+		s.cur = Minted{}
+		s.mu.Unlock()
+	}
+	return retry
+}
+
+// Secrets returns the grant's tokens, the installation token included.
+func (s *InstallationSource) Secrets() redact.Secrets {
+	s.mu.Lock()
+	tok := s.cur.Token
+	s.mu.Unlock()
+	return s.cfg.Access.Secrets().With(tok)
+}
+
+func (s *InstallationSource) mint(ctx context.Context, p *pending[Minted], gen uint64) {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	m, err := s.cfg.Mint(ctx)
+	if errors.Is(err, apierr.ErrConfiguration) {
+		s.cfg.Access.hold(ctx, err, gen)
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.p == p {
+		s.p = nil
+	}
+	if err == nil && s.gen == gen {
+		m.Expiry, s.margin = s.keep(m.Expiry)
+		s.cur = m
+		s.cfg.Access.debug(ctx, "partner: installation token minted", slog.Time("expiry", m.Expiry))
+	}
+	p.finish(m, err)
+}
+
+// keep returns how long a token just minted is kept: until exp, replaced
+// Margin before it but at most half its lifetime, so that a token living
+// less than twice the margin is still used rather than minted again on
+// every call. A lifetime under a minute (or an expiry in the past, from
+// clock skew) is taken as a minute; a 401 replaces the token sooner if the
+// service disagrees.
+func (s *InstallationSource) keep(exp time.Time) (time.Time, time.Duration) {
+	now := time.Now()
+	if exp.Sub(now) < time.Minute {
+		exp = now.Add(time.Minute)
+	}
+	return exp, min(s.cfg.Margin, exp.Sub(now)/2)
+}
