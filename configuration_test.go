@@ -53,6 +53,9 @@ func newSvc() *svc {
 		writeJSON(w, 200, map[string]any{"installation_token": fmt.Sprintf("%s%d", svcInstall, n), "expires_in": 3600,
 			"organization_id": "org_1", "project_ids": []string{}, "scopes": []string{"projects:read"}})
 	})
+	s.on("GET api.test /api/oauth-client/me", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, 200, map[string]any{"id": "usr_1", "email": "ada@example.test"})
+	})
 	s.on("GET api.test /api/oauth-client/v1/projects/p1", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 200, map[string]any{"id": "p1", "name": "Site", "slug": "site", "sourceLanguage": "en"})
 	})

@@ -62,6 +62,9 @@ func (t InstallationToken) GoString() string { return t.String() }
 // Format makes every verb print String, so %+v shows no secret either.
 func (t InstallationToken) Format(f fmt.State, _ rune) { fmt.Fprint(f, t.String()) }
 
+// LogValue makes slog log the token's description, never the token.
+func (t InstallationToken) LogValue() slog.Value { return slog.StringValue(t.String()) }
+
 // InstallationsService mints the grant's installation tokens (endpoint 8).
 // The client does this by itself whenever a token is missing or about to
 // expire. Get it from Client.Installations.
