@@ -282,7 +282,9 @@ func TestServiceCodesPerCall(t *testing.T) {
 			if err := getP1(t.Context(), c); !errors.Is(err, partner.ErrConflict) {
 				t.Fatalf("err = %v, want ErrConflict", err)
 			}
-			s.on(get, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 404, map[string]string{"error": "not_found"}) })
+			s.on(get, func(w http.ResponseWriter, r *http.Request) {
+				writeJSON(w, 404, map[string]string{"error": "not_found"})
+			})
 			err := getP1(t.Context(), c)
 			var ae *partner.APIError
 			if !errors.As(err, &ae) || ae.StatusCode != 404 || errors.Is(err, partner.ErrConfiguration) || errors.Is(err, partner.ErrReauthorizationRequired) {

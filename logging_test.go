@@ -83,7 +83,9 @@ func TestLogLevels(t *testing.T) {
 	t.Run("revocation: one warning naming the grant", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			s := newSvc()
-			s.on(get, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 410, map[string]string{"error": "grant_revoked"}) })
+			s.on(get, func(w http.ResponseWriter, r *http.Request) {
+				writeJSON(w, 410, map[string]string{"error": "grant_revoked"})
+			})
 			c, _ := partner.NewClient(s.config())
 			for range 3 {
 				getP1(t.Context(), c)
