@@ -43,9 +43,21 @@ var (
 	// down, so both are accepted.
 	ErrInvalidPayload = errors.New("webhook: invalid payload")
 
+	// ErrEmptyBody means the request carried no body. The service never
+	// sends an empty one: usually a middleware (a logger, a body parser)
+	// read the body before the webhook handler did.
+	ErrEmptyBody = errors.New("webhook: empty body")
+
 	// ErrEmptySecret is returned by NewVerifier when any secret is empty.
 	// An empty secret never means "skip verification".
 	ErrEmptySecret = errors.New("webhook: empty secret")
+
+	// ErrInvalidSecret is returned by NewVerifier for a secret that cannot
+	// be the one the dashboard shows: one with white space around it (a
+	// trailing newline from a file or an environment variable), or one
+	// without the SecretPrefix unless WithUnprefixedSecret allows it. The
+	// message says which, never the secret.
+	ErrInvalidSecret = errors.New("webhook: invalid secret")
 
 	// ErrInvalidOption is returned by NewVerifier for an option out of
 	// range, such as a tolerance that is not positive or a nil clock.

@@ -107,18 +107,30 @@ func FuzzVerify(f *testing.F) {
 			}
 			return
 		}
+		if strings.TrimSpace(secret) != secret {
+			if _, err := NewVerifier(secret, WithUnprefixedSecret()); !errors.Is(err, ErrInvalidSecret) {
+				t.Fatalf("NewVerifier(%q) = %v, want ErrInvalidSecret", secret, err)
+			}
+			return
+		}
 		// Any time a delivery can carry: from 1970 to year 9999.
 		unix = max(unix, -unix) % 253402300800
 		if unix < 0 {
 			unix = 0
 		}
 		at := time.Unix(unix, 0)
-		v, err := NewVerifier(secret, WithClock(func() time.Time { return at }))
+		v, err := NewVerifier(secret, WithClock(func() time.Time { return at }), WithUnprefixedSecret())
 		if err != nil {
 			t.Fatal(err)
 		}
 		_ = v.Verify(body, header) // must not panic
 		signed := Sign(secret, at, body)
+		if len(body) == 0 {
+			if err := v.Verify(body, signed); !errors.Is(err, ErrEmptyBody) {
+				t.Fatalf("Verify(empty body) = %v, want ErrEmptyBody", err)
+			}
+			return
+		}
 		if err := v.Verify(body, signed); err != nil {
 			t.Fatalf("Verify(Sign) = %v for t=%d, %d-byte body", err, unix, len(body))
 		}

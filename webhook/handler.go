@@ -48,8 +48,8 @@ type handler struct {
 //
 //   - 405 Method Not Allowed, with Allow: POST, to any method but POST;
 //   - 413 Request Entity Too Large for a body over v's limit;
-//   - 400 Bad Request for a malformed signature header, an unreadable body,
-//     or a body Parse refuses;
+//   - 400 Bad Request for a malformed signature header, an empty or
+//     unreadable body, or a body Parse refuses;
 //   - 401 Unauthorized for a missing header, a header without v1, a
 //     timestamp out of tolerance or a signature that does not match: the
 //     request did not prove it came from the service;
@@ -145,6 +145,8 @@ func refusal(err error) (int, string) {
 		return http.StatusRequestEntityTooLarge, ErrBodyTooLarge.Error()
 	case errors.Is(err, ErrMalformedHeader):
 		return http.StatusBadRequest, ErrMalformedHeader.Error()
+	case errors.Is(err, ErrEmptyBody):
+		return http.StatusBadRequest, ErrEmptyBody.Error()
 	}
 	return http.StatusBadRequest, "webhook: unreadable body"
 }

@@ -70,6 +70,7 @@ func TestHandlerStatus(t *testing.T) {
 		{"PUT signed", delivery(http.MethodPut, body, signed), nil, http.StatusMethodNotAllowed, false},
 		{"body over limit", delivery(http.MethodPost, long, Sign(testSecret, testNow, long)), nil, http.StatusRequestEntityTooLarge, false},
 		{"malformed header", delivery(http.MethodPost, body, "t=now,v1=zz"), nil, http.StatusBadRequest, false},
+		{"body read by a middleware", drained(delivery(http.MethodPost, body, signed)), nil, http.StatusBadRequest, false},
 		{"signed non-JSON body", delivery(http.MethodPost, notJSON, Sign(testSecret, testNow, notJSON)), nil, http.StatusBadRequest, false},
 		{"no header", delivery(http.MethodPost, body, ""), nil, http.StatusUnauthorized, false},
 		{"only legacy sha256", delivery(http.MethodPost, body, "t=1700000000,sha256=00"), nil, http.StatusUnauthorized, false},
