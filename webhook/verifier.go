@@ -53,9 +53,9 @@ type Option func(*config) error
 type config struct {
 	secrets    []string
 	unprefixed bool
-	tolerance time.Duration
-	maxBody   int64
-	now       func() time.Time
+	tolerance  time.Duration
+	maxBody    int64
+	now        func() time.Time
 }
 
 // WithSecrets adds secrets a delivery may be signed with, next to the one
