@@ -49,21 +49,18 @@ func BenchmarkVerify(b *testing.B) {
 
 // BenchmarkParse decodes a 1 KiB content.entry.published delivery into the
 // typed Event (typed), next to a plain json.Unmarshal into map[string]any
-// (map), the floor to beat. typed-fallback is Parse's encoding/json path,
-// taken by payloads the fast path does not handle.
+// (map), the baseline.
 func BenchmarkParse(b *testing.B) {
 	body := readGolden(b, EventEntryPublished)
-	for name, parse := range map[string]func([]byte) (*Event, error){"typed": Parse, "typed-fallback": parseJSON} {
-		b.Run(name, func(b *testing.B) {
-			b.SetBytes(int64(len(body)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := parse(body); err != nil {
-					b.Fatal(err)
-				}
+	b.Run("typed", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Parse(body); err != nil {
+				b.Fatal(err)
 			}
-		})
-	}
+		}
+	})
 	b.Run("map", func(b *testing.B) {
 		b.SetBytes(int64(len(body)))
 		b.ReportAllocs()

@@ -43,9 +43,10 @@ var (
 	// down, so both are accepted.
 	ErrInvalidPayload = errors.New("webhook: invalid payload")
 
-	// ErrEmptyBody means the request carried no body. The service never
-	// sends an empty one: usually a middleware (a logger, a body parser)
-	// read the body before the webhook handler did.
+	// ErrEmptyBody means the body was empty and so did not match the
+	// signature. The service never sends an empty body: usually a
+	// middleware (a logger, a body parser) read it before the webhook
+	// handler did.
 	ErrEmptyBody = errors.New("webhook: empty body")
 
 	// ErrEmptySecret is returned by NewVerifier when any secret is empty.

@@ -172,7 +172,8 @@ func checkSecret(s string, unprefixed bool) error {
 // returns nil if the timestamp is within tolerance and some v1 signature
 // matches under some secret; otherwise one of ErrMissingHeader,
 // ErrMalformedHeader, ErrNoSignature, ErrTimestampOutOfTolerance,
-// ErrEmptyBody, ErrBodyTooLarge or ErrSignatureMismatch, possibly wrapped. The timestamp is
+// ErrBodyTooLarge or ErrSignatureMismatch, possibly wrapped, or
+// ErrEmptyBody when the signature does not match because body is empty. The timestamp is
 // checked before any HMAC is computed, and signatures are compared in
 // constant time.
 func (v *Verifier) Verify(body []byte, header string) error {
@@ -222,9 +223,6 @@ func (v *Verifier) checkHeader(h *sigHeader, header string) error {
 
 // checkBody checks body's size and looks for a v1 in h that matches it.
 func (v *Verifier) checkBody(h *sigHeader, body []byte) error {
-	if len(body) == 0 {
-		return ErrEmptyBody
-	}
 	if int64(len(body)) > v.maxBody {
 		return fmt.Errorf("%w: %d bytes, limit %d", ErrBodyTooLarge, len(body), v.maxBody)
 	}
@@ -232,6 +230,9 @@ func (v *Verifier) checkBody(h *sigHeader, body []byte) error {
 		if matches(pool, h, body) {
 			return nil
 		}
+	}
+	if len(body) == 0 {
+		return ErrEmptyBody // what was signed was not empty
 	}
 	return ErrSignatureMismatch
 }
