@@ -63,4 +63,9 @@ var (
 	// ErrInvalidOption is returned by NewVerifier for an option out of
 	// range, such as a tolerance that is not positive or a nil clock.
 	ErrInvalidOption = errors.New("webhook: invalid option")
+
+	// ErrUnknownReceiver is what a NewTenantHandler lookup returns,
+	// possibly wrapped, for a request that names no receiver the
+	// application knows. The handler answers it with 404 Not Found.
+	ErrUnknownReceiver = errors.New("webhook: unknown receiver")
 )
