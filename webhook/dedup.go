@@ -2,42 +2,112 @@ package webhook
 
 import (
 	"context"
+	"fmt"
 	"sync"
+	"time"
 )
 
-// A DedupStore remembers which event ids a Handler has taken on, so that a
-// redelivered event (the service keeps the id) is answered without calling
-// the callback again. Share one store between the instances of a receiver
-// to deduplicate across them: Claim maps onto Redis SET NX (with an expiry)
-// or an SQL INSERT that a unique key may refuse, and Release onto DEL or
-// DELETE.
-type DedupStore interface {
-	// Claim records id atomically and reports whether this call recorded
-	// it: true means process the event, false means another delivery of it
-	// was already taken on.
-	Claim(ctx context.Context, id string) (bool, error)
-	// Release forgets id after its callback failed, so that a redelivery
-	// is processed. The context is not canceled when the request is.
-	Release(ctx context.Context, id string) error
+// ClaimState is what DedupStore.Claim found for an event id.
+type ClaimState int
+
+// The outcomes of DedupStore.Claim.
+const (
+	// Claimed means the caller now holds the claim and should process the
+	// event: the id had no live claim and no live done mark.
+	Claimed ClaimState = iota + 1
+	// InProgress means another attempt holds a claim that has not expired:
+	// the event is being processed right now, or its receiver crashed less
+	// than a processing TTL ago.
+	InProgress
+	// Handled means the event was processed successfully within its
+	// retention time.
+	Handled
+)
+
+// String returns the state's name, such as "claimed".
+func (s ClaimState) String() string {
+	switch s {
+	case Claimed:
+		return "claimed"
+	case InProgress:
+		return "in progress"
+	case Handled:
+		return "handled"
+	}
+	return fmt.Sprintf("ClaimState(%d)", int(s))
 }
 
-// DefaultDedupCapacity is how many ids the store remembers when
-// WithDeduplication is given nil.
+// A DedupStore remembers which event ids are being processed and which were
+// handled, so that a redelivered event (the service keeps the id) runs the
+// callback only when no earlier delivery of it succeeded. Share one store
+// between the instances of a receiver to deduplicate across them.
+//
+// An id moves through two timed records: a claim, held by one attempt (its
+// owner, a random string per attempt) for a processing TTL, and a done
+// mark, kept for a retention time. A claim that outlives its TTL (the
+// receiver crashed mid-callback) no longer blocks anyone. The methods map
+// onto shared stores as follows:
+//
+//   - Redis: Claim is one script: GET the key; if absent, SET it to the
+//     owner with PX ttl and answer Claimed; "done" answers Handled, any
+//     other value InProgress (or SET NX PX, then GET when it fails). Done
+//     is SET key "done" PX retention. Release is a compare-and-delete
+//     script: DEL only if the value is still the owner.
+//   - SQL: a row (id primary key, owner, done, expires_at). Claim is
+//     INSERT ... ON CONFLICT (id) DO UPDATE SET owner, done = false,
+//     expires_at WHERE the existing row's expires_at has passed: one row
+//     written means Claimed, otherwise the row's done column tells Handled
+//     from InProgress. Done upserts done = true with the retention's
+//     expiry. Release is DELETE WHERE id, owner and NOT done.
+//
+// Times are the store's own clock, so receivers with skewed clocks agree.
+// Implementations must be safe for concurrent use.
+type DedupStore interface {
+	// Claim atomically takes id for owner for at most ttl, and reports
+	// Claimed, or InProgress or Handled when a live claim of another
+	// attempt or a live done mark already exists.
+	Claim(ctx context.Context, id, owner string, ttl time.Duration) (ClaimState, error)
+	// Done records that id was handled, for retention, replacing any claim:
+	// once a callback succeeded, the event is handled whoever holds the
+	// claim now.
+	Done(ctx context.Context, id string, retention time.Duration) error
+	// Release removes owner's claim on id, so that a redelivery runs at
+	// once. It leaves a claim of another owner and a done mark alone. The
+	// handler calls it with a context that is not canceled with the
+	// request.
+	Release(ctx context.Context, id, owner string) error
+}
+
+// DefaultDedupCapacity is how many ids a MemoryDedup remembers unless
+// NewMemoryDedup says otherwise.
 const DefaultDedupCapacity = 10_000
 
 // MemoryDedup is a DedupStore in memory, for a receiver that runs as one
-// process. It remembers the most recent ids it claimed, up to a capacity,
-// and forgets the oldest first. Use NewMemoryDedup; it is safe for
-// concurrent use.
+// process. It remembers up to a capacity of ids, claims and done marks
+// together, and forgets the oldest claimed first once full, even before
+// they expire. It reads the time with time.Now, so testing/synctest
+// controls its expiries.
+//
+// The zero value is ready to use with DefaultDedupCapacity; it is safe for
+// concurrent use and must not be copied after first use.
 type MemoryDedup struct {
-	mu   sync.Mutex
-	ids  map[string]uint64 // id -> sequence number of its claim
-	ring []claim           // claims in order, oldest at next once full
-	next int
-	seq  uint64
+	mu       sync.Mutex
+	capacity int
+	entries  map[string]memEntry
+	ring     []ringSlot // ids in the order they were recorded, oldest at next once full
+	next     int
+	seq      uint64
 }
 
-type claim struct {
+// memEntry is the record of one id: a claim, or a done mark.
+type memEntry struct {
+	owner   string // the claim's owner; "" on a done mark
+	done    bool
+	expires time.Time
+	seq     uint64 // which ring slot recorded it
+}
+
+type ringSlot struct {
 	id  string
 	seq uint64
 }
@@ -45,40 +115,80 @@ type claim struct {
 // NewMemoryDedup returns a MemoryDedup that remembers up to capacity ids
 // (DefaultDedupCapacity if capacity is not positive).
 func NewMemoryDedup(capacity int) *MemoryDedup {
-	if capacity <= 0 {
-		capacity = DefaultDedupCapacity
-	}
-	return &MemoryDedup{ids: make(map[string]uint64), ring: make([]claim, 0, capacity)}
+	return &MemoryDedup{capacity: capacity}
 }
 
-// Claim implements DedupStore. It never fails.
-func (m *MemoryDedup) Claim(_ context.Context, id string) (bool, error) {
+// Claim implements DedupStore. It fails only for a ttl that is not positive
+// or an empty owner (ErrInvalidOption).
+func (m *MemoryDedup) Claim(_ context.Context, id, owner string, ttl time.Duration) (ClaimState, error) {
+	if ttl <= 0 || owner == "" {
+		return 0, fmt.Errorf("%w: Claim needs a positive TTL (got %v) and an owner", ErrInvalidOption, ttl)
+	}
+	now := time.Now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if _, ok := m.ids[id]; ok {
-		return false, nil
-	}
-	m.seq++
-	c := claim{id: id, seq: m.seq}
-	if len(m.ring) < cap(m.ring) {
-		m.ring = append(m.ring, c)
-	} else {
-		// Forget the oldest claim, unless it was released and claimed
-		// again since: then the map holds the newer one.
-		if old := m.ring[m.next]; m.ids[old.id] == old.seq {
-			delete(m.ids, old.id)
+	if e, ok := m.entries[id]; ok && now.Before(e.expires) {
+		if e.done {
+			return Handled, nil
 		}
-		m.ring[m.next] = c
-		m.next = (m.next + 1) % len(m.ring)
+		return InProgress, nil
 	}
-	m.ids[id] = c.seq
-	return true, nil
+	m.record(id, memEntry{owner: owner, expires: now.Add(ttl)})
+	return Claimed, nil
+}
+
+// Done implements DedupStore. It fails only for a retention that is not
+// positive (ErrInvalidOption).
+func (m *MemoryDedup) Done(_ context.Context, id string, retention time.Duration) error {
+	if retention <= 0 {
+		return fmt.Errorf("%w: Done needs a positive retention (got %v)", ErrInvalidOption, retention)
+	}
+	now := time.Now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	done := memEntry{done: true, expires: now.Add(retention)}
+	if e, ok := m.entries[id]; ok {
+		done.seq = e.seq // keep its place in the ring
+		m.entries[id] = done
+		return nil
+	}
+	m.record(id, done)
+	return nil
 }
 
 // Release implements DedupStore. It never fails.
-func (m *MemoryDedup) Release(_ context.Context, id string) error {
+func (m *MemoryDedup) Release(_ context.Context, id, owner string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	delete(m.ids, id)
+	if e, ok := m.entries[id]; ok && !e.done && e.owner == owner {
+		delete(m.entries, id)
+	}
 	return nil
+}
+
+// record stores e for id in a new ring slot, forgetting the oldest id when
+// the ring is full. m.mu is held.
+func (m *MemoryDedup) record(id string, e memEntry) {
+	if m.entries == nil {
+		if m.capacity <= 0 {
+			m.capacity = DefaultDedupCapacity
+		}
+		m.entries = make(map[string]memEntry)
+		m.ring = make([]ringSlot, 0, min(m.capacity, 1024))
+	}
+	m.seq++
+	e.seq = m.seq
+	slot := ringSlot{id: id, seq: e.seq}
+	if len(m.ring) < m.capacity {
+		m.ring = append(m.ring, slot)
+	} else {
+		// Forget the oldest record, unless its id was recorded again
+		// since: then the map holds the newer one.
+		if old := m.ring[m.next]; m.entries[old.id].seq == old.seq {
+			delete(m.entries, old.id)
+		}
+		m.ring[m.next] = slot
+		m.next = (m.next + 1) % len(m.ring)
+	}
+	m.entries[id] = e
 }

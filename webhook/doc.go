@@ -13,7 +13,7 @@
 //
 //	v, err := webhook.NewVerifier(os.Getenv("WEBHOOK_SECRET"))
 //	if err != nil {
-//		log.Fatal(err) // an empty secret is an error, never "skip verification"
+//		log.Fatal(err) // empty, white space around it, or no whsec_ prefix
 //	}
 //	http.Handle("POST /hooks", webhook.NewHandler(v,
 //		func(ctx context.Context, ev *webhook.Event) error {
@@ -32,7 +32,37 @@
 // the event and calls the function with the request's context. It answers
 // 200 when the function returns nil and 500 when it returns an error, so
 // the delivery shows as failed and can be redelivered; requests that are
-// not genuine get 400, 401, 405 or 413 (see NewHandler).
+// not genuine get 400, 401, 405 or 413 (see NewHandler). A body that
+// arrives empty, as when a middleware read it first, fails with
+// ErrEmptyBody rather than as a signature mismatch.
+//
+// NewVerifier refuses a secret that cannot be right: empty, with white
+// space around it (a trailing newline from a file or an environment
+// variable), or without the whsec_ prefix the service's secrets carry
+// (WithUnprefixedSecret accepts one anyway, for another sender).
+//
+// # Many webhooks, one receiver
+//
+// A partner receiving deliveries for many customers, one secret each, uses
+// NewTenantHandler: a lookup returns the Verifier for each request (by a
+// path value, say), and the callback gets the request to know whose event
+// it is. A lookup error that matches ErrUnknownReceiver answers 404; any
+// other answers 500, so the delivery can be redelivered.
+//
+// # Deduplication
+//
+// The service redelivers an event with the same id. WithDeduplication runs
+// the callback until one delivery of an event succeeds, and no more:
+// a delivery claims the id in a DedupStore for a processing TTL; on
+// success the id is marked done for a retention time (200), on failure
+// the claim is released (500) so a redelivery runs again. A duplicate
+// arriving while an attempt is running waits for it (up to
+// DedupPolicy.MaxWait, inside the service's 10 s): it answers 200 if the
+// attempt succeeded, runs the callback itself if the attempt failed, and
+// answers 409 Conflict if the wait runs out. A claim whose receiver
+// crashed expires after its TTL. MemoryDedup (the zero value works) serves
+// one process; a store shared by replicas implements the same three
+// methods on Redis or SQL (see DedupStore).
 //
 // With another router or framework, do the same steps by hand:
 //
@@ -64,8 +94,9 @@
 //
 // # Events
 //
-// Parse decodes the envelope into an Event and its data into a struct per
-// event type, named next to each EventType constant. Nullable fields are
+// Parse decodes, with encoding/json, the envelope into an Event and its
+// data into a struct per event type, named next to each EventType
+// constant. Nullable fields are
 // pointers; EntryChange.ChangedLanguages is nil when absent (deleted
 // entries) and empty when sent as []. Unknown event types decode to
 // *UnknownData rather than failing, and every event keeps its data as

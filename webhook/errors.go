@@ -43,11 +43,29 @@ var (
 	// down, so both are accepted.
 	ErrInvalidPayload = errors.New("webhook: invalid payload")
 
+	// ErrEmptyBody means the body was empty and so did not match the
+	// signature. The service never sends an empty body: usually a
+	// middleware (a logger, a body parser) read it before the webhook
+	// handler did.
+	ErrEmptyBody = errors.New("webhook: empty body")
+
 	// ErrEmptySecret is returned by NewVerifier when any secret is empty.
 	// An empty secret never means "skip verification".
 	ErrEmptySecret = errors.New("webhook: empty secret")
 
+	// ErrInvalidSecret is returned by NewVerifier for a secret that cannot
+	// be the one the dashboard shows: one with white space around it (a
+	// trailing newline from a file or an environment variable), or one
+	// without the SecretPrefix unless WithUnprefixedSecret allows it. The
+	// message says which, never the secret.
+	ErrInvalidSecret = errors.New("webhook: invalid secret")
+
 	// ErrInvalidOption is returned by NewVerifier for an option out of
 	// range, such as a tolerance that is not positive or a nil clock.
 	ErrInvalidOption = errors.New("webhook: invalid option")
+
+	// ErrUnknownReceiver is what a NewTenantHandler lookup returns,
+	// possibly wrapped, for a request that names no receiver the
+	// application knows. The handler answers it with 404 Not Found.
+	ErrUnknownReceiver = errors.New("webhook: unknown receiver")
 )

@@ -94,17 +94,12 @@ type envelope struct {
 // otherwise, or if a field has the wrong JSON type, Parse fails with
 // ErrInvalidPayload. Unknown fields are ignored. An unknown event type is
 // not an error: its data becomes *UnknownData.
+//
+// Parse uses encoding/json twice: once for the envelope, keeping data as
+// raw JSON (which becomes RawData), then for data into the struct of the
+// event type. The data structs are plain fields, so encoding/json needs no
+// custom unmarshaler for them.
 func Parse(body []byte) (*Event, error) {
-	if ev, ok := parseFast(body); ok {
-		return ev, nil
-	}
-	return parseJSON(body)
-}
-
-// parseJSON is Parse with encoding/json: it accepts every valid payload and
-// explains every invalid one. parseFast gives the same result sooner for
-// payloads shaped as the spec shows them.
-func parseJSON(body []byte) (*Event, error) {
 	if trimmed := bytes.TrimLeft(body, " \t\r\n"); len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, fmt.Errorf("%w: not a JSON object", ErrInvalidPayload)
 	}

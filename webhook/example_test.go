@@ -124,3 +124,74 @@ func ExampleNewHandler() {
 	// 200
 	// 401
 }
+
+// One handler for many customers, one webhook secret each: the lookup finds
+// the customer's Verifier by a path value, and the callback reads it again
+// to know whose event it handles.
+func ExampleNewTenantHandler() {
+	secrets := map[string]string{"acme": "whsec_acme", "globex": "whsec_globex"} // from your database
+	lookup := func(r *http.Request) (*webhook.Verifier, error) {
+		secret, ok := secrets[r.PathValue("customer")]
+		if !ok {
+			return nil, webhook.ErrUnknownReceiver // 404
+		}
+		// Build Verifiers once per customer and cache them in a real
+		// receiver; errors other than ErrUnknownReceiver answer 500.
+		return webhook.NewVerifier(secret, webhook.WithClock(func() time.Time { return signedAt }))
+	}
+	mux := http.NewServeMux()
+	mux.Handle("POST /hooks/{customer}", webhook.NewTenantHandler(lookup,
+		func(ctx context.Context, r *http.Request, ev *webhook.Event) error {
+			fmt.Println(r.PathValue("customer"), "got", ev.Type)
+			return nil
+		}))
+
+	deliver := func(customer, secret string) {
+		r := httptest.NewRequest(http.MethodPost, "/hooks/"+customer, strings.NewReader(body))
+		r.Header.Set(webhook.SignatureHeader, webhook.Sign(secret, signedAt, []byte(body)))
+		w := httptest.NewRecorder()
+		mux.ServeHTTP(w, r)
+		fmt.Println(w.Code)
+	}
+	deliver("acme", "whsec_acme")
+	deliver("globex", "whsec_acme") // signed with another customer's secret
+	deliver("initech", "whsec_acme")
+	// Output:
+	// acme got translations.published
+	// 200
+	// 401
+	// 404
+}
+
+// A redelivery of an event that is still being handled waits for the first
+// attempt; one that comes after a failure runs the callback again.
+func ExampleWithDeduplication() {
+	v, err := webhook.NewVerifier(secret, webhook.WithClock(func() time.Time { return signedAt }))
+	if err != nil {
+		log.Fatal(err)
+	}
+	attempts := 0
+	h := webhook.NewHandler(v, func(ctx context.Context, ev *webhook.Event) error {
+		attempts++
+		if attempts == 1 {
+			return errors.New("database unavailable") // 500: not marked handled
+		}
+		return nil
+	}, webhook.WithDeduplication(&webhook.MemoryDedup{}), webhook.WithDedupPolicy(webhook.DedupPolicy{
+		ProcessingTTL: time.Minute,    // a crashed attempt blocks redeliveries this long
+		Retention:     24 * time.Hour, // a handled id is remembered this long
+	}))
+
+	signed := webhook.Sign(secret, signedAt, []byte(body))
+	for range 3 {
+		r := httptest.NewRequest(http.MethodPost, "/hooks", strings.NewReader(body))
+		r.Header.Set(webhook.SignatureHeader, signed)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		fmt.Println(w.Code, "after", attempts, "attempts")
+	}
+	// Output:
+	// 500 after 1 attempts
+	// 200 after 2 attempts
+	// 200 after 2 attempts
+}

@@ -2,25 +2,91 @@ package webhook
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"log/slog"
 	"net/http"
+	"time"
 )
 
-// A HandlerOption configures NewHandler.
+// A HandlerOption configures NewHandler and NewTenantHandler.
 type HandlerOption func(*handler)
 
-// WithDeduplication makes the handler claim each event id in store before
-// calling the callback and answer 200 without calling it when the id was
-// already claimed, as happens when a delivery is redelivered from the
-// dashboard. When the callback fails or panics the claim is released, so a
-// redelivery is processed. A nil store means NewMemoryDedup(0), which only
-// sees the deliveries of this process.
+// Defaults of DedupPolicy.
+const (
+	// DefaultProcessingTTL is how long a claim blocks other deliveries of
+	// its event. A callback should finish well within the service's 10 s;
+	// a receiver that crashed mid-callback stops blocking redeliveries
+	// after this long.
+	DefaultProcessingTTL = time.Minute
+	// DefaultRetention is how long a handled event's id is remembered, so
+	// that a redelivery within it is not processed again.
+	DefaultRetention = 24 * time.Hour
+	// DefaultMaxWait is how long a duplicate waits for an attempt in
+	// progress: inside the service's 10 s, with time left to answer.
+	DefaultMaxWait = 8 * time.Second
+)
+
+// DedupPolicy sets the times deduplication works with (see
+// WithDeduplication). A field that is zero or negative takes its default.
+type DedupPolicy struct {
+	// ProcessingTTL is the lifetime of a claim (DefaultProcessingTTL).
+	// Keep it above the callback's longest run: after it, another delivery
+	// of the event may run the callback concurrently.
+	ProcessingTTL time.Duration
+	// Retention is how long a handled id is remembered (DefaultRetention).
+	Retention time.Duration
+	// MaxWait bounds how long a duplicate waits for an attempt in progress
+	// before answering 409 Conflict (DefaultMaxWait). The request's
+	// context bounds it too.
+	MaxWait time.Duration
+}
+
+// withDefaults returns p with every unset field at its default.
+func (p DedupPolicy) withDefaults() DedupPolicy {
+	if p.ProcessingTTL <= 0 {
+		p.ProcessingTTL = DefaultProcessingTTL
+	}
+	if p.Retention <= 0 {
+		p.Retention = DefaultRetention
+	}
+	if p.MaxWait <= 0 {
+		p.MaxWait = DefaultMaxWait
+	}
+	return p
+}
+
+// WithDeduplication makes the handler run the callback at most once per
+// event id that succeeded, as redeliveries from the dashboard keep the id.
+// The rule, per delivery:
+//
+//   - the handler claims the id in store for the policy's ProcessingTTL;
+//   - with the claim, it runs the callback: on success it marks the id
+//     done for the Retention and answers 200; on an error or a panic it
+//     releases the claim and answers 500, so a redelivery runs the callback
+//     again;
+//   - an id already done is answered 200 without calling the callback;
+//   - an id claimed by an attempt still running waits for that attempt,
+//     polling the store, up to MaxWait or until the request is canceled:
+//     if the attempt succeeds, 200 without calling; if it fails (or its
+//     claim expires, as when its receiver crashed), this delivery claims
+//     the id and runs the callback itself; if the wait ends first, 409
+//     Conflict, which the service shows as a failed delivery.
+//
+// A nil store means a new MemoryDedup, which only sees the deliveries of
+// this process; share a store such as sqlstore's or redisstore's between
+// replicas. Set the times with WithDedupPolicy.
 func WithDeduplication(store DedupStore) HandlerOption {
 	if store == nil {
 		store = NewMemoryDedup(0)
 	}
 	return func(h *handler) { h.dedup = store }
+}
+
+// WithDedupPolicy sets the times WithDeduplication works with; without it
+// every field has its default.
+func WithDedupPolicy(p DedupPolicy) HandlerOption {
+	return func(h *handler) { h.policy = p.withDefaults() }
 }
 
 // WithLogger makes the handler log refused deliveries (Warn), duplicates
@@ -35,10 +101,11 @@ func WithLogger(l *slog.Logger) HandlerOption {
 }
 
 type handler struct {
-	v     *Verifier
-	fn    func(context.Context, *Event) error
-	dedup DedupStore
-	log   *slog.Logger
+	verifier func(*http.Request) (*Verifier, error)
+	fn       func(context.Context, *http.Request, *Event) error
+	dedup    DedupStore
+	policy   DedupPolicy
+	log      *slog.Logger
 }
 
 // NewHandler returns an http.Handler that receives deliveries: it verifies
@@ -48,12 +115,15 @@ type handler struct {
 //
 //   - 405 Method Not Allowed, with Allow: POST, to any method but POST;
 //   - 413 Request Entity Too Large for a body over v's limit;
-//   - 400 Bad Request for a malformed signature header, an unreadable body,
-//     or a body Parse refuses;
+//   - 400 Bad Request for a malformed signature header, an empty or
+//     unreadable body, or a body Parse refuses;
 //   - 401 Unauthorized for a missing header, a header without v1, a
 //     timestamp out of tolerance or a signature that does not match: the
 //     request did not prove it came from the service;
-//   - 200 OK when fn returns nil, or for a duplicate (WithDeduplication);
+//   - 200 OK when fn returns nil, or for an event already handled
+//     (WithDeduplication);
+//   - 409 Conflict for a duplicate that waited in vain for another
+//     delivery of its event to finish (WithDeduplication);
 //   - 500 Internal Server Error when fn returns an error, so the delivery
 //     shows as failed in the dashboard and can be redelivered. The error's
 //     text is not sent; a 4xx body is only the sentinel's short message.
@@ -65,7 +135,42 @@ func NewHandler(v *Verifier, fn func(context.Context, *Event) error, opts ...Han
 	if v == nil || fn == nil {
 		panic("webhook: NewHandler needs a Verifier and a callback")
 	}
-	h := &handler{v: v, fn: fn, log: slog.New(slog.DiscardHandler)}
+	return newHandler(
+		func(*http.Request) (*Verifier, error) { return v, nil },
+		func(ctx context.Context, _ *http.Request, ev *Event) error { return fn(ctx, ev) },
+		opts)
+}
+
+// NewTenantHandler is NewHandler for a receiver that serves many webhooks
+// with one secret each, such as a partner receiving deliveries for many
+// customers. For each request, verifier returns the Verifier of the webhook
+// the request is for, typically found by a path value (r.PathValue) or the
+// host; fn gets the request too, to tell whose event it handles.
+//
+// A lookup that fails never reaches fn and is answered:
+//
+//   - 404 Not Found when the error matches ErrUnknownReceiver: the URL
+//     names no receiver (a deleted customer, a typo in the URL configured
+//     in the dashboard), which the delivery log then shows plainly. No
+//     secret is tried, so nothing about signatures is revealed;
+//   - 500 Internal Server Error for any other error, or a nil Verifier
+//     with a nil error: the application could not look the secret up (its
+//     database is down), so the delivery shows as failed and can be
+//     redelivered. The error is logged (WithLogger), never sent.
+//
+// Otherwise the handler behaves as NewHandler's, with the same options;
+// deduplication keys on the event's webhook configuration and id, so
+// tenants sharing a store do not collide. NewTenantHandler panics if
+// verifier or fn is nil.
+func NewTenantHandler(verifier func(*http.Request) (*Verifier, error), fn func(context.Context, *http.Request, *Event) error, opts ...HandlerOption) http.Handler {
+	if verifier == nil || fn == nil {
+		panic("webhook: NewTenantHandler needs a verifier lookup and a callback")
+	}
+	return newHandler(verifier, fn, opts)
+}
+
+func newHandler(verifier func(*http.Request) (*Verifier, error), fn func(context.Context, *http.Request, *Event) error, opts []HandlerOption) *handler {
+	h := &handler{verifier: verifier, fn: fn, policy: DedupPolicy{}.withDefaults(), log: slog.New(slog.DiscardHandler)}
 	for _, opt := range opts {
 		opt(h)
 	}
@@ -79,7 +184,21 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
 		return
 	}
-	body, err := h.v.VerifyRequest(r)
+	v, err := h.verifier(r)
+	if err == nil && v == nil {
+		err = errors.New("webhook: lookup returned no Verifier")
+	}
+	if err != nil {
+		if errors.Is(err, ErrUnknownReceiver) {
+			h.log.WarnContext(ctx, "webhook: delivery refused", "status", http.StatusNotFound, "error", err)
+			http.Error(w, ErrUnknownReceiver.Error(), http.StatusNotFound)
+			return
+		}
+		h.log.ErrorContext(ctx, "webhook: verifier lookup failed", "error", err)
+		http.Error(w, http.StatusText(http.StatusInternalServerError), http.StatusInternalServerError)
+		return
+	}
+	body, err := v.VerifyRequest(r)
 	if err != nil {
 		code, msg := refusal(err)
 		h.log.WarnContext(ctx, "webhook: delivery refused", "status", code, "error", err)
@@ -92,44 +211,99 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, ErrInvalidPayload.Error(), http.StatusBadRequest)
 		return
 	}
-	if h.dedup != nil {
-		first, err := h.dedup.Claim(ctx, ev.ID)
-		if err != nil {
-			h.log.ErrorContext(ctx, "webhook: dedup store failed", "event", ev.ID, "error", err)
-			http.Error(w, http.StatusText(http.StatusInternalServerError), http.StatusInternalServerError)
-			return
+	if h.dedup == nil {
+		h.answer(w, r, ev, h.fn(ctx, r, ev))
+		return
+	}
+	h.serveOnce(w, r, ev)
+}
+
+// serveOnce runs the callback under WithDeduplication's rule.
+func (h *handler) serveOnce(w http.ResponseWriter, r *http.Request, ev *Event) {
+	ctx := r.Context()
+	key := dedupKey(ev)
+	owner := rand.Text()
+	state, err := h.claim(ctx, key, owner)
+	switch {
+	case err != nil:
+		h.log.ErrorContext(ctx, "webhook: dedup store failed", "event", ev.ID, "error", err)
+		http.Error(w, http.StatusText(http.StatusInternalServerError), http.StatusInternalServerError)
+	case state == Handled:
+		h.log.InfoContext(ctx, "webhook: duplicate delivery dropped", "event", ev.ID, "type", ev.Type)
+		w.WriteHeader(http.StatusOK)
+	case state != Claimed:
+		h.log.WarnContext(ctx, "webhook: duplicate delivery still in progress elsewhere", "event", ev.ID, "type", ev.Type, "waited", h.policy.MaxWait)
+		http.Error(w, "webhook: event is being handled by another delivery", http.StatusConflict)
+	default:
+		h.answer(w, r, ev, h.callClaimed(ctx, r, ev, key, owner))
+	}
+}
+
+// claim claims key, waiting while another attempt holds it: until the
+// attempt ends, MaxWait passes or ctx is done. Polling starts at 20 ms and
+// backs off to 500 ms.
+func (h *handler) claim(ctx context.Context, key, owner string) (ClaimState, error) {
+	deadline := time.Now().Add(h.policy.MaxWait)
+	for delay := 20 * time.Millisecond; ; delay = min(2*delay, 500*time.Millisecond) {
+		state, err := h.dedup.Claim(ctx, key, owner, h.policy.ProcessingTTL)
+		if err != nil || state != InProgress {
+			return state, err
 		}
-		if !first {
-			h.log.InfoContext(ctx, "webhook: duplicate delivery dropped", "event", ev.ID, "type", ev.Type)
-			w.WriteHeader(http.StatusOK)
-			return
+		wait := min(delay, time.Until(deadline))
+		if wait <= 0 {
+			return InProgress, nil
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return InProgress, nil
+		case <-t.C:
 		}
 	}
-	if err := h.call(ctx, ev); err != nil {
-		h.log.ErrorContext(ctx, "webhook: callback failed", "event", ev.ID, "type", ev.Type, "error", err)
+}
+
+// callClaimed runs the callback holding the claim on key, then marks key
+// done if it succeeded, or releases the claim if it failed or panicked.
+// Neither store call is canceled with the request.
+func (h *handler) callClaimed(ctx context.Context, r *http.Request, ev *Event, key, owner string) error {
+	ok := false
+	defer func() {
+		if ok {
+			return
+		}
+		if err := h.dedup.Release(context.WithoutCancel(ctx), key, owner); err != nil {
+			h.log.ErrorContext(ctx, "webhook: dedup release failed", "event", ev.ID, "error", err)
+		}
+	}()
+	err := h.fn(ctx, r, ev)
+	if ok = err == nil; ok {
+		// The event is handled even if this fails: answer 200 and let the
+		// claim expire; a redelivery after that runs the callback again.
+		if err := h.dedup.Done(context.WithoutCancel(ctx), key, h.policy.Retention); err != nil {
+			h.log.ErrorContext(ctx, "webhook: dedup done mark failed", "event", ev.ID, "error", err)
+		}
+	}
+	return err
+}
+
+// answer writes 200 for a callback that succeeded, 500 for one that failed.
+func (h *handler) answer(w http.ResponseWriter, r *http.Request, ev *Event, err error) {
+	if err != nil {
+		h.log.ErrorContext(r.Context(), "webhook: callback failed", "event", ev.ID, "type", ev.Type, "error", err)
 		http.Error(w, http.StatusText(http.StatusInternalServerError), http.StatusInternalServerError)
 		return
 	}
 	w.WriteHeader(http.StatusOK)
 }
 
-// call runs the callback and, with deduplication, releases the event's
-// claim unless the callback succeeded, also when it panics.
-func (h *handler) call(ctx context.Context, ev *Event) error {
-	ok := false
-	if h.dedup != nil {
-		defer func() {
-			if ok {
-				return
-			}
-			if err := h.dedup.Release(context.WithoutCancel(ctx), ev.ID); err != nil {
-				h.log.ErrorContext(ctx, "webhook: dedup release failed", "event", ev.ID, "error", err)
-			}
-		}()
+// dedupKey is the key an event is deduplicated by: its id, within its
+// webhook configuration when the envelope names one.
+func dedupKey(ev *Event) string {
+	if ev.WebhookConfigID == "" {
+		return ev.ID
 	}
-	err := h.fn(ctx, ev)
-	ok = err == nil
-	return err
+	return ev.WebhookConfigID + "/" + ev.ID
 }
 
 // refusal maps a VerifyRequest error to a status and the short message sent
@@ -145,6 +319,8 @@ func refusal(err error) (int, string) {
 		return http.StatusRequestEntityTooLarge, ErrBodyTooLarge.Error()
 	case errors.Is(err, ErrMalformedHeader):
 		return http.StatusBadRequest, ErrMalformedHeader.Error()
+	case errors.Is(err, ErrEmptyBody):
+		return http.StatusBadRequest, ErrEmptyBody.Error()
 	}
 	return http.StatusBadRequest, "webhook: unreadable body"
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -70,6 +71,7 @@ func TestHandlerStatus(t *testing.T) {
 		{"PUT signed", delivery(http.MethodPut, body, signed), nil, http.StatusMethodNotAllowed, false},
 		{"body over limit", delivery(http.MethodPost, long, Sign(testSecret, testNow, long)), nil, http.StatusRequestEntityTooLarge, false},
 		{"malformed header", delivery(http.MethodPost, body, "t=now,v1=zz"), nil, http.StatusBadRequest, false},
+		{"body read by a middleware", drained(delivery(http.MethodPost, body, signed)), nil, http.StatusBadRequest, false},
 		{"signed non-JSON body", delivery(http.MethodPost, notJSON, Sign(testSecret, testNow, notJSON)), nil, http.StatusBadRequest, false},
 		{"no header", delivery(http.MethodPost, body, ""), nil, http.StatusUnauthorized, false},
 		{"only legacy sha256", delivery(http.MethodPost, body, "t=1700000000,sha256=00"), nil, http.StatusUnauthorized, false},
@@ -194,8 +196,8 @@ func TestHandlerDedup(t *testing.T) {
 			defer func() { recover() }()
 			send(h)
 		}()
-		if ok, _ := store.Claim(t.Context(), "evt_06la"); !ok {
-			t.Error("id still claimed after the callback panicked")
+		if st, _ := store.Claim(t.Context(), "wh_2Kq8Zt/evt_06la", "test", time.Minute); st != Claimed {
+			t.Errorf("Claim after the callback panicked = %v, want claimed", st)
 		}
 	})
 	t.Run("store failure", func(t *testing.T) {
@@ -205,14 +207,205 @@ func TestHandlerDedup(t *testing.T) {
 			t.Errorf("status %d, %d calls; want 500 and no call", code, rec.count())
 		}
 	})
+	t.Run("done mark failure", func(t *testing.T) {
+		rec := &recorder{}
+		h := NewHandler(newTestVerifier(t), rec.handle, WithDeduplication(doneFails{NewMemoryDedup(10)}))
+		if code := send(h); code != http.StatusOK || rec.count() != 1 {
+			t.Errorf("status %d, %d calls; want 200 and 1 call: the event was handled", code, rec.count())
+		}
+	})
+	t.Run("keyed by webhook configuration and id", func(t *testing.T) {
+		rec := &recorder{}
+		h := NewHandler(newTestVerifier(t), rec.handle, WithDeduplication(nil))
+		for _, b := range [][]byte{
+			[]byte(`{"id":"evt_1","webhookConfigId":"wh_a","eventType":"keys.created"}`),
+			[]byte(`{"id":"evt_1","webhookConfigId":"wh_b","eventType":"keys.created"}`),
+			[]byte(`{"id":"evt_1","webhookConfigId":"wh_a","eventType":"keys.created"}`),
+		} {
+			serve(h, delivery(http.MethodPost, b, Sign(testSecret, testNow, b)))
+		}
+		if n := rec.count(); n != 2 {
+			t.Errorf("callback called %d times, want 2 (wh_a and wh_b)", n)
+		}
+	})
+}
+
+// TestHandlerDedupConcurrent runs the rule of WithDeduplication for
+// deliveries of one event that overlap, in a bubble whose clock only moves
+// when every goroutine waits.
+func TestHandlerDedupConcurrent(t *testing.T) {
+	body := readGolden(t, EventKeysCreated)
+	const key = "wh_2Kq8Zt/evt_03kc"
+
+	// rig is a handler whose callback blocks until told how to end, and
+	// counts its calls.
+	type rig struct {
+		h       http.Handler
+		store   *MemoryDedup
+		calls   chan struct{}
+		results chan error
+	}
+	newRig := func(t *testing.T, p DedupPolicy) *rig {
+		v, err := NewVerifier(testSecret) // time.Now is the bubble's clock
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &rig{store: &MemoryDedup{}, calls: make(chan struct{}, 10), results: make(chan error, 10)}
+		r.h = NewHandler(v, func(ctx context.Context, _ *Event) error {
+			r.calls <- struct{}{}
+			return <-r.results
+		}, WithDeduplication(r.store), WithDedupPolicy(p))
+		return r
+	}
+	// start sends a delivery in its own goroutine and returns its status
+	// once answered.
+	start := func(r *rig) <-chan int {
+		code := make(chan int, 1)
+		req := delivery(http.MethodPost, body, Sign(testSecret, time.Now(), body))
+		go func() { code <- serve(r.h, req).Code }()
+		return code
+	}
+	answered := func(c <-chan int) bool {
+		select {
+		case code := <-c:
+			t.Errorf("answered %d while it should wait", code)
+			return true
+		default:
+			return false
+		}
+	}
+
+	t.Run("duplicate waits for a first attempt that succeeds", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			r := newRig(t, DedupPolicy{})
+			first := start(r)
+			<-r.calls
+			dup := start(r)
+			time.Sleep(3 * time.Second)
+			synctest.Wait()
+			answered(dup)
+			r.results <- nil
+			if a, b := <-first, <-dup; a != http.StatusOK || b != http.StatusOK {
+				t.Errorf("statuses %d and %d, want 200 and 200", a, b)
+			}
+			if n := len(r.calls); n != 0 {
+				t.Errorf("callback called %d more times, want once in all", n)
+			}
+		})
+	})
+	t.Run("duplicate runs the callback after the first attempt fails", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			r := newRig(t, DedupPolicy{})
+			first := start(r)
+			<-r.calls
+			dup := start(r)
+			synctest.Wait()
+			r.results <- errors.New("db down")
+			if code := <-first; code != http.StatusInternalServerError {
+				t.Errorf("first attempt: status %d, want 500", code)
+			}
+			<-r.calls // the duplicate takes over
+			answered(dup)
+			r.results <- nil
+			if code := <-dup; code != http.StatusOK {
+				t.Errorf("duplicate: status %d, want 200", code)
+			}
+			if st, _ := r.store.Claim(t.Context(), key, "later", time.Minute); st != Handled {
+				t.Errorf("after the duplicate succeeded the event is %v, want handled", st)
+			}
+		})
+	})
+	t.Run("duplicate gives up after MaxWait with 409", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			r := newRig(t, DedupPolicy{MaxWait: 2 * time.Second})
+			first := start(r)
+			<-r.calls
+			began := time.Now()
+			if code := <-start(r); code != http.StatusConflict {
+				t.Errorf("duplicate: status %d, want 409", code)
+			}
+			if waited := time.Since(began); waited < 2*time.Second || waited > 3*time.Second {
+				t.Errorf("duplicate waited %v, want about MaxWait (2s)", waited)
+			}
+			r.results <- nil
+			if code := <-first; code != http.StatusOK {
+				t.Errorf("first attempt: status %d, want 200", code)
+			}
+		})
+	})
+	t.Run("duplicate stops waiting when its request is canceled", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			r := newRig(t, DedupPolicy{})
+			first := start(r)
+			<-r.calls
+			ctx, cancel := context.WithCancel(t.Context())
+			req := delivery(http.MethodPost, body, Sign(testSecret, time.Now(), body)).WithContext(ctx)
+			dup := make(chan int, 1)
+			go func() { dup <- serve(r.h, req).Code }()
+			time.Sleep(time.Second)
+			cancel()
+			if code := <-dup; code != http.StatusConflict {
+				t.Errorf("canceled duplicate: status %d, want 409", code)
+			}
+			r.results <- nil
+			<-first
+		})
+	})
+	t.Run("crashed claim expires after the processing TTL", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			r := newRig(t, DedupPolicy{ProcessingTTL: 30 * time.Second, MaxWait: time.Second})
+			// A receiver claimed the event and died: nobody releases it.
+			if st, err := r.store.Claim(t.Context(), key, "crashed", 30*time.Second); st != Claimed || err != nil {
+				t.Fatalf("Claim = %v, %v", st, err)
+			}
+			if code := <-start(r); code != http.StatusConflict {
+				t.Errorf("redelivery within the TTL: status %d, want 409", code)
+			}
+			time.Sleep(30 * time.Second)
+			code := start(r)
+			<-r.calls
+			r.results <- nil
+			if c := <-code; c != http.StatusOK {
+				t.Errorf("redelivery after the TTL: status %d, want 200", c)
+			}
+		})
+	})
+	t.Run("done mark expires after the retention", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			r := newRig(t, DedupPolicy{Retention: time.Hour})
+			code := start(r)
+			<-r.calls
+			r.results <- nil
+			<-code
+			time.Sleep(59 * time.Minute)
+			if c := <-start(r); c != http.StatusOK || len(r.calls) != 0 {
+				t.Errorf("redelivery within the retention: status %d, %d calls; want 200 and none", c, len(r.calls))
+			}
+			time.Sleep(time.Minute)
+			code = start(r)
+			<-r.calls // handled again: the id was forgotten
+			r.results <- nil
+			if c := <-code; c != http.StatusOK {
+				t.Errorf("redelivery after the retention: status %d, want 200", c)
+			}
+		})
+	})
 }
 
 type failingStore struct{}
 
-func (failingStore) Claim(context.Context, string) (bool, error) {
-	return false, errors.New("redis down")
+func (failingStore) Claim(context.Context, string, string, time.Duration) (ClaimState, error) {
+	return 0, errors.New("redis down")
 }
-func (failingStore) Release(context.Context, string) error { return errors.New("redis down") }
+func (failingStore) Done(context.Context, string, time.Duration) error {
+	return errors.New("redis down")
+}
+func (failingStore) Release(context.Context, string, string) error { return errors.New("redis down") }
+
+// doneFails is a store whose done marks fail.
+type doneFails struct{ *MemoryDedup }
+
+func (doneFails) Done(context.Context, string, time.Duration) error { return errors.New("redis down") }
 
 // TestHandlerContext shows the callback gets the request's context: when
 // the request is canceled, a callback blocked on it returns, and the claim
@@ -261,8 +454,8 @@ func TestHandlerContext(t *testing.T) {
 		if w.Code != http.StatusInternalServerError {
 			t.Errorf("status %d, want 500", w.Code)
 		}
-		if ok, _ := store.Claim(t.Context(), "evt_05sc"); !ok {
-			t.Error("claim not released after the canceled callback")
+		if st, _ := store.Claim(t.Context(), "wh_2Kq8Zt/evt_05sc", "test", time.Minute); st != Claimed {
+			t.Errorf("Claim after the canceled callback = %v, want claimed", st)
 		}
 	})
 }
@@ -302,69 +495,89 @@ func TestNewHandlerPanics(t *testing.T) {
 	}
 }
 
-func TestMemoryDedup(t *testing.T) {
-	ctx := t.Context()
-	m := NewMemoryDedup(3)
-	claim := func(id string) bool {
-		ok, err := m.Claim(ctx, id)
-		if err != nil {
-			t.Fatal(err)
+// TestTenantHandler serves two customers' webhooks, one secret each, on one
+// handler that finds the secret by a path value.
+func TestTenantHandler(t *testing.T) {
+	verifiers := map[string]*Verifier{
+		"acme":   newTestVerifier(t),
+		"globex": func() *Verifier { v, _ := NewVerifier("whsec_globex", fixedClock(testNow)); return v }(),
+	}
+	var lookups []string
+	lookup := func(r *http.Request) (*Verifier, error) {
+		tenant := r.PathValue("tenant")
+		lookups = append(lookups, tenant)
+		switch tenant {
+		case "down":
+			return nil, errors.New("db down: password=hunter2")
+		case "nil":
+			return nil, nil
 		}
-		return ok
-	}
-	for _, id := range []string{"a", "b", "c"} {
-		if !claim(id) {
-			t.Fatalf("first claim of %s refused", id)
+		if v, ok := verifiers[tenant]; ok {
+			return v, nil
 		}
+		return nil, fmt.Errorf("tenant %q: %w", tenant, ErrUnknownReceiver)
 	}
-	if claim("a") {
-		t.Fatal("second claim of a accepted")
-	}
-	if !claim("d") { // evicts a
-		t.Fatal("claim of d refused")
-	}
-	if !claim("a") { // evicts b
-		t.Fatal("a still remembered after eviction")
-	}
-	if claim("c") || claim("d") {
-		t.Fatal("c or d forgotten too early")
-	}
+	var got []string
+	mux := http.NewServeMux()
+	mux.Handle("/hooks/{tenant}", NewTenantHandler(lookup, func(_ context.Context, r *http.Request, ev *Event) error {
+		got = append(got, r.PathValue("tenant")+" "+ev.ID)
+		return nil
+	}, WithDeduplication(nil)))
 
-	// A released and reclaimed id must survive the eviction of its old slot.
-	m = NewMemoryDedup(2)
-	claim("x")          // slot 0
-	m.Release(ctx, "x") // forget it
-	claim("y")          // slot 1
-	claim("x")          // slot 0 again: evicts the stale x claim only
-	if claim("x") || claim("y") {
-		t.Fatal("reclaimed x or y forgotten")
+	send := func(tenant, secret string) int {
+		// Each customer has its own webhook configuration.
+		body := []byte(`{"id":"evt_1","webhookConfigId":"wh_` + tenant + `","eventType":"keys.created"}`)
+		r := delivery(http.MethodPost, body, Sign(secret, testNow, body))
+		r.URL.Path = "/hooks/" + tenant
+		w := serve(mux, r)
+		if strings.Contains(w.Body.String(), "hunter2") {
+			t.Errorf("response %q leaks the lookup's error", w.Body)
+		}
+		return w.Code
 	}
-	if len(m.ids) > 2 {
-		t.Errorf("%d ids remembered, capacity 2", len(m.ids))
+	tests := []struct {
+		tenant, secret string
+		want           int
+	}{
+		{"acme", testSecret, http.StatusOK},
+		{"globex", "whsec_globex", http.StatusOK},
+		{"globex", testSecret, http.StatusUnauthorized}, // another tenant's secret
+		{"initech", testSecret, http.StatusNotFound},
+		{"down", testSecret, http.StatusInternalServerError},
+		{"nil", testSecret, http.StatusInternalServerError},
+	}
+	for _, tt := range tests {
+		if code := send(tt.tenant, tt.secret); code != tt.want {
+			t.Errorf("%s signed with %s: status %d, want %d", tt.tenant, tt.secret, code, tt.want)
+		}
+	}
+	if want := []string{"acme evt_1", "globex evt_1"}; !slices.Equal(got, want) {
+		t.Errorf("callbacks %q, want %q", got, want)
+	}
+	if len(lookups) != len(tests) {
+		t.Errorf("%d lookups for %d requests", len(lookups), len(tests))
+	}
+	r := delivery(http.MethodGet, nil, "")
+	r.URL.Path = "/hooks/acme"
+	if w := serve(mux, r); w.Code != http.StatusMethodNotAllowed || len(lookups) != len(tests) {
+		t.Errorf("GET: status %d, %d lookups; want 405 before any lookup", w.Code, len(lookups))
 	}
 }
 
-func TestMemoryDedupConcurrent(t *testing.T) {
-	m := NewMemoryDedup(100)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	wins := map[string]int{}
-	for range 8 {
-		wg.Go(func() {
-			for i := range 50 {
-				id := fmt.Sprint("evt_", i)
-				if ok, _ := m.Claim(t.Context(), id); ok {
-					mu.Lock()
-					wins[id]++
-					mu.Unlock()
+func TestNewTenantHandlerPanics(t *testing.T) {
+	lookup := func(*http.Request) (*Verifier, error) { return nil, nil }
+	fn := func(context.Context, *http.Request, *Event) error { return nil }
+	for name, f := range map[string]func(){
+		"nil lookup":   func() { NewTenantHandler(nil, fn) },
+		"nil callback": func() { NewTenantHandler(lookup, nil) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Error("no panic")
 				}
-			}
+			}()
+			f()
 		})
-	}
-	wg.Wait()
-	for i := range 50 {
-		if n := wins[fmt.Sprint("evt_", i)]; n != 1 {
-			t.Errorf("evt_%d claimed %d times, want 1", i, n)
-		}
 	}
 }

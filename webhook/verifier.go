@@ -9,6 +9,7 @@ import (
 	"math"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -24,6 +25,10 @@ const DefaultTolerance = 300 * time.Second
 // listing thousands of entries while bounding what an unsigned request can
 // make the receiver buffer.
 const DefaultMaxBodyBytes = 1 << 20
+
+// SecretPrefix starts every signing secret the service issues. NewVerifier
+// refuses a secret without it unless WithUnprefixedSecret is given.
+const SecretPrefix = "whsec_"
 
 // A Verifier checks the signature of webhook deliveries. Create one with
 // NewVerifier at start-up and share it: it is immutable and safe for
@@ -46,10 +51,11 @@ type macState struct {
 type Option func(*config) error
 
 type config struct {
-	secrets   []string
-	tolerance time.Duration
-	maxBody   int64
-	now       func() time.Time
+	secrets    []string
+	unprefixed bool
+	tolerance  time.Duration
+	maxBody    int64
+	now        func() time.Time
 }
 
 // WithSecrets adds secrets a delivery may be signed with, next to the one
@@ -59,6 +65,18 @@ type config struct {
 func WithSecrets(more ...string) Option {
 	return func(c *config) error {
 		c.secrets = append(c.secrets, more...)
+		return nil
+	}
+}
+
+// WithUnprefixedSecret lets NewVerifier accept secrets without the
+// SecretPrefix. The service's secrets all carry it, so without this option a
+// missing prefix is refused as the likely sign of a wrong value pasted (an
+// API key, the webhook's id); use it for secrets of another sender, such as
+// a test fake that makes up its own.
+func WithUnprefixedSecret() Option {
+	return func(c *config) error {
+		c.unprefixed = true
 		return nil
 	}
 }
@@ -103,8 +121,11 @@ func WithMaxBodyBytes(n int64) Option {
 
 // NewVerifier returns a Verifier for deliveries signed with secret, the
 // webhook's signing secret exactly as the dashboard shows it (whsec_ prefix
-// included). An empty secret, here or in WithSecrets, is an error
-// (ErrEmptySecret), as is an out-of-range option (ErrInvalidOption).
+// included). Each secret, here or in WithSecrets, is checked: an empty one
+// fails with ErrEmptySecret; one with white space around it, or without the
+// SecretPrefix (unless WithUnprefixedSecret), fails with ErrInvalidSecret,
+// because every delivery would then fail as a signature mismatch. An
+// out-of-range option fails with ErrInvalidOption.
 func NewVerifier(secret string, opts ...Option) (*Verifier, error) {
 	c := config{
 		secrets:   []string{secret},
@@ -119,8 +140,8 @@ func NewVerifier(secret string, opts ...Option) (*Verifier, error) {
 	}
 	v := &Verifier{tolerance: c.tolerance, maxBody: c.maxBody, now: c.now}
 	for i, s := range c.secrets {
-		if s == "" {
-			return nil, fmt.Errorf("%w (secret %d of %d)", ErrEmptySecret, i+1, len(c.secrets))
+		if err := checkSecret(s, c.unprefixed); err != nil {
+			return nil, fmt.Errorf("%w (secret %d of %d)", err, i+1, len(c.secrets))
 		}
 		if slices.Contains(c.secrets[:i], s) {
 			continue // the same key twice would only double the work
@@ -133,12 +154,26 @@ func NewVerifier(secret string, opts ...Option) (*Verifier, error) {
 	return v, nil
 }
 
+// checkSecret says why s cannot be a signing secret, without quoting it.
+func checkSecret(s string, unprefixed bool) error {
+	switch {
+	case s == "":
+		return ErrEmptySecret
+	case strings.TrimSpace(s) != s:
+		return fmt.Errorf("%w: it has white space around it (a trailing newline from a file or an environment variable?); trim it", ErrInvalidSecret)
+	case !unprefixed && !strings.HasPrefix(s, SecretPrefix):
+		return fmt.Errorf("%w: it does not start with %q as the service's signing secrets do, so it is probably another value (an API key, the webhook id); pass WithUnprefixedSecret if it is meant", ErrInvalidSecret, SecretPrefix)
+	}
+	return nil
+}
+
 // Verify checks header, the value of the SignatureHeader, against body, the
 // raw request body exactly as received (not parsed and re-encoded). It
 // returns nil if the timestamp is within tolerance and some v1 signature
 // matches under some secret; otherwise one of ErrMissingHeader,
 // ErrMalformedHeader, ErrNoSignature, ErrTimestampOutOfTolerance,
-// ErrBodyTooLarge or ErrSignatureMismatch, possibly wrapped. The timestamp is
+// ErrBodyTooLarge or ErrSignatureMismatch, possibly wrapped, or
+// ErrEmptyBody when the signature does not match because body is empty. The timestamp is
 // checked before any HMAC is computed, and signatures are compared in
 // constant time.
 func (v *Verifier) Verify(body []byte, header string) error {
@@ -196,6 +231,9 @@ func (v *Verifier) checkBody(h *sigHeader, body []byte) error {
 			return nil
 		}
 	}
+	if len(body) == 0 {
+		return ErrEmptyBody // what was signed was not empty
+	}
 	return ErrSignatureMismatch
 }
 
@@ -215,7 +253,9 @@ func matches(pool *sync.Pool, h *sigHeader, body []byte) bool {
 	return ok
 }
 
-// readBody reads r's body up to the limit.
+// readBody reads r's body up to the limit. It is io.ReadAll with a first
+// buffer sized by Content-Length, so a body of the announced length costs
+// one allocation instead of a chain of growing ones.
 func (v *Verifier) readBody(r *http.Request) ([]byte, error) {
 	if r.ContentLength > v.maxBody {
 		return nil, fmt.Errorf("%w: Content-Length %d, limit %d", ErrBodyTooLarge, r.ContentLength, v.maxBody)
@@ -223,12 +263,25 @@ func (v *Verifier) readBody(r *http.Request) ([]byte, error) {
 	if r.Body == nil {
 		return []byte{}, nil
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, v.maxBody+1))
-	if err != nil {
-		return nil, fmt.Errorf("webhook: reading body: %w", err)
+	size := int64(512)
+	if r.ContentLength >= 0 {
+		size = r.ContentLength + 1 // room to read EOF without growing
 	}
-	if int64(len(body)) > v.maxBody {
-		return nil, fmt.Errorf("%w: more than %d bytes", ErrBodyTooLarge, v.maxBody)
+	body := make([]byte, 0, size)
+	for {
+		if len(body) == cap(body) {
+			body = append(body, 0)[:len(body)] // grow as io.ReadAll does
+		}
+		n, err := r.Body.Read(body[len(body):min(int64(cap(body)), v.maxBody+1)])
+		body = body[:len(body)+n]
+		if int64(len(body)) > v.maxBody {
+			return nil, fmt.Errorf("%w: more than %d bytes", ErrBodyTooLarge, v.maxBody)
+		}
+		if err == io.EOF {
+			return body, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("webhook: reading body: %w", err)
+		}
 	}
-	return body, nil
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -64,7 +65,7 @@ func TestVectors(t *testing.T) {
 			if got := Sign(secret, time.Unix(unix, 0), body); got != want {
 				t.Errorf("Sign = %q, want %q", got, want)
 			}
-			v, err := NewVerifier(secret, fixedClock(time.Unix(unix, 0)))
+			v, err := NewVerifier(secret, fixedClock(time.Unix(unix, 0)), WithUnprefixedSecret()) // one vector's secret is "x"
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -119,7 +120,7 @@ func TestVerifyBadInput(t *testing.T) {
 		{"tampered body", bytes.Replace(testBody, []byte(`"a"`), []byte(`"b"`), 1), header, ErrSignatureMismatch},
 		{"other secret", testBody, Sign("whsec_other", testNow, testBody), ErrSignatureMismatch},
 		{"re-encoded body", reencoded, header, ErrSignatureMismatch},
-		{"empty body", nil, header, ErrSignatureMismatch},
+		{"empty body", nil, header, ErrEmptyBody},
 		{"301 s old", testBody, Sign(testSecret, testNow.Add(-301*time.Second), testBody), ErrTimestampOutOfTolerance},
 		{"301 s ahead", testBody, Sign(testSecret, testNow.Add(301*time.Second), testBody), ErrTimestampOutOfTolerance},
 		{"body over limit", bytes.Repeat([]byte{' '}, DefaultMaxBodyBytes+1), Sign(testSecret, testNow, bytes.Repeat([]byte{' '}, DefaultMaxBodyBytes+1)), ErrBodyTooLarge},
@@ -203,17 +204,65 @@ func TestNewVerifierErrors(t *testing.T) {
 		want   error
 	}{
 		{"empty secret", "", nil, ErrEmptySecret},
-		{"empty extra secret", "s", []Option{WithSecrets("old", "")}, ErrEmptySecret},
-		{"zero tolerance", "s", []Option{WithTolerance(0)}, ErrInvalidOption},
-		{"negative tolerance", "s", []Option{WithTolerance(-time.Second)}, ErrInvalidOption},
-		{"nil clock", "s", []Option{WithClock(nil)}, ErrInvalidOption},
-		{"zero body limit", "s", []Option{WithMaxBodyBytes(0)}, ErrInvalidOption},
+		{"empty extra secret", "whsec_s", []Option{WithSecrets("whsec_old", "")}, ErrEmptySecret},
+		{"zero tolerance", "whsec_s", []Option{WithTolerance(0)}, ErrInvalidOption},
+		{"negative tolerance", "whsec_s", []Option{WithTolerance(-time.Second)}, ErrInvalidOption},
+		{"nil clock", "whsec_s", []Option{WithClock(nil)}, ErrInvalidOption},
+		{"zero body limit", "whsec_s", []Option{WithMaxBodyBytes(0)}, ErrInvalidOption},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v, err := NewVerifier(tt.secret, tt.opts...)
 			if !errors.Is(err, tt.want) || v != nil {
 				t.Fatalf("NewVerifier = %v, %v; want nil, %v", v, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestNewVerifierSecrets shows the secrets NewVerifier refuses because
+// every delivery would then fail as a signature mismatch, and that the
+// error says why without quoting the secret.
+func TestNewVerifierSecrets(t *testing.T) {
+	const good = "whsec_Zq81ha0P"
+	tests := []struct {
+		name   string
+		secret string
+		opts   []Option
+		want   error  // nil: accepted
+		reason string // in the message
+	}{
+		{"as shown", good, nil, nil, ""},
+		{"trailing newline", good + "\n", nil, ErrInvalidSecret, "white space"},
+		{"trailing CRLF", good + "\r\n", nil, ErrInvalidSecret, "white space"},
+		{"leading space", " " + good, nil, ErrInvalidSecret, "white space"},
+		{"trailing tab", good + "\t", nil, ErrInvalidSecret, "white space"},
+		{"no prefix", "Zq81ha0P", nil, ErrInvalidSecret, `does not start with "whsec_"`},
+		{"prefix in other case", "WHSEC_Zq81ha0P", nil, ErrInvalidSecret, "WithUnprefixedSecret"},
+		{"no prefix, opted in", "Zq81ha0P", []Option{WithUnprefixedSecret()}, nil, ""},
+		{"white space, opted in", "Zq81ha0P\n", []Option{WithUnprefixedSecret()}, ErrInvalidSecret, "white space"},
+		{"extra secret with newline", good, []Option{WithSecrets("whsec_old\n")}, ErrInvalidSecret, "secret 2 of 2"},
+		{"extra secret without prefix", good, []Option{WithSecrets("old")}, ErrInvalidSecret, "secret 2 of 2"},
+		{"extra secret without prefix, opted in", good, []Option{WithSecrets("old"), WithUnprefixedSecret()}, nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := NewVerifier(tt.secret, tt.opts...)
+			if tt.want == nil {
+				if err != nil || v == nil {
+					t.Fatalf("NewVerifier = %v, %v; want a Verifier", v, err)
+				}
+				return
+			}
+			if !errors.Is(err, tt.want) || v != nil {
+				t.Fatalf("NewVerifier = %v, %v; want nil, %v", v, err, tt.want)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, tt.reason) {
+				t.Errorf("error %q does not say %q", msg, tt.reason)
+			}
+			if strings.Contains(msg, "Zq81ha0P") || strings.Contains(msg, "old") {
+				t.Errorf("error %q quotes the secret", msg)
 			}
 		})
 	}
@@ -267,6 +316,8 @@ func TestVerifyRequest(t *testing.T) {
 		{"no header", newReq(testBody, ""), ErrMissingHeader},
 		{"malformed header", newReq(testBody, "t=x"), ErrMalformedHeader},
 		{"tampered", newReq(bytes.ToUpper(testBody), header), ErrSignatureMismatch},
+		{"body read by a middleware", drained(newReq(testBody, header)), ErrEmptyBody},
+		{"no body", newReq(nil, header), ErrEmptyBody},
 		{"over limit by Content-Length", newReq(long, Sign(testSecret, testNow, long)), ErrBodyTooLarge},
 		{"over limit while reading", unknownLength, ErrBodyTooLarge},
 	}
@@ -278,6 +329,13 @@ func TestVerifyRequest(t *testing.T) {
 			}
 		})
 	}
+}
+
+// drained reads r's body as a logging or parsing middleware might, leaving
+// nothing for the handler.
+func drained(r *http.Request) *http.Request {
+	io.Copy(io.Discard, r.Body)
+	return r
 }
 
 // TestVerifyConcurrent runs many verifications at once; with -race it shows

@@ -56,7 +56,13 @@ func receiver(secret string, out io.Writer) (http.Handler, error) {
 	mux.Handle("/webhooks", webhook.NewHandler(v, func(ctx context.Context, ev *webhook.Event) error {
 		fmt.Fprintf(out, "  received %s %s: %s\n", ev.ID, ev.Type, describe(ev))
 		return nil
-	}, webhook.WithDeduplication(nil))) // drop redeliveries of an id already handled
+	},
+		// Run the callback until one delivery of an event succeeds: a
+		// redelivery of a handled id answers 200 without calling it, one
+		// after a failure runs it again, and one that overlaps a running
+		// attempt waits for it.
+		webhook.WithDeduplication(&webhook.MemoryDedup{}),
+	))
 	return mux, nil
 }
 
@@ -172,6 +178,14 @@ func demo(ctx context.Context, out io.Writer) error {
 			first = d
 		}
 		expect(string(typ), d, err, http.StatusOK)
+	}
+
+	fmt.Fprintln(out, "\nA secret read with its trailing newline is refused at start-up:")
+	if _, err := receiver(hook.Secret+"\n", out); errors.Is(err, webhook.ErrInvalidSecret) {
+		fmt.Fprintf(out, "  %v\n", err)
+	} else {
+		fmt.Fprintf(out, "  UNEXPECTED: %v\n", err)
+		failures++
 	}
 
 	fmt.Fprintln(out, "\nDeliveries the receiver must refuse or drop:")

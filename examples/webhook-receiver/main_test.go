@@ -19,7 +19,7 @@ func TestDemo(t *testing.T) {
 	if n := strings.Count(s, "  received "); n != len(eventTypes) {
 		t.Errorf("%d events handled, want %d (one per type, the repeat dropped):\n%s", n, len(eventTypes), s)
 	}
-	for _, want := range []string{"entry hello-world deleted", "sync completed, 120 keys in 5.3s"} {
+	for _, want := range []string{"entry hello-world deleted", "sync completed, 120 keys in 5.3s", "white space around it"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("output lacks %q:\n%s", want, s)
 		}
