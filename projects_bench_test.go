@@ -12,7 +12,15 @@ import (
 	partner "github.com/locsvc/partner-go"
 )
 
-const benchProject = `{"id":"p1","organizationId":"org-1","name":"Marketing site","slug":"marketing-site","sourceLanguage":"en","targetLanguages":[{"code":"de","name":"German"},{"code":"fr","name":"French"},{"code":"ja","name":"Japanese"}],"cdn":true,"createdAt":"2026-01-02T03:04:05Z"}`
+// benchProject is a record the service could really send: the fields the
+// SDK models, target languages as bare codes, and fields it does not model
+// (timestamps, booleans, nested objects).
+const benchProject = `{"id":"p1","organizationId":"org-1","name":"Marketing site","slug":"marketing-site","sourceLanguage":"en",` +
+	`"targetLanguages":["de","fr","ja","pt-br"],"cdnBacked":true,"archived":false,` +
+	`"createdAt":"2026-01-02T03:04:05.000Z","updatedAt":"2026-03-04T05:06:07.000Z",` +
+	`"cdn":{"base":"https://cdn.example.test/acme/marketing-site","fileStructure":"single_file","keyFormat":"nested"},` +
+	`"stats":{"keys":1240,"words":18210,"coverage":{"de":0.98,"fr":0.91,"ja":0.75,"pt-br":0.4}},` +
+	`"owner":{"id":"usr_1","name":"Ada"}}`
 
 // BenchmarkProjectsGet measures Projects.Get against a local server, next
 // to its floor: a bare net/http GET of the same body with the same header,
@@ -85,10 +93,7 @@ func BenchmarkProjectsGet(b *testing.B) {
 				Name            string `json:"name"`
 				Slug            string `json:"slug"`
 				SourceLanguage  string `json:"sourceLanguage"`
-				TargetLanguages []struct {
-					Code string `json:"code"`
-					Name string `json:"name"`
-				} `json:"targetLanguages"`
+				TargetLanguages []string `json:"targetLanguages"`
 			}
 			return json.NewDecoder(resp.Body).Decode(&p)
 		}

@@ -46,5 +46,28 @@ func (p Project) String() string {
 		p.ID, p.Slug, p.Name, p.SourceLanguage, p.TargetLanguages)
 }
 
+// UnmarshalJSON accepts a language object ({"code", "name" or
+// "languageName"}) or a bare language code, the two forms the service may
+// list target languages in.
+func (l *Language) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		*l = Language{}
+		return json.Unmarshal(b, &l.Code)
+	}
+	var w struct {
+		Code         string `json:"code"`
+		Name         string `json:"name"`
+		LanguageName string `json:"languageName"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*l = Language{Code: w.Code, Name: w.Name}
+	if l.Name == "" {
+		l.Name = w.LanguageName
+	}
+	return nil
+}
+
 // String describes the language by code and name; Raw is left out.
 func (l Language) String() string { return fmt.Sprintf("%s (%s)", l.Code, l.Name) }
