@@ -88,11 +88,11 @@ func BenchmarkProjectsGet(b *testing.B) {
 			}
 			defer resp.Body.Close()
 			var p struct {
-				ID              string `json:"id"`
-				OrganizationID  string `json:"organizationId"`
-				Name            string `json:"name"`
-				Slug            string `json:"slug"`
-				SourceLanguage  string `json:"sourceLanguage"`
+				ID              string   `json:"id"`
+				OrganizationID  string   `json:"organizationId"`
+				Name            string   `json:"name"`
+				Slug            string   `json:"slug"`
+				SourceLanguage  string   `json:"sourceLanguage"`
 				TargetLanguages []string `json:"targetLanguages"`
 			}
 			return json.NewDecoder(resp.Body).Decode(&p)
