@@ -42,6 +42,9 @@ type call struct {
 	status  int
 	host    Host
 	logged  bool
+	rpc     rpcRequest // an MCP request's JSON-RPC method and id
+	rpcErr  bool       // an MCP request's body is not JSON
+	tool    string     // the tool of an MCP tools/call
 }
 
 // log adds the request to the request log, once. A request is logged
@@ -60,6 +63,8 @@ func (c *call) log() {
 		GrantID: c.grantID,
 		Status:  c.status,
 		Fault:   c.fault != nil,
+		RPC:     c.rpc.Method,
+		Tool:    c.tool,
 		Time:    c.now,
 	})
 }
@@ -71,13 +76,19 @@ func (s *Server) handler(h Host) http.Handler {
 		c := &call{s: s, w: w, r: r, now: s.Now(), host: h}
 		c.bearer()
 		defer c.log() // also when abort panics
-		if c.fault = s.takeFault(h, r); c.fault != nil && c.applyFault() {
+		if h == HostMCP {
+			c.readRPC()
+		}
+		if c.fault = s.takeFault(h, r, c.tool); c.fault != nil && c.applyFault() {
 			return
 		}
-		if h == HostAPI {
+		switch h {
+		case HostAPI:
 			c.serveAPI()
-		} else {
+		case HostAuth:
 			c.serveAuth()
+		default:
+			c.serveMCP()
 		}
 	})
 }
@@ -132,6 +143,9 @@ func (c *call) applyFault() bool {
 		return true
 	case f.Drop:
 		c.abort()
+		return true
+	case f.ToolError != "" && c.tool != "":
+		c.toolResult(c.rpc.ID, strings.ReplaceAll(f.ToolError, "{token}", c.tokText), true)
 		return true
 	case f.Status != 0:
 		if f.RetryAfter != "" {

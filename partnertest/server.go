@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Lifetimes of the tokens the Server issues, as in the spec. They are
@@ -40,6 +42,10 @@ type Server struct {
 	// AuthURL is the base URL of the server holding the token endpoint
 	// (/api/auth/mcp/token), without a trailing slash.
 	AuthURL string
+	// MCPURL is the base URL of the server holding the translation tools
+	// (the spec's {mcp_url} is MCPURL + MCPPath), without a trailing
+	// slash.
+	MCPURL string
 
 	clientID     string
 	clientSecret string
@@ -48,11 +54,13 @@ type Server struct {
 	logLimit     int
 	rateLimit    int // requests per minute per installation token; 0: none
 
-	api, auth *httptest.Server
-	client    *http.Client
-	delivery  *http.Client
-	done      chan struct{} // closed by Close; releases delayed and hung requests
-	closeOnce sync.Once
+	api, auth, mcp *httptest.Server
+	mcpServer      *mcp.Server
+	mcpHandler     http.Handler // the MCP library's handler, behind serveMCP
+	client         *http.Client
+	delivery       *http.Client
+	done           chan struct{} // closed by Close; releases delayed and hung requests
+	closeOnce      sync.Once
 
 	mu    sync.Mutex
 	state // guarded by mu
@@ -147,13 +155,14 @@ func NewServer(opts ...Option) *Server {
 		state:        newState(),
 	}
 
+	s.mcpServer = s.newMCPServer()
 	tr := &http.Transport{
 		MaxIdleConns:        1000,
 		MaxIdleConnsPerHost: 1000,
 		IdleConnTimeout:     90 * time.Second,
 	}
 	if cfg.inMemory {
-		hosts := []string{memHostAPI, memHostAuth}
+		hosts := []string{memHostAPI, memHostAuth, memHostMCP}
 		cert, pool := memCert(hosts...)
 		tlsConf := &tls.Config{Certificates: []tls.Certificate{cert}}
 		listeners := map[string]*memListener{}
@@ -162,7 +171,8 @@ func NewServer(opts ...Option) *Server {
 		}
 		s.api = startTLSServer(s.handler(HostAPI), listeners[memHostAPI+":443"], tlsConf)
 		s.auth = startTLSServer(s.handler(HostAuth), listeners[memHostAuth+":443"], tlsConf)
-		s.URL, s.AuthURL = "https://"+memHostAPI, "https://"+memHostAuth
+		s.mcp = startTLSServer(s.handler(HostMCP), listeners[memHostMCP+":443"], tlsConf)
+		s.URL, s.AuthURL, s.MCPURL = "https://"+memHostAPI, "https://"+memHostAuth, "https://"+memHostMCP
 		tr.TLSClientConfig = &tls.Config{RootCAs: pool}
 		tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
 			if l := listeners[addr]; l != nil {
@@ -173,9 +183,12 @@ func NewServer(opts ...Option) *Server {
 	} else {
 		s.api = httptest.NewServer(s.handler(HostAPI))
 		s.auth = httptest.NewServer(s.handler(HostAuth))
-		s.URL, s.AuthURL = s.api.URL, s.auth.URL
+		s.mcp = httptest.NewServer(s.handler(HostMCP))
+		s.URL, s.AuthURL, s.MCPURL = s.api.URL, s.auth.URL, s.mcp.URL
 	}
 	s.client = &http.Client{Transport: tr}
+	s.mcpHandler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcpServer },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
 	s.delivery = &http.Client{
 		Transport: &http.Transport{IdleConnTimeout: 90 * time.Second},
 		CheckRedirect: func(*http.Request, []*http.Request) error {
@@ -189,6 +202,7 @@ func NewServer(opts ...Option) *Server {
 const (
 	memHostAPI  = "api.in-memory.partnertest.invalid"
 	memHostAuth = "auth.in-memory.partnertest.invalid"
+	memHostMCP  = "mcp.in-memory.partnertest.invalid"
 )
 
 func startTLSServer(h http.Handler, l net.Listener, conf *tls.Config) *httptest.Server {
@@ -212,6 +226,7 @@ func (s *Server) Close() {
 		close(s.done)
 		s.api.Close()
 		s.auth.Close()
+		s.mcp.Close()
 		s.client.CloseIdleConnections()
 		s.delivery.CloseIdleConnections()
 	})
@@ -249,4 +264,8 @@ func (s *Server) Advance(d time.Duration) {
 		panic("partnertest: Advance with a negative duration")
 	}
 	s.offset.Add(int64(d))
+	s.mu.Lock()
+	s.settleLocked(s.Now())
+	s.mu.Unlock()
+	s.fire(nil)
 }

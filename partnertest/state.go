@@ -167,6 +167,10 @@ type state struct {
 	events     map[string]*event
 	deliveries []Delivery
 	windows    map[string]*rateWindow // by installation token, with WithRateLimit
+
+	tprojects    map[string]*tproject // translation state by project id
+	mcpCounts    MCPCounts
+	pendingFires []firing // webhooks of completed sync jobs, not yet sent
 }
 
 type grant struct {
@@ -199,6 +203,9 @@ func newState() state {
 		webhooks: map[string]*WebhookConfig{},
 		events:   map[string]*event{},
 		windows:  map[string]*rateWindow{},
+
+		tprojects: map[string]*tproject{},
+		mcpCounts: MCPCounts{ToolCalls: map[string]int{}},
 	}
 }
 
