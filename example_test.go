@@ -48,7 +48,7 @@ func ExampleNewClient() {
 func ExampleMissingScopeError() {
 	srv := partnertest.NewServer()
 	defer srv.Close()
-	grant := srv.NewGrant(partnertest.WithScopes(partnertest.ScopeOrganizationsRead))
+	grant := srv.NewGrant(partnertest.WithScopes(partnertest.ScopeOrgRead))
 	c, _ := partner.NewClient(partner.Config{
 		BaseURL: srv.URL, AuthURL: srv.AuthURL,
 		ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),

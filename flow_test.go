@@ -110,9 +110,10 @@ func TestFlowMissingScope(t *testing.T) {
 		if !errors.As(err, &scope) || scope.Required != partnertest.ScopeProjectsWrite {
 			t.Fatalf("err = %v, want MissingScopeError for %s", err, partnertest.ScopeProjectsWrite)
 		}
-		// The user widens the scope: the same client works (scopes are
-		// checked per call, not baked into the token here).
+		// The user widens the scope: scopes are bound per installation
+		// token, so the same client works once it mints its next token.
 		srv.SetScopes(g.ID, partnertest.AllScopes()...)
+		time.Sleep(partnertest.InstallationTokenLifetime)
 		if _, err := c.Projects.Create(t.Context(), projects.CreateParams{Name: "S", Slug: "s", SourceLanguage: "en"}); err != nil {
 			t.Fatalf("after SetScopes: %v", err)
 		}

@@ -36,11 +36,15 @@ type call struct {
 	now     time.Time
 	kind    TokenKind
 	tok     *token // nil unless kind is TokenAccess or TokenInstallation
+	tokText string // the Bearer token as sent
 	grantID string
 	fault   *Fault
 	status  int
 	host    Host
 	logged  bool
+	rpc     rpcRequest // an MCP request's JSON-RPC method and id
+	rpcErr  bool       // an MCP request's body is not JSON
+	tool    string     // the tool of an MCP tools/call
 }
 
 // log adds the request to the request log, once. A request is logged
@@ -59,6 +63,8 @@ func (c *call) log() {
 		GrantID: c.grantID,
 		Status:  c.status,
 		Fault:   c.fault != nil,
+		RPC:     c.rpc.Method,
+		Tool:    c.tool,
 		Time:    c.now,
 	})
 }
@@ -70,13 +76,19 @@ func (s *Server) handler(h Host) http.Handler {
 		c := &call{s: s, w: w, r: r, now: s.Now(), host: h}
 		c.bearer()
 		defer c.log() // also when abort panics
-		if c.fault = s.takeFault(h, r); c.fault != nil && c.applyFault() {
+		if h == HostMCP {
+			c.readRPC()
+		}
+		if c.fault = s.takeFault(h, r, c.tool); c.fault != nil && c.applyFault() {
 			return
 		}
-		if h == HostAPI {
+		switch h {
+		case HostAPI:
 			c.serveAPI()
-		} else {
+		case HostAuth:
 			c.serveAuth()
+		default:
+			c.serveMCP()
 		}
 	})
 }
@@ -87,8 +99,9 @@ func (c *call) bearer() {
 	if len(v) < 7 || !strings.EqualFold(v[:7], "Bearer ") || strings.TrimSpace(v[7:]) == "" {
 		return
 	}
+	c.tokText = strings.TrimSpace(v[7:])
 	c.s.mu.Lock()
-	c.tok = c.s.tokens[strings.TrimSpace(v[7:])]
+	c.tok = c.s.tokens[c.tokText]
 	c.s.mu.Unlock()
 	if c.tok == nil {
 		c.kind = TokenUnknown
@@ -130,6 +143,9 @@ func (c *call) applyFault() bool {
 		return true
 	case f.Drop:
 		c.abort()
+		return true
+	case f.ToolError != "" && c.tool != "":
+		c.toolResult(c.rpc.ID, strings.ReplaceAll(f.ToolError, "{token}", c.tokText), true)
 		return true
 	case f.Status != 0:
 		if f.RetryAfter != "" {
@@ -210,7 +226,7 @@ func (c *call) authorize(want TokenKind, scope string) *grant {
 	}
 	g := c.tok.grant
 	c.s.mu.Lock()
-	revoked, hasScope := g.revoked, scope == "" || g.scopes[scope]
+	revoked, hasScope := g.revoked, scope == "" || c.tok.scopes[scope]
 	c.s.mu.Unlock()
 	switch {
 	case revoked:
@@ -218,7 +234,9 @@ func (c *call) authorize(want TokenKind, scope string) *grant {
 	case want != anyToken && c.kind != want:
 		c.unauthorized("invalid_token", fmt.Sprintf("this endpoint takes an %s token, not an %s token", want, c.kind))
 	case !c.now.Before(c.tok.expires):
-		c.unauthorized("token_expired", fmt.Sprintf("the %s token expired at %s", c.kind, c.tok.expires.UTC().Format(time.RFC3339)))
+		c.unauthorized("invalid_token", fmt.Sprintf("the %s token expired at %s", c.kind, c.tok.expires.UTC().Format(time.RFC3339)))
+	case c.rateLimited():
+		// answered
 	case !hasScope:
 		c.json(http.StatusForbidden, errorBody{
 			Error:    "missing_scope",
@@ -229,6 +247,42 @@ func (c *call) authorize(want TokenKind, scope string) *grant {
 		return g
 	}
 	return nil
+}
+
+// rateLimited counts a request made with an installation token against
+// the token's cap (WithRateLimit) and reports whether it went over; if so,
+// it has answered 429 rate_limited with Retry-After.
+func (c *call) rateLimited() bool {
+	limit := c.s.rateLimit
+	if limit <= 0 || c.kind != TokenInstallation {
+		return false
+	}
+	start := c.now.Truncate(time.Minute)
+	c.s.mu.Lock()
+	w := c.s.windows[c.tokText]
+	if w == nil || !w.start.Equal(start) {
+		w = &rateWindow{start: start}
+		c.s.windows[c.tokText] = w
+	}
+	w.n++
+	over := w.n > limit
+	c.s.mu.Unlock()
+	if !over {
+		return false
+	}
+	wait := start.Add(time.Minute).Sub(c.now)
+	secs := int((wait + time.Second - 1) / time.Second)
+	c.w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
+	c.error(http.StatusTooManyRequests, "rate_limited",
+		fmt.Sprintf("more than %d requests this minute with this installation token", limit))
+	return true
+}
+
+// rateWindow counts one installation token's requests in a fixed minute of
+// the server's clock.
+type rateWindow struct {
+	start time.Time
+	n     int
 }
 
 // serveAPI routes a request to the resource API.
@@ -287,7 +341,7 @@ func (c *call) me(string) {
 
 // Endpoint 2.
 func (c *call) listOrganizations(string) {
-	g := c.authorize(installationToken, ScopeOrganizationsRead)
+	g := c.authorize(installationToken, ScopeOrgRead)
 	if g == nil {
 		return
 	}
@@ -306,13 +360,30 @@ func (c *call) listProjects(orgID string) {
 	if g == nil {
 		return
 	}
-	if !g.hasOrg(orgID) {
-		c.notFound()
+	if !c.ownOrg(g, orgID) {
 		return
 	}
 	c.json(http.StatusOK, struct {
 		Projects []Project `json:"projects"`
 	}{c.s.Projects(orgID)})
+}
+
+// ownOrg reports whether the grant covers the organization; if not, it
+// answers 404 not_found for an organization the server does not know and
+// 403 wrong_organization for another one.
+func (c *call) ownOrg(g *grant, orgID string) bool {
+	if g.hasOrg(orgID) {
+		return true
+	}
+	c.s.mu.Lock()
+	known := c.s.orgs[orgID] != nil
+	c.s.mu.Unlock()
+	if !known {
+		c.notFound()
+		return false
+	}
+	c.error(http.StatusForbidden, "wrong_organization", "the resource belongs to an organization this grant does not cover")
+	return false
 }
 
 func (g *grant) hasOrg(id string) bool {
@@ -379,8 +450,11 @@ func (c *call) getProject(id string) {
 		out = p.clone()
 	}
 	c.s.mu.Unlock()
-	if p == nil || !g.hasOrg(out.OrganizationID) {
+	if p == nil {
 		c.notFound()
+		return
+	}
+	if !c.ownOrg(g, out.OrganizationID) {
 		return
 	}
 	c.json(http.StatusOK, out)
@@ -406,9 +480,12 @@ func (c *call) addLanguage(projectID string) {
 	s.mu.Lock()
 	p := s.projects[projectID]
 	switch {
-	case p == nil || !g.hasOrg(p.OrganizationID):
+	case p == nil:
 		s.mu.Unlock()
 		c.notFound()
+	case !g.hasOrg(p.OrganizationID):
+		s.mu.Unlock()
+		c.error(http.StatusForbidden, "wrong_organization", "the project belongs to an organization this grant does not cover")
 	case slices.ContainsFunc(p.TargetLanguages, func(l Language) bool { return l.Code == in.Code }):
 		s.mu.Unlock()
 		c.error(http.StatusConflict, "conflict", "the project already has target language "+strconv.Quote(in.Code))
@@ -427,7 +504,9 @@ func (c *call) mint(grantID string) {
 		return
 	}
 	if g.ID != grantID {
-		c.unauthorized("invalid_token", "the access token belongs to another grant")
+		// Unknown, deleted, or another grant's: this token sees no such
+		// grant.
+		c.error(http.StatusNotFound, "grant_not_found", "no grant "+strconv.Quote(grantID)+" for this access token")
 		return
 	}
 	s := c.s
@@ -450,8 +529,13 @@ func (c *call) readJSON(v any) bool {
 		c.error(http.StatusUnsupportedMediaType, "unsupported_media_type", "Content-Type must be application/json")
 		return false
 	}
-	if err := json.NewDecoder(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes)).Decode(v); err != nil {
+	dec := json.NewDecoder(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes))
+	if err := dec.Decode(v); err != nil {
 		c.error(http.StatusBadRequest, "invalid_request", "body is not a valid JSON object: "+err.Error())
+		return false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		c.error(http.StatusBadRequest, "invalid_request", "body has data after the JSON object")
 		return false
 	}
 	return true

@@ -13,17 +13,38 @@
 //	// srv.ClientSecret(), g.ID and g.RefreshToken
 //
 // The server is as strict as the real service: it checks methods and
-// paths, Content-Type, the token endpoint's form fields and client
-// credentials (in the form body only), which kind of token each endpoint
-// takes (an installation token for endpoints 2 to 6, the grant's own
-// access token for endpoint 8, either for endpoint 1), each grant's scopes,
-// token expiry, grant revocation, and the uniqueness of project slugs per
-// organization. Every error answer is a JSON body {"error": code,
-// "message": text}: invalid_token and token_expired (401), grant_revoked
-// (410), missing_scope with "required" (403), invalid_client (401) and
-// invalid_grant (400) at the token endpoint, unsupported_media_type (415),
-// invalid_request (400), conflict (409), not_found (404) and
+// paths, Content-Type, JSON bodies (one object and nothing after it), the
+// token endpoint's form fields and client credentials (in the form body
+// only), which kind of token each endpoint takes (an installation token for
+// endpoints 2 to 6, the grant's own access token for endpoint 8, either for
+// endpoint 1), token expiry, grant revocation, the organization of each
+// resource, and the uniqueness of project slugs per organization.
+//
+// Every error answer is a JSON body {"error": code, "message": text}, with
+// the codes of the service's documentation:
+//
+//	400 invalid_request       a malformed parameter or body
+//	401 invalid_token         no token, an unknown, expired or wrong-kind token
+//	403 missing_scope         the token lacks a scope; "required" names it
+//	403 wrong_organization    the resource is in an organization the grant does not cover
+//	404 grant_not_found       endpoint 8 for a grant its access token does not belong to
+//	410 grant_revoked         the user revoked the grant
+//	429 rate_limited          over WithRateLimit's cap, with Retry-After
+//	400 invalid_grant         (token endpoint) a refresh token unknown, replaced or revoked
+//	401 invalid_client        (token endpoint) wrong client credentials
+//
+// and unsupported_media_type (415), conflict (409), not_found (404) and
 // method_not_allowed (405).
+//
+// # Scopes
+//
+// The scope names are the service's (ScopeOrgRead and so on; AllScopes,
+// DefaultScopes). NewGrant grants all of them unless WithScopes narrows
+// them. As on the service, scopes are bound per installation token: a token
+// keeps the scopes its grant had when it was minted, and SetScopes or
+// Reconnect with wider scopes changes only tokens minted after it. A client
+// that keeps using an installation token it cached before the user widened
+// the scopes keeps getting 403 missing_scope; it must mint a new one.
 //
 // # Time
 //
@@ -38,22 +59,38 @@
 //
 // # Test helpers
 //
-// NewGrant, Revoke and SetScopes manage grants; AddOrganization and
-// AddProject set up state; Project and Projects read it back. InjectFault
-// makes the next matching requests fail (a status with an optional
-// Retry-After, a delay, a hang, a dropped connection or a truncated body).
-// Requests returns the request log, and Counts and GrantCounts the number of
-// refreshes and installation-token mints.
+// NewGrant, Revoke, Reconnect and SetScopes manage grants; AddOrganization
+// and AddProject set up state; Project and Projects read it back.
+// InjectFault makes the next matching requests fail (a status with an
+// optional Retry-After, a delay, a hang, a dropped connection or a
+// truncated body). Requests returns the request log, and Counts and
+// GrantCounts the number of refreshes and installation-token mints.
+//
+// # Two mistakes that fail at once
+//
+// With WithInMemoryNetwork the servers have no socket: URL and AuthURL are
+// https URLs on host names under .invalid (such as
+// https://api.in-memory.partnertest.invalid), which only Server.Client can
+// dial. Forgetting to give the code under test that client (with the SDK:
+// partner.Config.HTTPClient = srv.Client()) makes every request fail at
+// once with "lookup api.in-memory.partnertest.invalid: no such host".
+//
+// Forgetting WithInMemoryNetwork inside a testing/synctest bubble would
+// make the bubble's clock stand still (goroutines waiting on sockets are
+// not durably blocked), so time.Sleep would hang; NewServer panics instead,
+// with a message naming WithInMemoryNetwork.
 //
 // # Webhooks
 //
 // AddWebhook configures an endpoint and returns its secret, once.
 // Deliver sends an event to it as the service does: a JSON envelope,
 // signed with webhook.Sign, with the X-Service-* headers and a
-// DeliveryTimeout; Redeliver resends an earlier event with the same id and
-// body, RotateSecret replaces the secret, and Deliveries returns the
-// delivery log. SignedAt and SignedWith make stale or forged deliveries, to
-// test a receiver's refusals.
+// DeliveryTimeout. Given a data struct of package webhook, Deliver checks
+// that it is the struct of the event type and, for content events, fills
+// ContentMeta's event and timestamp when they are empty. Redeliver resends
+// an earlier event with the same id and body, RotateSecret replaces the
+// secret, and Deliveries returns the delivery log. SignedAt and SignedWith
+// make stale or forged deliveries, to test a receiver's refusals.
 //
 // A Server is safe for concurrent use by many goroutines.
 package partnertest

@@ -2,8 +2,10 @@ package partnertest_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -85,6 +87,21 @@ func get(srv *partnertest.Server, path, token string) {
 	fmt.Print(resp.StatusCode, " ", string(body))
 }
 
+// post sends body as JSON to path with token and prints the answer.
+func post(srv *partnertest.Server, path, token, body string) {
+	req, _ := http.NewRequest("POST", srv.URL+path, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	fmt.Print(resp.StatusCode, " ", string(b))
+}
+
 func ExampleNewServer() {
 	srv := partnertest.NewServer()
 	defer srv.Close()
@@ -135,14 +152,60 @@ func ExampleWithClock() {
 //		})
 //	}
 //
-// Outside a bubble it works too, with srv.Client() only.
+// Outside a bubble it works too, with srv.Client() only: any other client
+// fails at once, on a host name no resolver knows.
 func ExampleWithInMemoryNetwork() {
 	srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
 	defer srv.Close()
 	g := srv.NewGrant()
 
+	fmt.Println(srv.URL)
 	get(srv, "/api/oauth-client/organizations", srv.IssueInstallationToken(g.ID))
-	// Output: 200 {"organizations":[{"id":"org_1","slug":"org-1","name":"Organization 1"}]}
+
+	_, err := http.Get(srv.URL + "/api/oauth-client/me") // not srv.Client()
+	var dnsErr *net.DNSError
+	fmt.Println(errors.As(err, &dnsErr), dnsErr.Name)
+	// Output:
+	// https://api.in-memory.partnertest.invalid
+	// 200 {"organizations":[{"id":"org_1","slug":"org-1","name":"Organization 1"}]}
+	// true api.in-memory.partnertest.invalid
+}
+
+// A cap per installation token and minute, as the service has.
+func ExampleWithRateLimit() {
+	srv := partnertest.NewServer(
+		partnertest.WithRateLimit(2),
+		partnertest.WithClock(func() time.Time { return time.Date(2026, 1, 1, 9, 0, 45, 0, time.UTC) }),
+	)
+	defer srv.Close()
+	g := srv.NewGrant()
+	token := srv.IssueInstallationToken(g.ID)
+
+	for range 3 {
+		get(srv, "/api/oauth-client/organizations", token)
+	}
+	fmt.Println("Retry-After:", retryAfter(srv, token))
+	srv.Advance(15 * time.Second) // the next minute begins
+	get(srv, "/api/oauth-client/organizations", token)
+	// Output:
+	// 200 {"organizations":[{"id":"org_1","slug":"org-1","name":"Organization 1"}]}
+	// 200 {"organizations":[{"id":"org_1","slug":"org-1","name":"Organization 1"}]}
+	// 429 {"error":"rate_limited","message":"more than 2 requests this minute with this installation token"}
+	// Retry-After: 15
+	// 200 {"organizations":[{"id":"org_1","slug":"org-1","name":"Organization 1"}]}
+}
+
+// retryAfter makes one more request with token and returns its
+// Retry-After header.
+func retryAfter(srv *partnertest.Server, token string) string {
+	req, _ := http.NewRequest("GET", srv.URL+"/api/oauth-client/organizations", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		panic(err)
+	}
+	resp.Body.Close()
+	return resp.Header.Get("Retry-After")
 }
 
 func ExampleWithRequestLogLimit() {
@@ -186,7 +249,7 @@ func ExampleServer_Advance() {
 
 	srv.Advance(partnertest.AccessTokenLifetime)
 	get(srv, "/api/oauth-client/me", token)
-	// Output: 401 {"error":"token_expired","message":"the access token expired at 2026-01-01T09:30:00Z"}
+	// Output: 401 {"error":"invalid_token","message":"the access token expired at 2026-01-01T09:30:00Z"}
 }
 
 func ExampleServer_NewGrant() {
@@ -197,7 +260,7 @@ func ExampleServer_NewGrant() {
 	fmt.Println(g.ID, g.User.Email, g.Organizations[0].Slug, g.Scopes)
 	fmt.Println(g.RefreshToken != "")
 	// Output:
-	// grant_1 user1@example.com org-1 [organizations:read projects:read projects:write translations:publish]
+	// grant_1 user1@example.com org-1 [org:read projects:read projects:write keys:read keys:write translations:read translations:write translations:publish content:read content:write content:publish glossary:read glossary:write]
 	// true
 }
 
@@ -205,7 +268,7 @@ func ExampleServer_NewGrant() {
 func ExampleWithScopes() {
 	srv := partnertest.NewServer()
 	defer srv.Close()
-	g := srv.NewGrant(partnertest.WithScopes(partnertest.ScopeOrganizationsRead))
+	g := srv.NewGrant(partnertest.WithScopes(partnertest.ScopeOrgRead))
 
 	get(srv, "/api/oauth-client/organizations/"+g.Organizations[0].ID+"/projects", srv.IssueInstallationToken(g.ID))
 	// Output: 403 {"error":"missing_scope","message":"the grant lacks scope projects:read; the user must authorize it","required":"projects:read"}
@@ -236,7 +299,20 @@ func ExampleServer_AddOrganization() {
 
 func ExampleAllScopes() {
 	fmt.Println(partnertest.AllScopes())
-	// Output: [organizations:read projects:read projects:write translations:publish]
+	// Output: [org:read projects:read projects:write keys:read keys:write translations:read translations:write translations:publish content:read content:write content:publish glossary:read glossary:write]
+}
+
+// A user who accepts the consent screen's defaults cannot create projects.
+func ExampleDefaultScopes() {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	g := srv.NewGrant(partnertest.WithScopes(partnertest.DefaultScopes()...))
+	fmt.Println(g.Scopes)
+
+	post(srv, "/api/oauth-client/v1/projects", srv.IssueInstallationToken(g.ID), `{"name":"Web","slug":"web","sourceLanguage":"en"}`)
+	// Output:
+	// [org:read projects:read keys:read keys:write translations:read translations:write content:read content:write glossary:read]
+	// 403 {"error":"missing_scope","message":"the grant lacks scope projects:write; the user must authorize it","required":"projects:write"}
 }
 
 // After Revoke, the API answers 410 and the token endpoint 400.
@@ -266,16 +342,21 @@ func ExampleServer_Revoke() {
 	// 400 {"error":"invalid_grant","message":"the refresh token is unknown or its grant was revoked"}
 }
 
-// SetScopes acts at once, as if the user had authorized a wider scope.
+// Scopes are bound per installation token: after the user authorized a
+// wider scope, a token minted before keeps its scopes, and only a new one
+// carries the new scope.
 func ExampleServer_SetScopes() {
 	srv := partnertest.NewServer()
 	defer srv.Close()
 	g := srv.NewGrant(partnertest.WithScopes())
-	token := srv.IssueInstallationToken(g.ID)
+	before := srv.IssueInstallationToken(g.ID)
 
-	srv.SetScopes(g.ID, partnertest.ScopeOrganizationsRead)
-	get(srv, "/api/oauth-client/organizations", token)
-	// Output: 200 {"organizations":[{"id":"org_1","slug":"org-1","name":"Organization 1"}]}
+	srv.SetScopes(g.ID, partnertest.ScopeOrgRead)
+	get(srv, "/api/oauth-client/organizations", before)
+	get(srv, "/api/oauth-client/organizations", srv.IssueInstallationToken(g.ID))
+	// Output:
+	// 403 {"error":"missing_scope","message":"the grant lacks scope org:read; the user must authorize it","required":"org:read"}
+	// 200 {"organizations":[{"id":"org_1","slug":"org-1","name":"Organization 1"}]}
 }
 
 // Tokens issued directly skip the token endpoint and endpoint 8, for tests

@@ -81,6 +81,38 @@ func ExampleServer_Deliver() {
 	// evt_2 200 <nil>
 }
 
+// A content event's struct gets its event type and time filled in, as the
+// service sends them; data of another event type is refused.
+func ExampleServer_Deliver_content() {
+	srv := partnertest.NewServer(partnertest.WithClock(func() time.Time {
+		return time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
+	}))
+	defer srv.Close()
+	rcv := httptest.NewUnstartedServer(nil)
+	wh := srv.AddWebhook("http://" + rcv.Listener.Addr().String())
+	v, _ := webhook.NewVerifier(wh.Secret, webhook.WithClock(srv.Now))
+	rcv.Config.Handler = webhook.NewHandler(v, func(_ context.Context, ev *webhook.Event) error {
+		d := ev.Data.(*webhook.EntryPublished)
+		fmt.Println(d.Event, d.Timestamp, d.Entry.Slug)
+		return nil
+	})
+	rcv.Start()
+	defer rcv.Close()
+
+	ctx := context.Background()
+	_, err := srv.Deliver(ctx, wh.ID, webhook.EventEntryPublished, &webhook.EntryPublished{EntryChange: webhook.EntryChange{
+		ContentMeta: webhook.ContentMeta{Org: "acme", Project: "site"},
+		Entry:       webhook.Entry{ID: "ent_1", Slug: "hello-world"},
+	}})
+	fmt.Println(err)
+	_, err = srv.Deliver(ctx, wh.ID, webhook.EventEntryPublished, &webhook.EntryUpdated{})
+	fmt.Println(err)
+	// Output:
+	// content.entry.published 2026-05-06 07:08:09 +0000 UTC hello-world
+	// <nil>
+	// partnertest: event data is a webhook.EntryUpdated, but content.entry.published takes a *webhook.EntryPublished
+}
+
 // A failed delivery is not retried; Redeliver sends it again with the same
 // id and body, as the dashboard's redelivery does.
 func ExampleServer_Redeliver() {

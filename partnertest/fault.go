@@ -30,6 +30,9 @@ type Fault struct {
 	// Path is a path.Match pattern for the URL path, such as
 	// "/api/oauth-client/v1/projects/*"; empty matches any path.
 	Path string
+	// Tool, if not empty, matches only tools/call requests of this tool
+	// on the MCP listener.
+	Tool string
 	// Times is how many matching requests the fault affects: 0 means 1,
 	// and a negative number means every one until ClearFaults.
 	Times int
@@ -57,6 +60,12 @@ type Fault struct {
 	// Truncate declares the answer's full length but sends only its first
 	// half, then closes the connection.
 	Truncate bool
+	// ToolError, if not empty, answers a tools/call on the MCP listener
+	// with an isError result holding this text, as the service does when
+	// a tool fails; "{token}" in it is replaced by the request's Bearer
+	// token, as a careless server might echo it. Other requests are
+	// served normally.
+	ToolError string
 }
 
 type faultState struct {
@@ -68,7 +77,7 @@ type faultState struct {
 // a request takes the first one that matches and has uses left. It panics
 // if f does nothing or its Path is not a valid pattern.
 func (s *Server) InjectFault(f Fault) {
-	if f.Status == 0 && f.Delay <= 0 && !f.Hang && !f.Drop && !f.Truncate {
+	if f.Status == 0 && f.Delay <= 0 && !f.Hang && !f.Drop && !f.Truncate && f.ToolError == "" {
 		panic("partnertest: InjectFault: the fault does nothing")
 	}
 	if _, err := path.Match(f.Path, ""); err != nil {
@@ -91,11 +100,11 @@ func (s *Server) ClearFaults() {
 }
 
 // takeFault returns the fault for this request, using it once, or nil.
-func (s *Server) takeFault(h Host, r *http.Request) *Fault {
+func (s *Server) takeFault(h Host, r *http.Request, tool string) *Fault {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i, f := range s.faults {
-		if !f.matches(h, r) {
+		if !f.matches(h, r, tool) {
 			continue
 		}
 		if f.left > 0 {
@@ -109,8 +118,11 @@ func (s *Server) takeFault(h Host, r *http.Request) *Fault {
 	return nil
 }
 
-func (f *faultState) matches(h Host, r *http.Request) bool {
+func (f *faultState) matches(h Host, r *http.Request, tool string) bool {
 	if f.Host != HostAny && f.Host != h {
+		return false
+	}
+	if f.Tool != "" && f.Tool != tool {
 		return false
 	}
 	if f.Method != "" && f.Method != r.Method {

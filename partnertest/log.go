@@ -15,9 +15,11 @@ const (
 	HostAPI
 	// HostAuth is the token endpoint's server at Server.AuthURL.
 	HostAuth
+	// HostMCP is the translation tools' server at Server.MCPURL.
+	HostMCP
 )
 
-// String returns "any", "api" or "auth".
+// String returns "any", "api", "auth" or "mcp".
 func (h Host) String() string {
 	switch h {
 	case HostAny:
@@ -26,6 +28,8 @@ func (h Host) String() string {
 		return "api"
 	case HostAuth:
 		return "auth"
+	case HostMCP:
+		return "mcp"
 	}
 	return "Host(" + strconv.Itoa(int(h)) + ")"
 }
@@ -78,6 +82,11 @@ type Request struct {
 	Fault bool
 	// Time is when the request arrived, on the server's clock.
 	Time time.Time
+	// RPC is the JSON-RPC method of a POST to the MCP listener, such as
+	// "tools/call"; empty otherwise.
+	RPC string
+	// Tool is the tool of a tools/call; empty otherwise.
+	Tool string
 }
 
 // Requests returns the request log, oldest first: every request either

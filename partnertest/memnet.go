@@ -9,22 +9,25 @@ import (
 
 var errNoMemServer = errors.New("partnertest: no in-memory server at this address")
 
+// memAddr is a memListener's address: a host name and port that no
+// resolver knows.
+type memAddr string
+
+func (a memAddr) Network() string { return "tcp" }
+func (a memAddr) String() string  { return string(a) }
+
 // memListener is a net.Listener whose connections are net.Pipe pairs made
 // by dial. Goroutines blocked on it are durably blocked in the sense of
 // testing/synctest, unlike goroutines blocked on a socket.
 type memListener struct {
-	addr  *net.TCPAddr
+	addr  memAddr
 	conns chan net.Conn
 	done  chan struct{}
 	once  sync.Once
 }
 
 func newMemListener(addr string) *memListener {
-	a, err := net.ResolveTCPAddr("tcp", addr)
-	if err != nil {
-		panic(err)
-	}
-	return &memListener{addr: a, conns: make(chan net.Conn), done: make(chan struct{})}
+	return &memListener{addr: memAddr(addr), conns: make(chan net.Conn), done: make(chan struct{})}
 }
 
 func (l *memListener) Accept() (net.Conn, error) {

@@ -2,12 +2,15 @@ package partnertest
 
 import (
 	"context"
+	"crypto/tls"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Lifetimes of the tokens the Server issues, as in the spec. They are
@@ -32,23 +35,32 @@ const (
 // an id the server does not know, as that is a mistake in the test.
 type Server struct {
 	// URL is the base URL of the resource API, such as
-	// "http://127.0.0.1:41231", without a trailing slash.
+	// "http://127.0.0.1:41231" (with WithInMemoryNetwork,
+	// "https://api.in-memory.partnertest.invalid"), without a trailing
+	// slash.
 	URL string
 	// AuthURL is the base URL of the server holding the token endpoint
 	// (/api/auth/mcp/token), without a trailing slash.
 	AuthURL string
+	// MCPURL is the base URL of the server holding the translation tools
+	// (the spec's {mcp_url} is MCPURL + MCPPath), without a trailing
+	// slash.
+	MCPURL string
 
 	clientID     string
 	clientSecret string
 	clock        func() time.Time
 	offset       atomic.Int64 // nanoseconds added to clock by Advance
 	logLimit     int
+	rateLimit    int // requests per minute per installation token; 0: none
 
-	api, auth *httptest.Server
-	client    *http.Client
-	delivery  *http.Client
-	done      chan struct{} // closed by Close; releases delayed and hung requests
-	closeOnce sync.Once
+	api, auth, mcp *httptest.Server
+	mcpServer      *mcp.Server
+	mcpHandler     http.Handler // the MCP library's handler, behind serveMCP
+	client         *http.Client
+	delivery       *http.Client
+	done           chan struct{} // closed by Close; releases delayed and hung requests
+	closeOnce      sync.Once
 
 	mu    sync.Mutex
 	state // guarded by mu
@@ -62,6 +74,7 @@ type config struct {
 	clock                  func() time.Time
 	inMemory               bool
 	logLimit               int
+	rateLimit              int
 }
 
 // WithClientCredentials sets the client id and secret the token endpoint
@@ -77,17 +90,36 @@ func WithClock(now func() time.Time) Option {
 }
 
 // WithInMemoryNetwork makes the server listen on in-memory connections
-// instead of loopback sockets. Only the client returned by Server.Client can
-// reach it; URL and AuthURL look like loopback addresses but no socket
-// listens there: any other client fails with "connection refused" to
-// 127.0.0.1:1 or 127.0.0.1:2. With the SDK, set partner.Config.HTTPClient
-// (or PoolConfig.HTTPClient) to srv.Client().
+// instead of loopback sockets, and speak HTTPS over them with a
+// certificate only Server.Client trusts. URL and AuthURL are then
+// https://api.in-memory.partnertest.invalid and
+// https://auth.in-memory.partnertest.invalid: names under the .invalid
+// top-level domain, which no resolver knows (RFC 6761). Only the client
+// returned by Server.Client can dial them; with any other client every
+// request fails at once with an error such as
+//
+//	dial tcp: lookup api.in-memory.partnertest.invalid: no such host
+//
+// The fix is to use srv.Client(): with the SDK, set
+// partner.Config.HTTPClient (or PoolConfig.HTTPClient) to it.
 //
 // Use it inside a testing/synctest bubble: a goroutine waiting on a real
 // socket is not durably blocked, so a bubble holding a loopback server
-// never advances its fake time, while in-memory connections let it.
+// never advances its fake time (time.Sleep would hang), while in-memory
+// connections let it. NewServer panics when it is called inside a bubble
+// without WithInMemoryNetwork, rather than let the test hang.
 func WithInMemoryNetwork() Option {
 	return func(c *config) { c.inMemory = true }
+}
+
+// WithRateLimit caps the requests each installation token may make in a
+// minute, as the service does (its default cap is 1,000). Minutes are
+// fixed 60 s windows on the server's clock (Server.Now), starting on whole
+// minutes. A request over the cap is answered 429 rate_limited, with
+// Retry-After set to the whole seconds until the window ends. n <= 0, the
+// default, sets no cap.
+func WithRateLimit(n int) Option {
+	return func(c *config) { c.rateLimit = max(n, 0) }
 }
 
 // WithRequestLogLimit sets how many requests the log keeps (see
@@ -109,40 +141,54 @@ func NewServer(opts ...Option) *Server {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	if !cfg.inMemory && inSynctestBubble() {
+		panic("partnertest: NewServer inside a testing/synctest bubble needs WithInMemoryNetwork(): " +
+			"a server on loopback sockets keeps the bubble's fake clock from advancing, so the test would hang")
+	}
 	s := &Server{
 		clientID:     cfg.clientID,
 		clientSecret: cfg.clientSecret,
 		clock:        cfg.clock,
 		logLimit:     cfg.logLimit,
+		rateLimit:    cfg.rateLimit,
 		done:         make(chan struct{}),
 		state:        newState(),
 	}
 
+	s.mcpServer = s.newMCPServer()
 	tr := &http.Transport{
 		MaxIdleConns:        1000,
 		MaxIdleConnsPerHost: 1000,
 		IdleConnTimeout:     90 * time.Second,
 	}
 	if cfg.inMemory {
-		apiL := newMemListener("127.0.0.1:1")
-		authL := newMemListener("127.0.0.1:2")
-		s.api = startServer(s.handler(HostAPI), apiL)
-		s.auth = startServer(s.handler(HostAuth), authL)
+		hosts := []string{memHostAPI, memHostAuth, memHostMCP}
+		cert, pool := memCert(hosts...)
+		tlsConf := &tls.Config{Certificates: []tls.Certificate{cert}}
+		listeners := map[string]*memListener{}
+		for _, h := range hosts {
+			listeners[h+":443"] = newMemListener(h + ":443")
+		}
+		s.api = startTLSServer(s.handler(HostAPI), listeners[memHostAPI+":443"], tlsConf)
+		s.auth = startTLSServer(s.handler(HostAuth), listeners[memHostAuth+":443"], tlsConf)
+		s.mcp = startTLSServer(s.handler(HostMCP), listeners[memHostMCP+":443"], tlsConf)
+		s.URL, s.AuthURL, s.MCPURL = "https://"+memHostAPI, "https://"+memHostAuth, "https://"+memHostMCP
+		tr.TLSClientConfig = &tls.Config{RootCAs: pool}
 		tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-			switch addr {
-			case apiL.addr.String():
-				return apiL.dial(ctx)
-			case authL.addr.String():
-				return authL.dial(ctx)
+			if l := listeners[addr]; l != nil {
+				return l.dial(ctx)
 			}
 			return nil, &net.OpError{Op: "dial", Net: network, Err: errNoMemServer}
 		}
 	} else {
 		s.api = httptest.NewServer(s.handler(HostAPI))
 		s.auth = httptest.NewServer(s.handler(HostAuth))
+		s.mcp = httptest.NewServer(s.handler(HostMCP))
+		s.URL, s.AuthURL, s.MCPURL = s.api.URL, s.auth.URL, s.mcp.URL
 	}
-	s.URL, s.AuthURL = s.api.URL, s.auth.URL
 	s.client = &http.Client{Transport: tr}
+	s.mcpHandler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcpServer },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
 	s.delivery = &http.Client{
 		Transport: &http.Transport{IdleConnTimeout: 90 * time.Second},
 		CheckRedirect: func(*http.Request, []*http.Request) error {
@@ -152,10 +198,24 @@ func NewServer(opts ...Option) *Server {
 	return s
 }
 
-func startServer(h http.Handler, l net.Listener) *httptest.Server {
-	ts := &httptest.Server{Listener: l, Config: &http.Server{Handler: h}}
-	ts.Start()
+// Host names of the in-memory listeners (WithInMemoryNetwork).
+const (
+	memHostAPI  = "api.in-memory.partnertest.invalid"
+	memHostAuth = "auth.in-memory.partnertest.invalid"
+	memHostMCP  = "mcp.in-memory.partnertest.invalid"
+)
+
+func startTLSServer(h http.Handler, l net.Listener, conf *tls.Config) *httptest.Server {
+	ts := &httptest.Server{Listener: l, Config: &http.Server{Handler: h}, TLS: conf}
+	ts.StartTLS()
 	return ts
+}
+
+// inSynctestBubble reports whether the caller runs in a testing/synctest
+// bubble, whose fake clock starts at midnight UTC on 2000-01-01: no real
+// clock reads a time before 2001.
+func inSynctestBubble() bool {
+	return time.Now().Before(time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC))
 }
 
 // Close shuts both servers down. Requests held by a Delay or Hang fault are
@@ -166,14 +226,16 @@ func (s *Server) Close() {
 		close(s.done)
 		s.api.Close()
 		s.auth.Close()
+		s.mcp.Close()
 		s.client.CloseIdleConnections()
 		s.delivery.CloseIdleConnections()
 	})
 }
 
-// Client returns an HTTP client that reaches both of the server's
-// listeners. It is the only client that works with WithInMemoryNetwork; any
-// client works otherwise. Close closes its idle connections.
+// Client returns an HTTP client that reaches all of the server's
+// listeners. It is the only client that works with WithInMemoryNetwork
+// (any other fails at once with "no such host"; see there); any client
+// works otherwise. Close closes its idle connections.
 func (s *Server) Client() *http.Client { return s.client }
 
 // ClientID returns the client id the token endpoint accepts.
@@ -202,4 +264,8 @@ func (s *Server) Advance(d time.Duration) {
 		panic("partnertest: Advance with a negative duration")
 	}
 	s.offset.Add(int64(d))
+	s.mu.Lock()
+	s.settleLocked(s.Now())
+	s.mu.Unlock()
+	s.fire(nil)
 }

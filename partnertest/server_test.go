@@ -2,9 +2,12 @@ package partnertest_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -203,12 +206,15 @@ func TestTokenKinds(t *testing.T) {
 	mint := srv.URL + "/api/oauth-client/installations/" + g.ID + "/tokens"
 	for _, tc := range []struct{ name, token string }{
 		{"installation token", it},
-		{"another grant's access token", otherAT},
 		{"no token", ""},
 	} {
 		if r := send(t, srv, "POST", mint, tc.token, "", ""); r.status != 401 || r.errorCode() != "invalid_token" {
 			t.Errorf("mint with %s: %d %s, want 401 invalid_token", tc.name, r.status, r.body)
 		}
+	}
+	// Another grant's access token sees no such grant.
+	if r := send(t, srv, "POST", mint, otherAT, "", ""); r.status != 404 || r.errorCode() != "grant_not_found" {
+		t.Errorf("mint with another grant's access token: %d %s, want 404 grant_not_found", r.status, r.body)
 	}
 	if got := srv.Counts().Mints; got != 1 {
 		t.Errorf("Counts().Mints = %d, want 1", got)
@@ -232,8 +238,8 @@ func TestExpiry(t *testing.T) {
 		if url == me {
 			r = send(t, srv, "GET", url, at, "", "")
 		}
-		if r.status != 401 || r.errorCode() != "token_expired" {
-			t.Errorf("%s with expired access token: %d %s, want 401 token_expired", url, r.status, r.body)
+		if r.status != 401 || r.errorCode() != "invalid_token" {
+			t.Errorf("%s with expired access token: %d %s, want 401 invalid_token", url, r.status, r.body)
 		}
 	}
 	// The installation token lives 1 h; 30 min have passed.
@@ -242,8 +248,8 @@ func TestExpiry(t *testing.T) {
 	}
 	srv.Advance(partnertest.InstallationTokenLifetime - partnertest.AccessTokenLifetime)
 	r := send(t, srv, "GET", srv.URL+"/api/oauth-client/organizations", it, "", "")
-	if r.status != 401 || r.errorCode() != "token_expired" {
-		t.Errorf("installation token at 1 h: %d %s, want 401 token_expired", r.status, r.body)
+	if r.status != 401 || r.errorCode() != "invalid_token" {
+		t.Errorf("installation token at 1 h: %d %s, want 401 invalid_token", r.status, r.body)
 	}
 	// A refresh gives a fresh access token and the same refresh token.
 	if r := send(t, srv, "GET", me, accessToken(t, srv, g), "", ""); r.status != 200 {
@@ -256,7 +262,7 @@ func TestScopes(t *testing.T) {
 	g := srv.NewGrant(partnertest.WithScopes())
 	p := srv.AddProject(g.Organizations[0].ID, partnertest.Project{Name: "P", Slug: "p", SourceLanguage: "en"})
 	it := installationToken(t, srv, g)
-	required := []string{"", partnertest.ScopeOrganizationsRead, partnertest.ScopeProjectsRead,
+	required := []string{"", partnertest.ScopeOrgRead, partnertest.ScopeProjectsRead,
 		partnertest.ScopeProjectsWrite, partnertest.ScopeProjectsRead, partnertest.ScopeProjectsWrite}
 	for i, e := range endpoints(p.ID, g.Organizations[0].ID) {
 		r := send(t, srv, e.method, srv.URL+e.path, it, "application/json", e.body)
@@ -274,9 +280,137 @@ func TestScopes(t *testing.T) {
 			t.Errorf("%s %s without scopes: %d %s, want 403 missing_scope required=%s", e.method, e.path, r.status, r.body, required[i])
 		}
 	}
-	srv.SetScopes(g.ID, partnertest.ScopeOrganizationsRead)
-	if r := send(t, srv, "GET", srv.URL+"/api/oauth-client/organizations", it, "", ""); r.status != 200 {
-		t.Errorf("after SetScopes: %d %s", r.status, r.body)
+	// Scopes are bound per token: SetScopes changes tokens minted after it.
+	srv.SetScopes(g.ID, partnertest.ScopeOrgRead)
+	if r := send(t, srv, "GET", srv.URL+"/api/oauth-client/organizations", it, "", ""); r.status != 403 || r.errorCode() != "missing_scope" {
+		t.Errorf("token minted before SetScopes: %d %s, want 403 missing_scope", r.status, r.body)
+	}
+	if r := send(t, srv, "GET", srv.URL+"/api/oauth-client/organizations", installationToken(t, srv, g), "", ""); r.status != 200 {
+		t.Errorf("token minted after SetScopes: %d %s", r.status, r.body)
+	}
+}
+
+func TestScopeNames(t *testing.T) {
+	all := partnertest.AllScopes()
+	want := []string{"org:read", "projects:read", "projects:write", "keys:read", "keys:write",
+		"translations:read", "translations:write", "translations:publish",
+		"content:read", "content:write", "content:publish", "glossary:read", "glossary:write"}
+	if diff := cmp.Diff(want, all); diff != "" {
+		t.Errorf("AllScopes (-want +got):\n%s", diff)
+	}
+	// The four default-off scopes of the consent screen.
+	off := []string{"projects:write", "translations:publish", "content:publish", "glossary:write"}
+	var on []string
+	for _, sc := range all {
+		if !slices.Contains(off, sc) {
+			on = append(on, sc)
+		}
+	}
+	if diff := cmp.Diff(on, partnertest.DefaultScopes()); diff != "" {
+		t.Errorf("DefaultScopes (-want +got):\n%s", diff)
+	}
+	if g := newServer(t).NewGrant(); !slices.Equal(g.Scopes, all) {
+		t.Errorf("NewGrant scopes = %v, want AllScopes", g.Scopes)
+	}
+}
+
+// TestReconnectWiderScope: a reconnect changes only the tokens minted after
+// it, so an application that keeps its cached installation token keeps
+// the old scopes.
+func TestReconnectWiderScope(t *testing.T) {
+	srv := newServer(t)
+	g := srv.NewGrant(partnertest.WithScopes(partnertest.ScopeOrgRead))
+	p := srv.AddProject(g.Organizations[0].ID, partnertest.Project{Name: "P", Slug: "p", SourceLanguage: "en"})
+	old := installationToken(t, srv, g)
+	oldAT := accessToken(t, srv, g)
+	get := srv.URL + "/api/oauth-client/v1/projects/" + p.ID
+
+	g2 := srv.Reconnect(g.ID, partnertest.WithScopes(partnertest.ScopeOrgRead, partnertest.ScopeProjectsRead))
+	if g2.RefreshToken == g.RefreshToken || !slices.Equal(g2.Scopes, []string{partnertest.ScopeOrgRead, partnertest.ScopeProjectsRead}) {
+		t.Fatalf("Reconnect = %+v", g2)
+	}
+	if r := send(t, srv, "GET", get, old, "", ""); r.status != 403 || r.errorCode() != "missing_scope" {
+		t.Errorf("installation token minted before the reconnect: %d %s, want 403 missing_scope", r.status, r.body)
+	}
+	if r := send(t, srv, "GET", srv.URL+"/api/oauth-client/organizations", old, "", ""); r.status != 200 {
+		t.Errorf("it keeps its own scopes: %d %s", r.status, r.body)
+	}
+	if r := send(t, srv, "GET", srv.URL+"/api/oauth-client/me", oldAT, "", ""); r.status != 200 {
+		t.Errorf("access token from before the reconnect: %d %s", r.status, r.body)
+	}
+	if r := send(t, srv, "POST", srv.AuthURL+partnertest.TokenPath, "", "application/x-www-form-urlencoded", refreshForm(g.RefreshToken).Encode()); r.status != 400 || r.errorCode() != "invalid_grant" {
+		t.Errorf("old refresh token: %d %s, want 400 invalid_grant", r.status, r.body)
+	}
+	if r := send(t, srv, "GET", get, installationToken(t, srv, g2), "", ""); r.status != 200 {
+		t.Errorf("installation token minted after the reconnect: %d %s", r.status, r.body)
+	}
+
+	// After a revocation, tokens from before stay refused.
+	srv.Revoke(g.ID)
+	g3 := srv.Reconnect(g.ID)
+	if r := send(t, srv, "GET", srv.URL+"/api/oauth-client/organizations", old, "", ""); r.status != 401 || r.errorCode() != "invalid_token" {
+		t.Errorf("token from before a revocation, after the reconnect: %d %s, want 401 invalid_token", r.status, r.body)
+	}
+	if r := send(t, srv, "GET", get, installationToken(t, srv, g3), "", ""); r.status != 200 {
+		t.Errorf("after revoke and reconnect: %d %s", r.status, r.body)
+	}
+}
+
+func TestMintUnknownGrant(t *testing.T) {
+	srv := newServer(t)
+	g := srv.NewGrant()
+	at := accessToken(t, srv, g)
+	for _, id := range []string{"grant_999", "nope"} {
+		r := send(t, srv, "POST", srv.URL+"/api/oauth-client/installations/"+id+"/tokens", at, "", "")
+		if r.status != 404 || r.errorCode() != "grant_not_found" {
+			t.Errorf("mint for %s: %d %s, want 404 grant_not_found", id, r.status, r.body)
+		}
+	}
+	if got := srv.Counts().Mints; got != 0 {
+		t.Errorf("Mints = %d, want 0", got)
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	start := time.Date(2026, 1, 1, 9, 0, 20, 500_000_000, time.UTC) // 20.5 s into a minute
+	srv := newServer(t, partnertest.WithRateLimit(3), partnertest.WithClock(func() time.Time { return start }))
+	g := srv.NewGrant()
+	a, b := srv.IssueInstallationToken(g.ID), srv.IssueInstallationToken(g.ID)
+	orgs := srv.URL + "/api/oauth-client/organizations"
+	for i := range 3 {
+		if r := send(t, srv, "GET", orgs, a, "", ""); r.status != 200 {
+			t.Fatalf("request %d: %d %s", i+1, r.status, r.body)
+		}
+	}
+	r := send(t, srv, "GET", orgs, a, "", "")
+	if r.status != 429 || r.errorCode() != "rate_limited" || r.header.Get("Retry-After") != "40" {
+		t.Errorf("4th request: %d Retry-After=%q %s, want 429 rate_limited Retry-After 40", r.status, r.header.Get("Retry-After"), r.body)
+	}
+	// The cap is per installation token; access tokens are not counted.
+	if r := send(t, srv, "GET", orgs, b, "", ""); r.status != 200 {
+		t.Errorf("another token: %d %s", r.status, r.body)
+	}
+	for range 5 {
+		if r := send(t, srv, "GET", srv.URL+"/api/oauth-client/me", srv.IssueAccessToken(g.ID), "", ""); r.status != 200 {
+			t.Errorf("access token: %d %s", r.status, r.body)
+		}
+	}
+	srv.Advance(39 * time.Second) // 59.5 s: same window
+	if r := send(t, srv, "GET", orgs, a, "", ""); r.status != 429 || r.header.Get("Retry-After") != "1" {
+		t.Errorf("at 59.5 s: %d Retry-After=%q, want 429 1", r.status, r.header.Get("Retry-After"))
+	}
+	srv.Advance(time.Second) // 0.5 s into the next minute
+	if r := send(t, srv, "GET", orgs, a, "", ""); r.status != 200 {
+		t.Errorf("next window: %d %s", r.status, r.body)
+	}
+
+	// Off by default.
+	free := newServer(t)
+	tok := free.IssueInstallationToken(free.NewGrant().ID)
+	for i := range 50 {
+		if r := send(t, free, "GET", free.URL+"/api/oauth-client/organizations", tok, "", ""); r.status != 200 {
+			t.Fatalf("request %d without a cap: %d", i, r.status)
+		}
 	}
 }
 
@@ -321,6 +455,9 @@ func TestRequestBodies(t *testing.T) {
 		{"create without slug", create, "application/json", `{"name":"a","sourceLanguage":"en"}`, 400, "invalid_request"},
 		{"create with empty name", create, "application/json", `{"name":"","slug":"b","sourceLanguage":"en"}`, 400, "invalid_request"},
 		{"create with a taken slug", create, "application/json", `{"name":"a","slug":"taken","sourceLanguage":"en"}`, 409, "conflict"},
+		{"create with trailing data", create, "application/json", `{"name":"a","slug":"b","sourceLanguage":"en"} x`, 400, "invalid_request"},
+		{"create with a second object", create, "application/json", `{"name":"a","slug":"b","sourceLanguage":"en"}{}`, 400, "invalid_request"},
+		{"language with trailing data", langs, "application/json", `{"code":"fr"}]`, 400, "invalid_request"},
 		{"language as text", langs, "text/plain", `{"code":"fr"}`, 415, "unsupported_media_type"},
 		{"language without code", langs, "application/json", `{}`, 400, "invalid_request"},
 		{"language already there", langs, "application/json", `{"code":"de"}`, 409, "conflict"},
@@ -367,14 +504,19 @@ func TestRouting(t *testing.T) {
 		{"DELETE", srv.URL + "/api/oauth-client/v1/projects/" + foreign.ID, 405, "method_not_allowed", "GET"},
 		{"GET", srv.URL + "/api/oauth-client/v1/projects", 405, "method_not_allowed", "POST"},
 		{"GET", srv.URL + "/api/oauth-client/installations/" + g.ID + "/tokens", 405, "method_not_allowed", "POST"},
-		{"GET", srv.URL + "/api/oauth-client/v1/projects/" + foreign.ID, 404, "not_found", ""},
+		{"GET", srv.URL + "/api/oauth-client/v1/projects/" + foreign.ID, 403, "wrong_organization", ""},
+		{"POST", srv.URL + "/api/oauth-client/v1/projects/" + foreign.ID + "/languages", 403, "wrong_organization", ""},
 		{"GET", srv.URL + "/api/oauth-client/v1/projects/prj_999", 404, "not_found", ""},
-		{"GET", srv.URL + "/api/oauth-client/organizations/" + other.Organizations[0].ID + "/projects", 404, "not_found", ""},
+		{"GET", srv.URL + "/api/oauth-client/organizations/" + other.Organizations[0].ID + "/projects", 403, "wrong_organization", ""},
 		{"GET", srv.URL + "/api/oauth-client/organizations/org_999/projects", 404, "not_found", ""},
 		{"GET", srv.URL + "/api/oauth-client/organizations/" + url.PathEscape(g.Organizations[0].ID) + "/projects", 200, "", ""},
 	}
 	for _, tt := range tests {
-		r := send(t, srv, tt.method, tt.url, it, "", "")
+		ctype, body := "", ""
+		if tt.method == "POST" {
+			ctype, body = "application/json", `{"code":"fr"}`
+		}
+		r := send(t, srv, tt.method, tt.url, it, ctype, body)
 		if r.status != tt.wantStatus || r.errorCode() != tt.wantError || r.header.Get("Allow") != tt.wantAllow {
 			t.Errorf("%s %s: %d Allow=%q %s, want %d %s Allow=%q", tt.method, tt.url, r.status, r.header.Get("Allow"), r.body, tt.wantStatus, tt.wantError, tt.wantAllow)
 		}
@@ -532,11 +674,11 @@ func TestSynctestClock(t *testing.T) {
 			t.Fatalf("access token just before expiry: %d %s", r.status, r.body)
 		}
 		time.Sleep(time.Nanosecond)
-		if r := send(t, srv, "GET", me, at, "", ""); r.errorCode() != "token_expired" {
+		if r := send(t, srv, "GET", me, at, "", ""); r.errorCode() != "invalid_token" {
 			t.Fatalf("access token at expiry: %d %s", r.status, r.body)
 		}
 		time.Sleep(partnertest.InstallationTokenLifetime - partnertest.AccessTokenLifetime)
-		if r := send(t, srv, "GET", me, it, "", ""); r.errorCode() != "token_expired" {
+		if r := send(t, srv, "GET", me, it, "", ""); r.errorCode() != "invalid_token" {
 			t.Fatalf("installation token at expiry: %d %s", r.status, r.body)
 		}
 		if got, want := srv.Now(), time.Date(2000, 1, 1, 1, 0, 0, 0, time.Local); !got.Equal(want) {
@@ -547,5 +689,43 @@ func TestSynctestClock(t *testing.T) {
 		if got, want := srv.Now(), time.Now().Add(time.Minute); !got.Equal(want) {
 			t.Errorf("Now() after Advance = %v, want %v", got, want)
 		}
+	})
+}
+
+// TestInMemoryNetworkOtherClient: a client other than srv.Client() fails
+// at once, on a host name that says what is wrong.
+func TestInMemoryNetworkOtherClient(t *testing.T) {
+	srv := newServer(t, partnertest.WithInMemoryNetwork())
+	for _, u := range []string{srv.URL, srv.AuthURL} {
+		if !strings.HasSuffix(u, ".in-memory.partnertest.invalid") || !strings.HasPrefix(u, "https://") {
+			t.Errorf("URL %q, want https://*.in-memory.partnertest.invalid", u)
+		}
+		_, err := (&http.Client{Timeout: 30 * time.Second}).Get(u + "/api/oauth-client/me")
+		var dnsErr *net.DNSError
+		if !errors.As(err, &dnsErr) || !dnsErr.IsNotFound || !strings.Contains(err.Error(), "in-memory.partnertest.invalid") {
+			t.Errorf("GET %s with another client: %v, want a DNS not-found error naming the host", u, err)
+		}
+	}
+	// srv.Client() reaches both.
+	if r := send(t, srv, "GET", srv.URL+"/api/oauth-client/me", "", "", ""); r.status != 401 {
+		t.Errorf("srv.Client() to URL: %d", r.status)
+	}
+	if r := send(t, srv, "GET", srv.AuthURL+partnertest.TokenPath, "", "", ""); r.status != 405 {
+		t.Errorf("srv.Client() to AuthURL: %d", r.status)
+	}
+}
+
+// TestNewServerInBubbleNeedsInMemoryNetwork: forgetting WithInMemoryNetwork
+// in a synctest bubble fails at once rather than hanging.
+func TestNewServerInBubbleNeedsInMemoryNetwork(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		defer func() {
+			msg, _ := recover().(string)
+			if !strings.Contains(msg, "WithInMemoryNetwork") {
+				t.Errorf("panic %q, want one naming WithInMemoryNetwork", msg)
+			}
+		}()
+		srv := partnertest.NewServer()
+		srv.Close()
 	})
 }

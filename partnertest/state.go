@@ -3,30 +3,64 @@ package partnertest
 import (
 	"crypto/rand"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
 )
 
-// Scopes the Server knows. The spec names only translations:publish; the
-// others are the fake's choice, one per kind of operation:
+// The scopes the service documents (service-notes.md section 2). The
+// resource endpoints need these:
 //
-//	endpoint 2 (list organizations)         ScopeOrganizationsRead
-//	endpoints 3 and 5 (list, get projects)  ScopeProjectsRead
+//	endpoint 1 (identity)                 none
+//	endpoint 2 (list organizations)       ScopeOrgRead
+//	endpoints 3 and 5 (list, get project) ScopeProjectsRead
 //	endpoints 4 and 6 (create project, add language) ScopeProjectsWrite
+//	endpoint 8 (mint)                     none
 //
-// Endpoints 1 and 8 need no scope.
+// The translation tools on the MCP listener need the scopes the service
+// documents for them; see Server.MCPURL.
 const (
-	ScopeOrganizationsRead   = "organizations:read"
+	ScopeOrgRead             = "org:read"
 	ScopeProjectsRead        = "projects:read"
 	ScopeProjectsWrite       = "projects:write"
+	ScopeKeysRead            = "keys:read"
+	ScopeKeysWrite           = "keys:write"
+	ScopeTranslationsRead    = "translations:read"
+	ScopeTranslationsWrite   = "translations:write"
 	ScopeTranslationsPublish = "translations:publish"
+	ScopeContentRead         = "content:read"
+	ScopeContentWrite        = "content:write"
+	ScopeContentPublish      = "content:publish"
+	ScopeGlossaryRead        = "glossary:read"
+	ScopeGlossaryWrite       = "glossary:write"
 )
 
-// AllScopes returns every scope the Server knows; a grant gets them all
-// unless WithScopes says otherwise.
+// AllScopes returns every scope the service documents, in the order of its
+// table. NewGrant grants them all unless WithScopes says otherwise.
 func AllScopes() []string {
-	return []string{ScopeOrganizationsRead, ScopeProjectsRead, ScopeProjectsWrite, ScopeTranslationsPublish}
+	return []string{
+		ScopeOrgRead, ScopeProjectsRead, ScopeProjectsWrite,
+		ScopeKeysRead, ScopeKeysWrite,
+		ScopeTranslationsRead, ScopeTranslationsWrite, ScopeTranslationsPublish,
+		ScopeContentRead, ScopeContentWrite, ScopeContentPublish,
+		ScopeGlossaryRead, ScopeGlossaryWrite,
+	}
+}
+
+// DefaultScopes returns the scopes the service's consent screen turns on
+// by default: all of AllScopes except projects:write,
+// translations:publish, content:publish and glossary:write, which a user
+// must opt in to. Pass them to WithScopes to test an application against a
+// user who accepted the defaults.
+func DefaultScopes() []string {
+	return []string{
+		ScopeOrgRead, ScopeProjectsRead,
+		ScopeKeysRead, ScopeKeysWrite,
+		ScopeTranslationsRead, ScopeTranslationsWrite,
+		ScopeContentRead, ScopeContentWrite,
+		ScopeGlossaryRead,
+	}
 }
 
 // A User is the identity a grant acts for, as endpoint 1 returns it.
@@ -81,7 +115,8 @@ type Grant struct {
 	// Organizations are the organizations granted, in order. Endpoint 4
 	// creates projects in the first one.
 	Organizations []Organization
-	// Scopes are the scopes granted.
+	// Scopes are the scopes granted. An installation token carries the
+	// grant's scopes as they were when it was minted.
 	Scopes []string
 }
 
@@ -94,8 +129,8 @@ type grantConfig struct {
 	set    bool // orgs given, even if none
 }
 
-// WithScopes grants exactly these scopes instead of AllScopes. With none,
-// the grant can call only endpoints 1 and 8.
+// WithScopes grants exactly these scopes instead of AllScopes (see also
+// DefaultScopes). With none, the grant can call only endpoints 1 and 8.
 func WithScopes(scopes ...string) GrantOption {
 	return func(c *grantConfig) { c.scopes = slices.Clone(scopes) }
 }
@@ -131,6 +166,11 @@ type state struct {
 	webhooks   map[string]*WebhookConfig
 	events     map[string]*event
 	deliveries []Delivery
+	windows    map[string]*rateWindow // by installation token, with WithRateLimit
+
+	tprojects    map[string]*tproject // translation state by project id
+	mcpCounts    MCPCounts
+	pendingFires []firing // webhooks of completed sync jobs, not yet sent
 }
 
 type grant struct {
@@ -144,6 +184,7 @@ type token struct {
 	kind    TokenKind
 	grant   *grant
 	expires time.Time
+	scopes  map[string]bool // an installation token's, fixed at its mint
 }
 
 type org struct {
@@ -161,6 +202,10 @@ func newState() state {
 		projects: map[string]*Project{},
 		webhooks: map[string]*WebhookConfig{},
 		events:   map[string]*event{},
+		windows:  map[string]*rateWindow{},
+
+		tprojects: map[string]*tproject{},
+		mcpCounts: MCPCounts{ToolCalls: map[string]int{}},
 	}
 }
 
@@ -259,9 +304,8 @@ func (s *Server) grantLocked(method, id string) *grant {
 
 // Revoke revokes a grant, as the user can at any time. From then on every
 // API call with its tokens fails with 410 grant_revoked, and refreshing its
-// refresh token fails with 400 invalid_grant. Only Reconnect brings it back;
-// or make a
-// new grant.
+// refresh token fails with 400 invalid_grant. Only Reconnect brings it
+// back; or make a new grant.
 func (s *Server) Revoke(grantID string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -270,11 +314,20 @@ func (s *Server) Revoke(grantID string) {
 
 // Reconnect is the user connecting the application again on the same grant,
 // after a revocation or to change its scopes (WithScopes; other options are
-// ignored). The grant works again with a new refresh token, returned in the
-// Grant; its old refresh token and every token issued before stay refused
-// (400 invalid_grant and 401 invalid_token). Use it to test how an
-// application recovers: Client.SetToken, or a Pool whose Store gets the new
-// token.
+// ignored). The grant works with a new refresh token, returned in the
+// Grant; its old refresh token is refused from then on (400 invalid_grant).
+//
+// Tokens issued before are handled as the service does. After a
+// revocation they stay refused (401 invalid_token). On a grant that was not
+// revoked they keep working until they expire, and an installation token
+// keeps the scopes it was minted with: only installation tokens minted
+// after Reconnect carry the new scopes. So an application that keeps using
+// an installation token it cached before the user widened the scopes still
+// gets 403 missing_scope; it must drop that token when it gets the new
+// refresh token, and mint a new one.
+//
+// Use it to test how an application recovers: Client.SetToken, or a Pool
+// whose Store gets the new token.
 func (s *Server) Reconnect(grantID string, opts ...GrantOption) Grant {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -284,20 +337,26 @@ func (s *Server) Reconnect(grantID string, opts ...GrantOption) Grant {
 		o(&cfg)
 	}
 	g.setScopes(cfg.scopes)
-	g.revoked = false
-	delete(s.refresh, g.RefreshToken)
-	for v, t := range s.tokens {
-		if t.grant == g {
-			delete(s.tokens, v)
+	if g.revoked {
+		for v, t := range s.tokens {
+			if t.grant == g {
+				delete(s.tokens, v)
+			}
 		}
 	}
+	g.revoked = false
+	delete(s.refresh, g.RefreshToken)
 	g.RefreshToken = secret("pt_rt_")
 	s.refresh[g.RefreshToken] = g
 	return g.public()
 }
 
-// SetScopes replaces a grant's scopes. It takes effect at once, for tokens
-// already issued too.
+// SetScopes replaces a grant's scopes, as a user's new consent does. Like
+// the service, it binds scopes per installation token: tokens minted
+// before keep the scopes they were minted with until they expire, and only
+// tokens minted after SetScopes carry the new ones. To test a narrowed
+// scope on a token in use, call SetScopes and then let the token expire
+// (Advance by InstallationTokenLifetime), or use WithScopes on NewGrant.
 func (s *Server) SetScopes(grantID string, scopes ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -328,6 +387,7 @@ func (s *Server) issueLocked(g *grant, kind TokenKind, now time.Time) string {
 		v, t.expires = secret("pt_at_"), now.Add(AccessTokenLifetime)
 	case TokenInstallation:
 		v, t.expires = secret("svc_oat_"), now.Add(InstallationTokenLifetime)
+		t.scopes = maps.Clone(g.scopes)
 	default:
 		panic("partnertest: cannot issue a token of kind " + kind.String())
 	}

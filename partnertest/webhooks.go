@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"slices"
 	"time"
 	"unicode/utf8"
@@ -149,8 +150,16 @@ func (s *Server) RotateSecret(webhookID string) string {
 // Deliver sends a new event of type eventType to a webhook config's URL,
 // as the service does, and logs the attempt. data is the envelope's data:
 // a json.RawMessage or []byte holding JSON is sent as is, and anything else
-// (such as a *webhook.TranslationsPublished) is marshalled with
-// encoding/json; nil sends {}.
+// is marshalled with encoding/json; nil sends {}.
+//
+// A data struct of package webhook (such as *webhook.TranslationsPublished,
+// pointer or not) must be the one the webhook package documents for
+// eventType; Deliver refuses any other. For a content event (one whose
+// struct embeds webhook.ContentMeta) Deliver fills ContentMeta.Event with
+// eventType and ContentMeta.Timestamp with the envelope's time when they
+// are empty, as the service sends them, and refuses an Event that names
+// another type. The caller's value is not changed. Other values, such as
+// maps, are sent as they marshal.
 //
 // The request is a POST of the envelope {id, webhookConfigId, eventType,
 // timestamp, createdAt, version, data} with Content-Type application/json
@@ -161,14 +170,15 @@ func (s *Server) RotateSecret(webhookID string) string {
 //
 // Deliver returns the log entry, and its Err if the delivery failed. It
 // returns an error without sending anything if the config does not
-// subscribe to eventType or data is not valid JSON. It panics if the
-// config is unknown.
+// subscribe to eventType, or data is not valid JSON or is a struct of
+// another event type. It panics if the config is unknown.
 func (s *Server) Deliver(ctx context.Context, webhookID string, eventType webhook.EventType, data any, opts ...DeliverOption) (Delivery, error) {
-	raw, err := marshalData(data)
+	now := s.Now().Truncate(time.Millisecond)
+	raw, err := marshalData(eventType, data, now)
 	if err != nil {
 		return Delivery{}, err
 	}
-	id, ev, url, secret, err := s.newEvent(webhookID, eventType, raw)
+	id, ev, url, secret, err := s.newEvent(webhookID, eventType, raw, now)
 	if err != nil {
 		return Delivery{}, err
 	}
@@ -176,8 +186,7 @@ func (s *Server) Deliver(ctx context.Context, webhookID string, eventType webhoo
 }
 
 // newEvent makes and keeps an event, and returns it with where to send it.
-func (s *Server) newEvent(webhookID string, eventType webhook.EventType, data []byte) (id string, ev *event, url, secret string, err error) {
-	now := s.Now().Truncate(time.Millisecond)
+func (s *Server) newEvent(webhookID string, eventType webhook.EventType, data []byte, now time.Time) (id string, ev *event, url, secret string, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w := s.webhookLocked("Deliver", webhookID)
@@ -198,7 +207,7 @@ func (s *Server) newEvent(webhookID string, eventType webhook.EventType, data []
 	return id, ev, w.URL, w.Secret, nil
 }
 
-func marshalData(data any) (json.RawMessage, error) {
+func marshalData(eventType webhook.EventType, data any, now time.Time) (json.RawMessage, error) {
 	var raw []byte
 	switch d := data.(type) {
 	case nil:
@@ -208,6 +217,10 @@ func marshalData(data any) (json.RawMessage, error) {
 	case []byte:
 		raw = d
 	default:
+		data, err := typedData(eventType, data, now)
+		if err != nil {
+			return nil, err
+		}
 		b, err := json.Marshal(data)
 		if err != nil {
 			return nil, fmt.Errorf("partnertest: marshalling event data: %w", err)
@@ -313,4 +326,98 @@ func (s *Server) Deliveries() []Delivery {
 		out[i].Body = bytes.Clone(out[i].Body)
 	}
 	return out
+}
+
+// webhookPkg is the import path of package webhook.
+var webhookPkg = reflect.TypeFor[webhook.Event]().PkgPath()
+
+// typedData checks a data struct of package webhook against eventType and
+// returns it with a content event's Event and Timestamp filled in; it
+// returns any other value as is.
+func typedData(eventType webhook.EventType, data any, now time.Time) (any, error) {
+	v := reflect.ValueOf(data)
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil, fmt.Errorf("partnertest: event data is a nil %T", data)
+		}
+		v = v.Elem()
+	}
+	if v.Type().PkgPath() != webhookPkg {
+		return data, nil
+	}
+	want := dataType(eventType)
+	switch {
+	case want == nil:
+		return nil, fmt.Errorf("partnertest: event type %q has no data struct in package webhook; send its data as a json.RawMessage", eventType)
+	case v.Type() != want:
+		return nil, fmt.Errorf("partnertest: event data is a %v, but %s takes a *%v", v.Type(), eventType, want)
+	}
+	cp := reflect.New(want).Elem()
+	cp.Set(v)
+	f := cp.FieldByName("ContentMeta")
+	if !f.IsValid() {
+		return cp.Addr().Interface(), nil
+	}
+	meta := f.Addr().Interface().(*webhook.ContentMeta)
+	switch meta.Event {
+	case "":
+		meta.Event = eventType
+	case eventType:
+	default:
+		return nil, fmt.Errorf("partnertest: event data says event %q, but it is sent as %s", meta.Event, eventType)
+	}
+	if meta.Timestamp.IsZero() {
+		meta.Timestamp = now.UTC()
+	}
+	return cp.Addr().Interface(), nil
+}
+
+// dataType returns the data struct package webhook decodes eventType
+// into, or nil for a type it does not know.
+func dataType(eventType webhook.EventType) reflect.Type {
+	switch eventType {
+	case webhook.EventTranslationsPublished:
+		return reflect.TypeFor[webhook.TranslationsPublished]()
+	case webhook.EventTranslationsUpdated:
+		return reflect.TypeFor[webhook.TranslationsUpdated]()
+	case webhook.EventKeysCreated:
+		return reflect.TypeFor[webhook.KeysCreated]()
+	case webhook.EventKeysDeleted:
+		return reflect.TypeFor[webhook.KeysDeleted]()
+	case webhook.EventSyncCompleted:
+		return reflect.TypeFor[webhook.SyncCompleted]()
+	case webhook.EventLanguageAdded:
+		return reflect.TypeFor[webhook.LanguageAdded]()
+	case webhook.EventLanguageRemoved:
+		return reflect.TypeFor[webhook.LanguageRemoved]()
+	case webhook.EventEntryCreated:
+		return reflect.TypeFor[webhook.EntryCreated]()
+	case webhook.EventEntryUpdated:
+		return reflect.TypeFor[webhook.EntryUpdated]()
+	case webhook.EventEntryPublished:
+		return reflect.TypeFor[webhook.EntryPublished]()
+	case webhook.EventEntryUnpublished:
+		return reflect.TypeFor[webhook.EntryUnpublished]()
+	case webhook.EventEntryDeleted:
+		return reflect.TypeFor[webhook.EntryDeleted]()
+	case webhook.EventEntriesBulkPublished:
+		return reflect.TypeFor[webhook.EntriesBulkPublished]()
+	case webhook.EventEntriesBulkUpdated:
+		return reflect.TypeFor[webhook.EntriesBulkUpdated]()
+	case webhook.EventEntriesBulkDeleted:
+		return reflect.TypeFor[webhook.EntriesBulkDeleted]()
+	case webhook.EventModelCreated:
+		return reflect.TypeFor[webhook.ModelCreated]()
+	case webhook.EventModelUpdated:
+		return reflect.TypeFor[webhook.ModelUpdated]()
+	case webhook.EventModelDeleted:
+		return reflect.TypeFor[webhook.ModelDeleted]()
+	case webhook.EventFieldAdded:
+		return reflect.TypeFor[webhook.FieldAdded]()
+	case webhook.EventFieldUpdated:
+		return reflect.TypeFor[webhook.FieldUpdated]()
+	case webhook.EventFieldDeleted:
+		return reflect.TypeFor[webhook.FieldDeleted]()
+	}
+	return nil
 }

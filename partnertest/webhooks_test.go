@@ -323,3 +323,93 @@ func TestDeliverWithoutReceiver(t *testing.T) {
 		t.Errorf("delivery with a canceled context: %v", err)
 	}
 }
+
+// TestDeliverContentMeta: a typed content struct gets the event type and
+// the envelope's time when the test leaves them empty, and keeps them when
+// set.
+func TestDeliverContentMeta(t *testing.T) {
+	now := time.Date(2026, 5, 6, 7, 8, 9, 123456789, time.UTC)
+	srv := newServer(t, partnertest.WithClock(func() time.Time { return now }))
+	rc := newReceiver(t)
+	wh := srv.AddWebhook(rc.URL)
+	v, err := webhook.NewVerifier(wh.Secret, webhook.WithClock(srv.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := "blog-post"
+	data := &webhook.EntryCreated{EntryChange: webhook.EntryChange{
+		ContentMeta: webhook.ContentMeta{Org: "acme", Project: "site", Model: &model},
+		Entry:       webhook.Entry{ID: "ent_1", Slug: "hello"},
+	}}
+	if _, err := srv.Deliver(t.Context(), wh.ID, webhook.EventEntryCreated, data); err != nil {
+		t.Fatal(err)
+	}
+	got := rc.last(t)
+	ev, err := v.ConstructEvent(got.body, got.header.Get(webhook.SignatureHeader))
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := ev.Data.(*webhook.EntryCreated).ContentMeta
+	if meta.Event != webhook.EventEntryCreated || !meta.Timestamp.Equal(now.Truncate(time.Millisecond)) || !meta.Timestamp.Equal(ev.Timestamp) {
+		t.Errorf("event %q timestamp %v, want %q %v (the envelope's %v)", meta.Event, meta.Timestamp, webhook.EventEntryCreated, now, ev.Timestamp)
+	}
+	if data.Event != "" || !data.Timestamp.IsZero() {
+		t.Errorf("Deliver changed the caller's data: %+v", data.ContentMeta)
+	}
+
+	// Set fields are kept; a value (not a pointer) works too.
+	at := time.Date(2026, 5, 6, 7, 0, 0, 0, time.UTC)
+	set := webhook.FieldAdded{FieldChange: webhook.FieldChange{ContentMeta: webhook.ContentMeta{Event: webhook.EventFieldAdded, Timestamp: at}}}
+	if _, err := srv.Deliver(t.Context(), wh.ID, webhook.EventFieldAdded, set); err != nil {
+		t.Fatal(err)
+	}
+	got = rc.last(t)
+	ev, err = v.ConstructEvent(got.body, got.header.Get(webhook.SignatureHeader))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := ev.Data.(*webhook.FieldAdded).ContentMeta; !m.Timestamp.Equal(at) || m.Event != webhook.EventFieldAdded {
+		t.Errorf("kept fields: %+v", m)
+	}
+
+	// Structs without ContentMeta are sent as they are.
+	if _, err := srv.Deliver(t.Context(), wh.ID, webhook.EventKeysCreated, webhook.KeysCreated{Keys: []string{"a"}}); err != nil {
+		t.Fatal(err)
+	}
+	if b := rc.last(t).body; !strings.HasSuffix(string(b), `"data":{"org":"","project":"","keys":["a"],"namespace":""}}`) {
+		t.Errorf("keys.created body: %s", b)
+	}
+}
+
+// TestDeliverRefusesMismatchedData: data of package webhook must be the
+// struct of its event type.
+func TestDeliverRefusesMismatchedData(t *testing.T) {
+	srv := newServer(t)
+	rc := newReceiver(t)
+	wh := srv.AddWebhook(rc.URL)
+	for _, tt := range []struct {
+		name string
+		typ  webhook.EventType
+		data any
+		want string
+	}{
+		{"keys.deleted data as keys.created", webhook.EventKeysCreated, &webhook.KeysDeleted{}, "KeysCreated"},
+		{"a value of the wrong type", webhook.EventEntryPublished, webhook.EntryUpdated{}, "EntryPublished"},
+		{"content data naming another event", webhook.EventEntryUpdated,
+			&webhook.EntryUpdated{EntryChange: webhook.EntryChange{ContentMeta: webhook.ContentMeta{Event: webhook.EventEntryPublished}}}, "content.entry.published"},
+		{"a struct for an unknown event type", "keys.renamed", &webhook.KeysCreated{}, "json.RawMessage"},
+		{"a nil pointer", webhook.EventKeysCreated, (*webhook.KeysCreated)(nil), "nil"},
+	} {
+		_, err := srv.Deliver(t.Context(), wh.ID, tt.typ, tt.data)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err = %v, want one mentioning %q", tt.name, err, tt.want)
+		}
+	}
+	// Untyped data is not checked.
+	if _, err := srv.Deliver(t.Context(), wh.ID, webhook.EventKeysCreated, map[string]any{"keys": []string{"a"}}); err != nil {
+		t.Errorf("map data: %v", err)
+	}
+	if n := len(rc.all()); n != 1 {
+		t.Errorf("%d deliveries sent, want 1", n)
+	}
+}
