@@ -426,3 +426,31 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		}
 	}
 }
+
+func TestTooManyRequestsRetriedPerRetryAfter(t *testing.T) {
+	f := newFixture(t)
+	var limited atomic.Int32
+	f.srv.SetFault(func(r mcptest.Request) mcptest.Fault {
+		if r.Tool == "createKeys" && limited.Add(1) == 1 {
+			return mcptest.Fault{Status: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"0"}}, Body: `{"error":"rate_limited"}`}
+		}
+		return mcptest.Fault{}
+	})
+	ctx := t.Context()
+	if _, err := f.sess.Call(ctx, "createKeys", nil); err != nil {
+		t.Fatalf("a 429 means the call did not run; it must be retried: %v", err)
+	}
+	if n := f.srv.Count(isCall("createKeys")); n != 2 {
+		t.Errorf("createKeys sent %d times, want 2", n)
+	}
+
+	// A Retry-After longer than the SDK waits is reported, not waited for.
+	f.srv.SetFault(func(r mcptest.Request) mcptest.Fault {
+		return mcptest.Fault{Status: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"3600"}}, Body: `{"error":"rate_limited"}`}
+	})
+	_, err := f.sess.Call(ctx, "listKeys", nil)
+	var ae *apierr.APIError
+	if !errors.Is(err, apierr.ErrTemporary) || !errors.As(err, &ae) || ae.RetryAfter != time.Hour {
+		t.Fatalf("err = %v, want a temporary *APIError with RetryAfter 1h", err)
+	}
+}
