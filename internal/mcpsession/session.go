@@ -1,0 +1,485 @@
+package mcpsession
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/locsvc/partner-go/internal/apierr"
+)
+
+// ProtocolVersion is the MCP protocol version a Session speaks: one the
+// service's servers document, so that no newer discovery call is tried.
+const ProtocolVersion = "2025-06-18"
+
+// Defaults for Config fields left zero.
+const (
+	DefaultRetryMax         = 3
+	DefaultRetryWaitMin     = 250 * time.Millisecond
+	DefaultRetryWaitMax     = 5 * time.Second
+	DefaultRetryAfterMax    = 30 * time.Second
+	DefaultMaxResponseBytes = 8 << 20
+	// DefaultResponseHeaderTimeout bounds the wait for an answer when the
+	// Session makes its own transport. It is above getSync's longest
+	// long-poll (waitMs 25,000).
+	DefaultResponseHeaderTimeout = 60 * time.Second
+)
+
+// ErrClosed is returned by calls on a closed Session.
+var ErrClosed = errors.New("partner: the MCP session is closed")
+
+// Tokens gives the grant's installation token. The SDK's token cache
+// implements it; the Session never mints by itself.
+type Tokens interface {
+	// Token returns the current installation token, minting one if needed.
+	Token(ctx context.Context) (string, error)
+	// Invalidate drops tok if it is still the cached token, so that the
+	// next Token mints a new one.
+	Invalidate(tok string)
+}
+
+// Config configures a Session. URL and Tokens are required.
+type Config struct {
+	// URL is the MCP endpoint ({mcp_url}). The token is sent only to its
+	// scheme and host.
+	URL string
+	// Tokens gives the installation token for every request.
+	Tokens Tokens
+	// Fail is called once when an answer says the grant is gone (410,
+	// grant_revoked), with the error the Session returns from then on.
+	Fail func(err error)
+	// HTTPClient is the caller's client; it is copied, never modified.
+	HTTPClient *http.Client
+	// Logger receives the go-sdk's logs; nil is silent.
+	Logger *slog.Logger
+	// UserAgent is sent with every request.
+	UserAgent string
+	// RetryMax is how many times a request may be retried; negative means
+	// never.
+	RetryMax                   int
+	RetryWaitMin, RetryWaitMax time.Duration
+	// RetryAfterMax caps a Retry-After the Session waits for; a longer one
+	// is reported in the error instead.
+	RetryAfterMax time.Duration
+	// MaxResponseBytes caps a 2xx body.
+	MaxResponseBytes int64
+	// Secrets are scrubbed from every error the Session returns, as is the
+	// token in use.
+	Secrets []string
+}
+
+// Session is the MCP session of one grant with one server. It connects on
+// first use, is shared by every goroutine, reconnects when its connection
+// is lost, and makes no request after the grant is gone or it is closed.
+type Session struct {
+	endpoint string
+	path     string // for error lines: no host, no query
+	tokens   Tokens
+	onFail   func(error)
+	secrets  []string
+	client   *mcp.Client
+	hc       *http.Client
+
+	mu      sync.Mutex
+	cur     *conn
+	dialing *dial
+	final   error // the grant is gone
+	closed  bool
+	listed  map[string]bool // tools/list: name -> readOnlyHint
+
+	amu        sync.Mutex
+	reminted   string // the last token a 401 invalidated
+	refused    string // the token the endpoint refused after a re-mint
+	refusedErr error
+}
+
+// conn is one go-sdk client session and the calls using it.
+type conn struct {
+	cs       *mcp.ClientSession
+	inflight int
+	retired  bool // no new calls; closed when the last one ends
+	closed   bool
+}
+
+// dial is a connect in progress, which other callers wait for.
+type dial struct {
+	done chan struct{}
+	err  error
+	// ctxErr: the dialer's own context ended, so a waiter tries again.
+	ctxErr bool
+}
+
+// New returns a Session for cfg. It sends nothing until the first call.
+func New(cfg Config) (*Session, error) {
+	u, err := url.Parse(cfg.URL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return nil, apierr.ArgumentError("MCP URL", fmt.Sprintf("%q is not an absolute http(s) URL", redactURL(cfg.URL)))
+	}
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return nil, apierr.ArgumentError("MCP URL", "must not carry user info, a query or a fragment")
+	}
+	if cfg.Tokens == nil {
+		return nil, apierr.ArgumentError("Tokens", "is nil")
+	}
+	s := &Session{
+		endpoint: u.String(),
+		path:     u.EscapedPath(),
+		tokens:   cfg.Tokens,
+		onFail:   cfg.Fail,
+		secrets:  cfg.Secrets,
+	}
+	if s.path == "" {
+		s.path = "/"
+	}
+	s.hc = newHTTPClient(s, u, cfg)
+	s.client = mcp.NewClient(&mcp.Implementation{Name: "partner-go", Version: version}, &mcp.ClientOptions{
+		Logger: cfg.Logger,
+		// Advertise nothing: the SDK answers no server requests.
+		Capabilities: &mcp.ClientCapabilities{},
+		// A multi round-trip retry would send a tools/call again.
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+	})
+	return s, nil
+}
+
+// version is the SDK's version, sent as the MCP client's version.
+const version = "0.1.0"
+
+func redactURL(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		return u.Redacted()
+	}
+	return "(unparsable)"
+}
+
+// Call calls tool with args (JSON-encoded as the call's arguments) and
+// returns the text of the result's first text block: the tool's JSON.
+// Later blocks are ignored. A tool failure is a *apierr.ToolError; a failed
+// HTTP exchange is the SDK's typed error. A tool that changes something is
+// never sent again once it may have run.
+func (s *Session) Call(ctx context.Context, tool string, args any) ([]byte, error) {
+	if args == nil {
+		args = struct{}{}
+	}
+	var res *mcp.CallToolResult
+	tok, err := s.do(ctx, tool, s.ReadOnly(tool), func(ctx context.Context, cs *mcp.ClientSession) error {
+		var err error
+		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var text string
+	found := false
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			text, found = t.Text, true
+			break
+		}
+	}
+	if res.IsError {
+		err := apierr.FromToolText(tool, text, s.scrub(tok)...)
+		if errors.Is(err, apierr.ErrReauthorizationRequired) {
+			s.fail(err)
+		}
+		return nil, err
+	}
+	if !found {
+		return nil, fmt.Errorf("partner: tool %s: %w: the result has no text block", tool, apierr.ErrUnexpectedResponse)
+	}
+	return []byte(text), nil
+}
+
+// ListTools returns every tool the server lists, with its input schema and
+// annotations, and remembers which are read-only (readOnlyHint).
+func (s *Session) ListTools(ctx context.Context) ([]*mcp.Tool, error) {
+	var tools []*mcp.Tool
+	_, err := s.do(ctx, "tools/list", true, func(ctx context.Context, cs *mcp.ClientSession) error {
+		tools = tools[:0]
+		params := &mcp.ListToolsParams{}
+		for {
+			res, err := cs.ListTools(ctx, params)
+			if err != nil {
+				return err
+			}
+			tools = append(tools, res.Tools...)
+			if res.NextCursor == "" || res.NextCursor == params.Cursor {
+				return nil
+			}
+			params = &mcp.ListToolsParams{Cursor: res.NextCursor}
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	listed := make(map[string]bool, len(tools))
+	for _, t := range tools {
+		listed[t.Name] = t.Annotations != nil && t.Annotations.ReadOnlyHint
+	}
+	s.mu.Lock()
+	s.listed = listed
+	s.mu.Unlock()
+	return tools, nil
+}
+
+// ReadOnly reports whether a call of tool may be sent again after it may
+// have run: what the server's tools/list said (readOnlyHint) once
+// ListTools was called, else the read tools of mcp-tools.md. A tool
+// neither names is taken to change something.
+func (s *Session) ReadOnly(tool string) bool {
+	s.mu.Lock()
+	ro, ok := s.listed[tool]
+	s.mu.Unlock()
+	if ok {
+		return ro
+	}
+	return documentedReadOnly(tool)
+}
+
+// documentedReadOnly reports whether mcp-tools.md lists tool as a read
+// tool (kind R) on either server.
+func documentedReadOnly(tool string) bool {
+	switch tool {
+	case "listProjects", "getProject", "listKeys", "getTranslations",
+		"getPendingChanges", "getSyncs", "getSync", "getTranslationContext",
+		"listContentModels", "getContentModel", "listContentEntries",
+		"getContentEntry", "listBlocks", "getBlock", "validateBlockParams":
+		return true
+	}
+	return false
+}
+
+// do runs one exchange (a tool call, a listing) on the shared connection,
+// connecting first if needed, and returns the token it was sent with.
+// A connection that broke is replaced; the exchange is sent again on the
+// new one only when it cannot have run (nothing was sent, or the server no
+// longer knew the session) or when retry allows it.
+func (s *Session) do(ctx context.Context, name string, retry bool, fn func(context.Context, *mcp.ClientSession) error) (string, error) {
+	for try := 0; ; try++ {
+		c, err := s.acquire(ctx)
+		if err != nil {
+			return "", err
+		}
+		x := &exchange{retry: retry}
+		err = fn(withExchange(ctx, x), c.cs)
+		sent, tok, xerr := x.seal()
+		var rpcErr *jsonrpc.Error
+		broken := err != nil && xerr == nil && ctx.Err() == nil && !errors.As(err, &rpcErr)
+		s.release(c, broken)
+		switch {
+		case err == nil:
+			return tok, nil
+		case ctx.Err() != nil:
+			return "", fmt.Errorf("partner: %s: %w", name, ctx.Err())
+		case xerr != nil:
+			return "", fmt.Errorf("partner: %s: %w", name, xerr)
+		case rpcErr != nil:
+			return "", apierr.FromToolText(name, rpcErr.Message, s.scrub(tok)...)
+		case try == 0 && (sent == 0 || retry || errors.Is(err, mcp.ErrSessionMissing)):
+			continue // on a new connection
+		}
+		msg := "the connection to the MCP server broke"
+		if !retry && sent > 0 {
+			msg += "; the call may have run and was not sent again"
+		}
+		return "", fmt.Errorf("partner: %s: %w: %s: %v", name, apierr.ErrTemporary, msg, scrubbed(err.Error(), s.scrub(tok)))
+	}
+}
+
+// acquire returns the live connection, connecting if there is none. The
+// caller must release it.
+func (s *Session) acquire(ctx context.Context) (*conn, error) {
+	for {
+		s.mu.Lock()
+		switch {
+		case s.final != nil:
+			err := s.final
+			s.mu.Unlock()
+			return nil, err
+		case s.closed:
+			s.mu.Unlock()
+			return nil, ErrClosed
+		case s.cur != nil:
+			c := s.cur
+			c.inflight++
+			s.mu.Unlock()
+			return c, nil
+		case s.dialing != nil:
+			d := s.dialing
+			s.mu.Unlock()
+			select {
+			case <-d.done:
+			case <-ctx.Done():
+				return nil, fmt.Errorf("partner: connecting to the MCP server: %w", ctx.Err())
+			}
+			if d.err != nil && !d.ctxErr {
+				return nil, d.err
+			}
+			continue
+		}
+		d := &dial{done: make(chan struct{})}
+		s.dialing = d
+		s.mu.Unlock()
+
+		cs, err := s.connect(ctx)
+		s.mu.Lock()
+		s.dialing = nil
+		var c *conn
+		switch {
+		case err != nil:
+		case s.final != nil:
+			err = s.final
+		case s.closed:
+			err = ErrClosed
+		default:
+			c = &conn{cs: cs, inflight: 1}
+			s.cur = c
+		}
+		d.err, d.ctxErr = err, ctx.Err() != nil
+		close(d.done)
+		s.mu.Unlock()
+		if err != nil {
+			if cs != nil {
+				cs.Close()
+			}
+			return nil, err
+		}
+		return c, nil
+	}
+}
+
+// connect opens a go-sdk session: initialize and notifications/initialized,
+// at the pinned protocol version, without the standalone GET stream.
+func (s *Session) connect(ctx context.Context) (*mcp.ClientSession, error) {
+	x := &exchange{retry: true} // the handshake changes nothing
+	t := &mcp.StreamableClientTransport{
+		Endpoint:             s.endpoint,
+		HTTPClient:           s.hc,
+		MaxRetries:           -1, // no SSE reconnects: the servers send no streams
+		DisableStandaloneSSE: true,
+	}
+	cs, err := s.client.Connect(withExchange(ctx, x), t, &mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	_, tok, xerr := x.seal()
+	if err == nil {
+		return cs, nil
+	}
+	var rpcErr *jsonrpc.Error
+	switch {
+	case ctx.Err() != nil:
+		return nil, fmt.Errorf("partner: connecting to the MCP server: %w", ctx.Err())
+	case xerr != nil:
+		return nil, fmt.Errorf("partner: connecting to the MCP server: %w", xerr)
+	case errors.As(err, &rpcErr):
+		return nil, apierr.FromToolText("initialize", rpcErr.Message, s.scrub(tok)...)
+	}
+	return nil, fmt.Errorf("partner: connecting to the MCP server: %w: %v", apierr.ErrTemporary, scrubbed(err.Error(), s.scrub(tok)))
+}
+
+// release ends a call's use of c. A broken connection is retired: the next
+// call connects again, and c is closed once no call uses it.
+func (s *Session) release(c *conn, broken bool) {
+	s.mu.Lock()
+	c.inflight--
+	if broken && s.cur == c {
+		s.cur = nil
+		c.retired = true
+	}
+	closeNow := c.retired && c.inflight == 0 && !c.closed
+	if closeNow {
+		c.closed = true
+	}
+	s.mu.Unlock()
+	if closeNow {
+		c.cs.Close()
+	}
+}
+
+// fail makes err final: no request is sent from now on, and Config.Fail is
+// told once.
+func (s *Session) fail(err error) {
+	s.mu.Lock()
+	if s.final != nil {
+		s.mu.Unlock()
+		return
+	}
+	s.final = err
+	c := s.cur
+	s.cur = nil
+	closeNow := false
+	if c != nil {
+		c.retired = true
+		closeNow = c.inflight == 0 && !c.closed
+		c.closed = c.closed || closeNow
+	}
+	s.mu.Unlock()
+	if closeNow {
+		c.cs.Close()
+	}
+	if s.onFail != nil {
+		s.onFail(err)
+	}
+}
+
+// finalErr returns the error that ended the grant, or nil.
+func (s *Session) finalErr() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.final != nil {
+		return s.final
+	}
+	if s.closed {
+		return ErrClosed
+	}
+	return nil
+}
+
+// Close ends the Session: its connection is closed (calls still running on
+// it fail) and later calls return ErrClosed. It leaves no goroutine behind.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	c := s.cur
+	s.cur = nil
+	closeNow := c != nil && !c.closed
+	if closeNow {
+		c.retired, c.closed = true, true
+	}
+	s.mu.Unlock()
+	if closeNow {
+		return c.cs.Close()
+	}
+	return nil
+}
+
+// scrub lists what must not appear in an error: the configured secrets and
+// tok.
+func (s *Session) scrub(tok string) []string {
+	if tok == "" {
+		return s.secrets
+	}
+	return append(s.secrets[:len(s.secrets):len(s.secrets)], tok)
+}
+
+// scrubbed replaces each secret in msg.
+func scrubbed(msg string, secrets []string) string {
+	for _, sec := range secrets {
+		if sec != "" {
+			msg = strings.ReplaceAll(msg, sec, "[redacted]")
+		}
+	}
+	return msg
+}

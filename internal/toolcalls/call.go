@@ -1,0 +1,187 @@
+package toolcalls
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/locsvc/partner-go/internal/apierr"
+)
+
+// Caller calls one tool and returns the JSON text of its result's first
+// text block. *mcpsession.Session implements it.
+type Caller interface {
+	Call(ctx context.Context, tool string, args any) ([]byte, error)
+}
+
+// Call calls any tool with args and decodes its JSON result into out
+// (nil to skip), leniently. It returns the result's text as sent.
+func Call(ctx context.Context, c Caller, tool string, args, out any) (json.RawMessage, error) {
+	if tool == "" {
+		return nil, apierr.ArgumentError("tool name", "is empty")
+	}
+	text, err := c.Call(ctx, tool, args)
+	if err != nil {
+		return nil, err
+	}
+	if out != nil {
+		if err := decode(tool, text, out); err != nil {
+			return nil, err
+		}
+	}
+	return text, nil
+}
+
+// call calls tool and decodes its result into w.
+func call(ctx context.Context, c Caller, tool string, args, w any) (json.RawMessage, error) {
+	text, err := c.Call(ctx, tool, args)
+	if err != nil {
+		return nil, err
+	}
+	if err := decode(tool, text, w); err != nil {
+		return nil, err
+	}
+	return text, nil
+}
+
+// decode unmarshals a tool's JSON text into v leniently: a field whose
+// JSON type does not fit is left as it is and the rest is decoded
+// (encoding/json goes on after an UnmarshalTypeError). Text that is not a
+// JSON value of the expected kind is ErrUnexpectedResponse.
+func decode(tool string, text []byte, v any) error {
+	if len(bytes.TrimSpace(text)) == 0 {
+		return fmt.Errorf("partner: tool %s: %w: empty result", tool, apierr.ErrUnexpectedResponse)
+	}
+	err := json.Unmarshal(text, v)
+	var te *json.UnmarshalTypeError
+	if err == nil || errors.As(err, &te) && te.Field != "" {
+		return nil
+	}
+	return fmt.Errorf("partner: tool %s: %w: the result is not JSON: %v", tool, apierr.ErrUnexpectedResponse, err)
+}
+
+// checkProject checks an "org/project" name: exactly one '/' between two
+// non-empty parts (mcp-tools.md section 6).
+func checkProject(project string) error {
+	org, name, ok := strings.Cut(project, "/")
+	switch {
+	case project == "":
+		return apierr.ArgumentError("project", `is empty; want "org/project"`)
+	case !ok || org == "" || name == "" || strings.Contains(name, "/"):
+		return apierr.ArgumentError("project", fmt.Sprintf(`%q is not "org/project"`, project))
+	case strings.TrimSpace(project) != project || strings.ContainsAny(project, " \t\r\n"):
+		return apierr.ArgumentError("project", fmt.Sprintf("%q contains white space", project))
+	}
+	return nil
+}
+
+// nonEmpty checks that every element of ss is set; field names the list.
+func nonEmpty(field string, ss []string) error {
+	for i, s := range ss {
+		if s == "" {
+			return apierr.ArgumentError(fmt.Sprintf("%s[%d]", field, i), "is empty")
+		}
+	}
+	return nil
+}
+
+// between checks 0 (unset) or lo..hi.
+func between(field string, v, lo, hi int) error {
+	if v != 0 && (v < lo || v > hi) {
+		return apierr.ArgumentError(field, fmt.Sprintf("is %d; want %d to %d", v, lo, hi))
+	}
+	return nil
+}
+
+// search is a search argument: one term as a string (the advertised
+// schema), several as an array (also accepted: any term matches).
+func search(terms []string) any {
+	switch len(terms) {
+	case 0:
+		return nil
+	case 1:
+		return terms[0]
+	}
+	return terms
+}
+
+// flexStrings decodes a list of strings; elements that are objects are
+// taken by their id, key or name field, or else kept as JSON text. It never
+// fails, so one odd element does not lose the list.
+type flexStrings []string
+
+func (f *flexStrings) UnmarshalJSON(b []byte) error {
+	var items []json.RawMessage
+	if json.Unmarshal(b, &items) != nil {
+		return nil
+	}
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		var s string
+		if json.Unmarshal(it, &s) == nil {
+			out = append(out, s)
+			continue
+		}
+		var o struct {
+			ID      string `json:"id"`
+			KeyID   string `json:"keyId"`
+			K       string `json:"k"`
+			Name    string `json:"name"`
+			Nm      string `json:"nm"`
+			Message string `json:"message"`
+			Msg     string `json:"msg"`
+		}
+		if json.Unmarshal(it, &o) == nil {
+			if v := first(o.ID, o.KeyID, o.K, o.Name, o.Nm, o.Message, o.Msg); v != "" {
+				out = append(out, v)
+				continue
+			}
+		}
+		out = append(out, string(bytes.TrimSpace(it)))
+	}
+	*f = out
+	return nil
+}
+
+// first returns the first non-empty string.
+func first(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// firstInt returns the first non-zero int.
+func firstInt(ns ...int) int {
+	for _, n := range ns {
+		if n != 0 {
+			return n
+		}
+	}
+	return 0
+}
+
+// flexTime decodes an RFC 3339 string or Unix milliseconds; anything else
+// (null, another format) leaves it zero instead of failing the decode.
+type flexTime struct{ time.Time }
+
+func (t *flexTime) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		if v, err := time.Parse(time.RFC3339Nano, s); err == nil {
+			t.Time = v
+		}
+		return nil
+	}
+	var ms int64
+	if json.Unmarshal(b, &ms) == nil {
+		t.Time = time.UnixMilli(ms).UTC()
+	}
+	return nil
+}

@@ -1,0 +1,34 @@
+package toolcalls_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/locsvc/partner-go/internal/toolcalls"
+	"github.com/locsvc/partner-go/keys"
+	"github.com/locsvc/partner-go/translations"
+)
+
+// FuzzResults feeds arbitrary tool answers to the decoders: they must
+// never panic, and a result always keeps the answer in Raw.
+func FuzzResults(f *testing.F) {
+	for _, tc := range wireCases() {
+		f.Add(tc.answer)
+	}
+	f.Add(`{"k": [1, "x", null], "nss": [{"nm": 3}], "tot": "many"}`)
+	f.Add(`[]`)
+	f.Fuzz(func(t *testing.T, answer string) {
+		c := callerFunc(func(context.Context, string, any) ([]byte, error) { return []byte(answer), nil })
+		ctx := context.Background()
+		if r, err := toolcalls.CreateKeys(ctx, c, "a/b", []keys.NewKey{{Name: "k"}}, keys.CreateOptions{}); err == nil && string(r.Raw) != answer {
+			t.Fatal("Raw lost")
+		}
+		toolcalls.ListKeys(ctx, c, "a/b", keys.ListOptions{}, 1)
+		toolcalls.GetTranslations(ctx, c, "a/b", translations.Query{})
+		toolcalls.PendingChanges(ctx, c, "a/b")
+		toolcalls.Syncs(ctx, c, "a/b", translations.SyncsOptions{})
+		toolcalls.Sync(ctx, c, "s")
+		toolcalls.TranslationContext(ctx, c, "a/b", translations.ContextOptions{})
+		toolcalls.EditLanguages(ctx, c, "a/b", []translations.LanguageEdit{{Code: "de", NewStatus: translations.LanguageDraft}})
+	})
+}

@@ -1,0 +1,12 @@
+// Package keys holds the types of the translation keys a partner works
+// with through the service's translation tools (createKeys, listKeys,
+// updateKeys, deleteKeys on {mcp_url}): what to send, and the results with
+// readable Go names instead of the tools' terse wire fields. The calls
+// themselves are methods of partner.Client.Keys.
+//
+// Projects are named "org/project" (the project's slug from listProjects),
+// as the tools name them. Partial failures (skipped duplicates, blocked
+// keys, unknown ids) are fields of the results, not Go errors. Every result
+// keeps the tool's whole answer in Raw, because the tools change more often
+// than their documentation.
+package keys

@@ -1,0 +1,488 @@
+package translations
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Limits the SDK checks before sending anything.
+const (
+	// MaxSet is the most keys one Set may carry (setTranslations accepts 1
+	// to 500). A longer list is refused with ErrInvalidArgument, not split:
+	// a split write could fail halfway with an error after some of it was
+	// written. Split it yourself (slices.Chunk) if that is what you want.
+	MaxSet = 500
+	// MaxQueryLimit is the largest Query.Limit.
+	MaxQueryLimit = 200
+	// MaxContextKeys is the most keys ContextOptions.KeyIDs may name.
+	MaxContextKeys = 50
+	// MaxLanguages is the most languages one ProposeLanguages or
+	// EditLanguages call may carry.
+	MaxLanguages = 50
+	// MaxSyncWait is the longest the service holds one getSync long-poll.
+	MaxSyncWait = 25 * time.Second
+)
+
+// PendingPublish says that changes wait to be published, as the write
+// tools report it.
+type PendingPublish struct {
+	// HasChanges reports whether anything waits.
+	HasChanges bool
+	// Count is how many changes wait.
+	Count int
+	// Hint is the service's advice.
+	Hint string
+}
+
+// Values are the texts to write for one key.
+type Values struct {
+	// KeyID is the key's UUID. Required.
+	KeyID string
+	// Text maps language codes to texts (at least one). Codes are
+	// lowercased by the service and the source language is ignored.
+	Text map[string]string
+}
+
+// SetResult is what Set reports. Writes land as approved and merge per
+// language; unknown key ids are listed in Errors, not returned as a Go
+// error (OK is false only when every id was unknown).
+type SetResult struct {
+	OK bool
+	// Count is the number of keys written (cnt).
+	Count int
+	// Written is the number of texts written (wrote).
+	Written int
+	// Updated lists the keys written.
+	Updated []UpdatedKey
+	// Errors lists the keys that failed, for example code "not_found".
+	Errors []ItemError
+	// Pending says what now waits to be published.
+	Pending *PendingPublish
+	Hint    string
+	// Raw is the tool's whole answer.
+	Raw json.RawMessage
+}
+
+// UpdatedKey is a key Set wrote.
+type UpdatedKey struct {
+	KeyID     string
+	Name      string
+	Languages []string
+}
+
+// ItemError is the failure of one key of a batch.
+type ItemError struct {
+	KeyID     string
+	Languages []string
+	// Code is the service's code, for example "not_found".
+	Code    string
+	Message string
+}
+
+// Status is a translation's status in a Query.
+type Status string
+
+// The statuses a Query can filter by.
+const (
+	StatusMissing   Status = "missing"
+	StatusDraft     Status = "draft"
+	StatusPublished Status = "published"
+	StatusAll       Status = "all"
+)
+
+// Query selects translations to read. getTranslations has no paging:
+// when Result.HasMore is true, narrow the query.
+type Query struct {
+	// Search matches key names or texts; several terms match any.
+	Search []string
+	// Languages keeps these languages only.
+	Languages []string
+	// Namespaces keeps keys of these namespaces only.
+	Namespaces []string
+	// Keys keeps these exact key names only.
+	Keys []string
+	// Status filters by status (default StatusAll). It needs Languages:
+	// the service ignores it otherwise, so the SDK refuses it.
+	Status Status
+	// Limit caps the keys returned, 1 to MaxQueryLimit; 0 means the
+	// service's default (100).
+	Limit int
+}
+
+// Result is what Get returns.
+type Result struct {
+	// Project is the project ("org/project").
+	Project string
+	// SourceLanguage is the project's source language.
+	SourceLanguage string
+	// Returned is the number of keys in Keys; Total the number that match.
+	Returned, Total int
+	// HasMore says that more keys match than were returned.
+	HasMore bool
+	// Keys are the keys with their translations.
+	Keys []KeyTranslations
+	Hint string
+	// Raw is the tool's whole answer.
+	Raw json.RawMessage
+}
+
+// KeyTranslations is one key and its translations.
+type KeyTranslations struct {
+	KeyID      string
+	Name       string
+	Namespace  string
+	SourceText string
+	// Translations maps language codes to translations.
+	Translations map[string]Translation
+}
+
+// Translation is one language's text of a key.
+type Translation struct {
+	ID     string
+	Text   string
+	Status string
+}
+
+// PendingChanges is what waits to be published in a project.
+type PendingChanges struct {
+	// Project is the project ("org/project").
+	Project string
+	// HasChanges reports whether anything waits.
+	HasChanges bool
+	// Summary counts what waits.
+	Summary PendingSummary
+	// ByLanguage maps language codes to the translations waiting.
+	ByLanguage map[string]LanguageChanges
+	// DeletedKeys are keys deleted since the last publish.
+	DeletedKeys []PendingDeletion
+	// Destination is where a publish goes: "github" (the source-code
+	// host), "cdn" or "none".
+	Destination string
+	// NoPublishReason says why publishing is not possible, if it is not.
+	NoPublishReason string
+	// Recent lists recent publishes.
+	Recent []RecentPublish
+	Hint   string
+	// Raw is the tool's whole answer.
+	Raw json.RawMessage
+}
+
+// PendingSummary counts pending changes.
+type PendingSummary struct {
+	Translations    int
+	DeletedKeys     int
+	LanguageChanges int
+	Total           int
+}
+
+// LanguageChanges are one language's pending translations.
+type LanguageChanges struct {
+	Count int
+	// Preview shows some of them.
+	Preview []PendingTranslation
+}
+
+// PendingTranslation is a translation waiting to be published.
+type PendingTranslation struct {
+	KeyID     string
+	Name      string
+	Namespace string
+	Text      string
+	Status    string
+}
+
+// PendingDeletion is a deleted key waiting for the publish that makes the
+// deletion permanent.
+type PendingDeletion struct {
+	KeyID      string
+	Name       string
+	Namespace  string
+	SourceText string
+}
+
+// RecentPublish is a recent publish, as getPendingChanges lists it.
+type RecentPublish struct {
+	ID     string
+	Type   string
+	Status string
+	// At is when it happened.
+	At time.Time
+	// NewKeys, UpdatedKeys and Files are the service's nk, uk and tf
+	// counters as it reports them.
+	NewKeys, UpdatedKeys, Files int
+}
+
+// PublishOptions selects what Publish publishes. The zero value publishes
+// everything pending, including deletions and language changes.
+type PublishOptions struct {
+	// Only publishes these translations instead of everything.
+	Only []Selection
+}
+
+// Selection names one key's translation in one language.
+type Selection struct {
+	// KeyID is the key's UUID.
+	KeyID string
+	// Language is the language code.
+	Language string
+}
+
+// PublishResult is what Publish reports. Publishing is asynchronous: follow
+// the sync jobs in SyncIDs (WaitSync). A project can be published once
+// every 30 seconds; an earlier call fails with ErrTemporary.
+type PublishResult struct {
+	Success bool
+	// Published is the number of translations published.
+	Published int
+	// SyncIDs are the sync jobs that ship the publish.
+	SyncIDs []string
+	// DeletedKeysProcessed and LanguageChangesProcessed count the other
+	// changes the publish included.
+	DeletedKeysProcessed, LanguageChangesProcessed int
+	Message                                        string
+	Hint                                           string
+	// Raw is the tool's whole answer (including its repositories).
+	Raw json.RawMessage
+}
+
+// SyncStatus is a sync job's state.
+type SyncStatus string
+
+// The states of a sync job. Completed, Failed and Cancelled are final.
+const (
+	SyncPending    SyncStatus = "pending"
+	SyncInProgress SyncStatus = "in_progress"
+	SyncCompleted  SyncStatus = "completed"
+	SyncFailed     SyncStatus = "failed"
+	SyncCancelled  SyncStatus = "cancelled"
+)
+
+// Done reports whether the state is final.
+func (s SyncStatus) Done() bool {
+	return s == SyncCompleted || s == SyncFailed || s == SyncCancelled
+}
+
+// SyncType is the kind of a sync job.
+type SyncType string
+
+// The kinds of sync job.
+const (
+	SyncInitialImport SyncType = "initial_import"
+	SyncSourceSync    SyncType = "source_sync"
+	SyncCDNUpload     SyncType = "cdn_upload"
+	SyncBatchPublish  SyncType = "batch_publish"
+)
+
+// SyncsOptions filters Syncs. The zero value lists the latest 10 jobs.
+type SyncsOptions struct {
+	// Limit is how many jobs to list, 1 to 50; 0 means the service's
+	// default (10).
+	Limit  int
+	Status SyncStatus
+	Type   SyncType
+}
+
+// SyncList is what Syncs returns.
+type SyncList struct {
+	Project string
+	// Total is the number of jobs that match.
+	Total   int
+	Syncs   []Sync
+	Message string
+	// Raw is the tool's whole answer.
+	Raw json.RawMessage
+}
+
+// Sync is a sync job.
+type Sync struct {
+	ID     string
+	Type   SyncType
+	Status SyncStatus
+	// StartedAt and CompletedAt are zero when the service did not say.
+	StartedAt, CompletedAt time.Time
+	// Error is the failure message of a failed job.
+	Error string
+	// TriggeredBy is who started the job, when known.
+	TriggeredBy *Person
+	// KeysProcessed is the meta counter kp.
+	KeysProcessed int
+	// Log is the job's log (Sync and WaitSync only).
+	Log []string
+	// AffectedKeys lists what the job did to which key (Sync and WaitSync
+	// only).
+	AffectedKeys []AffectedKey
+	Hint         string
+	// Raw is the job's record as the service sent it.
+	Raw json.RawMessage
+}
+
+// Person is a user the service names.
+type Person struct {
+	Name  string
+	Image string
+}
+
+// AffectedKey is a key a sync job touched.
+type AffectedKey struct {
+	Name   string
+	Action string
+}
+
+// CancelReason says what CancelSync did.
+type CancelReason string
+
+// The outcomes of CancelSync. Only pending jobs can be cancelled; nothing
+// is rolled back.
+const (
+	CancelDone              CancelReason = "cancelled"
+	CancelAlreadyInProgress CancelReason = "already_in_progress"
+	CancelTerminalState     CancelReason = "terminal_state"
+)
+
+// CancelResult is what CancelSync reports. A job that could not be
+// cancelled is a result (Cancelled false), not a Go error.
+type CancelResult struct {
+	ID             string
+	Cancelled      bool
+	PreviousStatus SyncStatus
+	Reason         CancelReason
+	Hint           string
+	// Raw is the tool's whole answer.
+	Raw json.RawMessage
+}
+
+// ContextOptions selects the translation context to read.
+type ContextOptions struct {
+	// KeyIDs asks for memory matches for these keys (at most
+	// MaxContextKeys).
+	KeyIDs []string
+	// MatchesPerKey is how many matches per key, 1 to 20; 0 means the
+	// service's default (5). Used only with KeyIDs.
+	MatchesPerKey int
+	// Languages restricts glossary translations to these languages.
+	Languages []string
+}
+
+// Context is what translators need to stay on-brand: the project's
+// description and tone, its glossary and, per key, similar texts.
+type Context struct {
+	Project         string
+	SourceLanguage  string
+	TargetLanguages []string
+	// Instructions are the project's instructions for translators.
+	Instructions string
+	// Description, Audience and Category describe the project.
+	Description, Audience, Category string
+	// Tone is the project's tone of voice, as the service sent it (an
+	// object of abbreviated fields); nil when not set.
+	Tone json.RawMessage
+	// Glossary lists glossary terms (at most 30).
+	Glossary []Term
+	// GlossaryTotal is the number of glossary terms in the project.
+	GlossaryTotal int
+	// Matches lists, per key asked for, similar texts (translation
+	// memory, glossary, preferences). Nil when retrieval is unavailable;
+	// Hint then says why.
+	Matches []KeyMatches
+	Hint    string
+	// Raw is the tool's whole answer.
+	Raw json.RawMessage
+}
+
+// Term is a glossary term.
+type Term struct {
+	Term string
+	// Type is one of brand, product, technical, terminology.
+	Type        string
+	Description string
+	// DoNotTranslate marks a term to keep as it is.
+	DoNotTranslate bool
+	// Translations maps language codes to the term's translations.
+	Translations map[string]string
+}
+
+// KeyMatches are the similar texts found for one key.
+type KeyMatches struct {
+	KeyID   string
+	Name    string
+	Similar []Match
+}
+
+// Match is one similar text.
+type Match struct {
+	// Type is one of translation, glossary, preference, instruction,
+	// content.
+	Type string
+	// Content is the text, cut to 200 characters.
+	Content string
+	// Score is the similarity, from 0 to 1.
+	Score float64
+	// Language is the text's language, "" when none.
+	Language string
+}
+
+// LanguageStatus is a project language's status.
+type LanguageStatus string
+
+// The statuses of a project language.
+const (
+	LanguageActive   LanguageStatus = "active"
+	LanguageDraft    LanguageStatus = "draft"
+	LanguageArchived LanguageStatus = "archived"
+)
+
+// LanguageProposal is a language to add to a project.
+type LanguageProposal struct {
+	// Code is the language code, 2 to 10 characters.
+	Code string
+	// Status is LanguageActive (the default when "") or LanguageDraft.
+	Status LanguageStatus
+}
+
+// ProposeLanguagesResult is what ProposeLanguages reports. Codes the
+// project has are skipped; the source language is refused silently.
+type ProposeLanguagesResult struct {
+	Success bool
+	// Added and Skipped count the languages.
+	Added, Skipped int
+	Results        []LanguageResult
+	Project        string
+	Pending        *PendingPublish
+	Hint           string
+	// Raw is the tool's whole answer.
+	Raw json.RawMessage
+}
+
+// LanguageResult is the outcome for one proposed language.
+type LanguageResult struct {
+	Code   string
+	Status LanguageStatus
+	Added  bool
+}
+
+// LanguageEdit changes a project language's status.
+type LanguageEdit struct {
+	Code      string
+	NewStatus LanguageStatus
+}
+
+// EditLanguagesResult is what EditLanguages reports. Codes the project
+// does not have are listed in NotFound, not returned as a Go error.
+type EditLanguagesResult struct {
+	Success  bool
+	Results  []LanguageEditResult
+	NotFound []string
+	Project  string
+	Pending  *PendingPublish
+	Hint     string
+	// Raw is the tool's whole answer.
+	Raw json.RawMessage
+}
+
+// LanguageEditResult is the outcome for one language edit.
+type LanguageEditResult struct {
+	Code           string
+	PreviousStatus LanguageStatus
+	NewStatus      LanguageStatus
+	Changed        bool
+}
