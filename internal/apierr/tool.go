@@ -5,22 +5,19 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/locsvc/partner-go/internal/redact"
 )
 
 // Sentinels for the service's MCP tools (mcp-tools.md sections 3 to 5).
 var (
-	// ErrConflict reports that the service refused a change because it
-	// conflicts with what exists: createKeys would make a key both a leaf
-	// and a parent (CONFLICT). Change the request, or pass Force.
-	ErrConflict = errors.New("partner: conflict")
-
 	// ErrMCPUnauthorized reports that an MCP endpoint refused the
 	// installation token even after one fresh token was minted. The grant
 	// is not gone and REST still works with the same token; the MCP
 	// servers may not accept installation tokens (mcp-tools.md section 3).
 	// The SDK does not mint again for MCP until the token changes for
 	// another reason, and returns this error at once until then.
-	ErrMCPUnauthorized = errors.New("partner: the MCP endpoint refused the installation token; the grant is not gone, REST still works")
+	ErrMCPUnauthorized = errors.New("the MCP endpoint refused the installation token; the grant is not gone, REST still works")
 )
 
 // PublishCooldown is the service's wait between two publishTranslations
@@ -144,7 +141,7 @@ func (e *ToolError) As(target any) bool {
 // comes from the codes the text carries. scrub lists strings that must not
 // appear in the error (the token in use, secrets).
 func FromToolText(tool, text string, scrub ...string) error {
-	text = clean(text, MaxToolText, scrub)
+	text = clean(text, MaxToolText, redact.New(scrub...))
 	e := &ToolError{Tool: tool, Kind: toolKind(strings.ToLower(text)), Text: text}
 	switch e.Kind {
 	case ToolMissingScope:

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/locsvc/partner-go/internal/apierr"
+	"github.com/locsvc/partner-go/internal/redact"
 )
 
 // errorBodyLimit is how much of a non-2xx body is read.
@@ -401,7 +402,7 @@ func (s *Session) remint(tok string) bool {
 // it means for the grant: a 401 that survived the re-mint makes tok
 // refused for MCP; 410 or grant_revoked makes the grant final.
 func (s *Session) statusError(status int, body []byte, ra time.Duration, tok string) error {
-	err := apierr.FromResponse(http.MethodPost, s.path, status, body, ra, s.scrub(tok)...)
+	err := apierr.FromResponse(http.MethodPost, s.path, status, body, ra, redact.New(s.scrub(tok)...))
 	switch {
 	case status == http.StatusGone || errors.Is(err, apierr.ErrGrantRevoked):
 		if !errors.Is(err, apierr.ErrReauthorizationRequired) {

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/locsvc/partner-go/internal/apierr"
+	"github.com/locsvc/partner-go/internal/redact"
 )
 
 // ProtocolVersion is the MCP protocol version a Session speaks: one the
@@ -476,10 +476,5 @@ func (s *Session) scrub(tok string) []string {
 
 // scrubbed replaces each secret in msg.
 func scrubbed(msg string, secrets []string) string {
-	for _, sec := range secrets {
-		if sec != "" {
-			msg = strings.ReplaceAll(msg, sec, "[redacted]")
-		}
-	}
-	return msg
+	return redact.URLs(redact.New(secrets...).String(msg))
 }
