@@ -1350,4 +1350,3 @@ func (s *Server) fire(fs []firing) {
 		}
 	}
 }
-
