@@ -80,6 +80,45 @@
 // not durably blocked), so time.Sleep would hang; NewServer panics instead,
 // with a message naming WithInMemoryNetwork.
 //
+// # Translation tools (MCP)
+//
+// A third listener at MCPURL serves the service's translation tools as a
+// Streamable HTTP MCP server at MCPPath, built on the official Go MCP SDK
+// and behaving as mcp-tools.md describes: stateless (no session id; no
+// initialize needed), one application/json answer per POST, only the
+// protocol versions in MCPProtocolVersions (a newer protocol's
+// server/discover call gets "Method not found"), 406 unless Accept lists
+// application/json and text/event-stream, 415 for another Content-Type,
+// 405 for GET (counted in MCPCounts: a client should never open the
+// standalone stream). The Bearer token must be a live installation token:
+// none is 401 {"error":"Authorization required"} with WWW-Authenticate,
+// an unknown, expired or access token 401 {"error":"Invalid or expired
+// OAuth token"}, a revoked grant's token HTTP 410 {"error":"grant_revoked"}
+// (this fake's reading of the service's revocation rule), and
+// WithRateLimit applies too. A tool the token lacks the documented scope
+// for fails with an isError text naming missing_scope and the scope.
+//
+// The 16 tools keep real state per project (named "org-slug/project-slug"):
+// namespaces, keys with UUID ids and source text, translations per
+// language with status draft, approved or published, pending changes,
+// language status, and sync jobs. publishTranslations starts a sync job
+// that is pending for SyncPendingTime, in_progress for SyncRunTime and then
+// completed, on the server's clock (Advance moves it); a second publish
+// within PublishCooldown fails with TOO_MANY_REQUESTS; getSync's waitMs
+// waits on the server's clock. AddGlossaryTerm seeds the glossary;
+// TranslationKeys reads the keys back. Results are the abbreviated JSON of
+// mcp-tools.md section 7 in content[0] text; failures are isError texts.
+//
+// Each change sends the matching signed webhook to every webhook config
+// that subscribes to it (keys.created, keys.deleted, translations.updated,
+// language.added, language.removed, and translations.published and
+// sync.completed when a sync job completes); the tool call, or the Advance
+// or request that noticed the completion, returns after the deliveries
+// were attempted. Faults reach the MCP listener (HostMCP); Fault.Tool
+// matches one tool, and Fault.ToolError answers with an isError text that
+// may echo the request's token. The request log notes each MCP request's
+// JSON-RPC method and tool.
+//
 // # Webhooks
 //
 // AddWebhook configures an endpoint and returns its secret, once.

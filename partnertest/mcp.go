@@ -81,8 +81,17 @@ func (c *call) readRPC() {
 		return
 	}
 	c.rpc = req
-	if req.Method == "tools/call" {
+	s := c.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch req.Method {
+	case "initialize":
+		s.mcpCounts.Initializes++
+	case "server/discover":
+		s.mcpCounts.Discovers++
+	case "tools/call":
 		c.tool = req.Params.Name
+		s.mcpCounts.ToolCalls[c.tool]++
 	}
 }
 
@@ -148,16 +157,6 @@ func (c *call) serveMCP() {
 		return
 	}
 	s := c.s
-	s.mu.Lock()
-	switch c.rpc.Method {
-	case "initialize":
-		s.mcpCounts.Initializes++
-	case "server/discover":
-		s.mcpCounts.Discovers++
-	case "tools/call":
-		s.mcpCounts.ToolCalls[c.tool]++
-	}
-	s.mu.Unlock()
 	switch {
 	case c.rpc.Method == "server/discover":
 		c.rpcError(http.StatusOK, c.rpc.ID, -32601, "Method not found")
@@ -190,15 +189,19 @@ func (c *call) mcpAuthorize() bool {
 		c.w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+c.s.MCPURL+`/.well-known/oauth-protected-resource"`)
 		c.json(http.StatusUnauthorized, map[string]string{"error": "Authorization required"})
 		return false
-	case c.tok == nil || c.kind != TokenInstallation || !c.now.Before(c.tok.expires):
+	case c.tok == nil || c.kind != TokenInstallation:
 		c.json(http.StatusUnauthorized, map[string]string{"error": "Invalid or expired OAuth token"})
 		return false
 	}
 	c.s.mu.Lock()
 	revoked := c.tok.grant.revoked
 	c.s.mu.Unlock()
-	if revoked {
+	switch {
+	case revoked:
 		c.json(http.StatusGone, map[string]string{"error": "grant_revoked"})
+		return false
+	case !c.now.Before(c.tok.expires):
+		c.json(http.StatusUnauthorized, map[string]string{"error": "Invalid or expired OAuth token"})
 		return false
 	}
 	return !c.rateLimited()

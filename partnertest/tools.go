@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -799,7 +798,7 @@ func (tc *toolCall) createKeys() (any, error) {
 }
 
 func (tc *toolCall) updateKeys() (any, error) {
-	p, tp, slug, err := tc.project()
+	_, tp, slug, err := tc.project()
 	if err != nil {
 		return nil, err
 	}
@@ -860,7 +859,6 @@ func (tc *toolCall) updateKeys() (any, error) {
 	if pub := tp.pub(); pub != nil {
 		out["pub"] = pub
 	}
-	_ = p
 	return out, nil
 }
 
@@ -1352,5 +1350,3 @@ func (s *Server) fire(fs []firing) {
 		}
 	}
 }
-
-var _ = http.StatusOK
