@@ -382,6 +382,9 @@ func TestSetToken(t *testing.T) {
 			done := make(chan error)
 			go func() { _, err := c.Me(t.Context()); done <- err }()
 			synctest.Wait()
+			if s.n(epMe) != 1 {
+				t.Fatal("the old token's request is not in flight")
+			}
 			c.SetToken(&oauth2.Token{RefreshToken: "rt-NEW"}) // user reconnected
 			close(release)
 			<-done
@@ -407,7 +410,10 @@ func TestSetToken(t *testing.T) {
 			})
 			c := s.client(t, s.config())
 			go c.Me(t.Context())
-			synctest.Wait() // the old token's refresh is in flight
+			synctest.Wait()
+			if s.n(epToken) != 1 {
+				t.Fatal("the old token's refresh is not in flight")
+			}
 			c.SetToken(&oauth2.Token{RefreshToken: "rt-NEW"})
 			errc := make(chan error)
 			go func() { _, err := c.Me(t.Context()); errc <- err }()
@@ -440,7 +446,10 @@ func TestSetToken(t *testing.T) {
 			c := s.client(t, cfg)
 			done := make(chan struct{})
 			go func() { c.Me(t.Context()); close(done) }()
-			synctest.Wait() // the old token's refresh is in flight
+			synctest.Wait()
+			if s.n(epToken) != 1 {
+				t.Fatal("the old token's refresh is not in flight")
+			}
 			nt := &oauth2.Token{RefreshToken: "rt-reconnected", AccessToken: "at-r", Expiry: time.Now().Add(time.Hour)}
 			st.Save(t.Context(), grantID, nt) // app saves the new exchange
 			c.SetToken(nt)
