@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -170,33 +171,27 @@ func TestPoolEviction(t *testing.T) {
 // of a new authorization.
 func TestPoolEvictedRevokedGrant(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := newFake(t)
-		store := auth.NewMemoryStore()
+		srv, pool, store, grants := newPoolRig(t, 2, 1)
 		ctx := t.Context()
-		store.Save(ctx, grantID, &oauth2.Token{RefreshToken: "revoked-refresh-token"})
-		store.Save(ctx, "grant-2", &oauth2.Token{RefreshToken: refreshTok})
-		cfg := f.config()
-		pool, err := partner.NewPool(partner.PoolConfig{BaseURL: baseURL, AuthURL: authURL, ClientID: clientID, ClientSecret: clientSecret,
-			Store: store, HTTPClient: cfg.HTTPClient, MaxClients: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, _ := pool.Client(ctx, grantID)
+		g := grants[0]
+		srv.Revoke(g.ID)
+		c, _ := pool.Client(ctx, g.ID)
 		if _, err := c.Me(ctx); !errors.Is(err, partner.ErrInvalidGrant) {
 			t.Fatalf("Me: %v, want ErrInvalidGrant", err)
 		}
-		pool.Client(ctx, "grant-2") // evicts grant-1
-		refreshes := f.n(epToken)
-		if _, err := pool.Client(ctx, grantID); !errors.Is(err, partner.ErrInvalidGrant) {
+		pool.Client(ctx, grants[1].ID) // evicts g
+		refreshes := tokenRequests(srv)
+		if _, err := pool.Client(ctx, g.ID); !errors.Is(err, partner.ErrInvalidGrant) {
 			t.Errorf("rebuilt revoked grant: %v, want ErrInvalidGrant", err)
 		}
-		if f.n(epToken) != refreshes {
+		if tokenRequests(srv) != refreshes {
 			t.Error("the rebuilt revoked grant asked the token endpoint again")
 		}
 
 		// The user connects again; the application stores the new token.
-		store.Save(ctx, grantID, &oauth2.Token{RefreshToken: refreshTok})
-		c, err = pool.Client(ctx, grantID)
+		g = srv.Reconnect(g.ID)
+		store.Save(ctx, g.ID, &oauth2.Token{RefreshToken: g.RefreshToken})
+		c, err := pool.Client(ctx, g.ID)
 		if err != nil {
 			t.Fatalf("after a new token was stored: %v", err)
 		}
@@ -204,6 +199,48 @@ func TestPoolEvictedRevokedGrant(t *testing.T) {
 			t.Errorf("Me with the new token: %v", err)
 		}
 	})
+}
+
+// tokenRequests counts the requests the token endpoint received.
+func tokenRequests(srv *partnertest.Server) int {
+	n := 0
+	for _, r := range srv.Requests() {
+		if r.Host == partnertest.HostAuth && r.Path == partnertest.TokenPath {
+			n++
+		}
+	}
+	return n
+}
+
+// TestPoolNeverResendsFailedRefreshToken: a failed grant rebuilt after
+// eviction, asked for again, does not revive with the very refresh token
+// that failed.
+func TestPoolNeverResendsFailedRefreshToken(t *testing.T) {
+	s := newScript()
+	s.handle(epToken, func(*http.Request) reply { return errReply(400, "invalid_grant") })
+	st := auth.NewMemoryStore()
+	st.Save(t.Context(), "g1", &oauth2.Token{RefreshToken: "rt-dead"})
+	p, err := partner.NewPool(partner.PoolConfig{BaseURL: baseURL, AuthURL: authURL,
+		ClientID: clientID, ClientSecret: clientSecret, Store: st, HTTPClient: &http.Client{Transport: s}, MaxClients: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	c, _ := p.Client(ctx, "g1")
+	if _, err := c.Me(ctx); !errors.Is(err, partner.ErrReauthorizationRequired) {
+		t.Fatal(err)
+	}
+	p.Client(ctx, "g2") // evicts g1, remembered as failed with rt-dead
+	if _, err := p.Client(ctx, "g1"); !errors.Is(err, partner.ErrReauthorizationRequired) {
+		t.Fatalf("first: %v", err) // correct
+	}
+	c, err = p.Client(ctx, "g1") // cached entry; revive must not use the store's rt-dead
+	if err == nil {
+		c.Me(ctx)
+	}
+	if n := s.n(epToken); n != 1 {
+		t.Fatalf("token endpoint called %d times with the refused refresh token (want 1)", n)
+	}
 }
 
 // TestPoolForget and bad input.

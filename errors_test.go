@@ -3,9 +3,7 @@ package partner_test
 import (
 	"context"
 	"errors"
-	"net"
 	"net/http"
-	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -13,22 +11,6 @@ import (
 	"time"
 
 	partner "github.com/locsvc/partner-go"
-	"github.com/locsvc/partner-go/projects"
-)
-
-func getProject(ctx context.Context, c *partner.Client) error {
-	_, err := c.Projects.Get(ctx, "p1")
-	return err
-}
-
-func createProject(ctx context.Context, c *partner.Client) error {
-	_, err := c.Projects.Create(ctx, projects.CreateParams{Name: "Site", Slug: "site", SourceLanguage: "en"})
-	return err
-}
-
-var (
-	connReset = &net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ECONNRESET)}
-	dialFail  = &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
 )
 
 // TestBadAnswers checks, for each way the service or network can fail, the
@@ -265,11 +247,11 @@ func TestBadAnswers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				f := newFake(t)
+				s := newScript()
 				for ep, rs := range tt.script {
-					f.then(ep, rs...)
+					s.then(ep, rs...)
 				}
-				c := f.client(f.config())
+				c := s.client(t, s.config())
 				call := tt.call
 				if call == nil {
 					call = getProject
@@ -308,7 +290,7 @@ func TestBadAnswers(t *testing.T) {
 				}
 				synctest.Wait()
 				for ep, n := range tt.counts {
-					if got := f.n(ep); got != n {
+					if got := s.n(ep); got != n {
 						t.Errorf("%s requests = %d, want %d", ep, got, n)
 					}
 				}
@@ -316,14 +298,14 @@ func TestBadAnswers(t *testing.T) {
 					t.Errorf("call took %v of fake time, want at least %v", elapsed, tt.elapsed)
 				}
 				if err != nil {
-					assertNoSecret(t, err.Error(), f.secrets())
+					assertNoSecret(t, err.Error(), s.secrets())
 				}
 				// A refresh detached from a caller that gave up runs on to
 				// its own timeout; let it finish inside the bubble.
 				time.Sleep(partner.DefaultRefreshTimeout)
 				synctest.Wait()
 				if tt.sticky {
-					total := func() int { return f.n(epToken) + f.n(epMint) + f.n(epGet) + f.n(epMe) }
+					total := func() int { return s.n(epToken) + s.n(epMint) + s.n(epGet) + s.n(epMe) }
 					before := total()
 					final := tt.want[0] // ErrReauthorizationRequired or ErrConfiguration, and its details
 					err2 := call(t.Context(), c)
@@ -349,11 +331,25 @@ func TestBadAnswers(t *testing.T) {
 	}
 }
 
-func assertNoSecret(t *testing.T, s string, secrets []string) {
-	t.Helper()
-	for _, sec := range secrets {
-		if strings.Contains(s, sec) {
-			t.Errorf("%q contains the secret %q", s, sec)
-		}
+// TestErrorSnippetsHoldNoSecret: the client secret stays out of an error
+// and its body snippet, also when the server echoes it JSON-escaped.
+func TestErrorSnippetsHoldNoSecret(t *testing.T) {
+	s := newScript()
+	s.handle(epToken, func(*http.Request) reply {
+		// A Go server echoing the secret: encoding/json escapes '&' and '<'.
+		return reply{status: 401, body: `{"error":"invalid_client","error_description":"bad secret p\u0026ss\u003cw0rd"}`}
+	})
+	cfg := s.config()
+	cfg.ClientSecret = "p&ss<w0rd"
+	_, err := s.client(t, cfg).Me(t.Context())
+	var ae *partner.APIError
+	if !errors.As(err, &ae) {
+		t.Fatalf("err = %v, want an *APIError", err)
+	}
+	if strings.Contains(err.Error(), "p&ss<w0rd") {
+		t.Errorf("secret in Error(): %v", err)
+	}
+	if strings.Contains(string(ae.Body), `p\u0026ss\u003cw0rd`) {
+		t.Errorf("JSON-escaped secret left in APIError.Body: %s", ae.Body)
 	}
 }

@@ -1,5 +1,7 @@
 package partner_test
 
+// Flows: what users do, against partnertest.
+
 import (
 	"errors"
 	"net/http"
@@ -7,31 +9,10 @@ import (
 	"testing/synctest"
 	"time"
 
-	"golang.org/x/oauth2"
-
 	partner "github.com/locsvc/partner-go"
 	"github.com/locsvc/partner-go/partnertest"
 	"github.com/locsvc/partner-go/projects"
 )
-
-// newFlow starts partnertest on the in-memory network (for synctest) and
-// a client for a new grant.
-func newFlow(t *testing.T, opts ...partnertest.GrantOption) (*partnertest.Server, *partner.Client, partnertest.Grant) {
-	t.Helper()
-	srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
-	t.Cleanup(srv.Close)
-	g := srv.NewGrant(opts...)
-	c, err := partner.NewClient(partner.Config{
-		BaseURL: srv.URL, AuthURL: srv.AuthURL,
-		ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
-		GrantID: g.ID, Token: &oauth2.Token{RefreshToken: g.RefreshToken},
-		HTTPClient: srv.Client(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return srv, c, g
-}
 
 // TestFlowLifecycle: five simulated hours of calls every minute against the
 // fake service; it refuses expired tokens, so a single refused request
@@ -156,30 +137,6 @@ func TestFlowFaults(t *testing.T) {
 		synctest.Wait() // the fake logs a dropped request from its own goroutine
 		if n := len(srv.Requests()) - before; n != 1 {
 			t.Errorf("dropped POST was sent %d times, want 1", n)
-		}
-	})
-}
-
-// TestFlowReconnect: after a revocation the client refuses without
-// requests; once the user reconnects, SetToken with the new token makes it
-// work again.
-func TestFlowReconnect(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		srv, c, g := newFlow(t)
-		srv.Revoke(g.ID)
-		if _, err := c.Organizations.List(t.Context()); !errors.Is(err, partner.ErrReauthorizationRequired) {
-			t.Fatalf("revoked: %v", err)
-		}
-		g = srv.Reconnect(g.ID)
-		if _, err := c.Organizations.List(t.Context()); !errors.Is(err, partner.ErrReauthorizationRequired) {
-			t.Fatalf("before SetToken the client stays refused: %v", err)
-		}
-		c.SetToken(&oauth2.Token{RefreshToken: g.RefreshToken})
-		if _, err := c.Organizations.List(t.Context()); err != nil {
-			t.Fatalf("after reconnecting: %v", err)
-		}
-		if _, err := c.Me(t.Context()); err != nil {
-			t.Fatalf("Me after reconnecting: %v", err)
 		}
 	})
 }

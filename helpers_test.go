@@ -1,0 +1,379 @@
+package partner_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/oauth2"
+
+	partner "github.com/locsvc/partner-go"
+	"github.com/locsvc/partner-go/auth"
+	"github.com/locsvc/partner-go/partnertest"
+	"github.com/locsvc/partner-go/projects"
+)
+
+// Credentials of scripted tests; tests check that none of them, nor any
+// token the script issued, appears in an error or a log line.
+const (
+	baseURL      = "https://api.example.test"
+	authURL      = "https://auth.example.test"
+	clientID     = "client-id-1"
+	clientSecret = "client-secret-S3CR3T"
+	refreshTok   = "refresh-token-R3FR3SH"
+	grantID      = "grant-1"
+)
+
+// Endpoint names, for scripts and counts.
+const (
+	epToken  = "token"
+	epMint   = "mint"
+	epMe     = "me"
+	epOrgs   = "orgs"
+	epList   = "list"
+	epCreate = "create"
+	epGet    = "get"
+	epLang   = "lang"
+)
+
+// route finds the endpoint a request is for: its host, method and escaped
+// path, matched with path.Match. It returns "" for anything else.
+func route(r *http.Request) string {
+	host := "https://" + r.URL.Host
+	p := r.URL.EscapedPath()
+	for _, e := range [...]struct{ name, host, method, pattern string }{
+		{epToken, authURL, "POST", "/api/auth/mcp/token"},
+		{epMint, baseURL, "POST", "/api/oauth-client/installations/*/tokens"},
+		{epMe, baseURL, "GET", "/api/oauth-client/me"},
+		{epOrgs, baseURL, "GET", "/api/oauth-client/organizations"},
+		{epList, baseURL, "GET", "/api/oauth-client/organizations/*/projects"},
+		{epCreate, baseURL, "POST", "/api/oauth-client/v1/projects"},
+		{epGet, baseURL, "GET", "/api/oauth-client/v1/projects/*"},
+		{epLang, baseURL, "POST", "/api/oauth-client/v1/projects/*/languages"},
+	} {
+		if ok, _ := path.Match(e.pattern, p); ok && host == e.host && r.Method == e.method {
+			return e.name
+		}
+	}
+	return ""
+}
+
+const projectJSON = `{"id":"p1","organizationId":"org-1","name":"Site","slug":"site","sourceLanguage":"en","targetLanguages":[{"code":"de","name":"German"}]}`
+
+// reply is one scripted answer.
+type reply struct {
+	status int
+	body   string
+	ctype  string // default application/json
+	header http.Header
+	err    error // a transport error instead of an answer
+	hang   bool  // block until the request's context ends
+	// wait, if set, holds the answer until it is closed; then the
+	// endpoint answers its default.
+	wait <-chan struct{}
+	// truncate makes the body fail with io.ErrUnexpectedEOF after the
+	// given text.
+	truncate bool
+	// delay holds the answer this long, whatever the request's context
+	// says, as a slow proxy would.
+	delay time.Duration
+}
+
+func jsonReply(status int, v any) reply {
+	b, _ := json.Marshal(v)
+	return reply{status: status, body: string(b)}
+}
+
+func errReply(status int, code string) reply {
+	return jsonReply(status, map[string]string{"error": code})
+}
+
+// captured is what a test sees of one request.
+type captured struct {
+	Method, Path, Auth, UA, ContentType string
+	Body                                string
+}
+
+// script is an http.RoundTripper that answers for the service in tests of
+// exact request shapes and scripted answers. Every endpoint answers a fixed
+// success (the token endpoint and endpoint 8 number their tokens: at-1,
+// svc_oat_1, ...) unless a test queues replies with then or sets a handler
+// with on. It checks nothing about tokens or scopes: tests of the service's
+// rules run against partnertest. It needs no network and works inside
+// testing/synctest bubbles.
+type script struct {
+	mu     sync.Mutex
+	queue  map[string][]reply
+	on     map[string]func(*http.Request) reply
+	count  map[string]int
+	issued []string // tokens answered by default
+	reqs   []captured
+	open   atomic.Int32 // response bodies not closed yet
+}
+
+func newScript() *script {
+	return &script{queue: map[string][]reply{}, on: map[string]func(*http.Request) reply{}, count: map[string]int{}}
+}
+
+// then queues replies for the next requests to endpoint ep.
+func (s *script) then(ep string, rs ...reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.queue[ep] = append(s.queue[ep], rs...)
+}
+
+// handle makes h answer endpoint ep once its queue is empty.
+func (s *script) handle(ep string, h func(*http.Request) reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.on[ep] = h
+}
+
+// n returns how many requests reached endpoint ep ("" counts the
+// requests no endpoint matched).
+func (s *script) n(ep string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.count[ep]
+}
+
+// total returns how many requests reached the script.
+func (s *script) total() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.reqs)
+}
+
+// requests returns every request so far, in order.
+func (s *script) requests() []captured {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]captured(nil), s.reqs...)
+}
+
+// secrets lists the client secret, the refresh token and every token the
+// script issued.
+func (s *script) secrets() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string{clientSecret, refreshTok}, s.issued...)
+}
+
+// config returns a client configuration that talks to the script.
+func (s *script) config() partner.Config {
+	return partner.Config{
+		BaseURL: baseURL, AuthURL: authURL,
+		ClientID: clientID, ClientSecret: clientSecret,
+		GrantID:    grantID,
+		Token:      &oauth2.Token{RefreshToken: refreshTok},
+		HTTPClient: &http.Client{Transport: s},
+	}
+}
+
+// client returns a client for cfg, failing the test if NewClient refuses.
+func (s *script) client(t *testing.T, cfg partner.Config) *partner.Client {
+	t.Helper()
+	c, err := partner.NewClient(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// RoundTrip implements http.RoundTripper.
+func (s *script) RoundTrip(req *http.Request) (*http.Response, error) {
+	var body []byte
+	if req.Body != nil {
+		body, _ = io.ReadAll(req.Body)
+		req.Body.Close()
+		req.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	ep := route(req)
+	s.mu.Lock()
+	s.reqs = append(s.reqs, captured{req.Method, req.URL.EscapedPath(), req.Header.Get("Authorization"),
+		req.Header.Get("User-Agent"), req.Header.Get("Content-Type"), string(body)})
+	s.count[ep]++
+	n := s.count[ep]
+	var r reply
+	q := s.queue[ep]
+	scripted := len(q) > 0
+	if scripted {
+		r, s.queue[ep] = q[0], q[1:]
+	}
+	h := s.on[ep]
+	s.mu.Unlock()
+	if ep == "" {
+		return nil, fmt.Errorf("script: no endpoint for %s %s", req.Method, req.URL)
+	}
+	answer := func() reply {
+		if h != nil {
+			return h(req)
+		}
+		return s.byDefault(ep, n)
+	}
+	switch {
+	case r.wait != nil:
+		select {
+		case <-r.wait:
+			r = answer()
+		case <-req.Context().Done():
+			return nil, req.Context().Err()
+		}
+	case !scripted:
+		r = answer()
+	}
+	time.Sleep(r.delay)
+	if r.hang {
+		<-req.Context().Done()
+		return nil, req.Context().Err()
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	ct := r.ctype
+	if ct == "" {
+		ct = "application/json"
+	}
+	resp := &http.Response{StatusCode: r.status, Status: strconv.Itoa(r.status) + " " + http.StatusText(r.status),
+		Header: http.Header{"Content-Type": {ct}}, Body: io.NopCloser(strings.NewReader(r.body)),
+		ContentLength: int64(len(r.body)), Request: req}
+	for k, v := range r.header {
+		resp.Header[k] = v
+	}
+	if r.truncate {
+		resp.ContentLength = -1
+		resp.Body = io.NopCloser(io.MultiReader(strings.NewReader(r.body), errReader{}))
+	}
+	s.open.Add(1)
+	resp.Body = &trackedBody{ReadCloser: resp.Body, open: &s.open}
+	return resp, nil
+}
+
+// unclosed returns how many response bodies the client has not closed.
+func (s *script) unclosed() int { return int(s.open.Load()) }
+
+// trackedBody counts itself out of open when closed.
+type trackedBody struct {
+	io.ReadCloser
+	open *atomic.Int32
+	once sync.Once
+}
+
+func (b *trackedBody) Close() error {
+	b.once.Do(func() { b.open.Add(-1) })
+	return b.ReadCloser.Close()
+}
+
+// byDefault is endpoint ep's answer to its nth request when nothing is
+// scripted.
+func (s *script) byDefault(ep string, n int) reply {
+	switch ep {
+	case epToken:
+		tok := fmt.Sprintf("at-%d", n)
+		s.issue(tok)
+		return jsonReply(200, map[string]any{"access_token": tok, "token_type": "Bearer", "refresh_token": refreshTok, "expires_in": 1800})
+	case epMint:
+		tok := fmt.Sprintf("svc_oat_%d", n)
+		s.issue(tok)
+		return jsonReply(201, map[string]string{"token": tok, "expiresAt": time.Now().Add(time.Hour).UTC().Format(time.RFC3339)})
+	case epMe:
+		return reply{status: 200, body: `{"id":"usr_1","email":"ada@example.test","name":"Ada","account":{"id":"acc_1","name":"Ada's"}}`}
+	case epOrgs:
+		return reply{status: 200, body: `{"organizations":[{"id":"org-1","slug":"acme","name":"Acme"}]}`}
+	case epList:
+		return reply{status: 200, body: `{"projects":[` + projectJSON + `]}`}
+	case epGet:
+		return reply{status: 200, body: projectJSON}
+	case epCreate:
+		return reply{status: 201, body: projectJSON}
+	case epLang:
+		return reply{status: 201, body: `{"code":"de","name":"German"}`}
+	}
+	panic("no default for " + ep)
+}
+
+func (s *script) issue(tok string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.issued = append(s.issued, tok)
+}
+
+type errReader struct{}
+
+func (errReader) Read([]byte) (int, error) { return 0, io.ErrUnexpectedEOF }
+
+// newFlow starts partnertest on the in-memory network (for synctest) and
+// a client for a new grant.
+func newFlow(t *testing.T, opts ...partnertest.GrantOption) (*partnertest.Server, *partner.Client, partnertest.Grant) {
+	t.Helper()
+	srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
+	t.Cleanup(srv.Close)
+	g := srv.NewGrant(opts...)
+	c, err := partner.NewClient(flowConfig(srv, g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, c, g
+}
+
+// flowConfig returns a client configuration for grant g of srv.
+func flowConfig(srv *partnertest.Server, g partnertest.Grant) partner.Config {
+	return partner.Config{
+		BaseURL: srv.URL, AuthURL: srv.AuthURL,
+		ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
+		GrantID: g.ID, Token: &oauth2.Token{RefreshToken: g.RefreshToken},
+		HTTPClient: srv.Client(),
+	}
+}
+
+func getProject(ctx context.Context, c *partner.Client) error {
+	_, err := c.Projects.Get(ctx, "p1")
+	return err
+}
+
+func createProject(ctx context.Context, c *partner.Client) error {
+	_, err := c.Projects.Create(ctx, projects.CreateParams{Name: "Site", Slug: "site", SourceLanguage: "en"})
+	return err
+}
+
+// Transport errors a script answers with.
+var (
+	connReset = &net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ECONNRESET)}
+	dialFail  = &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+)
+
+func assertNoSecret(t *testing.T, s string, secrets []string) {
+	t.Helper()
+	for _, sec := range secrets {
+		if strings.Contains(s, sec) {
+			t.Errorf("%q contains the secret %q", s, sec)
+		}
+	}
+}
+
+// flakyStore fails Save while fail is set. Tests set fail only between
+// calls, so no lock is needed.
+type flakyStore struct {
+	*auth.MemoryStore
+	fail error
+}
+
+func (s *flakyStore) Save(ctx context.Context, id string, tok *oauth2.Token) error {
+	if s.fail != nil {
+		return s.fail
+	}
+	return s.MemoryStore.Save(ctx, id, tok)
+}
