@@ -49,7 +49,7 @@ func TestLogLevels(t *testing.T) {
 		}
 	}
 	for name, first := range map[string]func(w http.ResponseWriter){
-		"503 then 200": func(w http.ResponseWriter) { http.Error(w, "busy", 503) },
+		"503 then 200": func(w http.ResponseWriter) { http.Error(w, "busy", http.StatusServiceUnavailable) },
 		"body cut mid-read then 200": func(w http.ResponseWriter) {
 			w.Header().Set("Content-Length", "500")
 			w.WriteHeader(200)

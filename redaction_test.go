@@ -133,9 +133,9 @@ func TestLocationTokenNeverLogged(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := newSvc()
 		s.on("GET api.test /api/oauth-client/v1/projects/p1", func(w http.ResponseWriter, r *http.Request) {
-			http.Redirect(w, r, "https://elsewhere.test/p?access_token="+svcAccess+"&refresh="+svcRefresh, 302)
+			http.Redirect(w, r, "https://elsewhere.test/p?access_token="+svcAccess+"&refresh="+svcRefresh, http.StatusFound)
 		})
-		s.on("GET elsewhere.test /p", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", 503) })
+		s.on("GET elsewhere.test /p", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) })
 		c, _ := partner.NewClient(s.config())
 		err := getP1(t.Context(), c)
 		if err == nil {

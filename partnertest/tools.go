@@ -254,7 +254,9 @@ func toolDefs() []toolDef {
 // newMCPServer builds the translation tools server.
 func (s *Server) newMCPServer() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "partnertest-translations", Version: "0.0.0"}, &mcp.ServerOptions{
-		Instructions:              "partnertest: a fake of the localization service's translation tools.",
+		Instructions: "partnertest: a fake of the localization service's translation tools.",
+		// The service's servers advertise {tools:{}, logging:{}} (mcp-tools.md section 2).
+		//lint:ignore SA1019 the hosted servers still advertise logging; the fake answers as they do
 		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Logging: &mcp.LoggingCapabilities{}},
 		SupportedProtocolVersions: MCPProtocolVersions(),
 	})
@@ -481,8 +483,6 @@ func (tc *toolCall) getProject() (any, error) {
 			"ex": []string{base + "/" + p.SourceLanguage + "/translations.json"}, "fs": "single_file", "kf": "nested"},
 	}, nil
 }
-
-var langRE = func(s string) bool { return len(s) >= 2 && len(s) <= 10 }
 
 func (tc *toolCall) proposeLanguages() (any, error) {
 	p, tp, slug, err := tc.project()
