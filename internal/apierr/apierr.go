@@ -84,6 +84,9 @@ func GrantGone(code string) bool {
 	return code == CodeGrantRevoked || code == CodeInvalidGrant || code == CodeGrantNotFound
 }
 
+// ReconnectAdvice ends the message of an error that says the grant is gone.
+const ReconnectAdvice = "the user must reconnect the application"
+
 // MaxBodySnippet is how many bytes of an error body an APIError keeps.
 const MaxBodySnippet = 1024
 
@@ -136,18 +139,27 @@ func (e *APIError) Error() string {
 	return b.String()
 }
 
+// GrantGone reports whether the answer says the grant is gone: one of the
+// codes of GrantGone, or a 410 Gone without a code (the spec's revocation
+// answer).
+func (e *APIError) GrantGone() bool {
+	return GrantGone(e.Code) || e.revokedByStatus()
+}
+
+func (e *APIError) revokedByStatus() bool { return e.StatusCode == http.StatusGone && e.Code == "" }
+
 // Is reports whether the answer belongs to one of the sentinel classes, so
 // that errors.Is(err, ErrGrantRevoked) and friends work on an *APIError.
 func (e *APIError) Is(target error) bool {
 	switch target {
 	case ErrGrantRevoked:
-		return e.Code == CodeGrantRevoked
+		return e.Code == CodeGrantRevoked || e.revokedByStatus()
 	case ErrInvalidGrant:
 		return e.Code == CodeInvalidGrant
 	case ErrMissingScope:
 		return e.Code == CodeMissingScope
 	case ErrReauthorizationRequired:
-		return GrantGone(e.Code)
+		return e.GrantGone()
 	case ErrWrongOrganization:
 		return e.Code == CodeWrongOrganization
 	case ErrConflict:

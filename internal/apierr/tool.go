@@ -138,10 +138,10 @@ func (e *ToolError) As(target any) bool {
 
 // FromToolText returns the error for a tool's failure text (an isError
 // result or a JSON-RPC error message): always a *ToolError, whose Kind
-// comes from the codes the text carries. scrub lists strings that must not
-// appear in the error (the token in use, secrets).
-func FromToolText(tool, text string, scrub ...string) error {
-	text = clean(text, MaxToolText, redact.New(scrub...))
+// comes from the codes the text carries. No secret in scrub stays in the
+// error, in any form the text echoes it.
+func FromToolText(tool, text string, scrub redact.Secrets) error {
+	text = clean(text, MaxToolText, scrub)
 	e := &ToolError{Tool: tool, Kind: toolKind(strings.ToLower(text)), Text: text}
 	switch e.Kind {
 	case ToolMissingScope:

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/locsvc/partner-go/internal/redact"
 )
 
 func TestFromToolTextRecognisesCodesNotSentences(t *testing.T) {
@@ -25,7 +27,7 @@ func TestFromToolTextRecognisesCodesNotSentences(t *testing.T) {
 		{"nonconflicting", ToolOther},
 		{"", ToolOther},
 	} {
-		err := FromToolText("createKeys", tc.text)
+		err := FromToolText("createKeys", tc.text, redact.Secrets{})
 		var te *ToolError
 		if !errors.As(err, &te) || te.Kind != tc.kind {
 			t.Errorf("%q: kind = %v, want %s", tc.text, te.Kind, tc.kind)
@@ -40,7 +42,7 @@ func TestMissingScopeRequired(t *testing.T) {
 		{"listKeys", "missing_scope: needs translations:read", "translations:read"},
 		{"getSyncs", "missing_scope", ""},
 	} {
-		err := FromToolText(tc.tool, tc.text)
+		err := FromToolText(tc.tool, tc.text, redact.Secrets{})
 		var mse *MissingScopeError
 		if !errors.As(err, &mse) || mse.Required != tc.want {
 			t.Errorf("%s %q: Required = %v, want %q", tc.tool, tc.text, mse, tc.want)
@@ -53,7 +55,7 @@ func TestMissingScopeRequired(t *testing.T) {
 
 func TestToolTextScrubbedAndBounded(t *testing.T) {
 	text := "Unauthorized: svc_oat_secret\nline two " + strings.Repeat("x", 2*MaxToolText)
-	err := FromToolText("getProject", text, "svc_oat_secret")
+	err := FromToolText("getProject", text, redact.New("svc_oat_secret"))
 	if strings.Contains(err.Error(), "svc_oat_secret") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("error = %q", err)
 	}
@@ -69,7 +71,7 @@ func FuzzFromToolText(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		err := FromToolText("publishTranslations", text, "svc_oat_tok")
+		err := FromToolText("publishTranslations", text, redact.New("svc_oat_tok"))
 		msg := err.Error()
 		if strings.Contains(msg, "svc_oat_tok") {
 			t.Fatalf("token in %q", msg)

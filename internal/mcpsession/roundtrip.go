@@ -6,21 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/locsvc/partner-go/internal/apierr"
-	"github.com/locsvc/partner-go/internal/redact"
+	"github.com/locsvc/partner-go/internal/transport"
 )
 
-// errorBodyLimit is how much of a non-2xx body is read.
-const errorBodyLimit = 64 << 10
+// accept is what the servers require in Accept (mcp-tools.md section 2).
+const accept = "application/json, text/event-stream"
 
 // exchange is what the HTTP layer learns about one logical exchange (a
 // tool call, a listing, the handshake); it travels in the request's
@@ -31,7 +27,7 @@ type exchange struct {
 
 	mu     sync.Mutex
 	sealed bool
-	sent   int    // requests that left for the server
+	sent   int    // attempts that left for the server
 	token  string // the last token sent
 	err    error  // the typed failure
 }
@@ -51,6 +47,12 @@ func (x *exchange) sending(tok string) {
 	x.mu.Unlock()
 }
 
+func (x *exchange) lastToken() string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.token
+}
+
 func (x *exchange) failed(err error) {
 	x.mu.Lock()
 	if !x.sealed {
@@ -60,93 +62,26 @@ func (x *exchange) failed(err error) {
 }
 
 // seal ends the recording and returns what was recorded.
-func (x *exchange) seal() (sent int, tok string, err error) {
+func (x *exchange) seal() (sent int, err error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.sealed = true
-	return x.sent, x.token, x.err
+	return x.sent, x.err
 }
 
-// roundTripper is the HTTP layer under the go-sdk: the token, the hosts
-// rule, retries, the 401 re-mint and typed errors. Only a 2xx answer (read
-// in full) reaches the go-sdk; every other answer becomes an error, which
-// the go-sdk reports for the call without closing its connection.
+// roundTripper is the HTTP layer under the go-sdk. It sends each POST
+// through the SDK's one request path (transport.Runner: retries, the
+// token, the hosts rule, the 401 replay, typed errors), as a read-only
+// call when the exchange may be sent again. Only a 2xx answer (read in
+// full) reaches the go-sdk; every other answer becomes an error, which the
+// go-sdk reports for the call without closing its connection.
 type roundTripper struct {
-	s             *Session
-	base          http.RoundTripper
-	origin        string   // scheme://host of the endpoint
-	ua            []string // header values shared by every request;
-	accept        []string // net/http never modifies them
-	json          []string
-	retryMax      int
-	waitMin       time.Duration
-	waitMax       time.Duration
-	retryAfterMax time.Duration
-	maxBody       int64
+	s        *Session
+	runner   *transport.Runner
+	endpoint *url.URL
 }
 
-// newHTTPClient returns the client the go-sdk uses: a copy of the
-// caller's, with roundTripper over its transport.
-func newHTTPClient(s *Session, u *url.URL, cfg Config) *http.Client {
-	var hc http.Client
-	if cfg.HTTPClient != nil {
-		hc = *cfg.HTTPClient
-	} else {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.ResponseHeaderTimeout = DefaultResponseHeaderTimeout
-		t.MaxIdleConnsPerHost = 64
-		hc.Transport = t
-	}
-	base := hc.Transport
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	ua := "partner-go/" + version
-	if cfg.UserAgent != "" {
-		ua += " " + cfg.UserAgent
-	}
-	rt := &roundTripper{
-		s:             s,
-		base:          base,
-		origin:        u.Scheme + "://" + u.Host,
-		ua:            []string{ua},
-		accept:        []string{"application/json, text/event-stream"},
-		json:          []string{"application/json"},
-		retryMax:      cfg.RetryMax,
-		waitMin:       cfg.RetryWaitMin,
-		waitMax:       cfg.RetryWaitMax,
-		retryAfterMax: cfg.RetryAfterMax,
-		maxBody:       cfg.MaxResponseBytes,
-	}
-	switch {
-	case rt.retryMax == 0:
-		rt.retryMax = DefaultRetryMax
-	case rt.retryMax < 0:
-		rt.retryMax = 0
-	}
-	if rt.waitMin <= 0 {
-		rt.waitMin = DefaultRetryWaitMin
-	}
-	if rt.waitMax <= 0 {
-		rt.waitMax = DefaultRetryWaitMax
-	}
-	if rt.retryAfterMax <= 0 {
-		rt.retryAfterMax = DefaultRetryAfterMax
-	}
-	if rt.maxBody <= 0 {
-		rt.maxBody = DefaultMaxResponseBytes
-	}
-	hc.Transport = rt
-	return &hc
-}
-
-// errTooLarge is a 2xx body over the limit.
-var errTooLarge = errors.New("response body over the size limit")
-
-// RoundTrip sends req with the installation token. It retries network
-// failures, 5xx and 429 as the exchange allows, replays once after a 401
-// with a fresh token, and returns any other non-2xx answer as the SDK's
-// typed error (also recorded in the exchange).
+// RoundTrip implements http.RoundTripper.
 func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	x, _ := req.Context().Value(exchangeKey{}).(*exchange)
 	if x == nil {
@@ -156,7 +91,7 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		closeBody(req)
 		return nil, fmt.Errorf("partner: the MCP servers are stateless: the SDK sends only POST, not %s", req.Method)
 	}
-	if !sameOrigin(req.URL, t.origin) {
+	if !strings.EqualFold(req.URL.Scheme, t.endpoint.Scheme) || !strings.EqualFold(req.URL.Host, t.endpoint.Host) {
 		closeBody(req)
 		return nil, fmt.Errorf("partner: refusing to send the installation token to %s: it goes only to the configured MCP host", req.URL.Host)
 	}
@@ -164,128 +99,50 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx := req.Context()
-	replayed := false
-	for attempt := 0; ; {
-		if err := t.s.finalErr(); err != nil {
-			x.failed(err)
-			return nil, err
-		}
-		tok, err := t.s.token(ctx)
-		if err != nil {
-			x.failed(err)
-			return nil, err
-		}
-		x.sending(tok)
-		resp, err := t.base.RoundTrip(t.prepare(req, body, tok))
-		var data []byte
-		if err == nil {
-			data, err = t.read(resp)
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			if errors.Is(err, errTooLarge) {
-				err = fmt.Errorf("%w: body over %d bytes", apierr.ErrUnexpectedResponse, t.maxBody)
-				x.failed(err)
-				return nil, err
-			}
-			if attempt < t.retryMax && (x.retry || notSent(err)) {
-				attempt++
-				if err := sleep(ctx, t.backoff(attempt, 0)); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			err = t.s.networkError(err, x.retry || notSent(err), tok)
-			x.failed(err)
-			return nil, err
-		}
-		status := resp.StatusCode
-		if status >= 200 && status < 300 {
-			resp.Body = io.NopCloser(bytes.NewReader(data))
-			resp.ContentLength = int64(len(data))
-			return resp, nil
-		}
-		if status == http.StatusNotFound && req.Header.Get("Mcp-Session-Id") != "" {
+	resp, err := t.runner.Send(req.Context(), transport.Request{
+		Method: http.MethodPost, URL: req.URL, Auth: t.s.tokens, Payload: body,
+		Accept: accept, Header: mcpHeaders(req.Header), Idempotent: x.retry, Sent: x.sending,
+	})
+	if err != nil {
+		var ae *apierr.APIError
+		if errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound && req.Header.Get("Mcp-Session-Id") != "" {
 			// The server forgot a session it gave out: the go-sdk turns
 			// this into ErrSessionMissing, and the Session reconnects.
-			resp.Body = io.NopCloser(bytes.NewReader(data))
-			return resp, nil
+			return answer(req, http.StatusNotFound, nil, ae.Body), nil
 		}
-		ra, _ := retryAfter(resp.Header.Get("Retry-After"))
-		if status == http.StatusUnauthorized && !replayed {
-			replayed = true
-			if t.s.remint(tok) {
-				continue // with the next token; not a retry
-			}
+		if errors.As(err, &ae) && ae.StatusCode == http.StatusUnauthorized {
+			// Refused after the request path's one replay with a new
+			// token: the endpoint refuses installation tokens.
+			err = t.s.tokens.refuse(x.lastToken(), err)
 		}
-		if (status == http.StatusTooManyRequests || status >= 500 && x.retry) && attempt < t.retryMax && ra <= t.retryAfterMax {
-			attempt++
-			if err := sleep(ctx, t.backoff(attempt, ra)); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		err = t.s.statusError(status, data, ra, tok)
 		x.failed(err)
 		return nil, err
 	}
+	return answer(req, resp.StatusCode, resp.Header, resp.Body), nil
 }
 
-// prepare returns the request to send: a copy of req with the token, the
-// headers the servers require (mcp-tools.md section 2) and a fresh body.
-func (t *roundTripper) prepare(req *http.Request, body []byte, tok string) *http.Request {
-	r2 := new(http.Request)
-	*r2 = *req
-	r2.Header = req.Header.Clone()
-	if r2.Header == nil {
-		r2.Header = make(http.Header)
-	}
-	r2.Header["Authorization"] = []string{"Bearer " + tok}
-	r2.Header["Accept"] = t.accept
-	r2.Header["Content-Type"] = t.json
-	r2.Header["User-Agent"] = t.ua
-	r2.Body = io.NopCloser(bytes.NewReader(body))
-	r2.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
-	r2.ContentLength = int64(len(body))
-	return r2
-}
-
-// read reads and closes resp's body: in full for a 2xx (up to the limit),
-// a bounded snippet otherwise. A body that breaks off is a network error.
-func (t *roundTripper) read(resp *http.Response) ([]byte, error) {
-	defer resp.Body.Close()
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		b, err := readLimited(resp.Body, errorBodyLimit)
-		if errors.Is(err, errTooLarge) {
-			err = nil
+// mcpHeaders returns the headers of the go-sdk's own that the request
+// carries (Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID).
+func mcpHeaders(h http.Header) http.Header {
+	out := make(http.Header, 2)
+	for k, v := range h {
+		if strings.HasPrefix(k, "Mcp-") || k == "Last-Event-Id" {
+			out[k] = v
 		}
-		return b, err
 	}
-	if resp.ContentLength > t.maxBody {
-		return nil, errTooLarge
-	}
-	if n := resp.ContentLength; n >= 0 && n < 1<<20 {
-		b := make([]byte, n)
-		if _, err := io.ReadFull(resp.Body, b); err != nil {
-			return nil, err
-		}
-		return b, nil
-	}
-	return readLimited(resp.Body, t.maxBody)
+	return out
 }
 
-func readLimited(rd io.Reader, limit int64) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(rd, limit+1))
-	if err != nil {
-		return b, err
+// answer is the response the go-sdk reads: the body already read in full.
+func answer(req *http.Request, status int, h http.Header, body []byte) *http.Response {
+	if h == nil {
+		h = make(http.Header)
 	}
-	if int64(len(b)) > limit {
-		return b[:limit], errTooLarge
+	return &http.Response{
+		Status: fmt.Sprintf("%d %s", status, http.StatusText(status)), StatusCode: status,
+		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: h,
+		Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body)), Request: req,
 	}
-	return b, nil
 }
 
 func readRequest(req *http.Request) ([]byte, error) {
@@ -302,131 +159,43 @@ func closeBody(req *http.Request) {
 	}
 }
 
-// backoff waits for Retry-After when the answer had one, else an
-// exponential delay with jitter in [d/2, d].
-func (t *roundTripper) backoff(attempt int, ra time.Duration) time.Duration {
-	if ra > 0 {
-		return ra
-	}
-	d := t.waitMax
-	if attempt < 30 && t.waitMin<<attempt < d {
-		d = t.waitMin << attempt
-	}
-	return d/2 + rand.N(d/2+1)
+// budget is the grant's token source as MCP requests see it: a 401 from
+// an MCP endpoint re-mints at most once per installation token. When the
+// token that replaced a refused one is refused too, it is remembered:
+// MCP calls fail at once with ErrMCPUnauthorized (no further mint) until
+// the grant's token changes for another reason, while REST keeps using it.
+type budget struct {
+	transport.TokenSource
+
+	mu         sync.Mutex
+	refused    string
+	refusedErr error
 }
 
-// sleep waits d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	tm := time.NewTimer(d)
-	defer tm.Stop()
-	select {
-	case <-tm.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// notSent reports whether err proves the request never left: the
-// connection could not be made.
-func notSent(err error) bool {
-	var op *net.OpError
-	if errors.As(err, &op) && op.Op == "dial" {
-		return true
-	}
-	var dns *net.DNSError
-	return errors.As(err, &dns)
-}
-
-// retryAfter parses a Retry-After value: seconds or an HTTP date.
-func retryAfter(v string) (time.Duration, bool) {
-	if v == "" {
-		return 0, false
-	}
-	if s, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
-		if s < 0 {
-			return 0, false
-		}
-		return time.Duration(min(s, int64(24*time.Hour/time.Second))) * time.Second, true
-	}
-	tm, err := http.ParseTime(v)
-	if err != nil {
-		return 0, false
-	}
-	return max(time.Until(tm), 0), true
-}
-
-func sameOrigin(u *url.URL, origin string) bool {
-	n := len(u.Scheme)
-	return len(origin) == n+3+len(u.Host) &&
-		strings.EqualFold(origin[:n], u.Scheme) &&
-		origin[n:n+3] == "://" &&
-		strings.EqualFold(origin[n+3:], u.Host)
-}
-
-// token returns the installation token to send, or at once the error of a
-// token the MCP endpoint already refused.
-func (s *Session) token(ctx context.Context) (string, error) {
-	tok, err := s.tokens.Token(ctx)
+// Token returns the grant's installation token, or the error of a token
+// the endpoint refused.
+func (b *budget) Token(ctx context.Context) (string, error) {
+	tok, err := b.TokenSource.Token(ctx)
 	if err != nil {
 		return "", err
 	}
-	s.amu.Lock()
-	refused, rerr := s.refused, s.refusedErr
-	s.amu.Unlock()
-	if tok == refused {
-		return "", rerr
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if tok == b.refused {
+		return "", b.refusedErr
 	}
 	return tok, nil
 }
 
-// remint handles a 401 for tok: the first 401 for a token invalidates it
-// so that the replay gets a new one (at most one mint per token, however
-// many calls were refused with it). It reports whether to replay.
-func (s *Session) remint(tok string) bool {
-	s.amu.Lock()
-	if tok == s.refused {
-		s.amu.Unlock()
-		return false
-	}
-	first := s.reminted != tok
-	s.reminted = tok
-	s.amu.Unlock()
-	if first {
-		s.tokens.Invalidate(tok)
-	}
-	return true
-}
-
-// statusError turns a failed answer into the SDK's error, and records what
-// it means for the grant: a 401 that survived the re-mint makes tok
-// refused for MCP; 410 or grant_revoked makes the grant final.
-func (s *Session) statusError(status int, body []byte, ra time.Duration, tok string) error {
-	err := apierr.FromResponse(http.MethodPost, s.path, status, body, ra, redact.New(s.scrub(tok)...))
-	switch {
-	case status == http.StatusGone || errors.Is(err, apierr.ErrGrantRevoked):
-		if !errors.Is(err, apierr.ErrReauthorizationRequired) {
-			err = fmt.Errorf("%w (%w): %w", apierr.ErrReauthorizationRequired, apierr.ErrGrantRevoked, err)
-		}
-		s.fail(err)
-	case errors.Is(err, apierr.ErrReauthorizationRequired):
-		s.fail(err)
-	case status == http.StatusUnauthorized:
-		err = fmt.Errorf("%w: %w", apierr.ErrMCPUnauthorized, err)
-		s.amu.Lock()
-		s.refused, s.refusedErr = tok, err
-		s.amu.Unlock()
+// refuse remembers tok, refused after a re-mint, and returns the error for
+// it: ErrMCPUnauthorized with the answer. The grant is not gone.
+func (b *budget) refuse(tok string, err error) error {
+	err = apierr.Classify(apierr.ErrMCPUnauthorized, err,
+		"the MCP endpoint refused the installation token; the grant is not gone and REST still works")
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if tok != "" {
+		b.refused, b.refusedErr = tok, err
 	}
 	return err
-}
-
-// networkError is the error for a request that failed on the way: a
-// temporary failure, which for a call that changes something says that it
-// may have run.
-func (s *Session) networkError(err error, safe bool, tok string) error {
-	msg := scrubbed(err.Error(), s.scrub(tok))
-	if safe {
-		return fmt.Errorf("%w: %s", apierr.ErrTemporary, msg)
-	}
-	return fmt.Errorf("%w: the call may have run on the server and was not sent again: %s", apierr.ErrTemporary, msg)
 }

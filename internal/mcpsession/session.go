@@ -8,73 +8,36 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/locsvc/partner-go/internal/apierr"
 	"github.com/locsvc/partner-go/internal/redact"
+	"github.com/locsvc/partner-go/internal/transport"
 )
 
 // ProtocolVersion is the MCP protocol version a Session speaks: one the
 // service's servers document, so that no newer discovery call is tried.
 const ProtocolVersion = "2025-06-18"
 
-// Defaults for Config fields left zero.
-const (
-	DefaultRetryMax         = 3
-	DefaultRetryWaitMin     = 250 * time.Millisecond
-	DefaultRetryWaitMax     = 5 * time.Second
-	DefaultRetryAfterMax    = 30 * time.Second
-	DefaultMaxResponseBytes = 8 << 20
-	// DefaultResponseHeaderTimeout bounds the wait for an answer when the
-	// Session makes its own transport. It is above getSync's longest
-	// long-poll (waitMs 25,000).
-	DefaultResponseHeaderTimeout = 60 * time.Second
-)
-
 // ErrClosed is returned by calls on a closed Session.
 var ErrClosed = errors.New("partner: the MCP session is closed")
-
-// Tokens gives the grant's installation token. The SDK's token cache
-// implements it; the Session never mints by itself.
-type Tokens interface {
-	// Token returns the current installation token, minting one if needed.
-	Token(ctx context.Context) (string, error)
-	// Invalidate drops tok if it is still the cached token, so that the
-	// next Token mints a new one.
-	Invalidate(tok string)
-}
 
 // Config configures a Session. URL and Tokens are required.
 type Config struct {
 	// URL is the MCP endpoint ({mcp_url}). The token is sent only to its
 	// scheme and host.
 	URL string
-	// Tokens gives the installation token for every request.
-	Tokens Tokens
-	// Fail is called once when an answer says the grant is gone (410,
-	// grant_revoked), with the error the Session returns from then on.
-	Fail func(err error)
-	// HTTPClient is the caller's client; it is copied, never modified.
-	HTTPClient *http.Client
+	// Tokens is the grant's installation-token source, the one its REST
+	// calls use: a 410 or grant_revoked answer makes it final (Fail), and
+	// a 401 drops its token for one re-mint.
+	Tokens transport.TokenSource
+	// Runner sends every request: the SDK's one request path, with its
+	// retries, limits and timeouts. Nil makes one with the defaults.
+	Runner *transport.Runner
 	// Logger receives the go-sdk's logs; nil is silent.
 	Logger *slog.Logger
-	// UserAgent is sent with every request.
-	UserAgent string
-	// RetryMax is how many times a request may be retried; negative means
-	// never.
-	RetryMax                   int
-	RetryWaitMin, RetryWaitMax time.Duration
-	// RetryAfterMax caps a Retry-After the Session waits for; a longer one
-	// is reported in the error instead.
-	RetryAfterMax time.Duration
-	// MaxResponseBytes caps a 2xx body.
-	MaxResponseBytes int64
-	// Secrets are scrubbed from every error the Session returns, as is the
-	// token in use.
-	Secrets []string
 }
 
 // Session is the MCP session of one grant with one server. It connects on
@@ -82,24 +45,16 @@ type Config struct {
 // is lost, and makes no request after the grant is gone or it is closed.
 type Session struct {
 	endpoint string
-	path     string // for error lines: no host, no query
-	tokens   Tokens
-	onFail   func(error)
-	secrets  []string
+	runner   *transport.Runner
+	tokens   *budget
 	client   *mcp.Client
 	hc       *http.Client
 
 	mu      sync.Mutex
 	cur     *conn
 	dialing *dial
-	final   error // the grant is gone
 	closed  bool
 	listed  map[string]bool // tools/list: name -> readOnlyHint
-
-	amu        sync.Mutex
-	reminted   string // the last token a 401 invalidated
-	refused    string // the token the endpoint refused after a re-mint
-	refusedErr error
 }
 
 // conn is one go-sdk client session and the calls using it.
@@ -130,18 +85,13 @@ func New(cfg Config) (*Session, error) {
 	if cfg.Tokens == nil {
 		return nil, apierr.ArgumentError("Tokens", "is nil")
 	}
-	s := &Session{
-		endpoint: u.String(),
-		path:     u.EscapedPath(),
-		tokens:   cfg.Tokens,
-		onFail:   cfg.Fail,
-		secrets:  cfg.Secrets,
+	runner := cfg.Runner
+	if runner == nil {
+		runner = transport.New(transport.Options{BaseURL: u})
 	}
-	if s.path == "" {
-		s.path = "/"
-	}
-	s.hc = newHTTPClient(s, u, cfg)
-	s.client = mcp.NewClient(&mcp.Implementation{Name: "partner-go", Version: version}, &mcp.ClientOptions{
+	s := &Session{endpoint: u.String(), runner: runner, tokens: &budget{TokenSource: cfg.Tokens}}
+	s.hc = &http.Client{Transport: &roundTripper{s: s, runner: runner, endpoint: u}}
+	s.client = mcp.NewClient(&mcp.Implementation{Name: "partner-go", Version: transport.Version}, &mcp.ClientOptions{
 		Logger: cfg.Logger,
 		// Advertise nothing: the SDK answers no server requests.
 		Capabilities: &mcp.ClientCapabilities{},
@@ -150,9 +100,6 @@ func New(cfg Config) (*Session, error) {
 	})
 	return s, nil
 }
-
-// version is the SDK's version, sent as the MCP client's version.
-const version = "0.1.0"
 
 func redactURL(raw string) string {
 	if u, err := url.Parse(raw); err == nil {
@@ -171,7 +118,8 @@ func (s *Session) Call(ctx context.Context, tool string, args any) ([]byte, erro
 		args = struct{}{}
 	}
 	var res *mcp.CallToolResult
-	tok, err := s.do(ctx, tool, s.ReadOnly(tool), func(ctx context.Context, cs *mcp.ClientSession) error {
+	gen := s.tokens.Generation()
+	err := s.do(ctx, tool, s.ReadOnly(tool), func(ctx context.Context, cs *mcp.ClientSession) error {
 		var err error
 		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
 		return err
@@ -188,9 +136,9 @@ func (s *Session) Call(ctx context.Context, tool string, args any) ([]byte, erro
 		}
 	}
 	if res.IsError {
-		err := apierr.FromToolText(tool, text, s.scrub(tok)...)
+		err := apierr.FromToolText(tool, text, s.secrets())
 		if errors.Is(err, apierr.ErrReauthorizationRequired) {
-			s.fail(err)
+			s.tokens.Fail(ctx, err, gen) // the grant's final state is its token source's
 		}
 		return nil, err
 	}
@@ -204,7 +152,7 @@ func (s *Session) Call(ctx context.Context, tool string, args any) ([]byte, erro
 // annotations, and remembers which are read-only (readOnlyHint).
 func (s *Session) ListTools(ctx context.Context) ([]*mcp.Tool, error) {
 	var tools []*mcp.Tool
-	_, err := s.do(ctx, "tools/list", true, func(ctx context.Context, cs *mcp.ClientSession) error {
+	err := s.do(ctx, "tools/list", true, func(ctx context.Context, cs *mcp.ClientSession) error {
 		tools = tools[:0]
 		params := &mcp.ListToolsParams{}
 		for {
@@ -260,31 +208,31 @@ func documentedReadOnly(tool string) bool {
 }
 
 // do runs one exchange (a tool call, a listing) on the shared connection,
-// connecting first if needed, and returns the token it was sent with.
+// connecting first if needed.
 // A connection that broke is replaced; the exchange is sent again on the
 // new one only when it cannot have run (nothing was sent, or the server no
 // longer knew the session) or when retry allows it.
-func (s *Session) do(ctx context.Context, name string, retry bool, fn func(context.Context, *mcp.ClientSession) error) (string, error) {
+func (s *Session) do(ctx context.Context, name string, retry bool, fn func(context.Context, *mcp.ClientSession) error) error {
 	for try := 0; ; try++ {
 		c, err := s.acquire(ctx)
 		if err != nil {
-			return "", err
+			return err
 		}
 		x := &exchange{retry: retry}
 		err = fn(withExchange(ctx, x), c.cs)
-		sent, tok, xerr := x.seal()
+		sent, xerr := x.seal()
 		var rpcErr *jsonrpc.Error
 		broken := err != nil && xerr == nil && ctx.Err() == nil && !errors.As(err, &rpcErr)
 		s.release(c, broken)
 		switch {
 		case err == nil:
-			return tok, nil
+			return nil
 		case ctx.Err() != nil:
-			return "", fmt.Errorf("partner: %s: %w", name, ctx.Err())
+			return fmt.Errorf("partner: %s: %w", name, ctx.Err())
 		case xerr != nil:
-			return "", fmt.Errorf("partner: %s: %w", name, xerr)
+			return fmt.Errorf("%w (in %s)", xerr, name) // it names the request already
 		case rpcErr != nil:
-			return "", apierr.FromToolText(name, rpcErr.Message, s.scrub(tok)...)
+			return apierr.FromToolText(name, rpcErr.Message, s.secrets())
 		case try == 0 && (sent == 0 || retry || errors.Is(err, mcp.ErrSessionMissing)):
 			continue // on a new connection
 		}
@@ -292,7 +240,7 @@ func (s *Session) do(ctx context.Context, name string, retry bool, fn func(conte
 		if !retry && sent > 0 {
 			msg += "; the call may have run and was not sent again"
 		}
-		return "", fmt.Errorf("partner: %s: %w: %s: %v", name, apierr.ErrTemporary, msg, scrubbed(err.Error(), s.scrub(tok)))
+		return fmt.Errorf("partner: %s: %w: %s: %s", name, apierr.ErrTemporary, msg, s.clean(err))
 	}
 }
 
@@ -302,10 +250,6 @@ func (s *Session) acquire(ctx context.Context) (*conn, error) {
 	for {
 		s.mu.Lock()
 		switch {
-		case s.final != nil:
-			err := s.final
-			s.mu.Unlock()
-			return nil, err
 		case s.closed:
 			s.mu.Unlock()
 			return nil, ErrClosed
@@ -337,8 +281,6 @@ func (s *Session) acquire(ctx context.Context) (*conn, error) {
 		var c *conn
 		switch {
 		case err != nil:
-		case s.final != nil:
-			err = s.final
 		case s.closed:
 			err = ErrClosed
 		default:
@@ -369,7 +311,7 @@ func (s *Session) connect(ctx context.Context) (*mcp.ClientSession, error) {
 		DisableStandaloneSSE: true,
 	}
 	cs, err := s.client.Connect(withExchange(ctx, x), t, &mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
-	_, tok, xerr := x.seal()
+	_, xerr := x.seal()
 	if err == nil {
 		return cs, nil
 	}
@@ -378,11 +320,11 @@ func (s *Session) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	case ctx.Err() != nil:
 		return nil, fmt.Errorf("partner: connecting to the MCP server: %w", ctx.Err())
 	case xerr != nil:
-		return nil, fmt.Errorf("partner: connecting to the MCP server: %w", xerr)
+		return nil, fmt.Errorf("%w (connecting to the MCP server)", xerr)
 	case errors.As(err, &rpcErr):
-		return nil, apierr.FromToolText("initialize", rpcErr.Message, s.scrub(tok)...)
+		return nil, apierr.FromToolText("initialize", rpcErr.Message, s.secrets())
 	}
-	return nil, fmt.Errorf("partner: connecting to the MCP server: %w: %v", apierr.ErrTemporary, scrubbed(err.Error(), s.scrub(tok)))
+	return nil, fmt.Errorf("partner: connecting to the MCP server: %w: %s", apierr.ErrTemporary, s.clean(err))
 }
 
 // release ends a call's use of c. A broken connection is retired: the next
@@ -402,45 +344,6 @@ func (s *Session) release(c *conn, broken bool) {
 	if closeNow {
 		c.cs.Close()
 	}
-}
-
-// fail makes err final: no request is sent from now on, and Config.Fail is
-// told once.
-func (s *Session) fail(err error) {
-	s.mu.Lock()
-	if s.final != nil {
-		s.mu.Unlock()
-		return
-	}
-	s.final = err
-	c := s.cur
-	s.cur = nil
-	closeNow := false
-	if c != nil {
-		c.retired = true
-		closeNow = c.inflight == 0 && !c.closed
-		c.closed = c.closed || closeNow
-	}
-	s.mu.Unlock()
-	if closeNow {
-		c.cs.Close()
-	}
-	if s.onFail != nil {
-		s.onFail(err)
-	}
-}
-
-// finalErr returns the error that ended the grant, or nil.
-func (s *Session) finalErr() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.final != nil {
-		return s.final
-	}
-	if s.closed {
-		return ErrClosed
-	}
-	return nil
 }
 
 // Close ends the Session: its connection is closed (calls still running on
@@ -465,16 +368,10 @@ func (s *Session) Close() error {
 	return nil
 }
 
-// scrub lists what must not appear in an error: the configured secrets and
-// tok.
-func (s *Session) scrub(tok string) []string {
-	if tok == "" {
-		return s.secrets
-	}
-	return append(s.secrets[:len(s.secrets):len(s.secrets)], tok)
-}
+// secrets are what no error may hold: the application's and the grant's.
+func (s *Session) secrets() redact.Secrets { return s.runner.Secrets().Merge(s.tokens.Secrets()) }
 
-// scrubbed replaces each secret in msg.
-func scrubbed(msg string, secrets []string) string {
-	return redact.URLs(redact.New(secrets...).String(msg))
+// clean is an error's text without a secret or a URL's query.
+func (s *Session) clean(err error) string {
+	return redact.URLs(s.secrets().String(err.Error()))
 }

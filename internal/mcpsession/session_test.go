@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,20 +18,28 @@ import (
 	"github.com/locsvc/partner-go/internal/apierr"
 	"github.com/locsvc/partner-go/internal/mcpsession"
 	"github.com/locsvc/partner-go/internal/mcptest"
+	"github.com/locsvc/partner-go/internal/redact"
+	"github.com/locsvc/partner-go/internal/transport"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// tokens is a token cache that mints svc_oat_tok1, svc_oat_tok2, ...
+// tokens is a token cache that mints svc_oat_tok1, svc_oat_tok2, ...; a
+// Fail makes it final, as the grant's real token source is.
 type tokens struct {
-	mu    sync.Mutex
-	mints int
-	cur   string
+	mu     sync.Mutex
+	mints  int
+	cur    string
+	final  error
+	failed atomic.Int32
 }
 
 func (t *tokens) Token(context.Context) (string, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.final != nil {
+		return "", t.final
+	}
 	if t.cur == "" {
 		t.mints++
 		t.cur = fmt.Sprintf("svc_oat_tok%d", t.mints)
@@ -44,6 +53,22 @@ func (t *tokens) Invalidate(tok string) {
 		t.cur = ""
 	}
 	t.mu.Unlock()
+}
+
+func (t *tokens) Generation() uint64 { return 0 }
+
+func (t *tokens) Fail(_ context.Context, err error, _ uint64) bool {
+	t.failed.Add(1)
+	t.mu.Lock()
+	t.final = err
+	t.mu.Unlock()
+	return false
+}
+
+func (t *tokens) Secrets() redact.Secrets {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return redact.New(t.cur)
 }
 
 func (t *tokens) Mints() int {
@@ -70,7 +95,6 @@ type fixture struct {
 	srv    *mcptest.Server
 	tokens *tokens
 	sess   *mcpsession.Session
-	failed atomic.Int32
 }
 
 func newFixture(t *testing.T, tools ...mcptest.Tool) *fixture {
@@ -79,13 +103,16 @@ func newFixture(t *testing.T, tools ...mcptest.Tool) *fixture {
 		tools = testTools()
 	}
 	f := &fixture{srv: mcptest.NewServer(t, tools...), tokens: &tokens{}}
+	u, _ := url.Parse(f.srv.Endpoint)
 	sess, err := mcpsession.New(mcpsession.Config{
-		URL:          f.srv.Endpoint,
-		Tokens:       f.tokens,
-		Fail:         func(error) { f.failed.Add(1) },
-		RetryWaitMin: time.Millisecond,
-		RetryWaitMax: 2 * time.Millisecond,
-		Secrets:      []string{"client-secret-xyz"},
+		URL:    f.srv.Endpoint,
+		Tokens: f.tokens,
+		Runner: transport.New(transport.Options{
+			BaseURL:      u,
+			RetryWaitMin: time.Millisecond,
+			RetryWaitMax: 2 * time.Millisecond,
+			Secrets:      redact.New("client-secret-xyz"),
+		}),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -200,7 +227,7 @@ func TestRefusedTokenIsDistinctErrorWithMintBudget(t *testing.T) {
 	if n := len(f.srv.Requests()); n > 2 {
 		t.Errorf("%d requests over 50 calls, want at most 2", n)
 	}
-	if f.failed.Load() != 0 {
+	if f.tokens.failed.Load() != 0 {
 		t.Error("Fail was called: the grant is not gone")
 	}
 
@@ -237,7 +264,7 @@ func TestGrantRevokedIsFinal(t *testing.T) {
 	if n := len(f.srv.Requests()); n != before {
 		t.Errorf("%d requests after the grant was revoked, want none", n-before)
 	}
-	if n := f.failed.Load(); n != 1 {
+	if n := f.tokens.failed.Load(); n != 1 {
 		t.Errorf("Fail called %d times, want 1", n)
 	}
 }
@@ -306,8 +333,8 @@ func TestServerErrorRetriedOnlyForReadTools(t *testing.T) {
 	if _, err := f.sess.Call(ctx, "listKeys", nil); !errors.Is(err, apierr.ErrTemporary) {
 		t.Fatalf("err = %v", err)
 	}
-	if n := f.srv.Count(isCall("listKeys")); n != 1+mcpsession.DefaultRetryMax {
-		t.Errorf("listKeys sent %d times, want %d", n, 1+mcpsession.DefaultRetryMax)
+	if n := f.srv.Count(isCall("listKeys")); n != 1+transport.DefaultRetryMax {
+		t.Errorf("listKeys sent %d times, want %d", n, 1+transport.DefaultRetryMax)
 	}
 }
 

@@ -44,9 +44,6 @@ const (
 	DefaultAccessLifetime = 1800 * time.Second
 )
 
-// ReconnectAdvice ends the message of an error that says the grant is gone.
-const ReconnectAdvice = "the user must reconnect the application"
-
 // TokenPath is the token endpoint's path under {auth_url} (endpoint 7).
 const TokenPath = "/api/auth/mcp/token"
 
@@ -500,8 +497,8 @@ func (s *AccessSource) classify(err error, refreshToken string) (final bool, unt
 			ae.Code = apierr.Clean(re.ErrorCode, scrub)
 		}
 		switch {
-		case apierr.GrantGone(ae.Code):
-			return true, time.Time{}, apierr.Classify(apierr.ErrReauthorizationRequired, e, ReconnectAdvice)
+		case ae.GrantGone():
+			return true, time.Time{}, apierr.Classify(apierr.ErrReauthorizationRequired, e, apierr.ReconnectAdvice)
 		case ae.Code == apierr.CodeInvalidClient ||
 			(status >= 400 && status < 500 && status != http.StatusTooManyRequests):
 			// The application is refused (RFC 6749 answers a failed client

@@ -5,13 +5,23 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"testing"
 
 	"github.com/locsvc/partner-go/internal/mcpsession"
 	"github.com/locsvc/partner-go/internal/mcptest"
 	"github.com/locsvc/partner-go/internal/toolcalls"
+	"github.com/locsvc/partner-go/internal/transport"
 	"github.com/locsvc/partner-go/keys"
 )
+
+func mustURL(b *testing.B, raw string) *url.URL {
+	u, err := url.Parse(raw)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return u
+}
 
 const benchAnswer = `{"ok": true, "cnt": 1, "new": 1, "ren": 0, "dup": 0, "k": [{"k": "nav.home", "id": "0b5c6a1e-4c1f-4e0a-9d7b-2f1f7c2f9a10", "tr": {}}], "pub": {"has": true, "cnt": 1, "hint": "Run publishTranslations"}}`
 
@@ -25,7 +35,8 @@ func BenchmarkCreateKeys(b *testing.B) {
 	ks := []keys.NewKey{{Name: "nav.home", Namespace: "common", SourceText: "Home"}}
 
 	b.Run("sdk", func(b *testing.B) {
-		sess, err := mcpsession.New(mcpsession.Config{URL: srv.Endpoint, Tokens: staticToken("svc_oat_bench"), HTTPClient: &http.Client{}})
+		sess, err := mcpsession.New(mcpsession.Config{URL: srv.Endpoint, Tokens: staticToken("svc_oat_bench"),
+			Runner: transport.New(transport.Options{BaseURL: mustURL(b, srv.Endpoint), HTTPClient: &http.Client{}})})
 		if err != nil {
 			b.Fatal(err)
 		}

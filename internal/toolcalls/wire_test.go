@@ -12,6 +12,7 @@ import (
 
 	"github.com/locsvc/partner-go/internal/mcpsession"
 	"github.com/locsvc/partner-go/internal/mcptest"
+	"github.com/locsvc/partner-go/internal/redact"
 	"github.com/locsvc/partner-go/internal/toolcalls"
 	"github.com/locsvc/partner-go/keys"
 	"github.com/locsvc/partner-go/translations"
@@ -19,8 +20,11 @@ import (
 
 type staticToken string
 
-func (t staticToken) Token(context.Context) (string, error) { return string(t), nil }
-func (staticToken) Invalidate(string)                       {}
+func (t staticToken) Token(context.Context) (string, error)  { return string(t), nil }
+func (staticToken) Invalidate(string)                        {}
+func (staticToken) Generation() uint64                       { return 0 }
+func (staticToken) Fail(context.Context, error, uint64) bool { return false }
+func (t staticToken) Secrets() redact.Secrets                { return redact.New(string(t)) }
 
 // serve starts a server whose tools answer with the given texts and
 // returns a session to it.

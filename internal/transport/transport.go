@@ -70,10 +70,25 @@ type Request struct {
 	Method string
 	// Path is relative to the base URL.
 	Path string
+	// URL, when set, is the absolute address to call instead of the base
+	// URL and Path (an MCP endpoint). Authorization goes only to the
+	// origin of the address the request was built for.
+	URL *url.URL
 	// Auth authorises the request; nil sends none.
 	Auth TokenSource
-	// Body is encoded as JSON; nil sends no body.
-	Body any
+	// Body is encoded as JSON; nil sends no body. Payload, when set, is a
+	// body already encoded as JSON and is sent as it is.
+	Body    any
+	Payload []byte
+	// Accept replaces the Accept header's "application/json"; Header adds
+	// headers (an MCP session's own).
+	Accept string
+	Header http.Header
+	// Idempotent marks a POST that may be sent again after it may have run
+	// (a read-only tool): it is retried like a GET.
+	Idempotent bool
+	// Sent, when set, is told the token each attempt is sent with.
+	Sent func(token string)
 	// Credential is set for requests that obtain or revoke a credential
 	// (the installation-token mint): it names the setting that holds the
 	// URL, for the advice of ErrConfiguration. Such a request never follows
@@ -171,7 +186,7 @@ func New(o Options) *Runner {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	hc.Transport = &authTransport{base: base, origin: r.origin, ua: r.ua}
+	hc.Transport = &authTransport{base: base, ua: r.ua}
 
 	retryMax := o.RetryMax
 	switch {
@@ -251,6 +266,10 @@ func orDefault(d, def time.Duration) time.Duration {
 	return d
 }
 
+// Secrets returns the application's secrets, which nothing the SDK keeps
+// or logs may contain.
+func (r *Runner) Secrets() redact.Secrets { return r.secrets }
+
 // Logger returns the configured logger, or nil.
 func (r *Runner) Logger() *slog.Logger { return r.logger }
 
@@ -270,7 +289,10 @@ type call struct {
 	r           *Runner
 	method      string
 	path        string // the whole path, for log lines
+	origin      string // where Authorization may go: the request's own origin
+	idempotent  bool
 	credential  string // see Request.Credential
+	sent        func(token string)
 	auth        TokenSource
 	token       string // the last token sent
 	gen         uint64 // the auth Generation when token was taken
@@ -283,35 +305,53 @@ type call struct {
 
 type callKey struct{}
 
-// Do sends q and returns the 2xx body. A non-2xx answer becomes
-// *apierr.APIError or *apierr.MissingScopeError (classified as
-// ErrConfiguration for a credential request without a known code); a
-// token failure is returned as the token source gave it. Every error
-// starts with "partner: <method> <whole path>".
+// Response is a 2xx answer: its status, headers and body (read in full).
+type Response struct {
+	StatusCode int
+	Header     http.Header
+	Body       []byte
+}
+
+// Do sends q and returns the 2xx body; see Send.
 func (r *Runner) Do(ctx context.Context, q Request) ([]byte, error) {
-	full := r.basePath + q.Path
-	var payload []byte
-	if q.Body != nil {
+	resp, err := r.Send(ctx, q)
+	return resp.Body, err
+}
+
+// Send sends q and returns the 2xx answer. A non-2xx answer becomes
+// *apierr.APIError or *apierr.MissingScopeError (classified as
+// ErrConfiguration for a credential request without a known code, and as
+// ErrReauthorizationRequired when it says the grant is gone); a token
+// failure is returned as the token source gave it. Every error starts with
+// "partner: <method> <whole path>".
+func (r *Runner) Send(ctx context.Context, q Request) (Response, error) {
+	target, full, origin := r.prefix+q.Path, r.basePath+q.Path, r.origin
+	if q.URL != nil {
+		target, full, origin = q.URL.String(), q.URL.EscapedPath(), q.URL.Scheme+"://"+q.URL.Host
+	}
+	payload := q.Payload
+	if payload == nil && q.Body != nil {
 		var err error
 		if payload, err = json.Marshal(q.Body); err != nil {
-			return nil, fmt.Errorf("partner: %s %s: encoding request: %w", q.Method, full, err)
+			return Response{}, fmt.Errorf("partner: %s %s: encoding request: %w", q.Method, full, err)
 		}
 	}
-	c := &call{r: r, method: q.Method, path: full, auth: q.Auth, credential: q.Credential}
+	c := &call{r: r, method: q.Method, path: full, origin: origin, auth: q.Auth, credential: q.Credential,
+		idempotent: q.Idempotent || q.Method == http.MethodGet || q.Method == http.MethodHead, sent: q.Sent}
 	ctx = context.WithValue(ctx, callKey{}, c)
 	for replays := 0; ; replays++ {
-		resp, err := r.attempts(ctx, c, q.Path, payload)
+		resp, err := r.attempts(ctx, c, target, payload, &q)
 		if err == nil && resp.StatusCode == http.StatusUnauthorized && c.invalidated {
 			// The cached token was refused: it has been dropped, so this
 			// replay gets a new one. Once only.
 			c.invalidated, c.replayed = false, true
-			resp, err = r.attempts(ctx, c, q.Path, payload)
+			resp, err = r.attempts(ctx, c, target, payload, &q)
 		}
 		if err != nil {
-			return nil, r.failure(ctx, c, err)
+			return Response{}, r.failure(ctx, c, err)
 		}
 		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-			return c.body, nil
+			return Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: c.body}, nil
 		}
 		var ra time.Duration
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
@@ -321,15 +361,15 @@ func (r *Runner) Do(ctx context.Context, q Request) ([]byte, error) {
 		var ae *apierr.APIError
 		errors.As(err, &ae)
 		switch {
-		case apierr.GrantGone(ae.Code):
+		case ae.GrantGone():
 			if q.Auth != nil && q.Auth.Fail(ctx, err, c.gen) && replays == 0 {
 				continue // the Store had a newer token: once with it
 			}
-			err = apierr.Classify(apierr.ErrReauthorizationRequired, err, "the user must reconnect the application")
+			err = apierr.Classify(apierr.ErrReauthorizationRequired, err, apierr.ReconnectAdvice)
 		case q.Credential != "" && credentialRefused(ae):
 			err = apierr.Classify(apierr.ErrConfiguration, err, "check "+q.Credential+"; users need not reconnect")
 		}
-		return nil, err
+		return Response{}, err
 	}
 }
 
@@ -383,18 +423,24 @@ func handleResponse(resp *http.Response) error {
 
 // attempts runs one retryable exchange and returns the final response; its
 // body is read and closed, and kept in c.body.
-func (r *Runner) attempts(ctx context.Context, c *call, path string, payload []byte) (*http.Response, error) {
+func (r *Runner) attempts(ctx context.Context, c *call, target string, payload []byte, q *Request) (*http.Response, error) {
 	var body any // a nil []byte would make a chunked empty body
 	if payload != nil {
 		body = payload
 	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, c.method, r.prefix+path, body)
+	req, err := retryablehttp.NewRequestWithContext(ctx, c.method, target, body)
 	if err != nil {
 		return nil, err
 	}
 	h := req.Header
+	for k, v := range q.Header {
+		h[k] = v
+	}
 	h["User-Agent"] = r.uaVals
 	h["Accept"] = r.jsonVals
+	if q.Accept != "" {
+		h["Accept"] = []string{q.Accept}
+	}
 	if payload != nil {
 		h["Content-Type"] = r.jsonVals
 	}
@@ -479,7 +525,11 @@ func (r *Runner) failure(ctx context.Context, c *call, err error) error {
 	if errors.Is(err, errTooLarge) {
 		return fmt.Errorf("partner: %s %s: %w: body over %d bytes", c.method, c.path, apierr.ErrUnexpectedResponse, r.maxBody)
 	}
-	return fmt.Errorf("partner: %s %s: %w: %w", c.method, c.path, apierr.ErrTemporary, &Cleaned{Text: r.clean(c, err), Err: err})
+	text := r.clean(c, err)
+	if !c.idempotent && !notSent(err) {
+		text = "the request may have run on the service and was not sent again: " + text
+	}
+	return fmt.Errorf("partner: %s %s: %w: %w", c.method, c.path, apierr.ErrTemporary, &Cleaned{Text: text, Err: err})
 }
 
 // Cleaned is an error whose text was made safe (no secret, no URL query)
@@ -521,7 +571,7 @@ func (r *Runner) checkRetry(ctx context.Context, resp *http.Response, err error)
 }
 
 func (r *Runner) shouldRetry(c *call, resp *http.Response, err error) bool {
-	idempotent := c != nil && (c.method == http.MethodGet || c.method == http.MethodHead)
+	idempotent := c != nil && c.idempotent
 	if err != nil {
 		var te *tokenError
 		var re *RedirectError
@@ -598,18 +648,18 @@ func (e *tokenError) Unwrap() error { return e.err }
 
 // authTransport keeps the Authorization header right on every attempt:
 // the request's TokenSource is asked again each time, so a retry carries
-// the current token, and a request to any origin other than the base URL's
-// (a redirect) carries none. It also adds the User-Agent to requests the
-// SDK did not build (x/oauth2's). It copies a request before changing it.
+// the current token, and a request to any origin other than the one the
+// request was built for (a redirect) carries none. It also adds the
+// User-Agent to requests the SDK did not build (x/oauth2's). It copies a
+// request before changing it.
 type authTransport struct {
-	base   http.RoundTripper
-	origin string
-	ua     string
+	base http.RoundTripper
+	ua   string
 }
 
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	c, _ := req.Context().Value(callKey{}).(*call)
-	if c == nil || c.auth == nil || !sameOrigin(req.URL, t.origin) {
+	if c == nil || c.auth == nil || !sameOrigin(req.URL, c.origin) {
 		_, hasAuth := req.Header["Authorization"]
 		_, hasUA := req.Header["User-Agent"]
 		if hasAuth || !hasUA {
@@ -643,6 +693,9 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Header["Authorization"] = []string{"Bearer " + tok}
 	}
 	c.token = tok
+	if c.sent != nil {
+		c.sent(tok)
+	}
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
 		return nil, err
