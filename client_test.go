@@ -3,10 +3,7 @@ package partner_test
 // Client construction: what NewClient and NewPool accept, refuse and keep.
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
-	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -88,15 +85,3 @@ func TestCallerClientUntouched(t *testing.T) {
 	}
 }
 
-// TestPoolConfigRedacted: a PoolConfig prints and logs without its secret.
-func TestPoolConfigRedacted(t *testing.T) {
-	pc := partner.PoolConfig{BaseURL: baseURL, AuthURL: authURL, ClientID: clientID, ClientSecret: clientSecret}
-	var buf bytes.Buffer
-	slog.New(slog.NewJSONHandler(&buf, nil)).Info("config", "pool", pc)
-	for _, s := range []string{fmt.Sprintf("%v", pc), fmt.Sprintf("%+v", pc), fmt.Sprintf("%#v", pc), fmt.Sprintf("%v", &pc), buf.String()} {
-		assertNoSecret(t, s, []string{clientSecret})
-		if !strings.Contains(s, clientID) {
-			t.Errorf("%q lacks the client id", s)
-		}
-	}
-}

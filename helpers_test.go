@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -103,17 +104,18 @@ func errReply(status int, code string) reply {
 
 // captured is what a test sees of one request.
 type captured struct {
-	Method, Path, Auth, UA, ContentType string
-	Body                                string
+	Method, Host, Path, Auth, UA, ContentType string
+	Body                                      string
 }
 
 // script is an http.RoundTripper that answers for the service in tests of
 // exact request shapes and scripted answers. Every endpoint answers a fixed
 // success (the token endpoint and endpoint 8 number their tokens: at-1,
 // svc_oat_1, ...) unless a test queues replies with then or sets a handler
-// with on. It checks nothing about tokens or scopes: tests of the service's
-// rules run against partnertest. It needs no network and works inside
-// testing/synctest bubbles.
+// with handle. A request for no endpoint (another host, a wrong path) gets
+// the plain-text 404 page a web server answers. It checks nothing about
+// tokens or scopes: tests of the service's rules run against partnertest.
+// It needs no network and works inside testing/synctest bubbles.
 type script struct {
 	mu     sync.Mutex
 	queue  map[string][]reply
@@ -203,7 +205,7 @@ func (s *script) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	ep := route(req)
 	s.mu.Lock()
-	s.reqs = append(s.reqs, captured{req.Method, req.URL.EscapedPath(), req.Header.Get("Authorization"),
+	s.reqs = append(s.reqs, captured{req.Method, req.URL.Host, req.URL.EscapedPath(), req.Header.Get("Authorization"),
 		req.Header.Get("User-Agent"), req.Header.Get("Content-Type"), string(body)})
 	s.count[ep]++
 	n := s.count[ep]
@@ -215,9 +217,6 @@ func (s *script) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	h := s.on[ep]
 	s.mu.Unlock()
-	if ep == "" {
-		return nil, fmt.Errorf("script: no endpoint for %s %s", req.Method, req.URL)
-	}
 	answer := func() reply {
 		if h != nil {
 			return h(req)
@@ -285,10 +284,12 @@ func (s *script) byDefault(ep string, n int) reply {
 		tok := fmt.Sprintf("at-%d", n)
 		s.issue(tok)
 		return jsonReply(200, map[string]any{"access_token": tok, "token_type": "Bearer", "refresh_token": refreshTok, "expires_in": 1800})
-	case epMint:
+	case epMint: // the documented answer (service-notes.md section 3)
 		tok := fmt.Sprintf("svc_oat_%d", n)
 		s.issue(tok)
-		return jsonReply(201, map[string]string{"token": tok, "expiresAt": time.Now().Add(time.Hour).UTC().Format(time.RFC3339)})
+		return jsonReply(201, map[string]any{"installation_token": tok, "token_type": "Bearer",
+			"expires_at": time.Now().Add(time.Hour).UTC().Format(time.RFC3339), "expires_in": 3600,
+			"organization_id": "org-1", "project_ids": []string{}, "scopes": []string{"org:read", "projects:read"}})
 	case epMe:
 		return reply{status: 200, body: `{"id":"usr_1","email":"ada@example.test","name":"Ada","account":{"id":"acc_1","name":"Ada's"}}`}
 	case epOrgs:
@@ -302,13 +303,56 @@ func (s *script) byDefault(ep string, n int) reply {
 	case epLang:
 		return reply{status: 201, body: `{"code":"de","name":"German"}`}
 	}
-	panic("no default for " + ep)
+	return reply{status: http.StatusNotFound, ctype: "text/plain; charset=utf-8", body: "404 page not found\n"}
 }
 
 func (s *script) issue(tok string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.issued = append(s.issued, tok)
+}
+
+// logBuffer collects a client's log records (Config.Logger) at debug
+// level as JSON lines; safe for the client's goroutines.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// debugLogs points cfg's Logger at a new logBuffer.
+func debugLogs(cfg *partner.Config) *logBuffer {
+	b := new(logBuffer)
+	cfg.Logger = slog.New(slog.NewJSONHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	return b
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// records returns the JSON log records so far.
+func (b *logBuffer) records(t *testing.T) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		if line == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 type errReader struct{}

@@ -1,80 +1,73 @@
 package partner_test
 
 import (
-	"encoding/json"
+	"bytes"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
-
-	partner "github.com/locsvc/partner-go"
 )
 
-// records returns the JSON log records of s.
-func records(t *testing.T, s *svc) []map[string]any {
-	t.Helper()
-	var out []map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(s.logText()), "\n") {
-		if line == "" {
-			continue
-		}
-		var m map[string]any
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			t.Fatalf("log line %q: %v", line, err)
-		}
-		out = append(out, m)
+// TestLogsHoldNoSecret: retries and refreshes are logged through the
+// configured slog.Logger, and no line holds a token or secret.
+func TestLogsHoldNoSecret(t *testing.T) {
+	s := newScript()
+	s.then(epGet, errReply(503, ""))
+	var buf bytes.Buffer
+	cfg := s.config()
+	cfg.Logger = slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c := s.client(t, cfg)
+	if err := getProject(t.Context(), c); err != nil {
+		t.Fatal(err)
 	}
-	return out
+	logs := buf.String()
+	for _, want := range []string{"partner: retrying", "access token refreshed", "installation token minted"} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("logs lack %q:\n%s", want, logs)
+		}
+	}
+	assertNoSecret(t, logs, s.secrets())
+	for _, str := range []string{fmt.Sprintf("%v", cfg), fmt.Sprintf("%+v", cfg), fmt.Sprintf("%#v", cfg), fmt.Sprintf("%v", &cfg)} {
+		assertNoSecret(t, str, s.secrets())
+	}
+	buf.Reset()
+	cfg.Logger.Info("config", "cfg", cfg)
+	assertNoSecret(t, buf.String(), s.secrets())
+	if !strings.Contains(buf.String(), clientID) {
+		t.Errorf("logged config lacks the client id: %s", buf.String())
+	}
 }
 
 // TestLogLevels: a failure that a retry fixed logs nothing at ERROR, and a
 // body already read is not drained again; a grant that is gone gives
 // exactly one warning naming it.
 func TestLogLevels(t *testing.T) {
-	const get = "GET api.test /api/oauth-client/v1/projects/p1"
-	flaky := func(first func(w http.ResponseWriter)) http.HandlerFunc {
-		var mu sync.Mutex
-		n := 0
-		return func(w http.ResponseWriter, r *http.Request) {
-			mu.Lock()
-			n++
-			k := n
-			mu.Unlock()
-			if k == 1 {
-				first(w)
-				return
-			}
-			writeJSON(w, 200, map[string]any{"id": "p1"})
-		}
-	}
-	for name, first := range map[string]func(w http.ResponseWriter){
-		"503 then 200": func(w http.ResponseWriter) { http.Error(w, "busy", http.StatusServiceUnavailable) },
-		"body cut mid-read then 200": func(w http.ResponseWriter) {
-			w.Header().Set("Content-Length", "500")
-			w.WriteHeader(200)
-			w.Write([]byte(`{"id":"p1","na`))
-		},
+	for name, first := range map[string]reply{
+		"503 then 200":               {status: http.StatusServiceUnavailable, ctype: "text/plain", body: "busy"},
+		"body cut mid-read then 200": {status: 200, body: `{"id":"p1","na`, truncate: true},
 	} {
 		t.Run(name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				s := newSvc()
-				s.on(get, flaky(first))
-				c, _ := partner.NewClient(s.config())
-				if err := getP1(t.Context(), c); err != nil {
+				s := newScript()
+				s.then(epGet, first)
+				cfg := s.config()
+				logs := debugLogs(&cfg)
+				if err := getProject(t.Context(), s.client(t, cfg)); err != nil {
 					t.Fatal(err)
 				}
 				retried := false
-				for _, r := range records(t, s) {
+				for _, r := range logs.records(t) {
 					if r["level"] == "ERROR" || r["level"] == "WARN" {
 						t.Errorf("%s record for a failure the retry fixed: %v", r["level"], r)
 					}
 					retried = retried || r["msg"] == "partner: retrying"
 				}
 				if !retried {
-					t.Errorf("no debug line for the retry:\n%s", s.logText())
+					t.Errorf("no debug line for the retry:\n%s", logs)
 				}
-				if n := s.n(get); n != 2 {
+				if n := s.n(epGet); n != 2 {
 					t.Errorf("%d GETs, want 2", n)
 				}
 			})
@@ -82,36 +75,35 @@ func TestLogLevels(t *testing.T) {
 	}
 	t.Run("revocation: one warning naming the grant", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			s := newSvc()
-			s.on(get, func(w http.ResponseWriter, r *http.Request) {
-				writeJSON(w, 410, map[string]string{"error": "grant_revoked"})
-			})
-			c, _ := partner.NewClient(s.config())
+			s := newScript()
+			s.handle(epGet, func(*http.Request) reply { return errReply(410, "grant_revoked") })
+			cfg := s.config()
+			logs := debugLogs(&cfg)
+			c := s.client(t, cfg)
 			for range 3 {
-				getP1(t.Context(), c)
+				getProject(t.Context(), c)
 			}
 			var warns []map[string]any
-			for _, r := range records(t, s) {
+			var debug []string
+			for _, r := range logs.records(t) {
 				switch r["level"] {
 				case "WARN":
 					warns = append(warns, r)
 				case "ERROR":
 					t.Errorf("ERROR record: %v", r)
+				case "DEBUG":
+					if r["grant"] == grantID {
+						debug = append(debug, r["msg"].(string))
+					}
 				}
 			}
-			if len(warns) != 1 || warns[0]["grant"] != "g1" || warns[0]["code"] != "grant_revoked" {
-				t.Fatalf("warnings %v, want one naming grant g1 and grant_revoked", warns)
+			if len(warns) != 1 || warns[0]["grant"] != grantID || warns[0]["code"] != "grant_revoked" {
+				t.Fatalf("warnings %v, want one naming grant %s and grant_revoked", warns, grantID)
 			}
-			var debug []string
-			for _, r := range records(t, s) {
-				if r["level"] == "DEBUG" && r["grant"] == "g1" {
-					debug = append(debug, r["msg"].(string))
-				}
-			}
-			if !strings.Contains(strings.Join(debug, "|"), "access token refreshed") || !strings.Contains(strings.Join(debug, "|"), "installation token minted") {
+			if d := strings.Join(debug, "|"); !strings.Contains(d, "access token refreshed") || !strings.Contains(d, "installation token minted") {
 				t.Errorf("debug lines for the grant: %q; want its refresh and mint", debug)
 			}
-			noSecret(t, "logs", s.logText())
+			assertNoSecret(t, logs.String(), s.secrets())
 		})
 	})
 }

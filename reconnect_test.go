@@ -3,7 +3,7 @@ package partner_test
 import (
 	"context"
 	"errors"
-	"net/http"
+	"strings"
 	"testing"
 	"testing/synctest"
 
@@ -97,17 +97,17 @@ func (*nilStore) Load(context.Context, string) (*oauth2.Token, error) { return n
 
 func TestStoreLoadNilNilIsNoToken(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := newSvc()
+		s := newScript()
 		cfg := s.config()
 		pool, err := partner.NewPool(partner.PoolConfig{BaseURL: cfg.BaseURL, AuthURL: cfg.AuthURL, ClientID: cfg.ClientID,
 			ClientSecret: cfg.ClientSecret, Store: &nilStore{}, HTTPClient: cfg.HTTPClient})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for range 2 { // the second call takes the revive path of a stuck grant
-			c, err := pool.Client(t.Context(), "g1")
+		for range 2 { // the second call takes the path of a stuck grant
+			c, err := pool.Client(t.Context(), grantID)
 			if err == nil {
-				err = getP1(t.Context(), c)
+				err = getProject(t.Context(), c)
 			}
 			if !errors.Is(err, auth.ErrNoToken) || !errors.Is(err, partner.ErrReauthorizationRequired) {
 				t.Fatalf("err = %v, want ErrNoToken as ErrReauthorizationRequired", err)
@@ -121,18 +121,19 @@ func TestStoreLoadNilNilIsNoToken(t *testing.T) {
 // installation token, not the one cached from before.
 func TestSetTokenMintsANewInstallationToken(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := newSvc()
-		var seen []string
-		s.on("GET api.test /api/oauth-client/v1/projects/p1", func(w http.ResponseWriter, r *http.Request) {
-			seen = append(seen, r.Header.Get("Authorization"))
-			writeJSON(w, 200, map[string]any{"id": "p1"})
-		})
-		c, _ := partner.NewClient(s.config())
-		getP1(t.Context(), c)
+		s := newScript()
+		c := s.client(t, s.config())
+		getProject(t.Context(), c)
 		c.SetToken(&oauth2.Token{RefreshToken: "rt-after-reconnect"})
-		getP1(t.Context(), c)
-		if len(seen) != 2 || seen[0] == seen[1] || s.mints != 2 {
-			t.Fatalf("installation tokens used %q with %d mints; want two different, two mints", seen, s.mints)
+		getProject(t.Context(), c)
+		var seen []string
+		for _, r := range s.requests() {
+			if strings.HasPrefix(r.Path, "/api/oauth-client/v1/projects/") {
+				seen = append(seen, r.Auth)
+			}
+		}
+		if len(seen) != 2 || seen[0] == seen[1] || s.n(epMint) != 2 {
+			t.Fatalf("installation tokens used %q with %d mints; want two different, two mints", seen, s.n(epMint))
 		}
 	})
 }

@@ -2,7 +2,6 @@ package partner_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -18,38 +17,52 @@ import (
 	"github.com/locsvc/partner-go/auth"
 )
 
+// TestPoolConfigRedacted: a PoolConfig prints and logs without its secret.
+func TestPoolConfigRedacted(t *testing.T) {
+	pc := partner.PoolConfig{BaseURL: baseURL, AuthURL: authURL, ClientID: clientID, ClientSecret: clientSecret}
+	var buf bytes.Buffer
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("config", "pool", pc)
+	for _, s := range []string{fmt.Sprintf("%v", pc), fmt.Sprintf("%+v", pc), fmt.Sprintf("%#v", pc), fmt.Sprintf("%v", &pc), buf.String()} {
+		assertNoSecret(t, s, []string{clientSecret})
+		if !strings.Contains(s, clientID) {
+			t.Errorf("%q lacks the client id", s)
+		}
+	}
+}
+
 // TestFormattingHoldsNoSecret: every type that holds a secret formats
 // without it, with any verb and with slog.
 func TestFormattingHoldsNoSecret(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := newSvc()
+		s := newScript()
 		cfg := s.config()
-		c, _ := partner.NewClient(cfg)
-		if err := getP1(t.Context(), c); err != nil { // the client now holds every token
+		c := s.client(t, cfg)
+		if err := getProject(t.Context(), c); err != nil { // the client now holds every token
 			t.Fatal(err)
 		}
 		store := auth.NewMemoryStore()
-		store.Save(t.Context(), "g1", &oauth2.Token{AccessToken: svcAccess, RefreshToken: svcRefresh})
-		pc := partner.PoolConfig{BaseURL: cfg.BaseURL, AuthURL: cfg.AuthURL, ClientID: "cid", ClientSecret: svcClientSecret,
+		store.Save(t.Context(), grantID, &oauth2.Token{AccessToken: "at-stored", RefreshToken: refreshTok})
+		pc := partner.PoolConfig{BaseURL: cfg.BaseURL, AuthURL: cfg.AuthURL, ClientID: clientID, ClientSecret: clientSecret,
 			Store: store, HTTPClient: cfg.HTTPClient}
 		pool, _ := partner.NewPool(pc)
-		pc2, _ := pool.Client(t.Context(), "g1")
-		getP1(t.Context(), pc2)
+		pcl, _ := pool.Client(t.Context(), grantID)
+		getProject(t.Context(), pcl)
 		tok, err := c.Installations.CreateToken(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
+		secrets := append(s.secrets(), "at-stored")
 		values := map[string]any{
 			"Config": cfg, "*Config": &cfg, "PoolConfig": pc, "*Client": c, "*Pool": pool,
 			"*auth.MemoryStore": store, "InstallationToken": *tok, "*InstallationToken": tok,
 		}
 		for name, v := range values {
 			for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
-				noSecret(t, name+" "+verb, fmt.Sprintf(verb, v))
+				assertNoSecret(t, name+" "+verb+": "+fmt.Sprintf(verb, v), secrets)
 			}
 			var buf bytes.Buffer
 			slog.New(slog.NewJSONHandler(&buf, nil)).Info("x", "v", v)
-			noSecret(t, name+" slog", buf.String())
+			assertNoSecret(t, name+" slog: "+buf.String(), secrets)
 		}
 	})
 }
@@ -58,19 +71,18 @@ func TestFormattingHoldsNoSecret(t *testing.T) {
 // the mint to another host is ErrConfiguration naming that host; the
 // credentials never reach it.
 func TestTokenRequestRedirectRefused(t *testing.T) {
-	for _, tt := range []struct{ name, key, setting string }{
-		{"token endpoint", "POST auth.test /api/auth/mcp/token", "AuthURL"},
-		{"mint", "POST api.test /api/oauth-client/installations/g1/tokens", "BaseURL"},
+	for _, tt := range []struct{ name, ep, setting string }{
+		{"token endpoint", epToken, "AuthURL"},
+		{"mint", epMint, "BaseURL"},
 	} {
-		for _, status := range []int{307, 308} {
+		for _, status := range []int{http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
 			t.Run(fmt.Sprint(tt.name, status), func(t *testing.T) {
 				synctest.Test(t, func(t *testing.T) {
-					s := newSvc()
-					s.on(tt.key, func(w http.ResponseWriter, r *http.Request) {
-						http.Redirect(w, r, "https://evil.test:8443/steal?code="+svcRefresh, status)
-					})
-					c, _ := partner.NewClient(s.config())
-					err := getP1(t.Context(), c)
+					s := newScript()
+					s.then(tt.ep, reply{status: status, header: http.Header{"Location": {"https://evil.test:8443/steal?code=" + refreshTok}}})
+					cfg := s.config()
+					logs := debugLogs(&cfg)
+					err := getProject(t.Context(), s.client(t, cfg))
 					if !errors.Is(err, partner.ErrConfiguration) || !strings.Contains(err.Error(), "evil.test:8443") ||
 						!strings.Contains(err.Error(), tt.setting) {
 						t.Fatalf("err = %v, want ErrConfiguration naming evil.test:8443 and %s", err, tt.setting)
@@ -78,13 +90,13 @@ func TestTokenRequestRedirectRefused(t *testing.T) {
 					if strings.Contains(err.Error(), "steal") {
 						t.Errorf("the Location's path or query is in the error: %v", err)
 					}
-					for k := range s.hits {
-						if strings.Contains(k, "evil.test") {
-							t.Errorf("a request reached the other host: %s", k)
+					for _, r := range s.requests() {
+						if strings.Contains(r.Host, "evil.test") {
+							t.Errorf("a request reached the other host: %+v", r)
 						}
 					}
-					noSecret(t, "error", err.Error())
-					noSecret(t, "logs", s.logText())
+					assertNoSecret(t, err.Error(), s.secrets())
+					assertNoSecret(t, logs.String(), s.secrets())
 				})
 			})
 		}
@@ -94,30 +106,32 @@ func TestTokenRequestRedirectRefused(t *testing.T) {
 // TestSecretsInErrorBodies: an error body quoting any of the grant's
 // tokens or the client secret, in any encoding a server may use, loses it.
 func TestSecretsInErrorBodies(t *testing.T) {
-	for _, secret := range []string{svcRefresh, svcAccess, svcInstall + "1", svcClientSecret} {
-		for name, form := range map[string]string{
-			"json slash":   strings.ReplaceAll(secret, "/", `\/`),
-			"json unicode": strings.ReplaceAll(secret, "-", `\u002d`),
+	const slashSecret = "cs-S3cret/Value" // a client secret with a character JSON may escape
+	for _, secret := range []string{refreshTok, "at-1", "svc_oat_1", slashSecret} {
+		first := fmt.Sprintf("%02X", secret[0])
+		forms := map[string]string{
+			"json unicode": `\u00` + first + secret[1:],
 			"base64":       base64.StdEncoding.EncodeToString([]byte(secret)),
 			"base64url":    base64.RawURLEncoding.EncodeToString([]byte(secret)),
-			"percent":      strings.ReplaceAll(secret, "-", "%2D"),
-		} {
+			"percent":      "%" + first + secret[1:],
+		}
+		if strings.Contains(secret, "/") {
+			forms["json slash"] = strings.ReplaceAll(secret, "/", `\/`)
+		}
+		for name, form := range forms {
 			t.Run(secret[:3]+" "+name, func(t *testing.T) {
 				synctest.Test(t, func(t *testing.T) {
-					s := newSvc()
-					s.on("GET api.test /api/oauth-client/v1/projects/p1", func(w http.ResponseWriter, r *http.Request) {
-						w.Header().Set("Content-Type", "application/json")
-						w.WriteHeader(400)
-						fmt.Fprintf(w, `{"error":"invalid_request","message":"bad token %s"}`, form)
-					})
-					c, _ := partner.NewClient(s.config())
-					err := getP1(t.Context(), c)
+					s := newScript()
+					s.then(epGet, reply{status: 400, body: fmt.Sprintf(`{"error":"invalid_request","message":"bad token %s"}`, form)})
+					cfg := s.config()
+					cfg.ClientSecret = slashSecret
+					err := getProject(t.Context(), s.client(t, cfg))
 					var ae *partner.APIError
 					if !errors.As(err, &ae) {
 						t.Fatalf("err = %v", err)
 					}
 					for what, text := range map[string]string{"error": err.Error(), "body": string(ae.Body), "message": ae.Message} {
-						if strings.Contains(text, form) {
+						if strings.Contains(text, form) || strings.Contains(text, secret) {
 							t.Errorf("%s keeps the %s form: %s", what, name, text)
 						}
 					}
@@ -131,21 +145,21 @@ func TestSecretsInErrorBodies(t *testing.T) {
 // in its query leaves no token in any log line.
 func TestLocationTokenNeverLogged(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := newSvc()
-		s.on("GET api.test /api/oauth-client/v1/projects/p1", func(w http.ResponseWriter, r *http.Request) {
-			http.Redirect(w, r, "https://elsewhere.test/p?access_token="+svcAccess+"&refresh="+svcRefresh, http.StatusFound)
+		s := newScript()
+		s.handle(epGet, func(*http.Request) reply {
+			return reply{status: http.StatusFound, header: http.Header{"Location": {"https://elsewhere.test/p?access_token=at-1&refresh=" + refreshTok}}}
 		})
-		s.on("GET elsewhere.test /p", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) })
-		c, _ := partner.NewClient(s.config())
-		err := getP1(t.Context(), c)
+		cfg := s.config()
+		logs := debugLogs(&cfg)
+		err := getProject(t.Context(), s.client(t, cfg))
 		if err == nil {
 			t.Fatal("want an error")
 		}
-		noSecret(t, "error", err.Error())
-		if strings.Contains(s.logText(), "access_token=") {
-			t.Errorf("a URL query reached the logs:\n%s", s.logText())
+		assertNoSecret(t, err.Error(), s.secrets())
+		if strings.Contains(logs.String(), "access_token=") {
+			t.Errorf("a URL query reached the logs:\n%s", logs)
 		}
-		noSecret(t, "logs", s.logText())
+		assertNoSecret(t, logs.String(), s.secrets())
 	})
 }
 
@@ -159,14 +173,13 @@ func TestWrappedDefaultTransport(t *testing.T) {
 	old := http.DefaultTransport
 	http.DefaultTransport = wrapped{old}
 	t.Cleanup(func() { http.DefaultTransport = old })
-	cfg := partner.Config{BaseURL: "https://api.test", AuthURL: "https://auth.test", ClientID: "c", ClientSecret: "s",
-		GrantID: "g", Token: &oauth2.Token{RefreshToken: "r"}}
+	cfg := partner.Config{BaseURL: baseURL, AuthURL: authURL, ClientID: clientID, ClientSecret: clientSecret,
+		GrantID: grantID, Token: &oauth2.Token{RefreshToken: refreshTok}}
 	if _, err := partner.NewClient(cfg); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := partner.NewPool(partner.PoolConfig{BaseURL: cfg.BaseURL, AuthURL: cfg.AuthURL, ClientID: "c", ClientSecret: "s",
+	if _, err := partner.NewPool(partner.PoolConfig{BaseURL: baseURL, AuthURL: authURL, ClientID: clientID, ClientSecret: clientSecret,
 		Store: auth.NewMemoryStore()}); err != nil {
 		t.Fatal(err)
 	}
-	_ = context.Background
 }

@@ -16,46 +16,41 @@ import (
 // than the early-refresh margin (or says 0 or a negative lifetime) is used
 // until it expires, with a floor, instead of being refreshed on every call.
 func TestShortAccessTokenLifetimes(t *testing.T) {
-	const tokenKey = "POST auth.test /api/auth/mcp/token"
-	for _, tt := range []struct {
-		expiresIn string
-		maxCalls  int // refreshes allowed over 20 calls in 10 s
-	}{{"60", 1}, {"30", 1}, {"1", 1}, {"0", 1}, {"-100", 1}} {
-		t.Run("expires_in "+tt.expiresIn, func(t *testing.T) {
+	answer := func(expiresIn string) func(*http.Request) reply {
+		return func(*http.Request) reply {
+			return reply{status: 200, body: fmt.Sprintf(`{"access_token":"at-short","refresh_token":%q,"expires_in":%s}`, refreshTok, expiresIn)}
+		}
+	}
+	for _, expiresIn := range []string{"60", "30", "1", "0", "-100"} {
+		t.Run("expires_in "+expiresIn, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				s := newSvc()
-				s.on(tokenKey, func(w http.ResponseWriter, r *http.Request) {
-					w.Header().Set("Content-Type", "application/json")
-					fmt.Fprintf(w, `{"access_token":%q,"refresh_token":%q,"expires_in":%s}`, svcAccess, svcRefresh, tt.expiresIn)
-				})
-				c, _ := partner.NewClient(s.config())
+				s := newScript()
+				s.handle(epToken, answer(expiresIn))
+				c := s.client(t, s.config())
 				for range 20 {
 					if _, err := c.Me(t.Context()); err != nil {
 						t.Fatal(err)
 					}
 					time.Sleep(500 * time.Millisecond)
 				}
-				if n := s.n(tokenKey); n > tt.maxCalls {
-					t.Errorf("%d refreshes over 20 calls in 10 s, want at most %d", n, tt.maxCalls)
+				if n := s.n(epToken); n > 1 {
+					t.Errorf("%d refreshes over 20 calls in 10 s, want 1", n)
 				}
 			})
 		})
 	}
 	t.Run("expires_in 1800.0 is one clear error per attempt", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			s := newSvc()
-			s.on(tokenKey, func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Content-Type", "application/json")
-				fmt.Fprintf(w, `{"access_token":%q,"refresh_token":%q,"expires_in":1800.0}`, svcAccess, svcRefresh)
-			})
-			c, _ := partner.NewClient(s.config())
+			s := newScript()
+			s.handle(epToken, answer("1800.0"))
+			c := s.client(t, s.config())
 			for i := 1; i <= 2; i++ {
 				_, err := c.Me(t.Context())
 				if !errors.Is(err, partner.ErrUnexpectedResponse) || len(err.Error()) > 300 {
 					t.Fatalf("err = %v, want one short ErrUnexpectedResponse", err)
 				}
-				noSecret(t, "error", err.Error())
-				if n := s.n(tokenKey); n != i {
+				assertNoSecret(t, err.Error(), append(s.secrets(), "at-short"))
+				if n := s.n(epToken); n != i {
 					t.Fatalf("call %d: %d refreshes, want %d", i, n, i)
 				}
 			}
@@ -67,13 +62,9 @@ func TestShortAccessTokenLifetimes(t *testing.T) {
 // gives a short error, not the field.
 func TestHugeBadExpiryIsQuotedShort(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := newSvc()
-		s.on("POST api.test /api/oauth-client/installations/g1/tokens", func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprintf(w, `{"installation_token":%q,"expires_at":"%s"}`, svcInstall, strings.Repeat("9", 1<<20))
-		})
-		c, _ := partner.NewClient(s.config())
-		err := getP1(t.Context(), c)
+		s := newScript()
+		s.then(epMint, reply{status: 200, body: fmt.Sprintf(`{"installation_token":"svc_oat_x","expires_at":"%s"}`, strings.Repeat("9", 1<<20))})
+		err := getProject(t.Context(), s.client(t, s.config()))
 		if !errors.Is(err, partner.ErrUnexpectedResponse) || len(err.Error()) > 300 {
 			t.Fatalf("err (%d bytes) = %.300v", len(err.Error()), err)
 		}
@@ -84,13 +75,11 @@ func TestHugeBadExpiryIsQuotedShort(t *testing.T) {
 // Retry-After longer than the SDK waits reports it in APIError.RetryAfter.
 func TestTokenEndpoint429RetryAfter(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := newSvc()
-		s.on("POST auth.test /api/auth/mcp/token", func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Retry-After", "120")
-			writeJSON(w, 429, map[string]string{"error": "rate_limited"})
-		})
-		c, _ := partner.NewClient(s.config())
-		_, err := c.Me(t.Context())
+		s := newScript()
+		r := errReply(429, "rate_limited")
+		r.header = http.Header{"Retry-After": {"120"}}
+		s.then(epToken, r)
+		_, err := s.client(t, s.config()).Me(t.Context())
 		var ae *partner.APIError
 		if !errors.As(err, &ae) || ae.RetryAfter != 120*time.Second || !errors.Is(err, partner.ErrTemporary) {
 			t.Fatalf("err = %v, want an ErrTemporary *APIError with RetryAfter 2m0s", err)
