@@ -84,4 +84,3 @@ func TestCallerClientUntouched(t *testing.T) {
 		t.Errorf("the caller's client was modified: %+v", hc)
 	}
 }
-

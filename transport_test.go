@@ -143,4 +143,3 @@ func TestRedirectToAnotherHost(t *testing.T) {
 		t.Errorf("redirect to another host carried Authorization %q", leaked)
 	}
 }
-
