@@ -152,10 +152,14 @@ func (s *AccessSource) GrantID() string { return s.grantID }
 // missing or expires within its margin. A caller whose ctx ends while a
 // refresh is in progress gets ctx's error at once; the refresh carries on.
 func (s *AccessSource) Token(ctx context.Context) (string, error) {
-	if err := s.Check(ctx); err != nil {
-		return "", err
-	}
 	s.mu.Lock()
+	if s.err != nil {
+		s.mu.Unlock()
+		if err := s.Check(ctx); err != nil {
+			return "", err
+		}
+		s.mu.Lock()
+	}
 	if s.have && !s.unsaved && s.fresh() {
 		v := s.tok.AccessToken
 		s.mu.Unlock()
@@ -181,20 +185,27 @@ func (s *AccessSource) fresh() bool {
 // there that is not the one that failed: the application saved the token
 // of a new code exchange, or another holder refreshed.
 func (s *AccessSource) Check(ctx context.Context) error {
+	_, err := s.ready(ctx)
+	return err
+}
+
+// ready is Check that also returns the grant's Generation, in one look at
+// the source on the usual path.
+func (s *AccessSource) ready(ctx context.Context) (uint64, error) {
 	s.mu.Lock()
-	err, until, failedRT := s.err, s.errUntil, s.failedRT
+	gen, err, until, failedRT := s.gen, s.err, s.errUntil, s.failedRT
 	if err != nil && !until.IsZero() && !time.Now().Before(until) {
 		s.err, s.errUntil = nil, time.Time{} // held long enough: ask again
 		err = nil
 	}
 	s.mu.Unlock()
 	if err == nil {
-		return nil
+		return gen, nil
 	}
 	if until.IsZero() && s.adoptNewer(ctx, failedRT) {
-		return nil
+		return s.Generation(), nil
 	}
-	return earlier(s.grantID, err)
+	return gen, earlier(s.grantID, err)
 }
 
 // adoptNewer reads the Store and, when it holds a refresh token other than

@@ -81,11 +81,10 @@ func (s *InstallationSource) Last() Minted {
 }
 
 func (s *InstallationSource) get(ctx context.Context, renew bool) (Minted, error) {
-	a := s.cfg.Access
-	if err := a.Check(ctx); err != nil {
+	gen, err := s.cfg.Access.ready(ctx)
+	if err != nil {
 		return Minted{}, err
 	}
-	gen := a.Generation()
 	s.mu.Lock()
 	if s.gen != gen {
 		// The grant got a new token (the user reconnected, maybe with
