@@ -1,6 +1,7 @@
 package partner
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -133,7 +134,7 @@ func parseMint(path string, data []byte, received time.Time) (*InstallationToken
 		return nil, err
 	}
 	raw := json.RawMessage(data)
-	if firstOf(w.Token, w.InstallationToken, w.InstallationToken2, w.AccessToken) == "" {
+	if cmp.Or(w.Token, w.InstallationToken, w.InstallationToken2, w.AccessToken) == "" {
 		if inner := transport.Envelope(data, "data", "installation"); inner != nil {
 			w = mintTokenWire{}
 			if err := transport.Decode(http.MethodPost, path, inner, &w); err != nil {
@@ -143,8 +144,8 @@ func parseMint(path string, data []byte, received time.Time) (*InstallationToken
 		}
 	}
 	t := &InstallationToken{
-		Token:          firstOf(w.Token, w.InstallationToken, w.InstallationToken2, w.AccessToken),
-		OrganizationID: firstOf(w.OrganizationID, w.OrganizationID2),
+		Token:          cmp.Or(w.Token, w.InstallationToken, w.InstallationToken2, w.AccessToken),
+		OrganizationID: cmp.Or(w.OrganizationID, w.OrganizationID2),
 		ProjectIDs:     w.ProjectIDs,
 		Raw:            raw,
 	}
@@ -175,20 +176,11 @@ func scopeList(raw json.RawMessage) []string {
 	return nil
 }
 
-func firstOf(v ...string) string {
-	for _, s := range v {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
 // mintExpiry reads expiresAt/expires_at (RFC 3339) or expiresIn/expires_in
 // (seconds, number or numeric string); with none it is one hour. A bad
 // value is quoted only by a short prefix.
 func mintExpiry(w mintTokenWire, received time.Time) (time.Time, error) {
-	if at := firstOf(w.ExpiresAt, w.ExpiresAt2); at != "" {
+	if at := cmp.Or(w.ExpiresAt, w.ExpiresAt2); at != "" {
 		t, err := time.Parse(time.RFC3339, at)
 		if err != nil {
 			return time.Time{}, fmt.Errorf("expiry %s is not RFC 3339", apierr.Quote(at))

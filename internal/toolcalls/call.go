@@ -2,6 +2,7 @@ package toolcalls
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -136,7 +137,7 @@ func (f *flexStrings) UnmarshalJSON(b []byte) error {
 			Msg     string `json:"msg"`
 		}
 		if json.Unmarshal(it, &o) == nil {
-			if v := first(o.ID, o.KeyID, o.K, o.Name, o.Nm, o.Message, o.Msg); v != "" {
+			if v := cmp.Or(o.ID, o.KeyID, o.K, o.Name, o.Nm, o.Message, o.Msg); v != "" {
 				out = append(out, v)
 				continue
 			}
@@ -145,26 +146,6 @@ func (f *flexStrings) UnmarshalJSON(b []byte) error {
 	}
 	*f = out
 	return nil
-}
-
-// first returns the first non-empty string.
-func first(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-// firstInt returns the first non-zero int.
-func firstInt(ns ...int) int {
-	for _, n := range ns {
-		if n != 0 {
-			return n
-		}
-	}
-	return 0
 }
 
 // flexTime decodes an RFC 3339 string or Unix milliseconds; anything else

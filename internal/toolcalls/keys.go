@@ -1,6 +1,7 @@
 package toolcalls
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -34,7 +35,7 @@ func (p *pubWire) pending() *translations.PendingPublish {
 	if p == nil {
 		return nil
 	}
-	return &translations.PendingPublish{HasChanges: p.Has || p.HasChanges, Count: firstInt(p.Cnt, p.Count), Hint: p.Hint}
+	return &translations.PendingPublish{HasChanges: p.Has || p.HasChanges, Count: cmp.Or(p.Cnt, p.Count), Hint: p.Hint}
 }
 
 type newKeyWire struct {

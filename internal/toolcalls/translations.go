@@ -1,6 +1,7 @@
 package toolcalls
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -99,12 +100,12 @@ func GetTranslations(ctx context.Context, c Caller, project string, q translatio
 		return nil, err
 	}
 	r := &translations.Result{
-		Project: first(w.Project, w.Prj), SourceLanguage: first(w.SourceLanguage, w.SL),
-		Returned: firstInt(w.Returned, w.Ret), Total: firstInt(w.Total, w.Tot),
+		Project: cmp.Or(w.Project, w.Prj), SourceLanguage: cmp.Or(w.SourceLanguage, w.SL),
+		Returned: cmp.Or(w.Returned, w.Ret), Total: cmp.Or(w.Total, w.Tot),
 		HasMore: w.HasMore || w.HasMore2, Hint: w.Hint, Raw: raw,
 	}
 	for _, k := range w.Keys {
-		kt := translations.KeyTranslations{KeyID: k.ID, Name: first(k.Key, k.K), Namespace: first(k.Namespace, k.NS), SourceText: first(k.SourceText, k.Src)}
+		kt := translations.KeyTranslations{KeyID: k.ID, Name: cmp.Or(k.Key, k.K), Namespace: cmp.Or(k.Namespace, k.NS), SourceText: cmp.Or(k.SourceText, k.Src)}
 		tr := k.Translations
 		if tr == nil {
 			tr = k.Tr
@@ -112,7 +113,7 @@ func GetTranslations(ctx context.Context, c Caller, project string, q translatio
 		if tr != nil {
 			kt.Translations = make(map[string]translations.Translation, len(tr))
 			for lang, t := range tr {
-				kt.Translations[lang] = translations.Translation{ID: t.ID, Text: first(t.Text, t.T), Status: first(t.Status, t.St)}
+				kt.Translations[lang] = translations.Translation{ID: t.ID, Text: cmp.Or(t.Text, t.T), Status: cmp.Or(t.Status, t.St)}
 			}
 		}
 		r.Keys = append(r.Keys, kt)
