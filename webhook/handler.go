@@ -74,8 +74,8 @@ func (p DedupPolicy) withDefaults() DedupPolicy {
 //     Conflict, which the service shows as a failed delivery.
 //
 // A nil store means a new MemoryDedup, which only sees the deliveries of
-// this process; share a store such as sqlstore's or redisstore's between
-// replicas. Set the times with WithDedupPolicy.
+// this process; replicas need one DedupStore they share (see DedupStore
+// for how it maps onto SQL and Redis). Set the times with WithDedupPolicy.
 func WithDeduplication(store DedupStore) HandlerOption {
 	if store == nil {
 		store = NewMemoryDedup(0)
