@@ -515,11 +515,23 @@ func (c *call) mint(grantID string) {
 	expires := s.tokens[tok].expires
 	s.counts.Mints++
 	g.counts.Mints++
+	scopes := append([]string{}, g.Scopes...)
+	var org string
+	if len(g.Organizations) > 0 {
+		org = g.Organizations[0].ID
+	}
 	s.mu.Unlock()
+	// The documented answer (service-notes.md section 3); project_ids [] =
+	// every project of the organization.
 	c.json(http.StatusCreated, struct {
-		Token     string `json:"token"`
-		ExpiresAt string `json:"expiresAt"`
-	}{tok, expires.UTC().Format(time.RFC3339)})
+		Token          string   `json:"installation_token"`
+		TokenType      string   `json:"token_type"`
+		ExpiresAt      string   `json:"expires_at"`
+		ExpiresIn      int      `json:"expires_in"`
+		OrganizationID string   `json:"organization_id"`
+		ProjectIDs     []string `json:"project_ids"`
+		Scopes         []string `json:"scopes"`
+	}{tok, "Bearer", expires.UTC().Format(time.RFC3339), int(expires.Sub(c.now).Seconds()), org, []string{}, scopes})
 }
 
 // readJSON decodes a JSON request body into v, or answers 415 or 400 and

@@ -18,7 +18,10 @@
 // only), which kind of token each endpoint takes (an installation token for
 // endpoints 2 to 6, the grant's own access token for endpoint 8, either for
 // endpoint 1), token expiry, grant revocation, the organization of each
-// resource, and the uniqueness of project slugs per organization.
+// resource, and the uniqueness of project slugs per organization. Endpoint
+// 8 answers with the fields the service documents (installation_token,
+// token_type, expires_at, expires_in, organization_id, project_ids and the
+// token's scopes).
 //
 // Every error answer is a JSON body {"error": code, "message": text}, with
 // the codes of the service's documentation:

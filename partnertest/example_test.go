@@ -49,7 +49,9 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	var minted struct{ Token string }
+	var minted struct {
+		Token string `json:"installation_token"`
+	}
 	json.NewDecoder(resp.Body).Decode(&minted)
 	resp.Body.Close()
 	fmt.Println("installation token:", strings.HasPrefix(minted.Token, "svc_oat_"))

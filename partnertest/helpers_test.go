@@ -93,7 +93,9 @@ func installationToken(t testing.TB, srv *partnertest.Server, g partnertest.Gran
 	if r.status != http.StatusCreated {
 		t.Fatalf("mint: %d %s", r.status, r.body)
 	}
-	var tok struct{ Token string }
+	var tok struct {
+		Token string `json:"installation_token"`
+	}
 	if err := json.Unmarshal(r.body, &tok); err != nil || tok.Token == "" {
 		t.Fatalf("mint: %s: %v", r.body, err)
 	}
