@@ -1,6 +1,7 @@
 package projects
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -52,6 +53,10 @@ func (p Project) String() string {
 func (l *Language) UnmarshalJSON(b []byte) error {
 	if len(b) > 0 && b[0] == '"' {
 		*l = Language{}
+		if n := len(b); n >= 2 && b[n-1] == '"' && bytes.IndexByte(b[1:n-1], '\\') < 0 && bytes.IndexByte(b[1:n-1], '"') < 0 {
+			l.Code = string(b[1 : n-1]) // the usual code needs no unescaping
+			return nil
+		}
 		return json.Unmarshal(b, &l.Code)
 	}
 	var w struct {
