@@ -107,13 +107,11 @@ type Client struct {
 	// does this itself; call it only to mint a token by hand.
 	Installations *InstallationsService
 
-	grantID     string
-	grantPath   string // grantID escaped for a path
-	sh          *shared
-	access      *tokens.AccessSource
-	install     *tokens.InstallationSource
-	logger      *slog.Logger
-	baseSetting string
+	grantID string
+	sh      *shared
+	access  *tokens.AccessSource
+	install *tokens.InstallationSource
+	common  service // what the services point at: no allocation per service
 }
 
 // NewClient checks cfg and returns a Client. It sends no request: the
@@ -204,8 +202,8 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 // client wires one grant's client; tok nil means "load it from the Store
 // on first use".
 func (sh *shared) client(grantID string, tok *oauth2.Token) *Client {
-	c := &Client{grantID: grantID, grantPath: url.PathEscape(grantID), sh: sh,
-		logger: sh.logger, baseSetting: sh.name + ".BaseURL"}
+	c := &Client{grantID: grantID, sh: sh}
+	c.common.c = c
 	c.access = sh.ref.Source(grantID, tok)
 	c.install = tokens.NewInstallationSource(tokens.InstallationConfig{
 		Mint:    c.mint,
@@ -213,9 +211,9 @@ func (sh *shared) client(grantID string, tok *oauth2.Token) *Client {
 		Margin:  sh.margin,
 		Timeout: sh.timeout,
 	})
-	c.Organizations = (*OrganizationsService)(&service{c})
-	c.Projects = (*ProjectsService)(&service{c})
-	c.Installations = (*InstallationsService)(&service{c})
+	c.Organizations = (*OrganizationsService)(&c.common)
+	c.Projects = (*ProjectsService)(&c.common)
+	c.Installations = (*InstallationsService)(&c.common)
 	return c
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -109,8 +110,8 @@ type mintTokenWire struct {
 // mint calls endpoint 8 for the client's grant; it is the grant's
 // tokens.MintFunc.
 func (c *Client) mint(ctx context.Context) (tokens.Minted, error) {
-	path := "/api/oauth-client/installations/" + c.grantPath + "/tokens"
-	data, err := c.do(ctx, transport.Request{Method: http.MethodPost, Path: path, Auth: c.access, Credential: c.baseSetting})
+	path := "/api/oauth-client/installations/" + url.PathEscape(c.grantID) + "/tokens"
+	data, err := c.do(ctx, transport.Request{Method: http.MethodPost, Path: path, Auth: c.access, Credential: c.sh.name + ".BaseURL"})
 	if err != nil {
 		return tokens.Minted{}, err
 	}
@@ -119,7 +120,7 @@ func (c *Client) mint(ctx context.Context) (tokens.Minted, error) {
 		return tokens.Minted{}, err
 	}
 	if !strings.HasPrefix(t.Token, InstallationTokenPrefix) {
-		if l := c.logger; l != nil {
+		if l := c.sh.logger; l != nil {
 			l.LogAttrs(ctx, slog.LevelWarn, "partner: installation token without the "+InstallationTokenPrefix+" prefix",
 				slog.String("grant", c.grantID))
 		}

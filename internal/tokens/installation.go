@@ -73,13 +73,6 @@ func (s *InstallationSource) Renew(ctx context.Context) (Minted, error) {
 	return s.get(ctx, true)
 }
 
-// Last returns what the latest mint gave, or the zero Minted.
-func (s *InstallationSource) Last() Minted {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.cur
-}
-
 func (s *InstallationSource) get(ctx context.Context, renew bool) (Minted, error) {
 	gen, err := s.cfg.Access.ready(ctx)
 	if err != nil {
@@ -155,7 +148,9 @@ func (s *InstallationSource) mint(ctx context.Context, p *pending[Minted], gen u
 	}
 	if err == nil && s.gen == gen {
 		m.Expiry, s.margin = s.keep(m.Expiry)
-		s.cur = m
+		// The cache keeps the token and its expiry only: Detail (the whole
+		// answer) goes to this mint's callers, not into every idle grant.
+		s.cur = Minted{Token: m.Token, Expiry: m.Expiry}
 		s.cfg.Access.debug(ctx, "partner: installation token minted", slog.Time("expiry", m.Expiry))
 	}
 	p.finish(m, err)
