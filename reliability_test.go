@@ -30,6 +30,8 @@ const (
 	outTemp     = "ErrTemporary"
 	outDeadline = "context.DeadlineExceeded"
 	outAPI      = "APIError " // + status
+	outUnexp    = "ErrUnexpectedResponse"
+	outWrongOrg = "ErrWrongOrganization"
 )
 
 // Where a row's fault applies.
@@ -69,6 +71,10 @@ var matrix = []matrixRow{
 	{name: "connection dropped after the request", at: atToken, fault: &partnertest.Fault{Drop: true}, want: outTemp, requests: 1},
 	{name: "hangs past the caller's deadline", at: atToken, fault: &partnertest.Fault{Hang: true}, want: outDeadline, requests: 1, minTime: 5 * time.Second, maxTime: 5 * time.Second},
 	{name: "truncated body", at: atToken, fault: &partnertest.Fault{Status: 200, Truncate: true}, want: outTemp, requests: 1},
+	{name: "307 to another host: credentials not sent there", at: atToken, fault: &partnertest.Fault{Status: 307, Location: "https://evil.example:8443/token?x=1"}, want: outConfig, requests: 1},
+	{name: "308 to another host: credentials not sent there", at: atToken, fault: &partnertest.Fault{Status: 308, Location: "https://evil.example/token"}, want: outConfig, requests: 1},
+	{name: "429 Retry-After 3600: reported, not awaited", at: atToken, fault: &partnertest.Fault{Status: 429, RetryAfter: "3600"}, want: outTemp, requests: 1},
+	{name: "200 with expires_in 1800.0: one clear error", at: atToken, fault: &partnertest.Fault{Status: 200, Body: `{"access_token":"x","expires_in":1800.0}`}, want: outUnexp, requests: 1},
 
 	// Minting the installation token, on a new client's first resource call.
 	{name: "410 grant_revoked", at: atMint, fault: &partnertest.Fault{Status: 410, Body: `{"error":"grant_revoked"}`}, want: outReauth, requests: 2},
@@ -79,6 +85,11 @@ var matrix = []matrixRow{
 	{name: "503 once", at: atMint, fault: &partnertest.Fault{Status: 503}, want: outOK, requests: 4},
 	{name: "connection dropped after the request", at: atMint, fault: &partnertest.Fault{Drop: true}, want: outTemp, requests: 2},
 	{name: "truncated body", at: atMint, fault: &partnertest.Fault{Status: 201, Truncate: true}, want: outTemp, requests: 2},
+	{name: "404 grant_not_found", at: atMint, fault: &partnertest.Fault{Status: 404, Body: `{"error":"grant_not_found"}`}, want: outReauth, requests: 2},
+	{name: "404 HTML (a wrong BaseURL or a proxy)", at: atMint, fault: &partnertest.Fault{Status: 404, Body: "<html>Not Found</html>"}, want: outConfig, requests: 2},
+	{name: "410 without a body", at: atMint, fault: &partnertest.Fault{Status: 410, Body: " "}, want: outReauth, requests: 2},
+	{name: "307 to another host: not followed", at: atMint, fault: &partnertest.Fault{Status: 307, Location: "https://evil.example/tokens"}, want: outConfig, requests: 2},
+	{name: "201 with a 1 MiB bad expires_at: a short error", at: atMint, fault: &partnertest.Fault{Status: 201, Body: `{"installation_token":"svc_oat_x","expires_at":"` + strings.Repeat("9", 1<<20) + `"}`}, want: outUnexp, requests: 2},
 
 	// Resource endpoints, after a warm-up call (tokens in hand).
 	{name: "GET organizations: 400 JSON", at: atAPI, call: "orgs", fault: &partnertest.Fault{Status: 400, Body: `{"error":"invalid_request"}`}, want: outAPI + "400", requests: 1},
@@ -88,6 +99,8 @@ var matrix = []matrixRow{
 	{name: "GET organizations: 404 JSON", at: atAPI, call: "orgs", fault: &partnertest.Fault{Status: 404, Body: `{"error":"not_found"}`}, want: outAPI + "404", requests: 1},
 	{name: "GET organizations: 409", at: atAPI, call: "orgs", fault: &partnertest.Fault{Status: 409}, want: outAPI + "409", requests: 1},
 	{name: "GET organizations: 410 grant_revoked", at: atAPI, call: "orgs", fault: &partnertest.Fault{Status: 410, Body: `{"error":"grant_revoked"}`}, want: outReauth, requests: 1},
+	{name: "GET organizations: 403 wrong_organization: per call", at: atAPI, call: "orgs", fault: &partnertest.Fault{Status: 403, Body: `{"error":"wrong_organization"}`}, want: outWrongOrg, requests: 1},
+	{name: "GET organizations: 404 grant_not_found", at: atAPI, call: "orgs", fault: &partnertest.Fault{Status: 404, Body: `{"error":"grant_not_found"}`}, want: outReauth, requests: 1},
 	{name: "GET organizations: 429 Retry-After 3 s", at: atAPI, call: "orgs", fault: &partnertest.Fault{Status: 429, RetryAfter: "3"}, want: outOK, requests: 2, minTime: 3 * time.Second},
 	{name: "GET organizations: 429 Retry-After as a date", at: atAPI, call: "orgs", fault: &partnertest.Fault{Status: 429, RetryAfter: "Sat, 01 Jan 2000 00:00:05 GMT"}, want: outOK, requests: 2, minTime: 5 * time.Second},
 	{name: "GET organizations: 429 Retry-After 3600: reported, not awaited", at: atAPI, call: "orgs", fault: &partnertest.Fault{Status: 429, RetryAfter: "3600"}, want: outTemp, requests: 1},
@@ -297,6 +310,10 @@ func outcome(err error) string {
 		return outConfig
 	case errors.Is(err, partner.ErrTemporary):
 		return outTemp
+	case errors.Is(err, partner.ErrWrongOrganization):
+		return outWrongOrg
+	case errors.Is(err, partner.ErrUnexpectedResponse):
+		return outUnexp
 	case errors.As(err, &ae):
 		return fmt.Sprintf("%s%d", outAPI, ae.StatusCode)
 	}

@@ -151,6 +151,9 @@ func (c *call) applyFault() bool {
 		if f.RetryAfter != "" {
 			c.w.Header().Set("Retry-After", f.RetryAfter)
 		}
+		if f.Location != "" {
+			c.w.Header().Set("Location", f.Location)
+		}
 		body, ctype := faultBody(f)
 		c.write(f.Status, ctype, body)
 		return true

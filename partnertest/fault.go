@@ -46,6 +46,10 @@ type Fault struct {
 	// RetryAfter, if not empty, is sent as the Retry-After header with
 	// Status, as given: seconds ("2") or an HTTP date.
 	RetryAfter string
+	// Location, if not empty, is sent as the Location header with Status:
+	// with a 3xx Status the fault is a redirect, to test where a client
+	// follows one.
+	Location string
 
 	// Delay is how long to wait before answering. The wait ends early,
 	// with no answer, if the client gives up or the server is closed.
