@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -99,8 +100,13 @@ func escaped(secret string) *regexp.Regexp {
 			if r == ' ' {
 				p.WriteString(`|\+`)
 			}
-		} else if r <= 0xffff {
-			fmt.Fprintf(&p, `|\\u%s|%s`, hexRunes(fmt.Sprintf("%04x", r)), percentBytes(string(r)))
+		} else {
+			// JSON writes a rune past U+FFFF as a UTF-16 surrogate pair.
+			u := hexRunes(fmt.Sprintf("%04x", r))
+			if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
+				u = hexRunes(fmt.Sprintf("%04x", r1)) + `\\u` + hexRunes(fmt.Sprintf("%04x", r2))
+			}
+			fmt.Fprintf(&p, `|\\u%s|%s`, u, percentBytes(string(r)))
 		}
 		p.WriteString(")")
 	}

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -18,7 +19,9 @@ func forms(secret string) map[string]string {
 	b := []byte(secret)
 	var uni strings.Builder
 	for _, r := range secret {
-		fmt.Fprintf(&uni, `\u%04X`, r)
+		for _, u := range utf16.Encode([]rune{r}) { // as JSON writes it
+			fmt.Fprintf(&uni, `\u%04X`, u)
+		}
 	}
 	return map[string]string{
 		"as is":          secret,
