@@ -10,12 +10,14 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/oauth2"
 
 	"github.com/locsvc/partner-go/auth"
 	"github.com/locsvc/partner-go/internal/apierr"
+	"github.com/locsvc/partner-go/internal/mcpsession"
 	"github.com/locsvc/partner-go/internal/redact"
 	"github.com/locsvc/partner-go/internal/tokens"
 	"github.com/locsvc/partner-go/internal/transport"
@@ -45,6 +47,10 @@ type Config struct {
 	BaseURL string
 	// AuthURL is the token endpoint's base address (the spec's {auth_url}).
 	AuthURL string
+	// MCPURL is the translation tools' MCP endpoint (the spec's {mcp_url}),
+	// needed only by Keys, Translations and Tools. The installation token
+	// goes to its host as to BaseURL's, and nowhere else.
+	MCPURL string
 	// ClientID and ClientSecret are the partner application's credentials.
 	ClientID     string
 	ClientSecret string
@@ -106,12 +112,24 @@ type Client struct {
 	// Installations mints installation tokens (endpoint 8). The client
 	// does this itself; call it only to mint a token by hand.
 	Installations *InstallationsService
+	// Keys creates, lists, updates and deletes translation keys
+	// (translation tools; needs Config.MCPURL).
+	Keys *KeysService
+	// Translations reads, writes and publishes translations, follows
+	// syncs and reads the glossary context (translation tools).
+	Translations *TranslationsService
+	// Tools lists and calls any tool of the service's MCP servers.
+	Tools *ToolsService
 
 	grantID string
 	sh      *shared
 	access  *tokens.AccessSource
 	install *tokens.InstallationSource
 	common  service // what the services point at: no allocation per service
+
+	mcpMu  sync.Mutex
+	mcp    *mcpsession.Session // the translation tools' session, made on first use
+	closed bool
 }
 
 // NewClient checks cfg and returns a Client. It sends no request: the
@@ -138,7 +156,7 @@ func NewClient(cfg Config) (*Client, error) {
 // pool returns the settings cfg shares with a PoolConfig.
 func (cfg *Config) pool() PoolConfig {
 	return PoolConfig{
-		BaseURL: cfg.BaseURL, AuthURL: cfg.AuthURL,
+		BaseURL: cfg.BaseURL, AuthURL: cfg.AuthURL, MCPURL: cfg.MCPURL,
 		ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret,
 		Store: cfg.Store, HTTPClient: cfg.HTTPClient, Logger: cfg.Logger,
 		UserAgent: cfg.UserAgent, AllowInsecureHTTP: cfg.AllowInsecureHTTP,
@@ -154,8 +172,10 @@ type shared struct {
 	ref             *tokens.Refresher
 	margin, timeout time.Duration
 	logger          *slog.Logger
-	name            string // "Config" or "PoolConfig", for advice
-	basePath        string // the base URL's path, without a trailing slash
+	name            string   // "Config" or "PoolConfig", for advice
+	basePath        string   // the base URL's path, without a trailing slash
+	mcpURL          string   // the translation tools' endpoint, or ""
+	origins         []string // scheme://host of BaseURL and MCPURL: where tokens go
 }
 
 // build checks the settings and makes the shared parts. name is the
@@ -168,6 +188,12 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 	authURL, err := checkURL(name+".AuthURL", pc.AuthURL, pc.AllowInsecureHTTP)
 	if err != nil {
 		return nil, err
+	}
+	var mcpURL *url.URL
+	if pc.MCPURL != "" {
+		if mcpURL, err = checkURL(name+".MCPURL", pc.MCPURL, pc.AllowInsecureHTTP); err != nil {
+			return nil, err
+		}
 	}
 	switch {
 	case pc.ClientID == "":
@@ -195,8 +221,14 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 		Timeout:      pc.RefreshTimeout,
 		Logger:       pc.Logger,
 	})
-	return &shared{runner: r, ref: ref, margin: pc.InstallationTokenMargin, timeout: pc.RefreshTimeout,
-		logger: pc.Logger, name: name, basePath: strings.TrimSuffix(base.Path, "/")}, nil
+	sh := &shared{runner: r, ref: ref, margin: pc.InstallationTokenMargin, timeout: pc.RefreshTimeout,
+		logger: pc.Logger, name: name, basePath: strings.TrimSuffix(base.Path, "/"),
+		origins: []string{origin(base)}}
+	if mcpURL != nil {
+		sh.mcpURL = mcpURL.String()
+		sh.origins = append(sh.origins, origin(mcpURL))
+	}
+	return sh, nil
 }
 
 // client wires one grant's client; tok nil means "load it from the Store
@@ -214,6 +246,9 @@ func (sh *shared) client(grantID string, tok *oauth2.Token) *Client {
 	c.Organizations = (*OrganizationsService)(&c.common)
 	c.Projects = (*ProjectsService)(&c.common)
 	c.Installations = (*InstallationsService)(&c.common)
+	c.Keys = (*KeysService)(&c.common)
+	c.Translations = (*TranslationsService)(&c.common)
+	c.Tools = (*ToolsService)(&c.common)
 	return c
 }
 
@@ -334,6 +369,9 @@ func checkURL(field, raw string, insecure bool) (*url.URL, error) {
 	return u, nil
 }
 
+// origin is u's scheme://host, lowercased.
+func origin(u *url.URL) string { return strings.ToLower(u.Scheme + "://" + u.Host) }
+
 func loopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {
 		return true
@@ -381,14 +419,15 @@ func (pc PoolConfig) GoString() string { return pc.String() }
 func (pc PoolConfig) LogValue() slog.Value { return slog.GroupValue(pc.attrs()...) }
 
 func (pc *PoolConfig) describe(typ, extra string) string {
-	return fmt.Sprintf("%s{BaseURL: %q, AuthURL: %q, ClientID: %q, ClientSecret: %s%s}",
-		typ, pc.BaseURL, pc.AuthURL, pc.ClientID, redacted(pc.ClientSecret), extra)
+	return fmt.Sprintf("%s{BaseURL: %q, AuthURL: %q, MCPURL: %q, ClientID: %q, ClientSecret: %s%s}",
+		typ, pc.BaseURL, pc.AuthURL, pc.MCPURL, pc.ClientID, redacted(pc.ClientSecret), extra)
 }
 
 func (pc *PoolConfig) attrs() []slog.Attr {
 	return []slog.Attr{
 		slog.String("base_url", pc.BaseURL),
 		slog.String("auth_url", pc.AuthURL),
+		slog.String("mcp_url", pc.MCPURL),
 		slog.String("client_id", pc.ClientID),
 		slog.String("client_secret", redacted(pc.ClientSecret)),
 	}

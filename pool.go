@@ -3,6 +3,7 @@ package partner
 import (
 	"container/list"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -22,7 +23,9 @@ const DefaultMaxClients = 10_000
 // from the token stored for it. Its String, GoString and LogValue never
 // show a secret.
 type PoolConfig struct {
-	BaseURL, AuthURL       string
+	BaseURL, AuthURL string
+	// MCPURL is the translation tools' endpoint ({mcp_url}); see Config.
+	MCPURL                 string
 	ClientID, ClientSecret string
 	// Store holds every grant's token; see auth.Store for the contract.
 	Store auth.Store
@@ -57,13 +60,16 @@ type PoolConfig struct {
 // Keep MaxClients above the number of grants in use at once: a client that
 // was evicted (or forgotten) while a caller still holds it keeps working,
 // but its token cache is no longer the one Pool.Client returns, so the
-// grant may be refreshed by both.
+// grant may be refreshed by both. Eviction lets go of the client's MCP
+// connection once its calls in flight end; a tool call on it after that
+// connects again, and that connection is the holder's to Close.
 type Pool struct {
 	sh    *shared
 	store auth.Store
 	max   int
 
 	mu     sync.Mutex
+	closed bool
 	lru    list.List // of *Client, most recently used first
 	byID   map[string]*list.Element
 	failed list.List // of failedGrant, most recent first; at most max
@@ -104,7 +110,12 @@ func (p *Pool) Client(ctx context.Context, grantID string) (*Client, error) {
 		return nil, err
 	}
 	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil, ErrClosed
+	}
 	var c *Client
+	var evicted []*Client
 	if el, ok := p.byID[grantID]; ok {
 		p.lru.MoveToFront(el)
 		c = el.Value.(*Client)
@@ -119,45 +130,76 @@ func (p *Pool) Client(ctx context.Context, grantID string) (*Client, error) {
 		}
 		p.byID[grantID] = p.lru.PushFront(c)
 		for p.lru.Len() > p.max {
-			p.evict(p.lru.Back())
+			evicted = append(evicted, p.evict(p.lru.Back()))
 		}
 	}
 	p.mu.Unlock()
+	for _, e := range evicted {
+		e.drain()
+	}
 	if err := c.access.Check(ctx); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-// evict drops el; a grant stuck on a final error is remembered, up to as
-// many as the pool keeps clients. p.mu is held.
-func (p *Pool) evict(el *list.Element) {
+// evict drops el and returns its client, whose MCP connection the caller
+// drains once p.mu is released; a grant stuck on a final error is
+// remembered, up to as many as the pool keeps clients. p.mu is held.
+func (p *Pool) evict(el *list.Element) *Client {
 	c := p.lru.Remove(el).(*Client)
 	delete(p.byID, c.grantID)
 	rt, err := c.access.Final()
 	if err == nil {
-		return
+		return c
 	}
 	p.fByID[c.grantID] = p.failed.PushFront(failedGrant{grantID: c.grantID, refreshToken: rt, err: err})
 	for p.failed.Len() > p.max {
 		old := p.failed.Remove(p.failed.Back()).(failedGrant)
 		delete(p.fByID, old.grantID)
 	}
+	return c
 }
 
 // Forget drops grantID from the pool, for example after the user
-// disconnected the application. It does not touch the Store.
+// disconnected the application, and lets go of its MCP connection (calls
+// in flight finish). It does not touch the Store.
 func (p *Pool) Forget(grantID string) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	var c *Client
 	if el, ok := p.byID[grantID]; ok {
-		p.lru.Remove(el)
+		c = p.lru.Remove(el).(*Client)
 		delete(p.byID, grantID)
 	}
 	if el, ok := p.fByID[grantID]; ok {
 		p.failed.Remove(el)
 		delete(p.fByID, grantID)
 	}
+	p.mu.Unlock()
+	if c != nil {
+		c.drain()
+	}
+}
+
+// Close closes the MCP sessions of every client the pool holds and leaves
+// no goroutine behind; Pool.Client returns ErrClosed after it. Clients
+// taken from the pool before keep working for REST. It is safe to call
+// more than once.
+func (p *Pool) Close() error {
+	p.mu.Lock()
+	p.closed = true
+	var cs []*Client
+	for el := p.lru.Front(); el != nil; el = el.Next() {
+		cs = append(cs, el.Value.(*Client))
+	}
+	p.lru.Init()
+	clear(p.byID)
+	p.mu.Unlock()
+	var errs []error
+	for _, c := range cs {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // Len returns how many grants' clients the pool holds.

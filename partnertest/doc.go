@@ -85,8 +85,8 @@
 //
 // # Translation tools (MCP)
 //
-// A third listener at MCPURL serves the service's translation tools as a
-// Streamable HTTP MCP server at MCPPath, built on the official Go MCP SDK
+// A third listener serves the service's translation tools at MCPURL (its
+// path is MCPPath) as a Streamable HTTP MCP server, built on the official Go MCP SDK
 // and behaving as mcp-tools.md describes: stateless (no session id; no
 // initialize needed), one application/json answer per POST, only the
 // protocol versions in MCPProtocolVersions (a newer protocol's

@@ -14,8 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// MCPPath is the path of the translation tools' endpoint on the MCPURL
-// server.
+// MCPPath is the path of the translation tools' endpoint on its host
+// (Server.MCPURL ends with it).
 const MCPPath = "/mcp"
 
 // MCPProtocolVersions returns the MCP protocol versions the MCP listener
@@ -109,7 +109,7 @@ func (c *call) serveMCP() {
 		c.json(http.StatusOK, map[string]string{"status": "ok", "transport": "streamable-http"})
 		return
 	case "/.well-known/oauth-protected-resource":
-		c.json(http.StatusOK, map[string]any{"resource": c.s.MCPURL + MCPPath, "authorization_servers": []string{c.s.AuthURL}})
+		c.json(http.StatusOK, map[string]any{"resource": c.s.MCPURL, "authorization_servers": []string{c.s.AuthURL}})
 		return
 	case "/.well-known/oauth-authorization-server":
 		c.json(http.StatusOK, map[string]any{
@@ -186,7 +186,7 @@ func (c *call) serveMCP() {
 func (c *call) mcpAuthorize() bool {
 	switch {
 	case c.kind == TokenNone:
-		c.w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+c.s.MCPURL+`/.well-known/oauth-protected-resource"`)
+		c.w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+c.s.mcpOrigin+`/.well-known/oauth-protected-resource"`)
 		c.json(http.StatusUnauthorized, map[string]string{"error": "Authorization required"})
 		return false
 	case c.tok == nil || c.kind != TokenInstallation:

@@ -15,7 +15,7 @@ import (
 // mcpPost sends one JSON-RPC body to srv's MCP endpoint.
 func mcpPost(t *testing.T, srv *partnertest.Server, method, token, accept, ctype, body string) reply {
 	t.Helper()
-	req, err := http.NewRequest(method, srv.MCPURL+partnertest.MCPPath, strings.NewReader(body))
+	req, err := http.NewRequest(method, srv.MCPURL, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestMCPHTTPRules(t *testing.T) {
 	}
 	// Other paths.
 	for path, status := range map[string]int{"/health": 200, "/nope": 404, "/.well-known/oauth-protected-resource": 200} {
-		resp, err := srv.Client().Get(srv.MCPURL + path)
+		resp, err := srv.Client().Get(strings.TrimSuffix(srv.MCPURL, partnertest.MCPPath) + path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +134,7 @@ func TestMCPAuth(t *testing.T) {
 			if r.status != want || (want != 405 && !strings.Contains(string(r.body), tt.want)) {
 				t.Errorf("%s %s: %d %s, want %d %s", method, tt.name, r.status, r.body, want, tt.want)
 			}
-			if tt.token == "" && !strings.Contains(r.header.Get("WWW-Authenticate"), `resource_metadata="`+srv.MCPURL+`/.well-known/oauth-protected-resource"`) {
+			if tt.token == "" && !strings.Contains(r.header.Get("WWW-Authenticate"), `resource_metadata="`+strings.TrimSuffix(srv.MCPURL, partnertest.MCPPath)+`/.well-known/oauth-protected-resource"`) {
 				t.Errorf("%s: WWW-Authenticate %q", tt.name, r.header.Get("WWW-Authenticate"))
 			}
 		}
@@ -150,7 +150,7 @@ func TestMCPDefaultClient(t *testing.T) {
 	g := srv.NewGrant()
 	c := mcp.NewClient(&mcp.Implementation{Name: "default", Version: "1"}, nil)
 	cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{
-		Endpoint:   srv.MCPURL + partnertest.MCPPath,
+		Endpoint:   srv.MCPURL,
 		HTTPClient: &http.Client{Transport: bearer{srv.IssueInstallationToken(g.ID), srv.Client().Transport}},
 		MaxRetries: -1,
 	}, nil)

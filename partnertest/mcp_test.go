@@ -37,7 +37,7 @@ func connect(t testing.TB, srv *partnertest.Server, token string) *mcp.ClientSes
 	t.Helper()
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{
-		Endpoint:             srv.MCPURL + partnertest.MCPPath,
+		Endpoint:             srv.MCPURL,
 		HTTPClient:           &http.Client{Transport: bearer{token, srv.Client().Transport}},
 		DisableStandaloneSSE: true,
 		MaxRetries:           -1,
@@ -463,7 +463,7 @@ func ExampleServer_TranslationKeys() {
 	ctx := context.Background()
 	c := mcp.NewClient(&mcp.Implementation{Name: "example", Version: "1"}, nil)
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{
-		Endpoint:             srv.MCPURL + partnertest.MCPPath,
+		Endpoint:             srv.MCPURL,
 		HTTPClient:           &http.Client{Transport: bearer{srv.IssueInstallationToken(g.ID), srv.Client().Transport}},
 		DisableStandaloneSSE: true,
 	}, &mcp.ClientSessionOptions{ProtocolVersion: partnertest.MCPProtocolVersions()[0]})

@@ -42,10 +42,11 @@ type Server struct {
 	// AuthURL is the base URL of the server holding the token endpoint
 	// (/api/auth/mcp/token), without a trailing slash.
 	AuthURL string
-	// MCPURL is the base URL of the server holding the translation tools
-	// (the spec's {mcp_url} is MCPURL + MCPPath), without a trailing
-	// slash.
+	// MCPURL is the translation tools' endpoint, the spec's {mcp_url}:
+	// the path MCPPath on its own host. Give it to partner.Config.MCPURL.
 	MCPURL string
+	// mcpOrigin is MCPURL's scheme and host.
+	mcpOrigin string
 
 	clientID     string
 	clientSecret string
@@ -172,7 +173,7 @@ func NewServer(opts ...Option) *Server {
 		s.api = startTLSServer(s.handler(HostAPI), listeners[memHostAPI+":443"], tlsConf)
 		s.auth = startTLSServer(s.handler(HostAuth), listeners[memHostAuth+":443"], tlsConf)
 		s.mcp = startTLSServer(s.handler(HostMCP), listeners[memHostMCP+":443"], tlsConf)
-		s.URL, s.AuthURL, s.MCPURL = "https://"+memHostAPI, "https://"+memHostAuth, "https://"+memHostMCP
+		s.URL, s.AuthURL, s.mcpOrigin = "https://"+memHostAPI, "https://"+memHostAuth, "https://"+memHostMCP
 		tr.TLSClientConfig = &tls.Config{RootCAs: pool}
 		tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
 			if l := listeners[addr]; l != nil {
@@ -184,8 +185,9 @@ func NewServer(opts ...Option) *Server {
 		s.api = httptest.NewServer(s.handler(HostAPI))
 		s.auth = httptest.NewServer(s.handler(HostAuth))
 		s.mcp = httptest.NewServer(s.handler(HostMCP))
-		s.URL, s.AuthURL, s.MCPURL = s.api.URL, s.auth.URL, s.mcp.URL
+		s.URL, s.AuthURL, s.mcpOrigin = s.api.URL, s.auth.URL, s.mcp.URL
 	}
+	s.MCPURL = s.mcpOrigin + MCPPath
 	s.client = &http.Client{Transport: tr}
 	s.mcpHandler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcpServer },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})

@@ -346,6 +346,28 @@ func (s *Session) release(c *conn, broken bool) {
 	}
 }
 
+// Drain lets go of the Session's connection without closing the
+// Session: calls running on it finish, it is closed when the last one
+// ends, and a later call connects again. A Pool drains the sessions of a
+// client it evicts, which a caller may still hold.
+func (s *Session) Drain() {
+	s.mu.Lock()
+	c := s.cur
+	s.cur = nil
+	closeNow := false
+	if c != nil {
+		c.retired = true
+		closeNow = c.inflight == 0 && !c.closed
+		if closeNow {
+			c.closed = true
+		}
+	}
+	s.mu.Unlock()
+	if closeNow {
+		c.cs.Close()
+	}
+}
+
 // Close ends the Session: its connection is closed (calls still running on
 // it fail) and later calls return ErrClosed. It leaves no goroutine behind.
 func (s *Session) Close() error {

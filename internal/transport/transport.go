@@ -138,6 +138,7 @@ type Runner struct {
 	retryAfterMax time.Duration
 	secrets       redact.Secrets
 	logger        *slog.Logger
+	base          http.RoundTripper // the caller's transport, under the SDK's
 }
 
 // New returns a Runner for o.
@@ -186,6 +187,7 @@ func New(o Options) *Runner {
 	if base == nil {
 		base = http.DefaultTransport
 	}
+	r.base = base
 	hc.Transport = &authTransport{base: base, ua: r.ua}
 
 	retryMax := o.RetryMax
@@ -269,6 +271,13 @@ func orDefault(d, def time.Duration) time.Duration {
 // Secrets returns the application's secrets, which nothing the SDK keeps
 // or logs may contain.
 func (r *Runner) Secrets() redact.Secrets { return r.secrets }
+
+// Base returns the transport every request finally goes through: the
+// caller's HTTPClient's, or the SDK's default. It adds nothing.
+func (r *Runner) Base() http.RoundTripper { return r.base }
+
+// UserAgent returns the User-Agent the SDK sends.
+func (r *Runner) UserAgent() string { return r.ua }
 
 // Logger returns the configured logger, or nil.
 func (r *Runner) Logger() *slog.Logger { return r.logger }

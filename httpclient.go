@@ -1,0 +1,128 @@
+package partner
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+
+	"github.com/locsvc/partner-go/internal/apierr"
+	"github.com/locsvc/partner-go/internal/transport"
+)
+
+// HTTPClient returns an *http.Client authorised as the grant, for the
+// service's REST endpoints the SDK does not wrap yet. Every request
+// carries the grant's current installation token, from the same cache as
+// the client's own calls (no second token is minted), and only to the
+// hosts of BaseURL and MCPURL: a request (or a redirect) to any other host
+// fails without being sent.
+//
+// Answers come back as net/http returns them: a 404 or a 500 is a
+// response, not an error. Two answers are acted on first: a 401 mints a
+// new installation token once and sends the request again once (when its
+// body can be replayed: http.NewRequest's bodies can, see
+// http.Request.GetBody); a 410 meaning the grant is gone (grant_revoked)
+// makes the grant final, so that every later call of the client returns
+// ErrReauthorizationRequired without a request. The installation token is
+// the wrong token for GET /api/oauth-client/me: use Client.Me.
+//
+// Each call returns a new *http.Client sharing the grant's transport and
+// connection pool; set its Timeout as you need. It sends requests through
+// Config.HTTPClient's transport, without the SDK's retries.
+func (c *Client) HTTPClient() *http.Client {
+	return &http.Client{Transport: grantTransport{c}}
+}
+
+// grantTransport is HTTPClient's RoundTripper.
+type grantTransport struct{ c *Client }
+
+// maxGoneBody is how much of a 410's body is read to find its code.
+const maxGoneBody = 4 << 10
+
+// RoundTrip implements http.RoundTripper.
+func (t grantTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	c := t.c
+	if req.URL == nil || !slices.Contains(c.sh.origins, origin(req.URL)) {
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		host := "(no URL)"
+		if req.URL != nil {
+			host = req.URL.Host
+		}
+		return nil, fmt.Errorf("partner: HTTPClient: %w: refusing to send the grant's token to %s; it goes only to the hosts of %s.BaseURL and %s.MCPURL",
+			ErrInvalidArgument, apierr.Quote(host), c.sh.name, c.sh.name)
+	}
+	resp, tok, gen, err := t.send(req, req.Body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode == http.StatusUnauthorized && (req.Body == nil || req.Body == http.NoBody || req.GetBody != nil) {
+		body := req.Body
+		if req.GetBody != nil {
+			if body, err = req.GetBody(); err != nil {
+				return resp, nil // the first answer, as net/http would give it
+			}
+		}
+		io.Copy(io.Discard, io.LimitReader(resp.Body, maxGoneBody))
+		resp.Body.Close()
+		c.install.Invalidate(tok)
+		if resp, _, gen, err = t.send(req, body); err != nil {
+			return nil, err
+		}
+	}
+	if resp.StatusCode == http.StatusGone {
+		t.gone(req, resp, gen)
+	}
+	return resp, nil
+}
+
+// send sends req with body and the grant's installation token.
+func (t grantTransport) send(req *http.Request, body io.ReadCloser) (*http.Response, string, uint64, error) {
+	ctx := req.Context()
+	gen := t.c.install.Generation()
+	tok, err := t.c.install.Token(ctx)
+	if err != nil {
+		if body != nil {
+			body.Close()
+		}
+		return nil, "", 0, err
+	}
+	r := req.Clone(ctx)
+	r.Body = body
+	r.Header.Set("Authorization", "Bearer "+tok)
+	if r.Header.Get("User-Agent") == "" {
+		r.Header.Set("User-Agent", t.c.sh.runner.UserAgent())
+	}
+	resp, err := t.c.sh.runner.Base().RoundTrip(r)
+	if err != nil {
+		return nil, "", 0, fmt.Errorf("partner: %s %s: %w", req.Method, req.URL.Path, cleanErr(t.c, err))
+	}
+	return resp, tok, gen, nil
+}
+
+// gone reads the start of a 410's body, puts it back, and makes the grant
+// final when the answer says the grant is gone.
+func (t grantTransport) gone(req *http.Request, resp *http.Response, gen uint64) {
+	head, err := io.ReadAll(io.LimitReader(resp.Body, maxGoneBody))
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+	if err != nil {
+		return
+	}
+	gerr := apierr.FromResponse(req.Method, req.URL.Path, resp.StatusCode, head, 0, t.c.sh.runner.Secrets().Merge(t.c.install.Secrets()))
+	if errors.Is(gerr, ErrReauthorizationRequired) {
+		t.c.install.Fail(req.Context(), gerr, gen)
+	}
+}
+
+// cleanErr is err with no secret of c in its text (a transport error may
+// quote the request); its chain is kept for errors.Is and errors.As.
+func cleanErr(c *Client, err error) error {
+	s := c.sh.runner.Secrets().Merge(c.install.Secrets())
+	return &transport.Cleaned{Text: s.String(err.Error()), Err: err}
+}

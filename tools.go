@@ -1,0 +1,316 @@
+package partner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+
+	"github.com/locsvc/partner-go/internal/apierr"
+	"github.com/locsvc/partner-go/internal/mcpsession"
+	"github.com/locsvc/partner-go/internal/toolcalls"
+	"github.com/locsvc/partner-go/keys"
+	"github.com/locsvc/partner-go/translations"
+)
+
+// MCPServer names one of the service's MCP servers (mcp-tools.md).
+type MCPServer string
+
+// TranslationTools is the server at Config.MCPURL ({mcp_url}): keys,
+// translations, publishing, syncs, glossary context and languages.
+const TranslationTools MCPServer = "translations"
+
+// ErrClosed is returned by a tool call on a Client after Close, and by
+// Pool.Client after Pool.Close.
+var ErrClosed = mcpsession.ErrClosed
+
+// ToolError is a tool call the service answered with a failure it does
+// not map to a sentinel by status: not found, a validation error, an
+// unknown tool, a project outside the grant (mcp-tools.md section 4). Use
+// errors.As to get it from any error of a tool call. Its fields:
+//
+//	Tool       string        // the tool's name, e.g. "createKeys"
+//	Kind       ToolErrorKind // what the failure was (the constants below); ToolOther if not recognised
+//	Text       string        // the service's text, scrubbed of secrets, at most MaxToolText bytes
+//	Required   string        // for ToolMissingScope: the scope the user must grant
+//	RetryAfter time.Duration // for ToolTooManyRequests: the cooldown, when the text gives it
+//
+// errors.Is(err, X) is true for a *ToolError when X is ErrMissingScope
+// (Kind ToolMissingScope; errors.As also gives a *MissingScopeError),
+// ErrConflict (ToolConflict), ErrTemporary (ToolTooManyRequests: the
+// publish cooldown, never waited for by the SDK), ErrMCPUnauthorized
+// (ToolUnauthorized) or ErrReauthorizationRequired (ToolGrantRevoked).
+type ToolError = apierr.ToolError
+
+// ToolErrorKind says what a tool failure was, as far as its text tells:
+// the codes it carries are recognised case-insensitively, never a whole
+// sentence.
+type ToolErrorKind = apierr.ToolErrorKind
+
+// The kinds of ToolError.
+const (
+	ToolUnauthorized    = apierr.ToolUnauthorized
+	ToolForbidden       = apierr.ToolForbidden
+	ToolMissingScope    = apierr.ToolMissingScope
+	ToolConflict        = apierr.ToolConflict
+	ToolTooManyRequests = apierr.ToolTooManyRequests
+	ToolNotFound        = apierr.ToolNotFound
+	ToolValidation      = apierr.ToolValidation
+	ToolUnknown         = apierr.ToolUnknown
+	ToolGrantRevoked    = apierr.ToolGrantRevoked
+	ToolOther           = apierr.ToolOther
+)
+
+// MaxToolText is how many bytes of a tool's failure text a ToolError keeps.
+const MaxToolText = apierr.MaxToolText
+
+// ErrMCPUnauthorized reports that an MCP endpoint refused the grant's
+// installation token even after one new token was minted for it. The
+// grant is not gone (REST calls keep working) and the SDK mints no further
+// token for MCP until the grant's token changes for another reason: check
+// that Config.MCPURL is the service's {mcp_url}, or ask the service.
+var ErrMCPUnauthorized = apierr.ErrMCPUnauthorized
+
+// session returns the grant's session with server, made on first use; it
+// connects on its first call.
+func (c *Client) session(server MCPServer) (*mcpsession.Session, error) {
+	if server != TranslationTools {
+		return nil, apierr.ArgumentError("server", fmt.Sprintf("%s is not an MCP server of the service; want partner.TranslationTools", apierr.Quote(string(server))))
+	}
+	if c.sh.mcpURL == "" {
+		return nil, apierr.ArgumentError(c.sh.name+".MCPURL", "is required for the translation tools (the service's {mcp_url})")
+	}
+	c.mcpMu.Lock()
+	defer c.mcpMu.Unlock()
+	switch {
+	case c.closed:
+		return nil, ErrClosed
+	case c.mcp != nil:
+		return c.mcp, nil
+	}
+	s, err := mcpsession.New(mcpsession.Config{URL: c.sh.mcpURL, Tokens: c.install, Runner: c.sh.runner})
+	if err != nil {
+		return nil, err
+	}
+	c.mcp = s
+	return s, nil
+}
+
+// Close closes the grant's MCP sessions and leaves no goroutine behind.
+// Tool calls after it return ErrClosed; REST calls keep working. It is
+// safe to call more than once.
+func (c *Client) Close() error {
+	c.mcpMu.Lock()
+	s := c.mcp
+	c.closed = true
+	c.mcpMu.Unlock()
+	if s != nil {
+		return s.Close()
+	}
+	return nil
+}
+
+// drain lets go of the grant's MCP connection without closing the client:
+// calls in flight finish, and a later call connects again.
+func (c *Client) drain() {
+	c.mcpMu.Lock()
+	s := c.mcp
+	c.mcpMu.Unlock()
+	if s != nil {
+		s.Drain()
+	}
+}
+
+// caller is the toolcalls.Caller of one server of a client.
+type caller struct {
+	c      *Client
+	server MCPServer
+}
+
+func (t caller) Call(ctx context.Context, tool string, args any) ([]byte, error) {
+	s, err := t.c.session(t.server)
+	if err != nil {
+		return nil, err
+	}
+	return s.Call(ctx, tool, args)
+}
+
+func (s *service) translations() caller { return caller{s.c, TranslationTools} }
+
+// KeysService creates, lists, updates and deletes translation keys
+// through the translation tools (Config.MCPURL). Projects are named
+// "org/project", as the tools name them.
+type KeysService service
+
+// All returns every key of project matching opt, page after page
+// (listKeys); it stops at the first error, which it yields. Breaking out
+// of the loop stops the listing. A read: it is retried like a GET.
+func (s *KeysService) All(ctx context.Context, project string, opt keys.ListOptions) iter.Seq2[keys.Key, error] {
+	return toolcalls.AllKeys(ctx, (*service)(s).translations(), project, opt)
+}
+
+// Pages returns the pages of project's keys matching opt (listKeys), with
+// each page's totals and namespaces.
+func (s *KeysService) Pages(ctx context.Context, project string, opt keys.ListOptions) iter.Seq2[*keys.Page, error] {
+	return toolcalls.KeyPages(ctx, (*service)(s).translations(), project, opt)
+}
+
+// Create creates keys with their source texts and, optionally,
+// translations (createKeys). A key that exists (same name and namespace)
+// is skipped and reported in the result, not an error; so are keys the
+// service blocks as likely duplicates of another namespace's, unless opt
+// has Force. At most one opt is used.
+//
+// Create changes something: when the connection breaks after it was sent,
+// it is not sent again and the error matches ErrTemporary (check with
+// All whether the keys exist before trying again).
+func (s *KeysService) Create(ctx context.Context, project string, ks []keys.NewKey, opt ...keys.CreateOptions) (*keys.CreateResult, error) {
+	var o keys.CreateOptions
+	if len(opt) > 0 {
+		o = opt[0]
+	}
+	return toolcalls.CreateKeys(ctx, (*service)(s).translations(), project, ks, o)
+}
+
+// Update changes key texts (updateKeys). Unknown key ids are listed in
+// the result's Errors.
+func (s *KeysService) Update(ctx context.Context, project string, us []keys.Update) (*keys.UpdateResult, error) {
+	return toolcalls.UpdateKeys(ctx, (*service)(s).translations(), project, us)
+}
+
+// Delete marks keys deleted (deleteKeys); they are gone for good at the
+// next publish. More than keys.MaxDelete ids are refused with
+// ErrInvalidArgument before any request, not split: a partial delete
+// would be hard to report.
+func (s *KeysService) Delete(ctx context.Context, project string, ids []string) (*keys.DeleteResult, error) {
+	return toolcalls.DeleteKeys(ctx, (*service)(s).translations(), project, ids)
+}
+
+// TranslationsService reads and writes translations, publishes them and
+// follows the sync jobs that ship them, reads the glossary context, and
+// proposes target languages, through the translation tools
+// (Config.MCPURL). Projects are named "org/project".
+type TranslationsService service
+
+// Get returns translations of project's keys (getTranslations).
+func (s *TranslationsService) Get(ctx context.Context, project string, q translations.Query) (*translations.Result, error) {
+	return toolcalls.GetTranslations(ctx, (*service)(s).translations(), project, q)
+}
+
+// Set writes translations (setTranslations); they are pending until
+// published. More than translations.MaxSet keys are refused with
+// ErrInvalidArgument before any request, not split. Per-key failures are
+// in the result's Errors.
+func (s *TranslationsService) Set(ctx context.Context, project string, vs []translations.Values) (*translations.SetResult, error) {
+	return toolcalls.SetTranslations(ctx, (*service)(s).translations(), project, vs)
+}
+
+// Pending returns what the next publish would ship (getPendingChanges).
+func (s *TranslationsService) Pending(ctx context.Context, project string) (*translations.PendingChanges, error) {
+	return toolcalls.PendingChanges(ctx, (*service)(s).translations(), project)
+}
+
+// Publish publishes the pending changes, all of them or opt's selection
+// (publishTranslations), and returns the sync jobs it started. A publish
+// within the service's cooldown fails with a *ToolError matching
+// ErrTemporary, whose RetryAfter is the cooldown; the SDK does not wait.
+func (s *TranslationsService) Publish(ctx context.Context, project string, opt translations.PublishOptions) (*translations.PublishResult, error) {
+	return toolcalls.Publish(ctx, (*service)(s).translations(), project, opt)
+}
+
+// Syncs lists project's sync jobs (getSyncs).
+func (s *TranslationsService) Syncs(ctx context.Context, project string, opt translations.SyncsOptions) (*translations.SyncList, error) {
+	return toolcalls.Syncs(ctx, (*service)(s).translations(), project, opt)
+}
+
+// Sync returns one sync job (getSync).
+func (s *TranslationsService) Sync(ctx context.Context, id string) (*translations.Sync, error) {
+	return toolcalls.Sync(ctx, (*service)(s).translations(), id)
+}
+
+// WaitSync returns the sync job id once it is completed, failed or
+// cancelled. It long-polls with getSync's waitMs (no sleep loop), until
+// ctx ends.
+func (s *TranslationsService) WaitSync(ctx context.Context, id string) (*translations.Sync, error) {
+	return toolcalls.WaitSync(ctx, (*service)(s).translations(), id)
+}
+
+// CancelSync cancels a sync job of project that has not finished
+// (cancelSync).
+func (s *TranslationsService) CancelSync(ctx context.Context, project, id string) (*translations.CancelResult, error) {
+	return toolcalls.CancelSync(ctx, (*service)(s).translations(), project, id)
+}
+
+// Context returns what translators need for keys of project: glossary
+// terms, translation-memory matches and the project's tone
+// (getTranslationContext).
+func (s *TranslationsService) Context(ctx context.Context, project string, opt translations.ContextOptions) (*translations.Context, error) {
+	return toolcalls.TranslationContext(ctx, (*service)(s).translations(), project, opt)
+}
+
+// ProposeLanguages proposes target languages for project
+// (proposeLanguages); the user accepts them in the service.
+func (s *TranslationsService) ProposeLanguages(ctx context.Context, project string, ls []translations.LanguageProposal) (*translations.ProposeLanguagesResult, error) {
+	return toolcalls.ProposeLanguages(ctx, (*service)(s).translations(), project, ls)
+}
+
+// EditLanguages proposes changes to project's target languages
+// (proposeLanguageEdits).
+func (s *TranslationsService) EditLanguages(ctx context.Context, project string, es []translations.LanguageEdit) (*translations.EditLanguagesResult, error) {
+	return toolcalls.EditLanguages(ctx, (*service)(s).translations(), project, es)
+}
+
+// ToolsService lists and calls any tool of the service's MCP servers, for
+// the tools the SDK does not wrap.
+type ToolsService service
+
+// Tool is one tool an MCP server lists.
+type Tool struct {
+	Name        string
+	Title       string
+	Description string
+	// InputSchema is the JSON Schema of the tool's arguments.
+	InputSchema json.RawMessage
+	// ReadOnly is the tool's readOnlyHint: a call of it may be sent again
+	// after the connection broke. A tool without it is never re-sent once
+	// it may have run.
+	ReadOnly bool
+	// Raw is the tool as the server listed it.
+	Raw json.RawMessage
+}
+
+// List returns every tool server lists (tools/list), with its input
+// schema.
+func (s *ToolsService) List(ctx context.Context, server MCPServer) ([]Tool, error) {
+	sess, err := s.c.session(server)
+	if err != nil {
+		return nil, err
+	}
+	listed, err := sess.ListTools(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Tool, len(listed))
+	for i, t := range listed {
+		raw, _ := json.Marshal(t) // the go-sdk's own type: it marshals
+		schema, _ := json.Marshal(t.InputSchema)
+		out[i] = Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: schema,
+			ReadOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint, Raw: raw}
+	}
+	return out, nil
+}
+
+// Call calls the tool name of server with args (any value that encodes
+// to a JSON object, or nil) and decodes the JSON of its result into out
+// (nil to ignore it; a *json.RawMessage keeps it as sent), leniently: a
+// field whose JSON type does not fit is left alone. Failures are the same
+// typed errors as the wrapped tools'. A tool is sent again after a broken
+// connection only when the server marks it read-only, or mcp-tools.md
+// lists it as a read when List was not called.
+func (s *ToolsService) Call(ctx context.Context, server MCPServer, name string, args, out any) error {
+	if _, err := s.c.session(server); err != nil {
+		return err
+	}
+	_, err := toolcalls.Call(ctx, caller{s.c, server}, name, args, out)
+	return err
+}
