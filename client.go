@@ -1,6 +1,7 @@
 package partner
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"golang.org/x/oauth2"
+	"golang.org/x/time/rate"
 
 	"github.com/locsvc/partner-go/auth"
 	"github.com/locsvc/partner-go/internal/apierr"
@@ -92,6 +94,58 @@ type Config struct {
 	RetryAfterMax time.Duration
 	// MaxResponseBytes caps a response body (default 8 MiB).
 	MaxResponseBytes int64
+	// Pacing spaces the grant's requests under the service's rate limit
+	// (default: DefaultPacingPerMinute with a burst of DefaultPacingBurst).
+	Pacing Pacing
+}
+
+// Pacing defaults: at most 950 requests in any minute, under the service's
+// 1,000 a minute per installation token.
+const (
+	DefaultPacingPerMinute = 900
+	DefaultPacingBurst     = 50
+)
+
+// Pacing spaces the requests a grant's client sends with its installation
+// token (REST calls, MCP tool calls and HTTPClient requests, retries
+// included) so that the service's rate limit of 1,000 requests a minute
+// per installation token is not reached: a request waits for its turn, or
+// until its context ends. A request that still meets a 429 waits for its
+// Retry-After as before. The zero value takes the defaults.
+//
+// Pacing is per Client in one process: replicas serving the same grant
+// each pace on their own.
+type Pacing struct {
+	// PerMinute is how many requests a minute the grant may send, in the
+	// long run (default DefaultPacingPerMinute).
+	PerMinute int
+	// Burst is how many requests may go at once after a quiet spell
+	// (default DefaultPacingBurst). PerMinute + Burst is the most requests
+	// in any minute.
+	Burst int
+	// Off turns pacing off: for tests and benchmarks, or an application
+	// that paces its calls itself.
+	Off bool
+}
+
+// limiter returns the rate limiter p describes, or nil when it is off.
+func (p Pacing) limiter() *rate.Limiter {
+	if p.Off {
+		return nil
+	}
+	per, burst := cmp.Or(p.PerMinute, DefaultPacingPerMinute), cmp.Or(p.Burst, DefaultPacingBurst)
+	return rate.NewLimiter(rate.Limit(float64(per)/60), burst)
+}
+
+// check reports a negative field.
+func (p Pacing) check(name string) error {
+	switch {
+	case p.PerMinute < 0:
+		return apierr.ArgumentError(name+".Pacing.PerMinute", "is negative")
+	case p.Burst < 0:
+		return apierr.ArgumentError(name+".Pacing.Burst", "is negative")
+	}
+	return nil
 }
 
 // Client calls the partner API for one grant. Tokens are handled for it:
@@ -162,6 +216,7 @@ func (cfg *Config) pool() PoolConfig {
 		UserAgent: cfg.UserAgent, AllowInsecureHTTP: cfg.AllowInsecureHTTP,
 		InstallationTokenMargin: cfg.InstallationTokenMargin, RefreshTimeout: cfg.RefreshTimeout,
 		RetryMax: cfg.RetryMax, RetryAfterMax: cfg.RetryAfterMax, MaxResponseBytes: cfg.MaxResponseBytes,
+		Pacing: cfg.Pacing,
 	}
 }
 
@@ -176,6 +231,7 @@ type shared struct {
 	basePath        string   // the base URL's path, without a trailing slash
 	mcpURL          string   // the translation tools' endpoint, or ""
 	origins         []string // scheme://host of BaseURL and MCPURL: where tokens go
+	pacing          Pacing
 }
 
 // build checks the settings and makes the shared parts. name is the
@@ -194,6 +250,9 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 		if mcpURL, err = checkURL(name+".MCPURL", pc.MCPURL, pc.AllowInsecureHTTP); err != nil {
 			return nil, err
 		}
+	}
+	if err := pc.Pacing.check(name); err != nil {
+		return nil, err
 	}
 	switch {
 	case pc.ClientID == "":
@@ -223,7 +282,7 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 	})
 	sh := &shared{runner: r, ref: ref, margin: pc.InstallationTokenMargin, timeout: pc.RefreshTimeout,
 		logger: pc.Logger, name: name, basePath: strings.TrimSuffix(base.Path, "/"),
-		origins: []string{origin(base)}}
+		origins: []string{origin(base)}, pacing: pc.Pacing}
 	if mcpURL != nil {
 		sh.mcpURL = mcpURL.String()
 		sh.origins = append(sh.origins, origin(mcpURL))
@@ -242,6 +301,7 @@ func (sh *shared) client(grantID string, tok *oauth2.Token) *Client {
 		Access:  c.access,
 		Margin:  sh.margin,
 		Timeout: sh.timeout,
+		Pace:    sh.pacing.limiter(),
 	})
 	c.Organizations = (*OrganizationsService)(&c.common)
 	c.Projects = (*ProjectsService)(&c.common)

@@ -176,7 +176,7 @@ func (s *script) secrets() []string {
 
 // config returns a client configuration that talks to the script.
 func (s *script) config() partner.Config {
-	return partner.Config{
+	return partner.Config{Pacing: noPacing,
 		BaseURL: baseURL, AuthURL: authURL,
 		ClientID: clientID, ClientSecret: clientSecret,
 		GrantID:    grantID,
@@ -355,6 +355,11 @@ func (b *logBuffer) records(t *testing.T) []map[string]any {
 	return out
 }
 
+// noPacing turns pacing off in tests that are not about it: a scripted
+// service answers at once, and thousands of calls would otherwise wait
+// for their turn.
+var noPacing = partner.Pacing{Off: true}
+
 type errReader struct{}
 
 func (errReader) Read([]byte) (int, error) { return 0, io.ErrUnexpectedEOF }
@@ -375,7 +380,7 @@ func newFlow(t *testing.T, opts ...partnertest.GrantOption) (*partnertest.Server
 
 // flowConfig returns a client configuration for grant g of srv.
 func flowConfig(srv *partnertest.Server, g partnertest.Grant) partner.Config {
-	return partner.Config{
+	return partner.Config{Pacing: noPacing,
 		BaseURL: srv.URL, AuthURL: srv.AuthURL, MCPURL: srv.MCPURL,
 		ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
 		GrantID: g.ID, Token: &oauth2.Token{RefreshToken: g.RefreshToken},

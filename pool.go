@@ -40,6 +40,8 @@ type PoolConfig struct {
 	RetryMax                int
 	RetryAfterMax           time.Duration
 	MaxResponseBytes        int64
+	// Pacing spaces each grant's requests; see Config.Pacing.
+	Pacing Pacing
 
 	// MaxClients is how many grants' clients the pool keeps in memory
 	// (default DefaultMaxClients). Past that the least recently used is

@@ -30,7 +30,7 @@ func newPoolRig(t testing.TB, n int, max int) (*partnertest.Server, *partner.Poo
 			t.Fatal(err)
 		}
 	}
-	pool, err := partner.NewPool(partner.PoolConfig{
+	pool, err := partner.NewPool(partner.PoolConfig{Pacing: noPacing,
 		BaseURL: srv.URL, AuthURL: srv.AuthURL,
 		ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
 		Store: store, HTTPClient: srv.Client(), MaxClients: max,
@@ -220,7 +220,7 @@ func TestPoolNeverResendsFailedRefreshToken(t *testing.T) {
 	s.handle(epToken, func(*http.Request) reply { return errReply(400, "invalid_grant") })
 	st := auth.NewMemoryStore()
 	st.Save(t.Context(), "g1", &oauth2.Token{RefreshToken: "rt-dead"})
-	p, err := partner.NewPool(partner.PoolConfig{BaseURL: baseURL, AuthURL: authURL,
+	p, err := partner.NewPool(partner.PoolConfig{Pacing: noPacing, BaseURL: baseURL, AuthURL: authURL,
 		ClientID: clientID, ClientSecret: clientSecret, Store: st, HTTPClient: &http.Client{Transport: s}, MaxClients: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -314,7 +314,7 @@ func TestPoolSaveFailure(t *testing.T) {
 		g := srv.NewGrant()
 		store := &flakyStore{MemoryStore: auth.NewMemoryStore()}
 		store.Save(ctx, g.ID, &oauth2.Token{RefreshToken: g.RefreshToken})
-		pool, err := partner.NewPool(partner.PoolConfig{BaseURL: srv.URL, AuthURL: srv.AuthURL,
+		pool, err := partner.NewPool(partner.PoolConfig{Pacing: noPacing, BaseURL: srv.URL, AuthURL: srv.AuthURL,
 			ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(), Store: store, HTTPClient: srv.Client()})
 		if err != nil {
 			t.Fatal(err)

@@ -45,7 +45,7 @@ func BenchmarkProjectsGet(b *testing.B) {
 
 	sdk := func(hc *http.Client) func(*testing.B) {
 		return func(b *testing.B) {
-			c, err := partner.NewClient(partner.Config{
+			c, err := partner.NewClient(partner.Config{Pacing: noPacing,
 				BaseURL: srv.URL, AuthURL: srv.URL, ClientID: "c", ClientSecret: "s",
 				GrantID: "g1", Token: &oauth2.Token{RefreshToken: "rt"},
 				HTTPClient: hc,

@@ -16,7 +16,7 @@ import (
 
 func newPoolOn(t *testing.T, srv *partnertest.Server, store auth.Store, max int) *partner.Pool {
 	t.Helper()
-	p, err := partner.NewPool(partner.PoolConfig{
+	p, err := partner.NewPool(partner.PoolConfig{Pacing: noPacing,
 		BaseURL: srv.URL, AuthURL: srv.AuthURL, ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
 		Store: store, HTTPClient: srv.Client(), MaxClients: max,
 	})
@@ -99,7 +99,7 @@ func TestStoreLoadNilNilIsNoToken(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := newScript()
 		cfg := s.config()
-		pool, err := partner.NewPool(partner.PoolConfig{BaseURL: cfg.BaseURL, AuthURL: cfg.AuthURL, ClientID: cfg.ClientID,
+		pool, err := partner.NewPool(partner.PoolConfig{Pacing: noPacing, BaseURL: cfg.BaseURL, AuthURL: cfg.AuthURL, ClientID: cfg.ClientID,
 			ClientSecret: cfg.ClientSecret, Store: &nilStore{}, HTTPClient: cfg.HTTPClient})
 		if err != nil {
 			t.Fatal(err)

@@ -169,7 +169,7 @@ func runRow(t *testing.T, row matrixRow) {
 	defer srv.Close()
 	g := srv.NewGrant()
 	var logs bytes.Buffer
-	c, err := partner.NewClient(partner.Config{
+	c, err := partner.NewClient(partner.Config{Pacing: noPacing,
 		BaseURL: srv.URL, AuthURL: srv.AuthURL,
 		ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
 		GrantID: g.ID, Token: &oauth2.Token{RefreshToken: g.RefreshToken},

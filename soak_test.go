@@ -89,7 +89,7 @@ func TestSoak(t *testing.T) {
 		}
 		hc := srv.Client()
 		hc.Transport = &chaos{next: hc.Transport, rng: rand.New(rand.NewPCG(1, 2))}
-		pool, err := partner.NewPool(partner.PoolConfig{
+		pool, err := partner.NewPool(partner.PoolConfig{Pacing: noPacing,
 			BaseURL: srv.URL, AuthURL: srv.AuthURL,
 			ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
 			Store: store, HTTPClient: hc,

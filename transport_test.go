@@ -129,7 +129,7 @@ func TestRedirectToAnotherHost(t *testing.T) {
 	defer srv.Close()
 	// other.URL and srv.URL are both 127.0.0.1 but on different ports:
 	// another origin.
-	c, err := partner.NewClient(partner.Config{BaseURL: srv.URL, AuthURL: srv.URL, ClientID: clientID, ClientSecret: clientSecret, GrantID: grantID, Token: &oauth2.Token{RefreshToken: refreshTok}})
+	c, err := partner.NewClient(partner.Config{Pacing: noPacing, BaseURL: srv.URL, AuthURL: srv.URL, ClientID: clientID, ClientSecret: clientSecret, GrantID: grantID, Token: &oauth2.Token{RefreshToken: refreshTok}})
 	if err != nil {
 		t.Fatal(err)
 	}

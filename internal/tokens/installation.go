@@ -3,9 +3,12 @@ package tokens
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 
 	"github.com/locsvc/partner-go/internal/apierr"
 	"github.com/locsvc/partner-go/internal/redact"
@@ -33,6 +36,9 @@ type InstallationConfig struct {
 	// Margin is how long before expiry the token is replaced; it defaults
 	// to DefaultInstallationMargin. Timeout defaults to DefaultTimeout.
 	Margin, Timeout time.Duration
+	// Pace, when set, spaces the requests sent with the token: every
+	// Token call (one per request sent) waits for it. Nil: no pacing.
+	Pace *rate.Limiter
 }
 
 // InstallationSource gives the grant's installation token: minted when
@@ -59,12 +65,26 @@ func NewInstallationSource(cfg InstallationConfig) *InstallationSource {
 	return &InstallationSource{cfg: cfg}
 }
 
-// Token returns a valid installation token, minting one first if needed. A
-// caller whose ctx ends while a mint is in progress gets ctx's error at
-// once; the mint carries on for the others.
+// Token returns a valid installation token, minting one first if needed,
+// for one request: with Pace set, it first waits until the request may be
+// sent. A caller whose ctx ends while a mint is in progress gets ctx's
+// error at once; the mint carries on for the others.
 func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 	m, err := s.get(ctx, false)
-	return m.Token, err
+	if err != nil {
+		return "", err
+	}
+	if s.cfg.Pace != nil {
+		if err := s.cfg.Pace.Wait(ctx); err != nil {
+			if ctx.Err() != nil {
+				err = context.Cause(ctx)
+			} else {
+				err = context.DeadlineExceeded // rate's own text says only that it would pass it
+			}
+			return "", fmt.Errorf("partner: waiting for the grant's turn under Pacing: %w", err)
+		}
+	}
+	return m.Token, nil
 }
 
 // Renew mints a new token now, whatever the cached one's age, and makes it
