@@ -423,7 +423,7 @@ func TestToolsErrorTextEchoesToken(t *testing.T) {
 		"CONFLICT: {token} is a parent",
 		`Validation error: "{token}" is not allowed`,
 		"grant_revoked {token}",
-		"Error executing listKeys: " + strings.Repeat("x", partner.MaxToolText-10) + " {token}", // the token crosses the cut
+		"Error executing listKeys: " + strings.Repeat("x", partner.MaxToolText-40) + " {token} and more", // the token crosses the cut
 	} {
 		t.Run(text[:min(len(text), 30)], func(t *testing.T) {
 			srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
