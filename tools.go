@@ -97,8 +97,9 @@ func (c *Client) session(server MCPServer) (*mcpsession.Session, error) {
 }
 
 // Close closes the grant's MCP sessions and leaves no goroutine behind.
-// Tool calls after it return ErrClosed; REST calls keep working. It is
-// safe to call more than once.
+// Tool calls in flight are cancelled and, like tool calls after it,
+// return ErrClosed; Close does not wait for them. REST calls keep
+// working. It is safe to call more than once.
 func (c *Client) Close() error {
 	c.mcpMu.Lock()
 	s := c.mcp

@@ -49,6 +49,10 @@ type Session struct {
 	tokens   *budget
 	client   *mcp.Client
 	hc       *http.Client
+	// stopped ends when Close is called; it cancels the calls in flight,
+	// which the go-sdk's Close would otherwise wait for.
+	stopped context.Context
+	stop    context.CancelFunc
 
 	mu      sync.Mutex
 	cur     *conn
@@ -90,6 +94,7 @@ func New(cfg Config) (*Session, error) {
 		runner = transport.New(transport.Options{BaseURL: u})
 	}
 	s := &Session{endpoint: u.String(), runner: runner, tokens: &budget{TokenSource: cfg.Tokens}}
+	s.stopped, s.stop = context.WithCancel(context.Background())
 	s.hc = &http.Client{Transport: &roundTripper{s: s, runner: runner, endpoint: u}}
 	s.client = mcp.NewClient(&mcp.Implementation{Name: "partner-go", Version: transport.Version}, &mcp.ClientOptions{
 		Logger: cfg.Logger,
@@ -213,9 +218,17 @@ func documentedReadOnly(tool string) bool {
 // new one only when it cannot have run (nothing was sent, or the server no
 // longer knew the session) or when retry allows it.
 func (s *Session) do(ctx context.Context, name string, retry bool, fn func(context.Context, *mcp.ClientSession) error) error {
+	// Close ends the exchange: the go-sdk's Close waits for calls in
+	// flight, and a long-poll or a hung server would hold it.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	defer context.AfterFunc(s.stopped, func() { cancel(ErrClosed) })()
 	for try := 0; ; try++ {
 		c, err := s.acquire(ctx)
 		if err != nil {
+			if errors.Is(context.Cause(ctx), ErrClosed) {
+				return ErrClosed
+			}
 			return err
 		}
 		x := &exchange{retry: retry}
@@ -227,6 +240,8 @@ func (s *Session) do(ctx context.Context, name string, retry bool, fn func(conte
 		switch {
 		case err == nil:
 			return nil
+		case errors.Is(context.Cause(ctx), ErrClosed):
+			return ErrClosed
 		case ctx.Err() != nil:
 			return fmt.Errorf("partner: %s: %w", name, ctx.Err())
 		case xerr != nil:
@@ -368,8 +383,9 @@ func (s *Session) Drain() {
 	}
 }
 
-// Close ends the Session: its connection is closed (calls still running on
-// it fail) and later calls return ErrClosed. It leaves no goroutine behind.
+// Close ends the Session: calls still running on it are cancelled and
+// return ErrClosed, its connection is closed, and later calls return
+// ErrClosed. It leaves no goroutine behind.
 func (s *Session) Close() error {
 	s.mu.Lock()
 	if s.closed {
@@ -377,6 +393,7 @@ func (s *Session) Close() error {
 		return nil
 	}
 	s.closed = true
+	s.stop()
 	c := s.cur
 	s.cur = nil
 	closeNow := c != nil && !c.closed

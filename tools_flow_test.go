@@ -1,0 +1,713 @@
+package partner_test
+
+// Flows through the translation tools (Config.MCPURL), as users run
+// them, against partnertest's MCP server.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	partner "github.com/locsvc/partner-go"
+	"github.com/locsvc/partner-go/keys"
+	"github.com/locsvc/partner-go/partnertest"
+	"github.com/locsvc/partner-go/translations"
+	"github.com/locsvc/partner-go/webhook"
+)
+
+// toolsRig is a client of one grant and the project its tool calls work
+// in: "<org slug>/web", source language en, targets de and fr.
+type toolsRig struct {
+	srv     *partnertest.Server
+	c       *partner.Client
+	g       partnertest.Grant
+	p       partnertest.Project
+	project string // "org/project", as the tools name it
+}
+
+// newToolsRig is newFlow (the in-memory network, for synctest) with the
+// project added. The client is closed when the test ends.
+func newToolsRig(t *testing.T, opts ...partnertest.GrantOption) *toolsRig {
+	t.Helper()
+	srv, c, g := newFlow(t, opts...)
+	t.Cleanup(func() { c.Close() })
+	return addToolsProject(srv, c, g)
+}
+
+func addToolsProject(srv *partnertest.Server, c *partner.Client, g partnertest.Grant) *toolsRig {
+	org := g.Organizations[0]
+	p := srv.AddProject(org.ID, partnertest.Project{Name: "Web", Slug: "web", SourceLanguage: "en",
+		TargetLanguages: []partnertest.Language{{Code: "de", Name: "German"}, {Code: "fr", Name: "French"}}})
+	return &toolsRig{srv: srv, c: c, g: g, p: p, project: org.Slug + "/web"}
+}
+
+// mcpRequests returns the requests the MCP listener logged.
+func mcpRequests(srv *partnertest.Server) []partnertest.Request {
+	var out []partnertest.Request
+	for _, r := range srv.Requests() {
+		if r.Host == partnertest.HostMCP {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// assertOnlyPOSTs fails unless every request to the MCP listener was a
+// POST and no discovery call of a newer protocol was made.
+func assertOnlyPOSTs(t *testing.T, srv *partnertest.Server) {
+	t.Helper()
+	if n := srv.MCPCounts(); n.Gets != 0 || n.Discovers != 0 {
+		t.Errorf("MCP counts %+v: want no GET and no server/discover", n)
+	}
+	for _, r := range mcpRequests(srv) {
+		if r.Method != http.MethodPost {
+			t.Errorf("%s %s reached the MCP listener; the SDK should send only POST", r.Method, r.Path)
+		}
+	}
+}
+
+// received is what a webhook.NewHandler receiver got.
+type received struct {
+	mu     sync.Mutex
+	events []*webhook.Event
+}
+
+func (r *received) add(_ context.Context, ev *webhook.Event) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, ev)
+	return nil
+}
+
+func (r *received) of(typ webhook.EventType) []*webhook.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []*webhook.Event
+	for _, ev := range r.events {
+		if ev.Type == typ {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// TestToolsFlowPublishWithWebhooks: keys created, translations set,
+// pending changes, publish, the sync job waited for; the receiver (made
+// with webhook.NewHandler) verified keys.created, translations.published
+// and sync.completed. partnertest delivers webhooks over real sockets, so
+// this flow runs on loopback and moves the server's clock with Advance.
+func TestToolsFlowPublishWithWebhooks(t *testing.T) {
+	srv := partnertest.NewServer()
+	t.Cleanup(srv.Close)
+	g := srv.NewGrant()
+	c, err := partner.NewClient(flowConfig(srv, g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	r := addToolsProject(srv, c, g)
+	ctx := t.Context()
+
+	var got received
+	rcv := httptest.NewUnstartedServer(nil)
+	wh := srv.AddWebhook("http://"+rcv.Listener.Addr().String()+"/hooks",
+		webhook.EventKeysCreated, webhook.EventTranslationsPublished, webhook.EventSyncCompleted)
+	v, err := webhook.NewVerifier(wh.Secret, webhook.WithClock(srv.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rcv.Config.Handler = webhook.NewHandler(v, got.add)
+	rcv.Start()
+	t.Cleanup(rcv.Close)
+
+	created, err := c.Keys.Create(ctx, r.project, []keys.NewKey{
+		{Name: "home.title", SourceText: "Welcome home"},
+		{Name: "home.cta", SourceText: "Sign up", Translations: map[string]string{"de": "Registrieren"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !created.OK || created.Count != 2 || len(created.Created) != 2 || len(created.Skipped) != 0 {
+		t.Fatalf("Create = %+v, want 2 keys created", created)
+	}
+	ids := map[string]string{}
+	for _, k := range created.Created {
+		ids[k.Name] = k.ID
+	}
+	if ids["home.title"] == "" || ids["home.cta"] == "" {
+		t.Fatalf("created keys without ids: %+v", created.Created)
+	}
+
+	set, err := c.Translations.Set(ctx, r.project, []translations.Values{
+		{KeyID: ids["home.title"], Text: map[string]string{"de": "Willkommen", "fr": "Bienvenue"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !set.OK || set.Written != 2 || len(set.Errors) != 0 {
+		t.Fatalf("Set = %+v, want 2 translations written", set)
+	}
+
+	pending, err := c.Translations.Pending(ctx, r.project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pending.HasChanges || pending.Summary.Translations != 3 || pending.ByLanguage["de"].Count != 2 || pending.ByLanguage["fr"].Count != 1 {
+		t.Fatalf("Pending = %+v, want 3 translations (de 2, fr 1)", pending)
+	}
+
+	pub, err := c.Translations.Publish(ctx, r.project, translations.PublishOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pub.Success || pub.Published != 3 || len(pub.SyncIDs) != 1 {
+		t.Fatalf("Publish = %+v, want 3 published and one sync job", pub)
+	}
+	srv.Advance(partnertest.SyncPendingTime + partnertest.SyncRunTime)
+	job, err := c.Translations.WaitSync(ctx, pub.SyncIDs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if job.Status != translations.SyncCompleted || job.ID != pub.SyncIDs[0] || len(job.AffectedKeys) != 2 {
+		t.Fatalf("WaitSync = %+v, want completed with 2 keys", job)
+	}
+	for _, k := range srv.TranslationKeys(r.p.ID) {
+		for l, tr := range k.Translations {
+			if tr.Status != "published" {
+				t.Errorf("%s/%s is %s after the sync completed", k.Name, l, tr.Status)
+			}
+		}
+	}
+
+	// The deliveries were made before the tool calls returned.
+	for _, d := range srv.Deliveries() {
+		if d.Err != nil {
+			t.Errorf("delivery %s (%s): %v", d.EventID, d.EventType, d.Err)
+		}
+	}
+	kc := got.of(webhook.EventKeysCreated)
+	if len(kc) != 1 {
+		t.Fatalf("keys.created received %d times, want 1", len(kc))
+	}
+	if d := kc[0].Data.(*webhook.KeysCreated); d.Project != "web" || d.Namespace != keys.DefaultNamespace ||
+		!slices.Equal(d.Keys, []string{"home.title", "home.cta"}) {
+		t.Errorf("keys.created = %+v", d)
+	}
+	tp := got.of(webhook.EventTranslationsPublished)
+	if len(tp) != 1 {
+		t.Fatalf("translations.published received %d times, want 1", len(tp))
+	}
+	if d := tp[0].Data.(*webhook.TranslationsPublished); d.Project != "web" || d.KeysCount != 2 || !slices.Equal(d.Languages, []string{"de", "fr"}) {
+		t.Errorf("translations.published = %+v", d)
+	}
+	sc := got.of(webhook.EventSyncCompleted)
+	if len(sc) != 1 {
+		t.Fatalf("sync.completed received %d times, want 1", len(sc))
+	}
+	if d := sc[0].Data.(*webhook.SyncCompleted); d.Project != "web" || d.Status != webhook.SyncStatusCompleted {
+		t.Errorf("sync.completed = %+v", d)
+	}
+	assertOnlyPOSTs(t, srv)
+}
+
+// TestToolsWaitSyncLongPolls: WaitSync returns when the job completes on
+// the service's clock, using getSync's waitMs rather than a poll per
+// second.
+func TestToolsWaitSyncLongPolls(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := newToolsRig(t)
+		ctx := t.Context()
+		if _, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a", SourceText: "A", Translations: map[string]string{"de": "A-de"}}}); err != nil {
+			t.Fatal(err)
+		}
+		pub, err := r.c.Translations.Publish(ctx, r.project, translations.PublishOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		job, err := r.c.Translations.WaitSync(ctx, pub.SyncIDs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if job.Status != translations.SyncCompleted {
+			t.Fatalf("WaitSync = %+v, want completed", job)
+		}
+		if took := time.Since(start); took < partnertest.SyncPendingTime+partnertest.SyncRunTime {
+			t.Errorf("WaitSync returned after %v, before the job could complete", took)
+		}
+		if n := r.srv.MCPCounts().ToolCalls["getSync"]; n != 1 {
+			t.Errorf("getSync was called %d times, want 1 long-poll", n)
+		}
+	})
+}
+
+// TestToolsKeyListingPages: 25 keys listed 10 a page come in 3 pages,
+// every key exactly once, one listKeys call per page.
+func TestToolsKeyListingPages(t *testing.T) {
+	r := newToolsRig(t)
+	ctx := t.Context()
+	var batch []keys.NewKey
+	for i := range 25 {
+		batch = append(batch, keys.NewKey{Name: fmt.Sprintf("k%02d", i), SourceText: fmt.Sprintf("text %d", i)})
+	}
+	if res, err := r.c.Keys.Create(ctx, r.project, batch); err != nil || res.Count != 25 {
+		t.Fatalf("Create = %+v, %v", res, err)
+	}
+
+	before := r.srv.MCPCounts().ToolCalls["listKeys"]
+	seen := map[string]int{}
+	for k, err := range r.c.Keys.All(ctx, r.project, keys.ListOptions{PageSize: 10}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k.ID == "" || !strings.HasPrefix(k.SourceText, "text ") {
+			t.Errorf("key %+v lacks its id or source text", k)
+		}
+		seen[k.Name]++
+	}
+	if len(seen) != 25 {
+		t.Errorf("All listed %d distinct keys, want 25", len(seen))
+	}
+	for name, n := range seen {
+		if n != 1 {
+			t.Errorf("All listed %s %d times", name, n)
+		}
+	}
+	if n := r.srv.MCPCounts().ToolCalls["listKeys"] - before; n != 3 {
+		t.Errorf("All made %d listKeys calls, want 3", n)
+	}
+
+	var sizes []int
+	for p, err := range r.c.Keys.Pages(ctx, r.project, keys.ListOptions{PageSize: 10}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Total != 25 || p.Number != len(sizes)+1 || p.PageSize != 10 || p.HasMore != (p.Number < 3) {
+			t.Errorf("page %+v", p)
+		}
+		sizes = append(sizes, len(p.Keys))
+	}
+	if !slices.Equal(sizes, []int{10, 10, 5}) {
+		t.Errorf("page sizes %v, want [10 10 5]", sizes)
+	}
+
+	// Breaking out of the loop stops the listing.
+	before = r.srv.MCPCounts().ToolCalls["listKeys"]
+	for range r.c.Keys.All(ctx, r.project, keys.ListOptions{PageSize: 10}) {
+		break
+	}
+	if n := r.srv.MCPCounts().ToolCalls["listKeys"] - before; n != 1 {
+		t.Errorf("a loop left after the first key made %d listKeys calls, want 1", n)
+	}
+}
+
+// TestToolsCreateDuplicatesSkipped: creating a key that exists skips it
+// and says so in the result; it is not an error.
+func TestToolsCreateDuplicatesSkipped(t *testing.T) {
+	r := newToolsRig(t)
+	ctx := t.Context()
+	if _, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a", SourceText: "A"}, {Name: "b", SourceText: "B"}}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "b", SourceText: "B again"}, {Name: "c", SourceText: "C"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Count != 1 || len(res.Created) != 1 || res.Created[0].Name != "c" || res.Created[0].ID == "" {
+		t.Errorf("Created = %+v (count %d), want only c", res.Created, res.Count)
+	}
+	if len(res.Skipped) != 1 || res.Skipped[0].Name != "b" || res.Skipped[0].Reason == "" || res.DuplicateCount != 1 {
+		t.Errorf("Skipped = %+v (dup %d), want b with a reason", res.Skipped, res.DuplicateCount)
+	}
+	var names []string
+	for _, k := range r.srv.TranslationKeys(r.p.ID) {
+		names = append(names, k.Name+"="+k.SourceText)
+	}
+	if !slices.Equal(names, []string{"a=A", "b=B", "c=C"}) {
+		t.Errorf("the service holds %v, want a, b (unchanged) and c", names)
+	}
+}
+
+// TestToolsArgumentsCheckedBeforeAnyRequest: what the SDK can check fails
+// with ErrInvalidArgument naming the field, and sends nothing (not even a
+// token request).
+func TestToolsArgumentsCheckedBeforeAnyRequest(t *testing.T) {
+	r := newToolsRig(t)
+	ids := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("00000000-0000-4000-8000-%012d", i)
+		}
+		return out
+	}
+	values := func(n int) []translations.Values {
+		out := make([]translations.Values, n)
+		for i, id := range ids(n) {
+			out[i] = translations.Values{KeyID: id, Text: map[string]string{"de": "x"}}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name, field string
+		call        func(context.Context) error
+	}{
+		{"Delete of 101 ids", "ids", func(ctx context.Context) error {
+			_, err := r.c.Keys.Delete(ctx, r.project, ids(keys.MaxDelete+1))
+			return err
+		}},
+		{"Set of 501 keys", "values", func(ctx context.Context) error {
+			_, err := r.c.Translations.Set(ctx, r.project, values(translations.MaxSet+1))
+			return err
+		}},
+		{"empty project", "project", func(ctx context.Context) error {
+			_, err := r.c.Keys.Create(ctx, "", []keys.NewKey{{Name: "a"}})
+			return err
+		}},
+		{"project without org", "project", func(ctx context.Context) error {
+			_, err := r.c.Translations.Pending(ctx, "web")
+			return err
+		}},
+		{"project with two slashes", "project", func(ctx context.Context) error {
+			_, err := r.c.Translations.Publish(ctx, "acme/web/x", translations.PublishOptions{})
+			return err
+		}},
+		{"empty key name", "keys[1].Name", func(ctx context.Context) error {
+			_, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a"}, {SourceText: "no name"}})
+			return err
+		}},
+		{"no keys", "keys", func(ctx context.Context) error {
+			_, err := r.c.Keys.Create(ctx, r.project, nil)
+			return err
+		}},
+		{"page size over the limit", "PageSize", func(ctx context.Context) error {
+			for _, err := range r.c.Keys.All(ctx, r.project, keys.ListOptions{PageSize: keys.MaxPageSize + 1}) {
+				return err
+			}
+			return nil
+		}},
+		{"no tool name", "tool name", func(ctx context.Context) error {
+			return r.c.Tools.Call(ctx, partner.TranslationTools, "", nil, nil)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.call(t.Context())
+			if !errors.Is(err, partner.ErrInvalidArgument) {
+				t.Fatalf("err = %v, want ErrInvalidArgument", err)
+			}
+			if !strings.Contains(err.Error(), tc.field) {
+				t.Errorf("%q does not name %s", err, tc.field)
+			}
+		})
+	}
+	if n := len(r.srv.Requests()); n != 0 {
+		t.Errorf("%d requests were sent for arguments the SDK can check: %+v", n, r.srv.Requests())
+	}
+	if n := r.srv.MCPCounts(); n.Initializes != 0 || len(n.ToolCalls) != 0 {
+		t.Errorf("MCP counts %+v, want nothing", n)
+	}
+}
+
+// TestToolsOneRequestPerCall: after the first call (which connects), each
+// tool call is one HTTP request to the MCP endpoint and nothing else; over
+// the whole flow no GET and no discovery call reach it.
+func TestToolsOneRequestPerCall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := newToolsRig(t)
+		ctx := t.Context()
+		res, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a", SourceText: "A"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := res.Created[0].ID
+		if n := r.srv.MCPCounts().Initializes; n != 1 {
+			t.Errorf("%d initialize calls, want 1", n)
+		}
+		var syncID string
+		steps := []struct {
+			name string
+			call func() error
+		}{
+			{"Keys.Create", func() error {
+				_, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "b", SourceText: "B"}})
+				return err
+			}},
+			{"Keys.All (one page)", func() error {
+				for _, err := range r.c.Keys.All(ctx, r.project, keys.ListOptions{}) {
+					if err != nil {
+						return err
+					}
+				}
+				return nil
+			}},
+			{"Keys.Update", func() error {
+				_, err := r.c.Keys.Update(ctx, r.project, []keys.Update{{KeyID: id, Language: "fr", Text: "A-fr"}})
+				return err
+			}},
+			{"Translations.Set", func() error {
+				_, err := r.c.Translations.Set(ctx, r.project, []translations.Values{{KeyID: id, Text: map[string]string{"de": "A-de"}}})
+				return err
+			}},
+			{"Translations.Get", func() error {
+				_, err := r.c.Translations.Get(ctx, r.project, translations.Query{Languages: []string{"de"}})
+				return err
+			}},
+			{"Translations.Pending", func() error {
+				_, err := r.c.Translations.Pending(ctx, r.project)
+				return err
+			}},
+			{"Translations.Publish", func() error {
+				p, err := r.c.Translations.Publish(ctx, r.project, translations.PublishOptions{})
+				if err == nil && len(p.SyncIDs) == 1 {
+					syncID = p.SyncIDs[0]
+				}
+				return err
+			}},
+			{"Translations.Syncs", func() error {
+				_, err := r.c.Translations.Syncs(ctx, r.project, translations.SyncsOptions{})
+				return err
+			}},
+			{"Translations.Sync", func() error {
+				_, err := r.c.Translations.Sync(ctx, syncID)
+				return err
+			}},
+			{"Translations.Context", func() error {
+				_, err := r.c.Translations.Context(ctx, r.project, translations.ContextOptions{KeyIDs: []string{id}})
+				return err
+			}},
+			{"Keys.Delete", func() error {
+				_, err := r.c.Keys.Delete(ctx, r.project, []string{id})
+				return err
+			}},
+			{"Tools.List", func() error {
+				_, err := r.c.Tools.List(ctx, partner.TranslationTools)
+				return err
+			}},
+			{"Tools.Call listProjects", func() error {
+				return r.c.Tools.Call(ctx, partner.TranslationTools, "listProjects", nil, nil)
+			}},
+		}
+		for _, s := range steps {
+			before := len(r.srv.Requests())
+			if err := s.call(); err != nil {
+				t.Fatalf("%s: %v", s.name, err)
+			}
+			reqs := r.srv.Requests()[before:]
+			if len(reqs) != 1 || reqs[0].Host != partnertest.HostMCP || reqs[0].Method != http.MethodPost || reqs[0].Status != http.StatusOK {
+				t.Errorf("%s sent %d requests, want one POST to the MCP endpoint: %+v", s.name, len(reqs), reqs)
+			}
+		}
+		// Close too sends nothing: the servers issue no session to end.
+		before := len(r.srv.Requests())
+		if err := r.c.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(r.srv.Requests()) - before; n != 0 {
+			t.Errorf("Close sent %d requests", n)
+		}
+		if n := r.srv.MCPCounts().Initializes; n != 1 {
+			t.Errorf("%d initialize calls over the flow, want 1", n)
+		}
+		assertOnlyPOSTs(t, r.srv)
+	})
+}
+
+// TestToolsTranslationContext: the glossary the service holds reaches
+// the caller with its type, translations and do-not-translate mark.
+func TestToolsTranslationContext(t *testing.T) {
+	r := newToolsRig(t)
+	r.srv.AddGlossaryTerm(r.p.ID, partnertest.GlossaryTerm{Term: "Acme Cloud", Type: "brand", Description: "the product",
+		DoNotTranslate: true, Translations: map[string]string{"de": "Acme Cloud", "fr": "Acme Cloud", "ja": "アクメ"}})
+	r.srv.AddGlossaryTerm(r.p.ID, partnertest.GlossaryTerm{Term: "checkout", Type: "terminology",
+		Translations: map[string]string{"de": "Kasse"}})
+	got, err := r.c.Translations.Context(t.Context(), r.project, translations.ContextOptions{Languages: []string{"de"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.SourceLanguage != "en" || !slices.Equal(got.TargetLanguages, []string{"de"}) || got.GlossaryTotal != 2 || len(got.Glossary) != 2 {
+		t.Fatalf("Context = %+v", got)
+	}
+	brand, term := got.Glossary[0], got.Glossary[1]
+	if brand.Term != "Acme Cloud" || brand.Type != "brand" || brand.Description != "the product" || !brand.DoNotTranslate ||
+		len(brand.Translations) != 1 || brand.Translations["de"] != "Acme Cloud" {
+		t.Errorf("glossary[0] = %+v", brand)
+	}
+	if term.Term != "checkout" || term.Type != "terminology" || term.DoNotTranslate || term.Translations["de"] != "Kasse" {
+		t.Errorf("glossary[1] = %+v", term)
+	}
+	if !json.Valid(got.Raw) || !strings.Contains(string(got.Raw), "Acme Cloud") {
+		t.Errorf("Raw = %s", got.Raw)
+	}
+}
+
+// toolKinds are the translation server's 16 tools and whether
+// mcp-tools.md section 7 makes them reads (R).
+var toolKinds = map[string]bool{
+	"listProjects": true, "getProject": true, "proposeLanguages": false, "proposeLanguageEdits": false,
+	"listKeys": true, "getTranslations": true, "createKeys": false, "updateKeys": false,
+	"setTranslations": false, "deleteKeys": false, "getPendingChanges": true, "publishTranslations": false,
+	"getSyncs": true, "getSync": true, "cancelSync": false, "getTranslationContext": true,
+}
+
+// TestToolsList: the 16 tools, each with its input schema and read-only
+// mark.
+func TestToolsList(t *testing.T) {
+	r := newToolsRig(t)
+	tools, err := r.c.Tools.List(t.Context(), partner.TranslationTools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools) != len(toolKinds) {
+		t.Errorf("List returned %d tools, want %d", len(tools), len(toolKinds))
+	}
+	for _, tool := range tools {
+		ro, known := toolKinds[tool.Name]
+		if !known {
+			t.Errorf("unexpected tool %q", tool.Name)
+			continue
+		}
+		if tool.ReadOnly != ro {
+			t.Errorf("%s: ReadOnly = %v, want %v", tool.Name, tool.ReadOnly, ro)
+		}
+		var schema struct {
+			Type       string                     `json:"type"`
+			Properties map[string]json.RawMessage `json:"properties"`
+			Required   []string                   `json:"required"`
+		}
+		if err := json.Unmarshal(tool.InputSchema, &schema); err != nil || schema.Type != "object" {
+			t.Errorf("%s: InputSchema %s (%v), want a JSON Schema object", tool.Name, tool.InputSchema, err)
+		}
+		wantProject := tool.Name != "listProjects" && tool.Name != "getSync"
+		if _, ok := schema.Properties["project"]; ok != wantProject || slices.Contains(schema.Required, "project") != wantProject {
+			t.Errorf("%s: project in the schema: %v, required %v; want %v", tool.Name, ok, schema.Required, wantProject)
+		}
+		if tool.Description == "" || !json.Valid(tool.Raw) || !strings.Contains(string(tool.Raw), `"`+tool.Name+`"`) {
+			t.Errorf("%s: Description %q, Raw %s", tool.Name, tool.Description, tool.Raw)
+		}
+	}
+}
+
+// TestToolsCall: any tool, its result decoded into a map or kept as the
+// JSON the tool sent.
+func TestToolsCall(t *testing.T) {
+	r := newToolsRig(t)
+	ctx := t.Context()
+	if _, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a", Translations: map[string]string{"de": "A"}}}); err != nil {
+		t.Fatal(err)
+	}
+	args := map[string]any{"project": r.project}
+
+	var m map[string]any
+	if err := r.c.Tools.Call(ctx, partner.TranslationTools, "getPendingChanges", args, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m["prj"] != r.project || m["has_chg"] != true {
+		t.Errorf("getPendingChanges into a map: %v", m)
+	}
+
+	var raw json.RawMessage
+	if err := r.c.Tools.Call(ctx, partner.TranslationTools, "getPendingChanges", args, &raw); err != nil {
+		t.Fatal(err)
+	}
+	var again struct {
+		Prj    string `json:"prj"`
+		HasChg bool   `json:"has_chg"`
+		Sum    struct {
+			Tr int `json:"tr"`
+		} `json:"sum"`
+	}
+	if err := json.Unmarshal(raw, &again); err != nil || again.Prj != r.project || !again.HasChg || again.Sum.Tr != 1 {
+		t.Errorf("getPendingChanges as raw JSON: %s (%v)", raw, err)
+	}
+
+	// A struct of the caller's: only the fields it has; a mismatched
+	// type leaves that field alone.
+	var typed struct {
+		Prj    string `json:"prj"`
+		HasChg string `json:"has_chg"` // a bool on the wire
+	}
+	if err := r.c.Tools.Call(ctx, partner.TranslationTools, "getPendingChanges", args, &typed); err != nil || typed.Prj != r.project {
+		t.Errorf("getPendingChanges into a struct: %+v, %v", typed, err)
+	}
+
+	// Failures are the typed errors of the wrapped tools.
+	err := r.c.Tools.Call(ctx, partner.TranslationTools, "noSuchTool", args, nil)
+	var te *partner.ToolError
+	if !errors.As(err, &te) || te.Kind != partner.ToolUnknown || te.Tool != "noSuchTool" {
+		t.Errorf("unknown tool: %v, want a *ToolError of kind %s", err, partner.ToolUnknown)
+	}
+	err = r.c.Tools.Call(ctx, partner.TranslationTools, "getPendingChanges", map[string]any{"project": "nope/nothing"}, nil)
+	if !errors.As(err, &te) || te.Kind != partner.ToolNotFound {
+		t.Errorf("unknown project: %v, want a *ToolError of kind %s", err, partner.ToolNotFound)
+	}
+}
+
+// TestToolsUnknownServerOrNoMCPURL: a server name the SDK does not know,
+// or a client without Config.MCPURL, fails with ErrInvalidArgument naming
+// what to fix, before any request.
+func TestToolsUnknownServerOrNoMCPURL(t *testing.T) {
+	t.Run("unknown server", func(t *testing.T) {
+		r := newToolsRig(t)
+		_, err := r.c.Tools.List(t.Context(), partner.MCPServer("content"))
+		if !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "server") || !strings.Contains(err.Error(), "content") {
+			t.Errorf("List: %v, want ErrInvalidArgument naming the server", err)
+		}
+		err = r.c.Tools.Call(t.Context(), partner.MCPServer(""), "listProjects", nil, nil)
+		if !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "server") {
+			t.Errorf("Call: %v, want ErrInvalidArgument naming the server", err)
+		}
+		if n := len(r.srv.Requests()); n != 0 {
+			t.Errorf("%d requests sent", n)
+		}
+	})
+	t.Run("no MCPURL", func(t *testing.T) {
+		srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
+		t.Cleanup(srv.Close)
+		g := srv.NewGrant()
+		cfg := flowConfig(srv, g)
+		cfg.MCPURL = ""
+		c, err := partner.NewClient(cfg)
+		if err != nil {
+			t.Fatalf("NewClient without MCPURL: %v; the tools are optional", err)
+		}
+		defer c.Close()
+		ctx := t.Context()
+		calls := map[string]func() error{
+			"Keys.Create": func() error {
+				_, err := c.Keys.Create(ctx, "org/web", []keys.NewKey{{Name: "a"}})
+				return err
+			},
+			"Keys.All": func() error {
+				for _, err := range c.Keys.All(ctx, "org/web", keys.ListOptions{}) {
+					return err
+				}
+				return nil
+			},
+			"Translations.Publish": func() error {
+				_, err := c.Translations.Publish(ctx, "org/web", translations.PublishOptions{})
+				return err
+			},
+			"Tools.List": func() error {
+				_, err := c.Tools.List(ctx, partner.TranslationTools)
+				return err
+			},
+			"Tools.Call": func() error { return c.Tools.Call(ctx, partner.TranslationTools, "listProjects", nil, nil) },
+		}
+		for name, call := range calls {
+			if err := call(); !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "Config.MCPURL") {
+				t.Errorf("%s: %v, want ErrInvalidArgument naming Config.MCPURL", name, err)
+			}
+		}
+		if n := len(srv.Requests()); n != 0 {
+			t.Errorf("%d requests sent", n)
+		}
+	})
+}
