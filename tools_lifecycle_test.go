@@ -92,7 +92,7 @@ func TestMCPURLIsCheckedLikeTheOtherURLs(t *testing.T) {
 	for _, raw := range []string{
 		"::not a url",
 		"mcp.example.test/mcp",        // no scheme
-		"ftp://mcp.example.test/mcp",  //
+		"ftp://mcp.example.test/mcp",  // another scheme
 		"https:///mcp",                // no host
 		"http://mcp.example.test/mcp", // clear text to a host on the network
 		"https://mcp.example.test/mcp?token=" + querySecret, // a query
