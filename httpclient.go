@@ -20,13 +20,15 @@ import (
 // fails without being sent.
 //
 // Answers come back as net/http returns them: a 404 or a 500 is a
-// response, not an error. Two answers are acted on first: a 401 mints a
-// new installation token once and sends the request again once (when its
-// body can be replayed: http.NewRequest's bodies can, see
-// http.Request.GetBody); a 410 meaning the grant is gone (grant_revoked)
-// makes the grant final, so that every later call of the client returns
-// ErrReauthorizationRequired without a request. The installation token is
-// the wrong token for GET /api/oauth-client/me: use Client.Me.
+// response, not an error. Two answers are acted on first. A 401 drops
+// the refused installation token, mints a new one and sends the request
+// again once with it when its body can be replayed (http.NewRequest's
+// bodies can, see http.Request.GetBody); otherwise the 401 is returned
+// and the next request carries a new token. A 410 meaning the grant is
+// gone (grant_revoked) makes the grant final, so that every later call of
+// the client returns ErrReauthorizationRequired without a request. The
+// installation token is the wrong token for GET /api/oauth-client/me: use
+// Client.Me.
 //
 // Each call returns a new *http.Client sharing the grant's transport and
 // connection pool; set its Timeout as you need. It sends requests through
@@ -38,7 +40,8 @@ func (c *Client) HTTPClient() *http.Client {
 // grantTransport is HTTPClient's RoundTripper.
 type grantTransport struct{ c *Client }
 
-// maxGoneBody is how much of a 410's body is read to find its code.
+// maxGoneBody is how much of a 410's body is read to find its code; a
+// longer body is not judged.
 const maxGoneBody = 4 << 10
 
 // RoundTrip implements http.RoundTripper.
@@ -59,24 +62,35 @@ func (t grantTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode == http.StatusUnauthorized && (req.Body == nil || req.Body == http.NoBody || req.GetBody != nil) {
-		body := req.Body
-		if req.GetBody != nil {
-			if body, err = req.GetBody(); err != nil {
-				return resp, nil // the first answer, as net/http would give it
-			}
-		}
-		io.Copy(io.Discard, io.LimitReader(resp.Body, maxGoneBody))
-		resp.Body.Close()
+	if resp.StatusCode == http.StatusUnauthorized {
+		// The token is refused: the next request carries a new one, even
+		// when this one cannot be sent again.
 		c.install.Invalidate(tok)
-		if resp, _, gen, err = t.send(req, body); err != nil {
-			return nil, err
+		if body, ok := replayBody(req); ok {
+			io.Copy(io.Discard, io.LimitReader(resp.Body, maxGoneBody))
+			resp.Body.Close()
+			if resp, _, gen, err = t.send(req, body); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if resp.StatusCode == http.StatusGone {
 		t.gone(req, resp, gen)
 	}
 	return resp, nil
+}
+
+// replayBody returns a new copy of req's body, to send req again, and
+// whether there is one: a body without GetBody cannot be replayed.
+func replayBody(req *http.Request) (io.ReadCloser, bool) {
+	switch {
+	case req.Body == nil || req.Body == http.NoBody:
+		return req.Body, true
+	case req.GetBody == nil:
+		return nil, false
+	}
+	body, err := req.GetBody()
+	return body, err == nil
 }
 
 // send sends req with body and the grant's installation token.
@@ -106,12 +120,15 @@ func (t grantTransport) send(req *http.Request, body io.ReadCloser) (*http.Respo
 // gone reads the start of a 410's body, puts it back, and makes the grant
 // final when the answer says the grant is gone.
 func (t grantTransport) gone(req *http.Request, resp *http.Response, gen uint64) {
-	head, err := io.ReadAll(io.LimitReader(resp.Body, maxGoneBody))
+	head, err := io.ReadAll(io.LimitReader(resp.Body, maxGoneBody+1))
 	resp.Body = struct {
 		io.Reader
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
-	if err != nil {
+	if err != nil || len(head) > maxGoneBody {
+		// Unreadable, or too long to parse here: a cut JSON body would
+		// look code-less, which the spec reads as a revocation. The
+		// client's next call finds out for itself.
 		return
 	}
 	gerr := apierr.FromResponse(req.Method, req.URL.Path, resp.StatusCode, head, 0, t.c.sh.runner.Secrets().Merge(t.c.install.Secrets()))
