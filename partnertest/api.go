@@ -653,9 +653,11 @@ func (c *call) refresh(form url.Values) {
 	s.counts.Refreshes++
 	g.counts.Refreshes++
 	if s.rotation {
-		s.newRefreshTokenLocked(g)
+		delete(s.refresh, rt)
 		s.rotated[rt] = g
-		rt = g.RefreshToken
+		rt = secret("pt_rt_")
+		g.RefreshToken = rt
+		s.refresh[rt] = g
 	}
 	s.mu.Unlock()
 	c.w.Header().Set("Cache-Control", "no-store")
