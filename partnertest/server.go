@@ -124,7 +124,8 @@ func WithInMemoryNetwork() Option {
 }
 
 // WithRateLimit caps the requests each installation token may make in a
-// minute, as the service does (its default cap is 1,000). Minutes are
+// minute, as the service does (its default cap is 1,000): REST and MCP
+// requests alike, in one count per token. Minutes are
 // fixed 60 s windows on the server's clock (Server.Now), starting on whole
 // minutes. A request over the cap is answered 429 rate_limited, with
 // Retry-After set to the whole seconds until the window ends. n <= 0, the
