@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -598,4 +599,63 @@ func TestConnectFaultsAndLog(t *testing.T) {
 	if diff := cmp.Diff(want, log); diff != "" {
 		t.Errorf("Requests (-want +got):\n%s", diff)
 	}
+}
+
+// Two exchanges of one code at once: one wins, the other is the reuse.
+func TestExchangeRace(t *testing.T) {
+	srv := newServer(t, partnertest.WithRedirectURLs(callback))
+	c := code(t, srv, authorizeQuery(nil))
+	var wg sync.WaitGroup
+	replies := make([]reply, 2)
+	for i := range replies {
+		wg.Go(func() {
+			replies[i] = send(t, srv, "POST", srv.AuthURL+partnertest.TokenPath, "", formType, exchangeForm(c, nil))
+		})
+	}
+	wg.Wait()
+	if replies[0].status+replies[1].status != 200+400 {
+		t.Fatalf("statuses %d and %d, want one 200 and one 400", replies[0].status, replies[1].status)
+	}
+	if c := srv.Counts(); c.Exchanges != 1 || c.ReusedCodes != 1 || c.ReuseRevocations != 1 {
+		t.Errorf("Counts = %+v", c)
+	}
+}
+
+// Whatever the query, the authorize endpoint answers 400 or redirects,
+// and it redirects only to the registered URI.
+func FuzzAuthorize(f *testing.F) {
+	f.Add(authorizeQuery(nil).Encode())
+	f.Add(authorizeQuery(func(q url.Values) { q.Set("redirect_uri", "https://evil.example/") }).Encode())
+	f.Add(authorizeQuery(func(q url.Values) { q.Set("scope", "org:read%zz") }).Encode())
+	f.Add("client_id=test-client&redirect_uri=https%3A%2F%2Fapp.example%2Fcallback&response_type=code&state=%00")
+	f.Add("%")
+	srv := newServer(f, partnertest.WithRedirectURLs(callback))
+	c := *srv.Client()
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	f.Fuzz(func(t *testing.T, query string) {
+		req, err := http.NewRequest("GET", srv.AuthURL+partnertest.AuthorizePath, nil)
+		if err != nil {
+			t.Skip()
+		}
+		req.URL.RawQuery = query
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Skip() // a query net/http will not send
+		}
+		resp.Body.Close()
+		switch resp.StatusCode {
+		case http.StatusBadRequest:
+		case http.StatusFound:
+			loc, err := url.Parse(resp.Header.Get("Location"))
+			if err != nil {
+				t.Fatalf("Location %q: %v", resp.Header.Get("Location"), err)
+			}
+			loc.RawQuery = ""
+			if loc.String() != callback {
+				t.Fatalf("redirected to %s", resp.Header.Get("Location"))
+			}
+		default:
+			t.Fatalf("query %q: %d", query, resp.StatusCode)
+		}
+	})
 }
