@@ -233,7 +233,7 @@ func (c *call) authorize(want TokenKind, scope string) *grant {
 	c.s.mu.Unlock()
 	switch {
 	case revoked:
-		c.error(http.StatusGone, "grant_revoked", "the user revoked this grant; they must connect the application again")
+		c.error(http.StatusGone, "grant_revoked", "the grant was revoked; the user must connect the application again")
 	case want != anyToken && c.kind != want:
 		c.unauthorized("invalid_token", fmt.Sprintf("this endpoint takes an %s token, not an %s token", want, c.kind))
 	case !c.now.Before(c.tok.expires):
@@ -316,11 +316,13 @@ func (c *call) serveAPI() {
 		method, serve, param = http.MethodPost, (*call).addLanguage, seg[2]
 	case len(seg) == 3 && seg[0] == "installations" && seg[2] == "tokens":
 		method, serve, param = http.MethodPost, (*call).mint, seg[1]
+	case len(seg) == 2 && seg[0] == "installations":
+		method, serve, param = http.MethodDelete, (*call).revokeInstallation, seg[1]
 	default:
 		c.notFound()
 		return
 	}
-	if len(seg) == 3 || len(seg) == 4 {
+	if len(seg) == 3 || len(seg) == 4 || seg[0] == "installations" {
 		var err error
 		if param, err = url.PathUnescape(param); err != nil || param == "" {
 			c.notFound()
@@ -556,9 +558,15 @@ func (c *call) readJSON(v any) bool {
 	return true
 }
 
-// serveAuth serves the token endpoint, endpoint 7.
+// serveAuth serves the token endpoint, endpoint 7, and the authorize
+// endpoint.
 func (c *call) serveAuth() {
-	if c.r.URL.Path != TokenPath {
+	switch c.r.URL.Path {
+	case TokenPath:
+	case AuthorizePath:
+		c.consentScreen()
+		return
+	default:
 		c.notFound()
 		return
 	}
@@ -581,7 +589,7 @@ func (c *call) serveAuth() {
 		c.error(http.StatusBadRequest, "invalid_request", "the body is not a valid form")
 		return
 	}
-	for _, k := range []string{"grant_type", "refresh_token", "client_id", "client_secret"} {
+	for _, k := range []string{"grant_type", "refresh_token", "client_id", "client_secret", "code", "redirect_uri", "code_verifier"} {
 		if len(form[k]) > 1 {
 			c.error(http.StatusBadRequest, "invalid_request", k+" is repeated")
 			return
@@ -602,10 +610,20 @@ func (c *call) serveAuth() {
 		c.error(http.StatusUnauthorized, "invalid_client", "unknown client or wrong secret")
 		return
 	}
-	if gt := form.Get("grant_type"); gt != "refresh_token" {
-		c.error(http.StatusBadRequest, "unsupported_grant_type", "grant_type must be refresh_token")
-		return
+	switch form.Get("grant_type") {
+	case "refresh_token":
+		c.refresh(form)
+	case "authorization_code":
+		c.exchange(form)
+	default:
+		c.error(http.StatusBadRequest, "unsupported_grant_type", "grant_type must be refresh_token or authorization_code")
 	}
+}
+
+// refresh serves grant_type=refresh_token at the token endpoint, once the
+// client's credentials were checked.
+func (c *call) refresh(form url.Values) {
+	s := c.s
 	rt := form.Get("refresh_token")
 	if rt == "" {
 		c.error(http.StatusBadRequest, "invalid_request", "missing refresh_token")
@@ -613,6 +631,15 @@ func (c *call) serveAuth() {
 	}
 	s.mu.Lock()
 	g := s.refresh[rt]
+	if r := s.rotated[rt]; g == nil && r != nil {
+		s.counts.ReusedRefreshTokens++
+		r.counts.ReusedRefreshTokens++
+		s.revokeByReuseLocked(r)
+		s.mu.Unlock()
+		c.grantID = r.ID
+		c.error(http.StatusBadRequest, "invalid_grant", "the refresh token was replaced by rotation already; sending it again revoked the grant")
+		return
+	}
 	if g == nil || g.revoked {
 		s.mu.Unlock()
 		if g != nil {
@@ -625,6 +652,13 @@ func (c *call) serveAuth() {
 	tok := s.issueLocked(g, TokenAccess, c.now)
 	s.counts.Refreshes++
 	g.counts.Refreshes++
+	if s.rotation {
+		delete(s.refresh, rt)
+		s.rotated[rt] = g
+		rt = secret("pt_rt_")
+		g.RefreshToken = rt
+		s.refresh[rt] = g
+	}
 	s.mu.Unlock()
 	c.w.Header().Set("Cache-Control", "no-store")
 	c.json(http.StatusOK, struct {

@@ -31,13 +31,92 @@
 //	403 missing_scope         the token lacks a scope; "required" names it
 //	403 wrong_organization    the resource is in an organization the grant does not cover
 //	404 grant_not_found       endpoint 8 for a grant its access token does not belong to
-//	410 grant_revoked         the user revoked the grant
+//	410 grant_revoked         the grant was revoked (by the user, the partner or reuse detection)
 //	429 rate_limited          over WithRateLimit's cap, with Retry-After
-//	400 invalid_grant         (token endpoint) a refresh token unknown, replaced or revoked
+//	400 invalid_grant         (token endpoint) a refresh token unknown, replaced or revoked;
+//	                          a code unknown, used, expired, or with another redirect_uri or code_verifier
+//	400 unsupported_grant_type (token endpoint) neither refresh_token nor authorization_code
 //	401 invalid_client        (token endpoint) wrong client credentials
 //
 // and unsupported_media_type (415), conflict (409), not_found (404) and
 // method_not_allowed (405).
+//
+// # Connecting users
+//
+// The authorize endpoint, GET AuthURL+AuthorizePath, consents at once,
+// with no page in between: a client that follows redirects lands on the
+// redirect URI with ?code=...&state=... (a 302). The test registers its
+// redirect URIs with WithRedirectURLs or AddRedirectURL (none is
+// registered by default; a redirect_uri must match one byte for byte),
+// and chooses with SetConsent who consents, which organizations they pick
+// and which scopes they leave on; by default a user of the server's own
+// picks their first organization and grants the scopes requested
+// (DefaultScopes when the request names none). StartApp runs the test's
+// callback next to the fake, also on the in-memory network.
+//
+// Refusals follow RFC 6749 section 4.1.2.1. A missing or unknown client_id
+// and a missing or unregistered redirect_uri are answered 400 with a JSON
+// error (invalid_request, invalid_client), never redirected. Anything
+// else goes back to the redirect URI with error, error_description and
+// the state: invalid_request (a missing or repeated parameter, a PKCE
+// method other than S256, plain included, or a malformed challenge;
+// without a challenge under WithPKCERequired), unsupported_response_type
+// (not code), invalid_scope (a name the service does not document) and
+// access_denied (Consent.Deny). PKCE is optional unless WithPKCERequired.
+//
+// The code exchange is grant_type=authorization_code at the token
+// endpoint with code, redirect_uri, client_id and client_secret in the
+// form body (a confidential client, as with refresh), and code_verifier
+// when the authorize request sent a challenge (not otherwise). A code
+// lives AuthorizationCodeLifetime (10 minutes, as the service documents)
+// on the server's clock and is single-use: a second exchange is refused
+// and revokes the grants the first one issued, as RFC 6749 section 4.1.2
+// advises (Counts.ReusedCodes, Counts.ReuseRevocations). Every refusal is
+// 400 invalid_grant, as the service does not tell the causes apart (the
+// message does, for the test's reader); a refused exchange does not use
+// the code up.
+//
+// The answer for one organization is the documented shape plus the
+// granted scopes:
+//
+//	{"access_token":"pt_at_...","token_type":"Bearer","expires_in":1800,
+//	 "refresh_token":"pt_rt_...","scope":"org:read projects:read","grant_id":"grant_1"}
+//
+// The service's documentation says a consent naming several organizations
+// makes one grant per organization, but not how they come back. This fake
+// answers with the first grant's tokens at the top, as above, and every
+// grant, the first included and in the consent's order, in "grants":
+//
+//	{..., "grant_id":"grant_1", "grants":[
+//	  {"access_token":"...","token_type":"Bearer","expires_in":1800,"refresh_token":"...",
+//	   "scope":"...","grant_id":"grant_1","organization_id":"org_1"},
+//	  {..., "grant_id":"grant_2","organization_id":"org_2"}]}
+//
+// Each grant has its own refresh token; no refresh token is shared by two
+// grants. organization_id appears only inside "grants"; with one
+// organization the mint (endpoint 8) says it. A consent by the same user
+// for an organization they already have a live grant for updates that
+// grant in place (same grant_id, the new scopes, a new refresh token; the
+// old one is refused), the documentation's main reading; after a
+// revocation a consent makes a new grant. The grants are normal grants:
+// Server.Grant reads them, and everything else works with them.
+//
+// # Rotation and revocation by the partner
+//
+// WithRefreshRotation makes each refresh return a new refresh token and
+// retire the old; a retired one sent again is refused (400 invalid_grant)
+// and revokes the whole grant (Counts.ReusedRefreshTokens,
+// Counts.ReuseRevocations, Grant.Revoked). Without it the refresh token
+// stays the same, as the spec says.
+//
+// DELETE URL+"/api/oauth-client/installations/"+grantID with the grant's
+// access token (the service documents which token; the answer is not
+// documented and this fake chooses 204 with no body) revokes the grant as
+// Revoke does: its tokens get 410 grant_revoked, its refresh token 400
+// invalid_grant (Counts.PartnerRevocations). A grant already revoked, by
+// anyone, answers 410 grant_revoked, as every call with a revoked grant's
+// token does; a grant id the access token does not belong to (unknown or
+// another's) 404 grant_not_found; an installation token 401 invalid_token.
 //
 // # Scopes
 //
@@ -62,12 +141,15 @@
 //
 // # Test helpers
 //
-// NewGrant, Revoke, Reconnect and SetScopes manage grants; AddOrganization
-// and AddProject set up state; Project and Projects read it back.
+// NewGrant, Revoke, Reconnect and SetScopes manage grants, and Grant reads
+// one back; AddOrganization and AddProject set up state; Project and
+// Projects read it back.
 // InjectFault makes the next matching requests fail (a status with an
 // optional Retry-After, a delay, a hang, a dropped connection or a
-// truncated body). Requests returns the request log, and Counts and
-// GrantCounts the number of refreshes and installation-token mints.
+// truncated body); faults and the request log cover every endpoint,
+// authorize and DELETE included. Requests returns the request log, and
+// Counts and GrantCounts the number of refreshes, mints, exchanges,
+// reuses and revocations.
 //
 // # Two mistakes that fail at once
 //
@@ -98,7 +180,8 @@
 // an unknown, expired or access token 401 {"error":"Invalid or expired
 // OAuth token"}, a revoked grant's token HTTP 410 {"error":"grant_revoked"}
 // (this fake's reading of the service's revocation rule), and
-// WithRateLimit applies too. A tool the token lacks the documented scope
+// WithRateLimit applies too, counting in the same window as the token's
+// REST requests. A tool the token lacks the documented scope
 // for fails with an isError text naming missing_scope and the scope.
 //
 // The 16 tools keep real state per project (named "org-slug/project-slug"):

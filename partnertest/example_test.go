@@ -340,7 +340,7 @@ func ExampleServer_Revoke() {
 	resp.Body.Close()
 	fmt.Print(resp.StatusCode, " ", string(body))
 	// Output:
-	// 410 {"error":"grant_revoked","message":"the user revoked this grant; they must connect the application again"}
+	// 410 {"error":"grant_revoked","message":"the grant was revoked; the user must connect the application again"}
 	// 400 {"error":"invalid_grant","message":"the refresh token is unknown or its grant was revoked"}
 }
 
@@ -371,12 +371,13 @@ func ExampleServer_IssueInstallationToken() {
 	get(srv, "/api/oauth-client/me", srv.IssueAccessToken(g.ID))
 	get(srv, "/api/oauth-client/organizations", srv.IssueInstallationToken(g.ID))
 	get(srv, "/api/oauth-client/organizations", srv.IssueAccessToken(g.ID))
-	fmt.Println(srv.Counts())
+	c := srv.Counts()
+	fmt.Println("refreshes:", c.Refreshes, "mints:", c.Mints)
 	// Output:
 	// 200 {"id":"usr_1","email":"user1@example.com","name":"User 1","account":{"id":"acc_1","name":"Account 1"}}
 	// 200 {"organizations":[{"id":"org_1","slug":"org-1","name":"Organization 1"}]}
 	// 401 {"error":"invalid_token","message":"this endpoint takes an installation token, not an access token"}
-	// {0 0}
+	// refreshes: 0 mints: 0
 }
 
 // Counts show how often the code under test refreshed and minted.
@@ -394,8 +395,8 @@ func ExampleServer_GrantCounts() {
 	}
 	resp.Body.Close()
 
-	fmt.Printf("%+v %+v %+v\n", srv.Counts(), srv.GrantCounts(g.ID), srv.GrantCounts(other.ID))
-	// Output: {Refreshes:0 Mints:1} {Refreshes:0 Mints:1} {Refreshes:0 Mints:0}
+	fmt.Println("mints:", srv.Counts().Mints, srv.GrantCounts(g.ID).Mints, srv.GrantCounts(other.ID).Mints)
+	// Output: mints: 1 1 0
 }
 
 func ExampleServer_AddProject() {
@@ -559,8 +560,9 @@ func ExampleServer_Counts() {
 	g := srv.NewGrant()
 	refresh(srv, g.RefreshToken)
 	refresh(srv, g.RefreshToken)
-	fmt.Printf("%+v\n", srv.Counts())
-	// Output: {Refreshes:2 Mints:0}
+	c := srv.Counts()
+	fmt.Println("refreshes:", c.Refreshes, "mints:", c.Mints)
+	// Output: refreshes: 2 mints: 0
 }
 
 // IssueAccessToken skips the token endpoint, to test an endpoint alone.
@@ -569,10 +571,11 @@ func ExampleServer_IssueAccessToken() {
 	defer srv.Close()
 	g := srv.NewGrant()
 	get(srv, "/api/oauth-client/me", srv.IssueAccessToken(g.ID))
-	fmt.Printf("%+v\n", srv.Counts())
+	c := srv.Counts()
+	fmt.Println("refreshes:", c.Refreshes, "mints:", c.Mints)
 	// Output:
 	// 200 {"id":"usr_1","email":"user1@example.com","name":"User 1","account":{"id":"acc_1","name":"Account 1"}}
-	// {Refreshes:0 Mints:0}
+	// refreshes: 0 mints: 0
 }
 
 // Now is the server's clock: real time plus whatever Advance added.

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,9 +54,16 @@ type Server struct {
 	clock        func() time.Time
 	offset       atomic.Int64 // nanoseconds added to clock by Advance
 	logLimit     int
-	rateLimit    int // requests per minute per installation token; 0: none
+	rateLimit    int  // requests per minute per installation token; 0: none
+	rotation     bool // WithRefreshRotation
+	pkceRequired bool // WithPKCERequired
 
 	api, auth, mcp *httptest.Server
+	tlsConf        *tls.Config // with WithInMemoryNetwork; nil otherwise
+	netMu          sync.Mutex
+	listeners      map[string]*memListener // in-memory listeners by host:port; guarded by netMu
+	apps           []*httptest.Server      // StartApp's; guarded by netMu
+	appSeq         int                     // guarded by netMu
 	mcpServer      *mcp.Server
 	mcpHandler     http.Handler // the MCP library's handler, behind serveMCP
 	client         *http.Client
@@ -76,6 +84,8 @@ type config struct {
 	inMemory               bool
 	logLimit               int
 	rateLimit              int
+	redirectURLs           []string
+	rotation, pkce         bool
 }
 
 // WithClientCredentials sets the client id and secret the token endpoint
@@ -114,7 +124,8 @@ func WithInMemoryNetwork() Option {
 }
 
 // WithRateLimit caps the requests each installation token may make in a
-// minute, as the service does (its default cap is 1,000). Minutes are
+// minute, as the service does (its default cap is 1,000): REST and MCP
+// requests alike, in one count per token. Minutes are
 // fixed 60 s windows on the server's clock (Server.Now), starting on whole
 // minutes. A request over the cap is answered 429 rate_limited, with
 // Retry-After set to the whole seconds until the window ends. n <= 0, the
@@ -152,10 +163,15 @@ func NewServer(opts ...Option) *Server {
 		clock:        cfg.clock,
 		logLimit:     cfg.logLimit,
 		rateLimit:    cfg.rateLimit,
+		rotation:     cfg.rotation,
+		pkceRequired: cfg.pkce,
 		done:         make(chan struct{}),
 		state:        newState(),
 	}
 
+	for _, u := range cfg.redirectURLs {
+		s.AddRedirectURL(u)
+	}
 	s.mcpServer = s.newMCPServer()
 	tr := &http.Transport{
 		MaxIdleConns:        1000,
@@ -163,20 +179,19 @@ func NewServer(opts ...Option) *Server {
 		IdleConnTimeout:     90 * time.Second,
 	}
 	if cfg.inMemory {
-		hosts := []string{memHostAPI, memHostAuth, memHostMCP}
-		cert, pool := memCert(hosts...)
-		tlsConf := &tls.Config{Certificates: []tls.Certificate{cert}}
-		listeners := map[string]*memListener{}
-		for _, h := range hosts {
-			listeners[h+":443"] = newMemListener(h + ":443")
-		}
-		s.api = startTLSServer(s.handler(HostAPI), listeners[memHostAPI+":443"], tlsConf)
-		s.auth = startTLSServer(s.handler(HostAuth), listeners[memHostAuth+":443"], tlsConf)
-		s.mcp = startTLSServer(s.handler(HostMCP), listeners[memHostMCP+":443"], tlsConf)
+		cert, pool := memCert(memHostAPI, memHostAuth, memHostMCP, "*."+memDomain)
+		s.tlsConf = &tls.Config{Certificates: []tls.Certificate{cert}}
+		s.listeners = map[string]*memListener{}
+		s.api = s.startMem(memHostAPI, s.handler(HostAPI))
+		s.auth = s.startMem(memHostAuth, s.handler(HostAuth))
+		s.mcp = s.startMem(memHostMCP, s.handler(HostMCP))
 		s.URL, s.AuthURL, s.mcpOrigin = "https://"+memHostAPI, "https://"+memHostAuth, "https://"+memHostMCP
 		tr.TLSClientConfig = &tls.Config{RootCAs: pool}
 		tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-			if l := listeners[addr]; l != nil {
+			s.netMu.Lock()
+			l := s.listeners[addr]
+			s.netMu.Unlock()
+			if l != nil {
 				return l.dial(ctx)
 			}
 			return nil, &net.OpError{Op: "dial", Net: network, Err: errNoMemServer}
@@ -202,15 +217,47 @@ func NewServer(opts ...Option) *Server {
 
 // Host names of the in-memory listeners (WithInMemoryNetwork).
 const (
-	memHostAPI  = "api.in-memory.partnertest.invalid"
-	memHostAuth = "auth.in-memory.partnertest.invalid"
-	memHostMCP  = "mcp.in-memory.partnertest.invalid"
+	memDomain   = "in-memory.partnertest.invalid"
+	memHostAPI  = "api." + memDomain
+	memHostAuth = "auth." + memDomain
+	memHostMCP  = "mcp." + memDomain
 )
 
-func startTLSServer(h http.Handler, l net.Listener, conf *tls.Config) *httptest.Server {
-	ts := &httptest.Server{Listener: l, Config: &http.Server{Handler: h}, TLS: conf}
+// startMem starts h on a new in-memory listener at host:443.
+func (s *Server) startMem(host string, h http.Handler) *httptest.Server {
+	l := newMemListener(host + ":443")
+	s.netMu.Lock()
+	s.listeners[host+":443"] = l
+	s.netMu.Unlock()
+	ts := &httptest.Server{Listener: l, Config: &http.Server{Handler: h}, TLS: s.tlsConf}
 	ts.StartTLS()
 	return ts
+}
+
+// StartApp starts h as a web application next to the fake, such as the
+// callback behind a redirect URI, and returns its base URL, without a
+// trailing slash. Server.Client reaches it, so a client following the
+// authorize endpoint's redirect lands there. On loopback it is an
+// httptest server; with WithInMemoryNetwork it is
+// https://app-N.in-memory.partnertest.invalid, on the in-memory network
+// (usable inside a testing/synctest bubble, and only with Server.Client).
+// Close stops it, before the fake's own listeners; start it before Close.
+func (s *Server) StartApp(h http.Handler) string {
+	var ts *httptest.Server
+	if s.tlsConf != nil {
+		s.netMu.Lock()
+		s.appSeq++
+		host := "app-" + strconv.Itoa(s.appSeq) + "." + memDomain
+		s.netMu.Unlock()
+		ts = s.startMem(host, h)
+		ts.URL = "https://" + host
+	} else {
+		ts = httptest.NewServer(h)
+	}
+	s.netMu.Lock()
+	s.apps = append(s.apps, ts)
+	s.netMu.Unlock()
+	return ts.URL
 }
 
 // inSynctestBubble reports whether the caller runs in a testing/synctest
@@ -220,12 +267,18 @@ func inSynctestBubble() bool {
 	return time.Now().Before(time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC))
 }
 
-// Close shuts both servers down. Requests held by a Delay or Hang fault are
-// released first; Close then waits for all requests to finish. Close may be
-// called more than once.
+// Close shuts the servers down, StartApp's first. Requests held by a
+// Delay or Hang fault are released first; Close then waits for all
+// requests to finish. Close may be called more than once.
 func (s *Server) Close() {
 	s.closeOnce.Do(func() {
 		close(s.done)
+		s.netMu.Lock()
+		apps := s.apps
+		s.netMu.Unlock()
+		for _, a := range apps {
+			a.Close() // first: an application may call the fake while it ends
+		}
 		s.api.Close()
 		s.auth.Close()
 		s.mcp.Close()

@@ -118,6 +118,10 @@ type Grant struct {
 	// Scopes are the scopes granted. An installation token carries the
 	// grant's scopes as they were when it was minted.
 	Scopes []string
+	// Revoked reports whether the grant is revoked: by Revoke, by the
+	// partner's DELETE, or by reuse detection. Only Server.Grant reads it
+	// after the fact; NewGrant and Reconnect return a live grant.
+	Revoked bool
 }
 
 // A GrantOption configures a grant made by NewGrant.
@@ -142,13 +146,31 @@ func WithOrganizations(orgs ...Organization) GrantOption {
 	return func(c *grantConfig) { c.orgs, c.set = slices.Clone(orgs), true }
 }
 
-// Counts are numbers of tokens issued through the endpoints: Refreshes by
-// the token endpoint, Mints by endpoint 8. Refused attempts are not counted;
-// find them in the request log. Tokens made by IssueAccessToken and
-// IssueInstallationToken are not counted either.
+// Counts are numbers of what the endpoints did, over all grants
+// (Server.Counts) or for one (Server.GrantCounts). Refused attempts are not
+// counted unless said below; find them in the request log. Tokens made by
+// IssueAccessToken and IssueInstallationToken are not counted.
 type Counts struct {
+	// Refreshes counts access tokens issued for a refresh token, and
+	// Mints installation tokens issued by endpoint 8.
 	Refreshes int
 	Mints     int
+	// Exchanges counts grants issued or renewed by the code exchange: one
+	// per organization of the consent, so a grant's GrantCounts show 1
+	// for each exchange that gave it tokens.
+	Exchanges int
+	// ReusedRefreshTokens counts refresh tokens sent again after rotation
+	// replaced them (WithRefreshRotation), and ReusedCodes authorization
+	// codes sent again after their exchange. Both are refused with 400
+	// invalid_grant, and both revoke the grant.
+	ReusedRefreshTokens int
+	ReusedCodes         int
+	// ReuseRevocations counts grants revoked because a rotated refresh
+	// token or a used code was sent again (for one grant: 0 or 1).
+	ReuseRevocations int
+	// PartnerRevocations counts grants revoked by the partner's DELETE
+	// /api/oauth-client/installations/<grant_id> (for one grant: 0 or 1).
+	PartnerRevocations int
 }
 
 // state is everything a Server remembers. It is guarded by Server.mu.
@@ -167,6 +189,13 @@ type state struct {
 	events     map[string]*event
 	deliveries []Delivery
 	windows    map[string]*rateWindow // by installation token, with WithRateLimit
+
+	redirectURLs map[string]bool         // registered redirect URIs, byte for byte
+	consent      Consent                 // what the next consents grant (SetConsent)
+	defaultUser  *User                   // who consents unless Consent.User says otherwise
+	firstOrgs    map[string]Organization // each consenting user's first organization
+	codes        map[string]*authCode    // authorization codes, used ones included
+	rotated      map[string]*grant       // refresh tokens replaced by rotation
 
 	tprojects    map[string]*tproject // translation state by project id
 	mcpCounts    MCPCounts
@@ -203,6 +232,11 @@ func newState() state {
 		webhooks: map[string]*WebhookConfig{},
 		events:   map[string]*event{},
 		windows:  map[string]*rateWindow{},
+
+		redirectURLs: map[string]bool{},
+		firstOrgs:    map[string]Organization{},
+		codes:        map[string]*authCode{},
+		rotated:      map[string]*grant{},
 
 		tprojects: map[string]*tproject{},
 		mcpCounts: MCPCounts{ToolCalls: map[string]int{}},
@@ -259,17 +293,11 @@ func (s *Server) NewGrant(opts ...GrantOption) Grant {
 		}
 	}
 	id, _ := s.nextID("grant")
-	uid, n := s.nextID("usr")
 	g := &grant{
 		Grant: Grant{
-			ID:           id,
-			RefreshToken: secret("pt_rt_"),
-			User: User{
-				ID:      uid,
-				Email:   "user" + strconv.Itoa(n) + "@example.com",
-				Name:    "User " + strconv.Itoa(n),
-				Account: Account{ID: "acc_" + strconv.Itoa(n), Name: "Account " + strconv.Itoa(n)},
-			},
+			ID:            id,
+			RefreshToken:  secret("pt_rt_"),
+			User:          s.newUserLocked(),
 			Organizations: cfg.orgs,
 		},
 	}
@@ -277,6 +305,17 @@ func (s *Server) NewGrant(opts ...GrantOption) Grant {
 	s.grants[id] = g
 	s.refresh[g.RefreshToken] = g
 	return g.public()
+}
+
+// newUserLocked makes up a user with the next usr_N id.
+func (s *Server) newUserLocked() User {
+	uid, n := s.nextID("usr")
+	return User{
+		ID:      uid,
+		Email:   "user" + strconv.Itoa(n) + "@example.com",
+		Name:    "User " + strconv.Itoa(n),
+		Account: Account{ID: "acc_" + strconv.Itoa(n), Name: "Account " + strconv.Itoa(n)},
+	}
 }
 
 func (g *grant) setScopes(scopes []string) {
@@ -289,6 +328,7 @@ func (g *grant) setScopes(scopes []string) {
 
 func (g *grant) public() Grant {
 	p := g.Grant
+	p.Revoked = g.revoked
 	p.Organizations = slices.Clone(p.Organizations)
 	p.Scopes = slices.Clone(p.Scopes)
 	return p
@@ -315,7 +355,8 @@ func (s *Server) Revoke(grantID string) {
 // Reconnect is the user connecting the application again on the same grant,
 // after a revocation or to change its scopes (WithScopes; other options are
 // ignored). The grant works with a new refresh token, returned in the
-// Grant; its old refresh token is refused from then on (400 invalid_grant).
+// Grant; its old refresh token is refused from then on (400 invalid_grant),
+// and so are those WithRefreshRotation retired, without reuse detection.
 //
 // Tokens issued before are handled as the service does. After a
 // revocation they stay refused (401 invalid_token). On a grant that was not
@@ -345,9 +386,7 @@ func (s *Server) Reconnect(grantID string, opts ...GrantOption) Grant {
 		}
 	}
 	g.revoked = false
-	delete(s.refresh, g.RefreshToken)
-	g.RefreshToken = secret("pt_rt_")
-	s.refresh[g.RefreshToken] = g
+	s.newRefreshTokenLocked(g)
 	return g.public()
 }
 
