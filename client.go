@@ -204,7 +204,7 @@ func NewClient(cfg Config) (*Client, error) {
 	case cfg.Token != nil && cfg.Token.RefreshToken == "":
 		return nil, apierr.ArgumentError("Config.Token.RefreshToken", "is required")
 	}
-	return sh.client(cfg.GrantID, cfg.Token), nil
+	return sh.client(cfg.GrantID, sh.ref.Source(cfg.GrantID, cfg.Token)), nil
 }
 
 // pool returns the settings cfg shares with a PoolConfig.
@@ -290,12 +290,10 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 	return sh, nil
 }
 
-// client wires one grant's client; tok nil means "load it from the Store
-// on first use".
-func (sh *shared) client(grantID string, tok *oauth2.Token) *Client {
-	c := &Client{grantID: grantID, sh: sh}
+// client wires one grant's client on its access-token source.
+func (sh *shared) client(grantID string, access *tokens.AccessSource) *Client {
+	c := &Client{grantID: grantID, sh: sh, access: access}
 	c.common.c = c
-	c.access = sh.ref.Source(grantID, tok)
 	c.install = tokens.NewInstallationSource(tokens.InstallationConfig{
 		Mint:    c.mint,
 		Access:  c.access,

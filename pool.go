@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
+
+	"golang.org/x/oauth2"
 
 	"github.com/locsvc/partner-go/auth"
 	"github.com/locsvc/partner-go/internal/apierr"
@@ -43,6 +46,13 @@ type PoolConfig struct {
 	// Pacing spaces each grant's requests; see Config.Pacing.
 	Pacing Pacing
 
+	// RedirectURL is the application's callback, registered with the
+	// service: the redirect_uri of AuthCodeURL and Exchange.
+	RedirectURL string
+	// Scopes are the scopes AuthCodeURL asks for, e.g. "org:read",
+	// "keys:write"; none asks for the service's defaults.
+	Scopes []string
+
 	// MaxClients is how many grants' clients the pool keeps in memory
 	// (default DefaultMaxClients). Past that the least recently used is
 	// dropped, and rebuilt from the Store when next asked for.
@@ -59,16 +69,21 @@ type PoolConfig struct {
 // token for it: save the token of the new code exchange, and the next call
 // of the grant's client (one held from before included) picks it up.
 //
-// Keep MaxClients above the number of grants in use at once: a client that
-// was evicted (or forgotten) while a caller still holds it keeps working,
-// but its token cache is no longer the one Pool.Client returns, so the
-// grant may be refreshed by both. Eviction lets go of the client's MCP
+// A client that was evicted (or forgotten) while a caller still holds it
+// keeps working, and shares its grant's access token with the client
+// Pool.Client returns next: one refresh in flight per grant within a Pool
+// whatever holds it, so no refresh token is sent twice (a service that
+// rotates refresh tokens revokes a grant whose old one comes back). The
+// two mint installation tokens on their own: keep MaxClients above the
+// number of grants in use at once. Across processes, see the README's
+// "Serving many users". Eviction lets go of the client's MCP
 // connection once its calls in flight end; a tool call on it after that
 // connects again, and that connection is the holder's to Close.
 type Pool struct {
-	sh    *shared
-	store auth.Store
-	max   int
+	sh      *shared
+	consent oauth2.Config // AuthCodeURL and Exchange
+	store   auth.Store
+	max     int
 
 	mu     sync.Mutex
 	closed bool
@@ -99,7 +114,13 @@ func NewPool(cfg PoolConfig) (*Pool, error) {
 	if max <= 0 {
 		max = DefaultMaxClients
 	}
-	return &Pool{sh: sh, store: cfg.Store, max: max,
+	if cfg.RedirectURL != "" {
+		u, err := url.Parse(cfg.RedirectURL)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.Fragment != "" {
+			return nil, apierr.ArgumentError("PoolConfig.RedirectURL", "must be an absolute http(s) URL without a fragment, as registered with the service")
+		}
+	}
+	return &Pool{sh: sh, store: cfg.Store, max: max, consent: sh.ref.Consent(cfg.RedirectURL, cfg.Scopes),
 		byID: make(map[string]*list.Element), fByID: make(map[string]*list.Element)}, nil
 }
 
@@ -122,13 +143,19 @@ func (p *Pool) Client(ctx context.Context, grantID string) (*Client, error) {
 		p.lru.MoveToFront(el)
 		c = el.Value.(*Client)
 	} else {
-		c = p.sh.client(grantID, nil)
+		// The grant's token source is the one a caller may still hold
+		// (with a client evicted earlier): one refresh in flight per grant,
+		// and no refresh token sent twice.
+		access, made := p.sh.ref.Shared(grantID)
+		c = p.sh.client(grantID, access)
 		if el, ok := p.fByID[grantID]; ok {
-			// Rebuilt stuck, on the refresh token that failed, so that
-			// nothing sends it again: the Store is read instead.
 			f := p.failed.Remove(el).(failedGrant)
 			delete(p.fByID, grantID)
-			c.access.Stuck(f.err, f.refreshToken)
+			if made {
+				// Rebuilt stuck, on the refresh token that failed, so that
+				// nothing sends it again: the Store is read instead.
+				access.Stuck(f.err, f.refreshToken)
+			}
 		}
 		p.byID[grantID] = p.lru.PushFront(c)
 		for p.lru.Len() > p.max {

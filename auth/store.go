@@ -47,6 +47,14 @@ type MemoryStore struct {
 	m  map[string]oauth2.Token
 }
 
+// Deleter is a Store that can forget a grant's token. Pool.Disconnect
+// deletes the token of a grant it revoked when the Store implements it;
+// otherwise the application removes it. Delete of an unknown grant is not
+// an error.
+type Deleter interface {
+	Delete(ctx context.Context, grantID string) error
+}
+
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore() *MemoryStore { return &MemoryStore{} }
 
@@ -72,6 +80,14 @@ func (s *MemoryStore) Save(_ context.Context, grantID string, tok *oauth2.Token)
 		s.m = make(map[string]oauth2.Token)
 	}
 	s.m[grantID] = strip(tok)
+	return nil
+}
+
+// Delete forgets the grant's token; an unknown grant is not an error.
+func (s *MemoryStore) Delete(_ context.Context, grantID string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.m, grantID)
 	return nil
 }
 

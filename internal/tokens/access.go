@@ -8,9 +8,11 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
+	"weak"
 
 	"golang.org/x/oauth2"
 
@@ -80,6 +82,9 @@ type Refresher struct {
 	cfg     Config
 	oauth   oauth2.Config
 	tokPath string
+
+	mu   sync.Mutex
+	live map[string]weak.Pointer[AccessSource] // Shared sources, while in use
 }
 
 // NewRefresher returns a Refresher for cfg.
@@ -120,6 +125,38 @@ func (r *Refresher) Source(grantID string, tok *oauth2.Token) *AccessSource {
 		s.tok, s.have = strip(tok), true
 	}
 	return s
+}
+
+// Shared returns the access-token source of grantID that something still
+// uses (a client evicted from a Pool while a caller holds it, a refresh in
+// flight), or else a new one that loads the token from the Store on first
+// use. Every holder of the grant thus shares one refresh in flight and the
+// newest refresh token: none is ever sent twice, which a service that
+// rotates refresh tokens and detects reuse would punish by revoking the
+// grant. The bookkeeping of a source nothing uses any more is dropped by
+// the garbage collector. made reports a new source.
+func (r *Refresher) Shared(grantID string) (s *AccessSource, made bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s := r.live[grantID].Value(); s != nil {
+		return s, false
+	}
+	s = r.Source(grantID, nil)
+	if r.live == nil {
+		r.live = make(map[string]weak.Pointer[AccessSource])
+	}
+	r.live[grantID] = weak.Make(s)
+	runtime.AddCleanup(s, r.dropDead, grantID)
+	return s, true
+}
+
+// dropDead forgets grantID's source once the garbage collector took it.
+func (r *Refresher) dropDead(grantID string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if wp, ok := r.live[grantID]; ok && wp.Value() == nil {
+		delete(r.live, grantID)
+	}
 }
 
 // AccessSource gives the grant's access token, refreshing it with the
@@ -486,11 +523,18 @@ func (s *AccessSource) save(ctx context.Context, t *oauth2.Token, gen uint64) er
 	return nil
 }
 
-// classify turns an x/oauth2 failure into the SDK's error and says whether
-// it is final, and until when. The error never holds a token or secret.
+// classify turns an x/oauth2 failure of a refresh into the SDK's error
+// and says whether it is final, and until when. The error never holds a
+// token or secret.
 func (s *AccessSource) classify(err error, refreshToken string) (final bool, until time.Time, _ error) {
-	path := s.r.tokPath
-	scrub := redact.New(refreshToken, s.r.cfg.ClientSecret)
+	return s.r.classify(err, redact.New(refreshToken, s.r.cfg.ClientSecret))
+}
+
+// classify turns an x/oauth2 failure at the token endpoint into the SDK's
+// error and says whether it is final, and until when. Nothing in scrub
+// stays in the error.
+func (r *Refresher) classify(err error, scrub redact.Secrets) (final bool, until time.Time, _ error) {
+	path := r.tokPath
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) {
 		status := 0
@@ -517,7 +561,7 @@ func (s *AccessSource) classify(err error, refreshToken string) (final bool, unt
 			// answered: the same for every grant, and no user can fix it by
 			// reconnecting.
 			return true, time.Now().Add(ConfigurationHold), apierr.Classify(apierr.ErrConfiguration, e,
-				"check "+s.r.cfg.AuthSetting+", ClientID and ClientSecret; users need not reconnect")
+				"check "+r.cfg.AuthSetting+", ClientID and ClientSecret; users need not reconnect")
 		case apierr.Temporary(status):
 			return false, time.Time{}, e
 		default: // a 2xx or 3xx with an error code
@@ -592,6 +636,17 @@ func (s *AccessSource) Stuck(err error, rt string) {
 	defer s.mu.Unlock()
 	s.err, s.errUntil, s.failedRT = err, time.Time{}, rt
 	s.tok, s.have = oauth2.Token{RefreshToken: rt}, rt != ""
+}
+
+// End makes the grant final with err, as after the application revoked it:
+// nothing is sent for it again until the Store holds another refresh
+// token.
+func (s *AccessSource) End(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.err, s.errUntil, s.failedRT = err, time.Time{}, s.tok.RefreshToken
+	s.tok = oauth2.Token{RefreshToken: s.tok.RefreshToken}
+	s.gen++
 }
 
 // Final returns the error the source is stuck on until a new token, with
