@@ -181,6 +181,8 @@ type Client struct {
 	install *tokens.InstallationSource
 	common  service // what the services point at: no allocation per service
 
+	httpBudget httpBudget // HTTPClient's re-mints after 401s
+
 	mcpMu  sync.Mutex
 	mcp    *mcpsession.Session // the translation tools' session, made on first use
 	closed bool

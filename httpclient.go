@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"sync"
 
 	"github.com/locsvc/partner-go/internal/apierr"
 	"github.com/locsvc/partner-go/internal/transport"
@@ -62,17 +63,23 @@ func (t grantTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode == http.StatusUnauthorized {
+	if resp.StatusCode == http.StatusUnauthorized && c.refusedByHTTP(tok) {
 		// The token is refused: the next request carries a new one, even
 		// when this one cannot be sent again.
 		c.install.Invalidate(tok)
 		if body, ok := replayBody(req); ok {
 			io.Copy(io.Discard, io.LimitReader(resp.Body, maxGoneBody))
 			resp.Body.Close()
-			if resp, _, gen, err = t.send(req, body); err != nil {
+			if resp, tok, gen, err = t.send(req, body); err != nil {
 				return nil, err
 			}
+			if resp.StatusCode == http.StatusUnauthorized {
+				c.refusedByHTTP(tok) // the new token is refused too: spent
+			}
 		}
+	}
+	if resp.StatusCode != http.StatusUnauthorized {
+		c.acceptedByHTTP()
 	}
 	if resp.StatusCode == http.StatusGone {
 		t.gone(req, resp, gen)
@@ -142,4 +149,40 @@ func (t grantTransport) gone(req *http.Request, resp *http.Response, gen uint64)
 func cleanErr(c *Client, err error) error {
 	s := c.sh.runner.Secrets().Merge(c.install.Secrets())
 	return &transport.Cleaned{Text: s.String(err.Error()), Err: err}
+}
+
+// httpBudget is HTTPClient's mint budget: a 401 drops the installation
+// token for a new one at most once per token, and when the token that
+// replaced a refused one is refused too (an endpoint that refuses
+// installation tokens), no further token is minted for HTTPClient's 401s
+// until an answer other than 401 comes back.
+type httpBudget struct {
+	mu      sync.Mutex
+	dropped string // a token dropped after a 401, while no other answer came
+	spent   bool   // the token after dropped was refused too
+}
+
+// refusedByHTTP reports whether tok, just refused with a 401, is to be
+// dropped for a new one.
+func (c *Client) refusedByHTTP(tok string) bool {
+	b := &c.httpBudget
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case b.spent || tok == b.dropped:
+		return false
+	case b.dropped != "":
+		b.spent = true // the replacement is refused too
+		return false
+	}
+	b.dropped = tok
+	return true
+}
+
+// acceptedByHTTP resets the budget after an answer other than 401.
+func (c *Client) acceptedByHTTP() {
+	b := &c.httpBudget
+	b.mu.Lock()
+	b.dropped, b.spent = "", false
+	b.mu.Unlock()
 }

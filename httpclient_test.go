@@ -3,6 +3,7 @@ package partner_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -487,5 +488,47 @@ func TestHTTPClientConcurrentUse(t *testing.T) {
 		if k != partnertest.TokenInstallation {
 			t.Errorf("an HTTPClient request carried a %v token, want the installation token", k)
 		}
+	}
+}
+
+// TestHTTPClientEndpointRefusingEveryToken: an endpoint that refuses
+// installation tokens costs one re-mint, not a mint per request; an answer
+// other than 401 lets the next refusal re-mint again.
+func TestHTTPClientEndpointRefusingEveryToken(t *testing.T) {
+	for _, replayable := range []bool{true, false} {
+		t.Run(fmt.Sprintf("replayable=%v", replayable), func(t *testing.T) {
+			s, c := hcScript(t)
+			s.handle("", func(*http.Request) reply { return errReply(401, "invalid_token") })
+			for range 20 {
+				var body io.Reader = bytes.NewReader([]byte(`{}`))
+				if !replayable {
+					body = io.NopCloser(strings.NewReader(`{}`))
+				}
+				req, _ := http.NewRequest(http.MethodPost, widgets, body)
+				resp, err := c.HTTPClient().Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if readAll(t, resp); resp.StatusCode != 401 {
+					t.Fatalf("status %d, want the 401", resp.StatusCode)
+				}
+			}
+			if n := s.n(epMint); n != 2 {
+				t.Errorf("mints = %d over 20 refused requests, want 2 (the first and one re-mint)", n)
+			}
+			// The token works elsewhere: the budget is reset.
+			s.handle("", func(*http.Request) reply { return reply{status: 200} })
+			resp, err := c.HTTPClient().Get(widgets)
+			if err != nil {
+				t.Fatal(err)
+			}
+			readAll(t, resp)
+			s.handle("", func(*http.Request) reply { return errReply(401, "invalid_token") })
+			resp, _ = c.HTTPClient().Get(widgets)
+			readAll(t, resp)
+			if n := s.n(epMint); n != 3 {
+				t.Errorf("mints = %d after a 200 and a new refusal, want 3", n)
+			}
+		})
 	}
 }
