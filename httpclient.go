@@ -25,7 +25,9 @@ import (
 // the refused installation token, mints a new one and sends the request
 // again once with it when its body can be replayed (http.NewRequest's
 // bodies can, see http.Request.GetBody); otherwise the 401 is returned
-// and the next request carries a new token. A 410 meaning the grant is
+// and the next request carries a new token. When the new token is refused
+// too (an endpoint that refuses installation tokens), no further token is
+// minted for 401s until an answer other than 401 comes back. A 410 meaning the grant is
 // gone (grant_revoked) makes the grant final, so that every later call of
 // the client returns ErrReauthorizationRequired without a request. The
 // installation token is the wrong token for GET /api/oauth-client/me: use
