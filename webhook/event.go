@@ -74,8 +74,9 @@ type Event struct {
 // Parse. Do not modify it.
 //
 // Parse decodes the data straight into its struct without keeping a copy
-// of it, so RawData reads the body again to find the data (about a third
-// of the time Parse takes): call it once and keep the result.
+// of it, so RawData reads the body given to Parse again to find the data
+// (about a third of the time Parse takes): call it once and keep the
+// result, and keep that body unchanged until then.
 func (e *Event) RawData() json.RawMessage {
 	if e.raw != nil || e.body == nil {
 		return e.raw
@@ -107,36 +108,21 @@ type UnknownData struct {
 // (the service never does) the last value wins, except that a repeated
 // data object is merged into the one struct.
 //
-// Parse keeps a copy of body for Event.RawData: body may be reused once
-// Parse returns.
+// The event refers to body, which Event.RawData reads: do not modify body
+// while you may still call it.
 func Parse(body []byte) (*Event, error) {
-	ev, err := parse(body)
-	if err != nil {
-		return nil, err
-	}
-	if ev.body != nil {
-		ev.body = bytes.Clone(ev.body)
-	}
-	return ev, nil
-}
-
-// parse is Parse, but the event may keep body for RawData: the caller must
-// own body and not change it while the event is in use, as the handler
-// does with the body it reads.
-//
-// It reads body with one json.Unmarshal: when eventType comes before data,
-// as the service sends it, decoding eventType points the envelope's Data
-// at the struct of the type, so that encoding/json decodes data straight
-// into it. Decoding the data into a json.RawMessage first and then into
-// the struct would read it four times instead of twice (to skip it, then
-// again to validate it before the second decode). When data comes first,
-// it is kept raw and decoded once the type is known. Anything less
-// ordinary (a second eventType, a data of null, an error) goes to
-// parseTwoPass, which defines the result.
-func parse(body []byte) (*Event, error) {
 	if !isObject(body) {
 		return nil, fmt.Errorf("%w: not a JSON object", ErrInvalidPayload)
 	}
+	// One json.Unmarshal reads the body: when eventType comes before data,
+	// as the service sends it, decoding eventType points the envelope's
+	// Data at the struct of the type, so that encoding/json decodes data
+	// straight into it. Decoding data into a json.RawMessage and then into
+	// the struct would read it four times instead of twice (skipped, then
+	// validated again before the second decode). When data comes first, it
+	// is kept raw and decoded once the type is known. Anything less
+	// ordinary (a second eventType, data null, a version that is not a
+	// string, any error) goes to parseTwoPass, which defines the result.
 	var env envelope
 	env.EventType.env = &env
 	env.Data = &env.raw
@@ -165,18 +151,21 @@ func parse(body []byte) (*Event, error) {
 	return ev, nil
 }
 
-// parseTwoPass decodes body as parse does, in two passes: the envelope
+// parseTwoPass decodes body as Parse does, in two passes: the envelope
 // with data kept as raw JSON, then the data into the struct of the type.
 func parseTwoPass(body []byte) (*Event, error) {
 	var env struct {
 		envelopeFields
-		EventType EventType       `json:"eventType"`
-		Data      json.RawMessage `json:"data"`
+		EventType EventType `json:"eventType"`
+		// Version is documented as the string "1", but a number 1 reads
+		// the same.
+		Version json.RawMessage `json:"version"`
+		Data    json.RawMessage `json:"data"`
 	}
 	if err := json.Unmarshal(body, &env); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidPayload, err)
 	}
-	ev, err := env.event(env.EventType)
+	ev, err := env.event(env.EventType, jsonScalar(env.Version))
 	if err != nil {
 		return nil, err
 	}
@@ -200,25 +189,25 @@ func isObject(body []byte) bool {
 	return len(trimmed) > 0 && trimmed[0] == '{'
 }
 
-// envelopeFields are the members of the envelope but eventType and data.
+// envelopeFields are the members of the envelope that both parses decode
+// alike.
 type envelopeFields struct {
-	ID              string          `json:"id"`
-	WebhookConfigID string          `json:"webhookConfigId"`
-	Timestamp       json.Number     `json:"timestamp"`
-	CreatedAt       string          `json:"createdAt"`
-	Version         json.RawMessage `json:"version"`
+	ID              string      `json:"id"`
+	WebhookConfigID string      `json:"webhookConfigId"`
+	Timestamp       json.Number `json:"timestamp"`
+	CreatedAt       string      `json:"createdAt"`
 }
 
 // event checks the fields and returns an Event of type t with them, and no
 // data yet.
-func (f *envelopeFields) event(t EventType) (*Event, error) {
+func (f *envelopeFields) event(t EventType, version string) (*Event, error) {
 	if f.ID == "" {
 		return nil, fmt.Errorf("%w: no id", ErrInvalidPayload)
 	}
 	if t == "" {
 		return nil, fmt.Errorf("%w: no eventType", ErrInvalidPayload)
 	}
-	ev := &Event{ID: f.ID, WebhookConfigID: f.WebhookConfigID, Type: t, Version: jsonScalar(f.Version)}
+	ev := &Event{ID: f.ID, WebhookConfigID: f.WebhookConfigID, Type: t, Version: version}
 	var err error
 	if ev.Timestamp, err = unixMillis(f.Timestamp); err != nil {
 		return nil, fmt.Errorf("%w: timestamp: %w", ErrInvalidPayload, err)
@@ -233,6 +222,9 @@ func (f *envelopeFields) event(t EventType) (*Event, error) {
 type envelope struct {
 	envelopeFields
 	EventType typeField `json:"eventType"`
+	// Version takes only a string: any other JSON type fails the single
+	// pass, and parseTwoPass reads it.
+	Version string `json:"version"`
 	// Data starts as &raw; decoding eventType replaces it with the struct
 	// of the type (typed), unless data came first.
 	Data    any `json:"data"`
@@ -241,9 +233,9 @@ type envelope struct {
 	typedAs EventType
 }
 
-// event is envelopeFields.event with the decoded type.
+// event is envelopeFields.event with the decoded type and version.
 func (env *envelope) event() (*Event, error) {
-	return env.envelopeFields.event(env.EventType.t)
+	return env.envelopeFields.event(env.EventType.t, env.Version)
 }
 
 // typeField is the envelope's eventType. Decoding the first one points the
@@ -253,11 +245,12 @@ type typeField struct {
 	env *envelope
 }
 
-// UnmarshalJSON decodes the event type and sets up the data's struct.
-func (f *typeField) UnmarshalJSON(b []byte) error {
-	if err := json.Unmarshal(b, (*string)(&f.t)); err != nil {
-		return err
-	}
+// UnmarshalText takes the event type, the string encoding/json has
+// unquoted, and sets up the data's struct. (As a TextUnmarshaler, rather
+// than an Unmarshaler, it needs no decode of its own; null leaves it
+// alone, and any other JSON type is a type error.)
+func (f *typeField) UnmarshalText(b []byte) error {
+	f.t = EventType(b)
 	if env := f.env; env.typed == nil && env.raw == nil {
 		if d := newData(f.t); d != nil {
 			env.Data, env.typed, env.typedAs = d, d, f.t

@@ -205,7 +205,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, msg, code)
 		return
 	}
-	ev, err := parse(body) // body is the handler's own: the event may keep it
+	ev, err := Parse(body)
 	if err != nil {
 		h.log.WarnContext(ctx, "webhook: delivery refused", "status", http.StatusBadRequest, "error", err)
 		http.Error(w, ErrInvalidPayload.Error(), http.StatusBadRequest)
