@@ -75,7 +75,7 @@ type Event struct {
 //
 // Parse decodes the data straight into its struct without keeping a copy
 // of it, so RawData reads the body given to Parse again to find the data
-// (about a third of the time Parse takes): call it once and keep the
+// (about half as long as Parse takes): call it once and keep the
 // result, and keep that body unchanged until then.
 func (e *Event) RawData() json.RawMessage {
 	if e.raw != nil || e.body == nil {
