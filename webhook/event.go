@@ -218,7 +218,7 @@ func (f *envelopeFields) event(t EventType, version string) (*Event, error) {
 	return ev, nil
 }
 
-// envelope is the wire form of an Event for parse's single pass.
+// envelope is the wire form of an Event for Parse's single pass.
 type envelope struct {
 	envelopeFields
 	EventType typeField `json:"eventType"`
