@@ -96,10 +96,10 @@
 //
 // Parse decodes, with encoding/json, the envelope into an Event and its
 // data into a struct per event type, named next to each EventType
-// constant. Nullable fields are
+// constant, in one pass over the body. Nullable fields are
 // pointers; EntryChange.ChangedLanguages is nil when absent (deleted
 // entries) and empty when sent as []. Unknown event types decode to
-// *UnknownData rather than failing, and every event keeps its data as
-// RawData. Sign produces the header the service sends, for tests and for
-// fake services.
+// *UnknownData rather than failing, and Event.RawData returns the data
+// exactly as sent. Sign produces the header the service sends, for tests
+// and for fake services.
 package webhook

@@ -64,9 +64,30 @@ type Event struct {
 	// EventTranslationsPublished, and so on), or *UnknownData for a type
 	// this package does not know.
 	Data any
-	// RawData is the data object exactly as sent, for fields this package
-	// does not decode.
-	RawData json.RawMessage
+
+	raw  json.RawMessage // the data as sent, when decoding kept it
+	body []byte          // the body, to find the data in when raw is nil
+}
+
+// RawData returns the data object exactly as sent, for fields this package
+// does not decode, or nil if the body had no data or e was not made by
+// Parse. Do not modify it.
+//
+// Parse decodes the data straight into its struct without keeping a copy
+// of it, so RawData reads the body given to Parse again to find the data
+// (about half as long as Parse takes): call it once and keep the
+// result, and keep that body unchanged until then.
+func (e *Event) RawData() json.RawMessage {
+	if e.raw != nil || e.body == nil {
+		return e.raw
+	}
+	var env struct {
+		Data json.RawMessage `json:"data"`
+	}
+	if json.Unmarshal(e.body, &env) != nil {
+		return nil // cannot happen: Parse has decoded the body
+	}
+	return env.Data
 }
 
 // UnknownData is Event.Data for an event type this package does not know,
@@ -76,69 +97,166 @@ type UnknownData struct {
 	Raw json.RawMessage
 }
 
-// envelope is the wire form of an Event.
-type envelope struct {
-	ID              string          `json:"id"`
-	WebhookConfigID string          `json:"webhookConfigId"`
-	EventType       EventType       `json:"eventType"`
-	Timestamp       json.Number     `json:"timestamp"`
-	CreatedAt       string          `json:"createdAt"`
-	Version         json.RawMessage `json:"version"`
-	Data            json.RawMessage `json:"data"`
-}
-
 // Parse decodes a delivery body into an Event without verifying it: call
 // Verify first, or use ConstructEvent or NewHandler, which do both.
 //
 // The body must be a JSON object with a non-empty id and eventType;
 // otherwise, or if a field has the wrong JSON type, Parse fails with
 // ErrInvalidPayload. Unknown fields are ignored. An unknown event type is
-// not an error: its data becomes *UnknownData.
+// not an error: its data becomes *UnknownData. Keys match as encoding/json
+// matches struct fields: case-insensitively, and when a key is repeated
+// (the service never does) the last value wins, except that a repeated
+// data object is merged into the one struct.
 //
-// Parse uses encoding/json twice: once for the envelope, keeping data as
-// raw JSON (which becomes RawData), then for data into the struct of the
-// event type. The data structs are plain fields, so encoding/json needs no
-// custom unmarshaler for them.
+// The event refers to body, which Event.RawData reads: do not modify body
+// while you may still call it.
 func Parse(body []byte) (*Event, error) {
-	if trimmed := bytes.TrimLeft(body, " \t\r\n"); len(trimmed) == 0 || trimmed[0] != '{' {
+	if !isObject(body) {
 		return nil, fmt.Errorf("%w: not a JSON object", ErrInvalidPayload)
 	}
+	// One json.Unmarshal reads the body: when eventType comes before data,
+	// as the service sends it, decoding eventType points the envelope's
+	// Data at the struct of the type, so that encoding/json decodes data
+	// straight into it. Decoding data into a json.RawMessage and then into
+	// the struct would read it four times instead of twice (skipped, then
+	// validated again before the second decode). When data comes first, it
+	// is kept raw and decoded once the type is known. Anything less
+	// ordinary (a second eventType, data null, a version that is not a
+	// string, any error) goes to parseTwoPass, which defines the result.
 	var env envelope
+	env.EventType.env = &env
+	env.Data = &env.raw
+	if json.Unmarshal(body, &env) != nil {
+		return parseTwoPass(body)
+	}
+	ev, err := env.event()
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case env.typed != nil && env.typedAs == ev.Type && env.Data == env.typed:
+		ev.Data, ev.body = env.typed, body // decoded in one pass
+	case env.typed == nil && env.Data == &env.raw:
+		ev.raw = env.raw // nil if there was no data
+		if ev.Data = newData(ev.Type); ev.Data == nil {
+			ev.Data = &UnknownData{Raw: env.raw}
+		} else if env.raw != nil {
+			if err := json.Unmarshal(env.raw, ev.Data); err != nil {
+				return nil, fmt.Errorf("%w: data of %s: %w", ErrInvalidPayload, ev.Type, err)
+			}
+		}
+	default:
+		return parseTwoPass(body)
+	}
+	return ev, nil
+}
+
+// parseTwoPass decodes body as Parse does, in two passes: the envelope
+// with data kept as raw JSON, then the data into the struct of the type.
+func parseTwoPass(body []byte) (*Event, error) {
+	var env struct {
+		envelopeFields
+		EventType EventType `json:"eventType"`
+		// Version is documented as the string "1", but a number 1 reads
+		// the same.
+		Version json.RawMessage `json:"version"`
+		Data    json.RawMessage `json:"data"`
+	}
 	if err := json.Unmarshal(body, &env); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidPayload, err)
 	}
-	if env.ID == "" {
-		return nil, fmt.Errorf("%w: no id", ErrInvalidPayload)
+	ev, err := env.event(env.EventType, jsonScalar(env.Version))
+	if err != nil {
+		return nil, err
 	}
-	if env.EventType == "" {
-		return nil, fmt.Errorf("%w: no eventType", ErrInvalidPayload)
-	}
-	ev := &Event{
-		ID:              env.ID,
-		WebhookConfigID: env.WebhookConfigID,
-		Type:            env.EventType,
-		Version:         jsonScalar(env.Version),
-		RawData:         env.Data,
-	}
-	var err error
-	if ev.Timestamp, err = unixMillis(env.Timestamp); err != nil {
-		return nil, fmt.Errorf("%w: timestamp: %w", ErrInvalidPayload, err)
-	}
-	if ev.CreatedAt, err = parseCreatedAt(env.CreatedAt); err != nil {
-		return nil, fmt.Errorf("%w: createdAt: %w", ErrInvalidPayload, err)
-	}
-	data := newData(ev.Type)
-	if data == nil {
+	ev.raw = env.Data
+	if ev.Data = newData(ev.Type); ev.Data == nil {
 		ev.Data = &UnknownData{Raw: env.Data}
 		return ev, nil
 	}
 	if len(env.Data) > 0 {
-		if err := json.Unmarshal(env.Data, data); err != nil {
+		if err := json.Unmarshal(env.Data, ev.Data); err != nil {
 			return nil, fmt.Errorf("%w: data of %s: %w", ErrInvalidPayload, ev.Type, err)
 		}
 	}
-	ev.Data = data
 	return ev, nil
+}
+
+// isObject reports whether body starts like a JSON object: json.Unmarshal
+// into a struct accepts null.
+func isObject(body []byte) bool {
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	return len(trimmed) > 0 && trimmed[0] == '{'
+}
+
+// envelopeFields are the members of the envelope that both parses decode
+// alike.
+type envelopeFields struct {
+	ID              string      `json:"id"`
+	WebhookConfigID string      `json:"webhookConfigId"`
+	Timestamp       json.Number `json:"timestamp"`
+	CreatedAt       string      `json:"createdAt"`
+}
+
+// event checks the fields and returns an Event of type t with them, and no
+// data yet.
+func (f *envelopeFields) event(t EventType, version string) (*Event, error) {
+	if f.ID == "" {
+		return nil, fmt.Errorf("%w: no id", ErrInvalidPayload)
+	}
+	if t == "" {
+		return nil, fmt.Errorf("%w: no eventType", ErrInvalidPayload)
+	}
+	ev := &Event{ID: f.ID, WebhookConfigID: f.WebhookConfigID, Type: t, Version: version}
+	var err error
+	if ev.Timestamp, err = unixMillis(f.Timestamp); err != nil {
+		return nil, fmt.Errorf("%w: timestamp: %w", ErrInvalidPayload, err)
+	}
+	if ev.CreatedAt, err = parseCreatedAt(f.CreatedAt); err != nil {
+		return nil, fmt.Errorf("%w: createdAt: %w", ErrInvalidPayload, err)
+	}
+	return ev, nil
+}
+
+// envelope is the wire form of an Event for Parse's single pass.
+type envelope struct {
+	envelopeFields
+	EventType typeField `json:"eventType"`
+	// Version takes only a string: any other JSON type fails the single
+	// pass, and parseTwoPass reads it.
+	Version string `json:"version"`
+	// Data starts as &raw; decoding eventType replaces it with the struct
+	// of the type (typed), unless data came first.
+	Data    any `json:"data"`
+	raw     json.RawMessage
+	typed   any
+	typedAs EventType
+}
+
+// event is envelopeFields.event with the decoded type and version.
+func (env *envelope) event() (*Event, error) {
+	return env.envelopeFields.event(env.EventType.t, env.Version)
+}
+
+// typeField is the envelope's eventType. Decoding the first one points the
+// envelope's Data at the struct of the type, if data has not come yet.
+type typeField struct {
+	t   EventType
+	env *envelope
+}
+
+// UnmarshalText takes the event type, the string encoding/json has
+// unquoted, and sets up the data's struct. (As a TextUnmarshaler, rather
+// than an Unmarshaler, it needs no decode of its own; null leaves it
+// alone, and any other JSON type is a type error.)
+func (f *typeField) UnmarshalText(b []byte) error {
+	f.t = EventType(b)
+	if env := f.env; env.typed == nil && env.raw == nil {
+		if d := newData(f.t); d != nil {
+			env.Data, env.typed, env.typedAs = d, d, f.t
+		}
+	}
+	return nil
 }
 
 // newData returns a pointer to a new data struct for t, or nil if t is

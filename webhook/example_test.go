@@ -2,6 +2,7 @@ package webhook_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log"
@@ -61,6 +62,25 @@ func ExampleParse() {
 	// Output:
 	// evt_01HV translations.published 2024-05-01T10:00:00.123Z
 	// storefront [de fr] 1287
+}
+
+// Read a field this package does not decode from the data as sent.
+func ExampleEvent_RawData() {
+	body := []byte(`{"id":"evt_5","eventType":"keys.created",` +
+		`"data":{"org":"acme","project":"storefront","keys":["checkout.title"],"namespace":"checkout","branch":"main"}}`)
+	ev, err := webhook.Parse(body)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var extra struct {
+		Branch string `json:"branch"`
+	}
+	if err := json.Unmarshal(ev.RawData(), &extra); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(ev.Data.(*webhook.KeysCreated).Keys, extra.Branch)
+	// Output:
+	// [checkout.title] main
 }
 
 // Act on each event type through a type switch on Data.

@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // Seed headers for the fuzzers: good, odd and broken.
@@ -67,12 +71,30 @@ func FuzzParse(f *testing.F) {
 		`{"id":"evt_1","EventType":"keys.created","data":{"Keys":["a"]}}`,
 		`{"id":"evt_1","eventType":"sync.completed","timestamp":-0,"data":{"duration":1e3}}`,
 		`{"id":"evt_1","eventType":"content.entry.deleted","data":{"actor":null,"entry":{"status":null}}}`,
+		`{"id":"evt_1","eventType":"keys.created","data":null,"eventType":"x.y"}`,
+		`{"id":"evt_1","eventType":"x.y","eventType":"keys.deleted","data":{"keys":["a"]}}`,
+		`{"id":"evt_1","data":{"keys":["a"]},"Data":{"org":"o"},"eventType":"keys.created"}`,
 		`null`, `[]`, `{`, ``,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		ev, err := Parse(body)
+		// The single pass must agree with the two-pass decode, but for a
+		// repeated data object, which it merges.
+		if slow, slowErr := parseTwoPass(body); dataKeys(body) <= 1 {
+			if (err == nil) != (slowErr == nil) {
+				t.Fatalf("Parse error %v, two passes %v", err, slowErr)
+			}
+			if err == nil {
+				if diff := cmp.Diff(slow, ev, cmpopts.IgnoreUnexported(Event{})); diff != "" {
+					t.Fatalf("Parse differs from two passes (-two +one):\n%s", diff)
+				}
+				if !bytes.Equal(ev.RawData(), slow.RawData()) {
+					t.Fatalf("RawData %q, two passes %q", ev.RawData(), slow.RawData())
+				}
+			}
+		}
 		if err != nil {
 			if !errors.Is(err, ErrInvalidPayload) {
 				t.Fatalf("Parse error %v is not ErrInvalidPayload", err)
@@ -102,13 +124,14 @@ func FuzzParse(f *testing.F) {
 			return // encoding/json took the last of several spellings of data
 		}
 		var raw any
-		if len(ev.RawData) > 0 {
-			if err := json.Unmarshal(ev.RawData, &raw); err != nil {
-				t.Fatalf("RawData %q: %v", ev.RawData, err)
+		rawData := ev.RawData()
+		if len(rawData) > 0 {
+			if err := json.Unmarshal(rawData, &raw); err != nil {
+				t.Fatalf("RawData %q: %v", rawData, err)
 			}
 		}
 		if sent && !reflect.DeepEqual(raw, data) {
-			t.Fatalf("RawData %s, the map's data %v", ev.RawData, data)
+			t.Fatalf("RawData %s, the map's data %v", rawData, data)
 		}
 		if _, unknown := ev.Data.(*UnknownData); unknown || data == nil {
 			return
@@ -182,6 +205,29 @@ func agree(sent, typed any) (string, bool) {
 		return "", err1 == nil && err2 == nil && st.Equal(tt)
 	}
 	return "", reflect.DeepEqual(sent, typed)
+}
+
+// dataKeys counts the members of body's top-level object named data in
+// any case, or returns 0 if body is not a JSON object.
+func dataKeys(body []byte) int {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return 0
+	}
+	n := 0
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return n
+		}
+		if k, _ := key.(string); strings.EqualFold(k, "data") {
+			n++
+		}
+		if err := dec.Decode(new(json.RawMessage)); err != nil {
+			return n
+		}
+	}
+	return n
 }
 
 // foldUnique reports whether no other key of m equals key but for case:

@@ -317,7 +317,7 @@ func describe(ev *webhook.Event) string {
 	case *webhook.SyncCompleted:
 		return fmt.Sprintf("%s, %d keys in %s", d.Status, d.KeysImported, d.Duration())
 	}
-	return string(ev.RawData)
+	return string(ev.RawData())
 }
 
 // advice says in one line what the application should do about err.
