@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/oauth2"
@@ -181,7 +182,8 @@ type Client struct {
 	install *tokens.InstallationSource
 	common  service // what the services point at: no allocation per service
 
-	httpBudget httpBudget // HTTPClient's re-mints after 401s
+	httpBudget httpBudget                        // HTTPClient's re-mints after 401s
+	lastMint   atomic.Pointer[InstallationToken] // what the latest mint said, without the token
 
 	mcpMu  sync.Mutex
 	mcp    *mcpsession.Session // the translation tools' session, made on first use

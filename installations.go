@@ -125,7 +125,22 @@ func (c *Client) mint(ctx context.Context) (tokens.Minted, error) {
 				slog.String("grant", c.grantID))
 		}
 	}
+	c.lastMint.Store(&InstallationToken{ExpiresAt: t.ExpiresAt, OrganizationID: t.OrganizationID,
+		ProjectIDs: t.ProjectIDs, Scopes: t.Scopes})
 	return tokens.Minted{Token: t.Token, Expiry: t.ExpiresAt, Detail: t}, nil
+}
+
+// Installation returns what the latest mint of the client's installation
+// token said about the grant: its organization, the projects it covers and
+// the scopes granted, with the token's expiry; Token and Raw are left
+// empty. It reports false before the client's first mint. It sends no
+// request: Installations.CreateToken mints anew.
+func (c *Client) Installation() (InstallationToken, bool) {
+	t := c.lastMint.Load()
+	if t == nil {
+		return InstallationToken{}, false
+	}
+	return *t, true
 }
 
 // parseMint decodes a mint answer received at received.

@@ -1,0 +1,38 @@
+package partner_test
+
+import (
+	"slices"
+	"testing"
+	"testing/synctest"
+
+	"github.com/locsvc/partner-go/partnertest"
+)
+
+// TestInstallationSaysWhatTheLatestMintSaid: the client tells the grant's
+// organization and scopes from its latest mint, without the token, and
+// follows a new mint after the user changed the scopes.
+func TestInstallationSaysWhatTheLatestMintSaid(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, c, g := newFlow(t)
+		if _, ok := c.Installation(); ok {
+			t.Fatal("Installation reports a mint before any call")
+		}
+		if _, err := c.Organizations.List(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		info, ok := c.Installation()
+		if !ok || info.OrganizationID != g.Organizations[0].ID || !slices.Equal(info.Scopes, g.Scopes) {
+			t.Fatalf("Installation() = %v, %v; want organization %s and scopes %q", info, ok, g.Organizations[0].ID, g.Scopes)
+		}
+		if info.Token != "" || info.Raw != nil {
+			t.Error("Installation() holds the token")
+		}
+		srv.SetScopes(g.ID, partnertest.DefaultScopes()[:2]...)
+		if _, err := c.Installations.CreateToken(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if info, _ := c.Installation(); !slices.Equal(info.Scopes, partnertest.DefaultScopes()[:2]) {
+			t.Errorf("after a new mint, Scopes = %q, want %q", info.Scopes, partnertest.DefaultScopes()[:2])
+		}
+	})
+}
