@@ -168,6 +168,94 @@ func TestPoolRotationEviction(t *testing.T) {
 	})
 }
 
+// TestClientSetTokenDuringRefresh: SetToken with the Store's newest token,
+// as an application does after reading the Store, while other goroutines
+// call and refresh: the token given is the one being refreshed, and the
+// refresh's new token must not be lost, or the next refresh would send the
+// retired one.
+func TestClientSetTokenDuringRefresh(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const (
+			nGrants  = 10
+			callers  = 5
+			duration = 6 * time.Hour
+		)
+		srv, pool, store, grants := newRotationRig(t, nGrants, 0)
+		end := time.Now().Add(duration)
+		var fails errorLog
+		var wg sync.WaitGroup
+		for _, g := range grants {
+			c, err := pool.Client(t.Context(), g.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range callers {
+				wg.Go(func() {
+					for time.Now().Before(end) {
+						if _, err := c.Organizations.List(t.Context()); err != nil {
+							fails.add(fmt.Errorf("grant %s: %w", g.ID, err))
+						}
+						time.Sleep(time.Minute)
+					}
+				})
+			}
+			wg.Go(func() {
+				for time.Now().Before(end) {
+					tok, err := store.Load(t.Context(), g.ID)
+					if err != nil {
+						fails.add(err)
+						return
+					}
+					c.SetToken(tok)
+					time.Sleep(time.Minute)
+				}
+			})
+		}
+		wg.Wait()
+		synctest.Wait()
+
+		fails.check(t)
+		for _, g := range grants {
+			c, err := pool.Client(t.Context(), g.ID)
+			if err == nil {
+				_, err = c.Organizations.List(t.Context())
+			}
+			if err != nil {
+				t.Errorf("grant %s at the end: %v", g.ID, err)
+			}
+		}
+		checkRotation(t, srv, store, grants)
+	})
+}
+
+// TestClientSetTokenStale: SetToken with a token read from the Store
+// before the client's last refresh (its refresh token retired by
+// rotation) is ignored: the client keeps the newer token and never sends
+// the retired one.
+func TestClientSetTokenStale(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, pool, store, grants := newRotationRig(t, 1, 0)
+		g := grants[0]
+		stale, err := store.Load(t.Context(), g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := pool.Client(t.Context(), g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Organizations.List(t.Context()); err != nil { // refreshes: the stored token is retired
+			t.Fatal(err)
+		}
+		c.SetToken(stale)
+		time.Sleep(2 * time.Hour) // the next call refreshes again
+		if _, err := c.Organizations.List(t.Context()); err != nil {
+			t.Errorf("after SetToken with the retired token: %v", err)
+		}
+		checkRotation(t, srv, store, grants)
+	})
+}
+
 // TestIndependentClientsReuseRefreshToken shows the limit of the
 // guarantee, and why a Pool is the way to share a grant: two clients made
 // by NewClient for the same grant share nothing. With rotation, the one
