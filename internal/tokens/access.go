@@ -150,6 +150,14 @@ func (r *Refresher) Shared(grantID string) (s *AccessSource, made bool) {
 	return s, true
 }
 
+// Live returns the access-token source of grantID that something still
+// uses, as Shared would, or nil when there is none.
+func (r *Refresher) Live(grantID string) *AccessSource {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.live[grantID].Value()
+}
+
 // dropDead forgets grantID's source once the garbage collector took it.
 func (r *Refresher) dropDead(grantID string) {
 	r.mu.Lock()
