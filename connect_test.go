@@ -501,6 +501,46 @@ func TestPoolExchangeConsentAgain(t *testing.T) {
 	})
 }
 
+// TestPoolExchangeConsentAgainEvicted: a client evicted from the pool
+// but still held takes the new consent's token at once too.
+func TestPoolExchangeConsentAgainEvicted(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := partnertest.NewServer(partnertest.WithInMemoryNetwork(), partnertest.WithRedirectURLs(callbackURL))
+		t.Cleanup(srv.Close)
+		cfg := connectConfig(srv, auth.NewMemoryStore())
+		cfg.MaxClients = 1
+		pool, err := partner.NewPool(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { pool.Close() })
+		orgs := []partnertest.Organization{srv.AddOrganization("acme", "Acme"), srv.AddOrganization("globex", "Globex")}
+		srv.SetConsent(partnertest.Consent{Organizations: orgs, Scopes: []string{partnertest.ScopeOrgRead}})
+		first, err := connect(t, srv, pool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held, err := pool.Client(t.Context(), first[0].GrantID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := held.Organizations.List(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pool.Client(t.Context(), first[1].GrantID); err != nil { // evicts held's
+			t.Fatal(err)
+		}
+
+		srv.SetConsent(partnertest.Consent{Organizations: orgs[:1], Scopes: []string{partnertest.ScopeOrgRead, partnertest.ScopeProjectsRead}})
+		if _, err := connect(t, srv, pool); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := held.Projects.List(t.Context(), orgs[0].ID); err != nil {
+			t.Errorf("the evicted client held from before, after the new consent: %v", err)
+		}
+	})
+}
+
 // requestsSince returns the requests the fake logged after the first n.
 func requestsSince(srv *partnertest.Server, n int) []partnertest.Request {
 	return srv.Requests()[n:]
