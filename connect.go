@@ -74,8 +74,8 @@ func (p *Pool) AuthCodeURL(state string, opts ...oauth2.AuthCodeOption) string {
 // Exchange trades the code the callback received for the grants of the
 // user's consent (the client secret goes in the form body, as for
 // refresh), saves each grant's token to the Store, and returns them once
-// all are saved. A grant the pool holds a client of (the user consented
-// again) takes the new token at once.
+// all are saved. A grant with a client in use (the user consented again),
+// held by the pool or by a caller, takes the new token at once.
 //
 // A refused code is ErrInvalidGrant: the service does not say whether it
 // expired (after 10 minutes), was used already, or whether redirect_uri or
@@ -123,20 +123,17 @@ func (p *Pool) Exchange(ctx context.Context, code string, opts ...oauth2.AuthCod
 	return grants, nil
 }
 
-// adopt gives a held client of g's grant its new token.
+// adopt gives every client of g's grant its new token: the pool's, and
+// one evicted that a caller still holds (they share the access source).
 func (p *Pool) adopt(g Grant) {
 	p.mu.Lock()
-	var c *Client
-	if el, ok := p.byID[g.GrantID]; ok {
-		c = el.Value.(*Client)
-	}
 	if el, ok := p.fByID[g.GrantID]; ok {
 		p.failed.Remove(el)
 		delete(p.fByID, g.GrantID)
 	}
 	p.mu.Unlock()
-	if c != nil {
-		c.SetToken(g.Token)
+	if s := p.sh.ref.Live(g.GrantID); s != nil {
+		s.SetToken(g.Token)
 	}
 }
 

@@ -150,6 +150,14 @@ func (r *Refresher) Shared(grantID string) (s *AccessSource, made bool) {
 	return s, true
 }
 
+// Live returns the access-token source of grantID that something still
+// uses, as Shared would, or nil when there is none.
+func (r *Refresher) Live(grantID string) *AccessSource {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.live[grantID].Value()
+}
+
 // dropDead forgets grantID's source once the garbage collector took it.
 func (r *Refresher) dropDead(grantID string) {
 	r.mu.Lock()
@@ -179,6 +187,7 @@ type AccessSource struct {
 	err      error         // final error, sticky until a new token
 	errUntil time.Time     // zero: err holds until a new token; else until then
 	failedRT string        // the refresh token err is about
+	retired  string        // the refresh token the last rotation replaced
 	p        *pending[string]
 }
 
@@ -327,20 +336,33 @@ func (s *AccessSource) hold(ctx context.Context, err error, gen uint64) {
 }
 
 // SetToken replaces the token (after the user connected the application
-// again) and clears a final error. A refresh already in progress finishes
-// for its own callers but is neither kept nor saved; later callers use the
-// new token, and the grant's installation token is minted anew.
+// again) and clears a final error; the grant's installation token is
+// minted anew. A refresh already in progress with another refresh token
+// finishes for its own callers but is neither kept nor saved; later
+// callers use the new token. With rotation, a token read from the Store
+// while a refresh was in progress is no newer than the source's: a token
+// with the refresh token that refresh sends keeps it in flight, and its
+// answer (the newer token) is kept and saved; a token with the refresh
+// token the last rotation replaced is ignored. Either would otherwise send
+// a retired refresh token, and a service that detects reuse revokes the
+// grant.
 func (s *AccessSource) SetToken(tok *oauth2.Token) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if tok.RefreshToken != "" && tok.RefreshToken == s.retired {
+		return
+	}
 	s.setLocked(tok)
 }
 
 func (s *AccessSource) setLocked(tok *oauth2.Token) {
-	s.tok, s.have, s.unsaved, s.err, s.errUntil, s.failedRT = strip(tok), true, false, nil, time.Time{}, ""
+	t := strip(tok)
+	if t.RefreshToken != s.tok.RefreshToken && s.have {
+		s.p = nil // a refresh in flight is about another refresh token
+	}
+	s.tok, s.have, s.unsaved, s.err, s.errUntil, s.failedRT = t, true, false, nil, time.Time{}, ""
 	s.margin = s.r.cfg.EarlyRefresh
 	s.gen++
-	s.p = nil
 }
 
 // Generation changes each time the grant gets a new token from outside
@@ -387,8 +409,13 @@ func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint
 	if s.p == p {
 		s.p = nil
 	}
-	if s.gen == gen { // a new token meanwhile wins over this result
+	// A new token meanwhile wins over this result, unless it has the
+	// refresh token this refresh sent: the result is newer.
+	if s.gen == gen || s.rotatedFrom(o.sent) {
 		if o.next != nil {
+			if o.sent != "" && o.next.RefreshToken != o.sent {
+				s.retired = o.sent
+			}
 			s.tok, s.have, s.unsaved, s.margin = *o.next, true, o.unsaved, o.margin
 		}
 		if o.final {
@@ -410,6 +437,17 @@ type outcome struct {
 	final   bool
 	until   time.Time
 	err     error
+	// sent is the refresh token a successful refresh sent, which the
+	// service may have retired.
+	sent string
+}
+
+// rotatedFrom reports whether the grant, though it got a token since a
+// refresh began, holds the refresh token that refresh sent successfully
+// (SetToken with the token the refresh started from): the refresh's token
+// is then the newer. s.mu is held.
+func (s *AccessSource) rotatedFrom(sent string) bool {
+	return sent != "" && s.err == nil && s.tok.RefreshToken == sent
 }
 
 // obtain does the work of refresh without holding the lock.
@@ -426,7 +464,7 @@ func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsav
 		}
 	}
 	if unsaved { // refreshed earlier, but not stored yet: store before use
-		if err := s.save(ctx, &tok, gen); err != nil {
+		if err := s.save(ctx, &tok, gen, ""); err != nil {
 			return outcome{err: err}
 		}
 		return outcome{val: tok.AccessToken, next: &tok, margin: s.margin}
@@ -447,7 +485,7 @@ func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsav
 	if o.err != nil {
 		return o
 	}
-	if err := s.save(ctx, o.next, gen); err != nil {
+	if err := s.save(ctx, o.next, gen, o.sent); err != nil {
 		o.unsaved, o.val, o.err = true, "", err // kept in memory, saved before use
 	}
 	return o
@@ -501,18 +539,19 @@ func (s *AccessSource) exchange(ctx context.Context, tok oauth2.Token) outcome {
 		nt.Expiry, margin = time.Now().Add(max(life, MinLifetime)), 0
 	}
 	s.debug(ctx, "partner: access token refreshed", slog.Time("expiry", nt.Expiry))
-	return outcome{val: nt.AccessToken, next: &nt, margin: margin}
+	return outcome{val: nt.AccessToken, next: &nt, margin: margin, sent: tok.RefreshToken}
 }
 
-// save hands t to the Store, unless the grant got a newer token since the
-// refresh began: the application has stored that one, and a stale refresh
-// must not overwrite it.
-func (s *AccessSource) save(ctx context.Context, t *oauth2.Token, gen uint64) error {
+// save hands t, the answer to a refresh that sent the refresh token sent,
+// to the Store, unless the grant got a newer token since the refresh
+// began: the application has stored that one, and a stale refresh must not
+// overwrite it.
+func (s *AccessSource) save(ctx context.Context, t *oauth2.Token, gen uint64, sent string) error {
 	if s.r.cfg.Store == nil {
 		return nil
 	}
 	s.mu.Lock()
-	stale := s.gen != gen
+	stale := s.gen != gen && !s.rotatedFrom(sent)
 	s.mu.Unlock()
 	if stale {
 		return nil
