@@ -331,7 +331,10 @@ func (c *Client) GrantID() string { return c.grantID }
 // changed the scopes). It does not write the token to the Store: the
 // application does that with the token from its code exchange. A client
 // with a Store does not need it: it reads the Store again by itself while
-// its grant is gone.
+// its grant is gone. Given the refresh token a refresh in flight just sent,
+// or one that an earlier refresh replaced (read from the Store before a
+// rotation), it keeps the newer token it has: no refresh token is sent
+// twice.
 func (c *Client) SetToken(tok *oauth2.Token) { c.access.SetToken(tok) }
 
 // Identity is the connected user and their account (endpoint 1). The spec
