@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -54,6 +55,11 @@ type Config struct {
 	// needed only by Keys, Translations and Tools. The installation token
 	// goes to its host as to BaseURL's, and nowhere else.
 	MCPURL string
+	// ContentMCPURL is the content tools' MCP endpoint (the spec's
+	// {content_mcp_url}, mcp-tools.md section 1), needed only by Content
+	// and by Tools with ContentTools. The installation token goes to its
+	// host too.
+	ContentMCPURL string
 	// ClientID and ClientSecret are the partner application's credentials.
 	ClientID     string
 	ClientSecret string
@@ -186,7 +192,7 @@ type Client struct {
 	lastMint   atomic.Pointer[InstallationToken] // what the latest mint said, without the token
 
 	mcpMu  sync.Mutex
-	mcp    *mcpsession.Session // the translation tools' session, made on first use
+	mcp    [2]*mcpsession.Session // each MCPServer's session (by index), made on first use
 	closed bool
 }
 
@@ -214,7 +220,7 @@ func NewClient(cfg Config) (*Client, error) {
 // pool returns the settings cfg shares with a PoolConfig.
 func (cfg *Config) pool() PoolConfig {
 	return PoolConfig{
-		BaseURL: cfg.BaseURL, AuthURL: cfg.AuthURL, MCPURL: cfg.MCPURL,
+		BaseURL: cfg.BaseURL, AuthURL: cfg.AuthURL, MCPURL: cfg.MCPURL, ContentMCPURL: cfg.ContentMCPURL,
 		ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret,
 		Store: cfg.Store, HTTPClient: cfg.HTTPClient, Logger: cfg.Logger,
 		UserAgent: cfg.UserAgent, AllowInsecureHTTP: cfg.AllowInsecureHTTP,
@@ -231,10 +237,10 @@ type shared struct {
 	ref             *tokens.Refresher
 	margin, timeout time.Duration
 	logger          *slog.Logger
-	name            string   // "Config" or "PoolConfig", for advice
-	basePath        string   // the base URL's path, without a trailing slash
-	mcpURL          string   // the translation tools' endpoint, or ""
-	origins         []string // scheme://host of BaseURL and MCPURL: where tokens go
+	name            string    // "Config" or "PoolConfig", for advice
+	basePath        string    // the base URL's path, without a trailing slash
+	mcpURLs         [2]string // each MCPServer's endpoint (by index), or ""
+	origins         []string  // scheme://host of BaseURL and MCPURL: where tokens go
 	pacing          Pacing
 }
 
@@ -249,10 +255,12 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 	if err != nil {
 		return nil, err
 	}
-	var mcpURL *url.URL
-	if pc.MCPURL != "" {
-		if mcpURL, err = checkURL(name+".MCPURL", pc.MCPURL, pc.AllowInsecureHTTP); err != nil {
-			return nil, err
+	var mcpURLs [2]*url.URL
+	for i, f := range [2]struct{ field, raw string }{{"MCPURL", pc.MCPURL}, {"ContentMCPURL", pc.ContentMCPURL}} {
+		if f.raw != "" {
+			if mcpURLs[i], err = checkURL(name+"."+f.field, f.raw, pc.AllowInsecureHTTP); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if err := pc.Pacing.check(name); err != nil {
@@ -287,9 +295,13 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 	sh := &shared{runner: r, ref: ref, margin: pc.InstallationTokenMargin, timeout: pc.RefreshTimeout,
 		logger: pc.Logger, name: name, basePath: strings.TrimSuffix(base.Path, "/"),
 		origins: []string{origin(base)}, pacing: pc.Pacing}
-	if mcpURL != nil {
-		sh.mcpURL = mcpURL.String()
-		sh.origins = append(sh.origins, origin(mcpURL))
+	for i, u := range mcpURLs {
+		if u != nil {
+			sh.mcpURLs[i] = u.String()
+			if o := origin(u); !slices.Contains(sh.origins, o) {
+				sh.origins = append(sh.origins, o)
+			}
+		}
 	}
 	return sh, nil
 }
@@ -484,8 +496,8 @@ func (pc PoolConfig) GoString() string { return pc.String() }
 func (pc PoolConfig) LogValue() slog.Value { return slog.GroupValue(pc.attrs()...) }
 
 func (pc *PoolConfig) describe(typ, extra string) string {
-	return fmt.Sprintf("%s{BaseURL: %q, AuthURL: %q, MCPURL: %q, ClientID: %q, ClientSecret: %s%s}",
-		typ, pc.BaseURL, pc.AuthURL, pc.MCPURL, pc.ClientID, redacted(pc.ClientSecret), extra)
+	return fmt.Sprintf("%s{BaseURL: %q, AuthURL: %q, MCPURL: %q, ContentMCPURL: %q, ClientID: %q, ClientSecret: %s%s}",
+		typ, pc.BaseURL, pc.AuthURL, pc.MCPURL, pc.ContentMCPURL, pc.ClientID, redacted(pc.ClientSecret), extra)
 }
 
 func (pc *PoolConfig) attrs() []slog.Attr {
@@ -493,6 +505,7 @@ func (pc *PoolConfig) attrs() []slog.Attr {
 		slog.String("base_url", pc.BaseURL),
 		slog.String("auth_url", pc.AuthURL),
 		slog.String("mcp_url", pc.MCPURL),
+		slog.String("content_mcp_url", pc.ContentMCPURL),
 		slog.String("client_id", pc.ClientID),
 		slog.String("client_secret", redacted(pc.ClientSecret)),
 	}

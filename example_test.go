@@ -136,5 +136,5 @@ func ExampleConfig_String() {
 	cfg := partner.Config{BaseURL: "https://api.example.com", ClientID: "app", ClientSecret: "s3cr3t", GrantID: "g1",
 		Token: &oauth2.Token{RefreshToken: "r3fr3sh"}}
 	fmt.Println(cfg)
-	// Output: partner.Config{BaseURL: "https://api.example.com", AuthURL: "", MCPURL: "", ClientID: "app", ClientSecret: [redacted], GrantID: "g1", Token: [redacted]}
+	// Output: partner.Config{BaseURL: "https://api.example.com", AuthURL: "", MCPURL: "", ContentMCPURL: "", ClientID: "app", ClientSecret: [redacted], GrantID: "g1", Token: [redacted]}
 }

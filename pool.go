@@ -27,8 +27,8 @@ const DefaultMaxClients = 10_000
 // show a secret.
 type PoolConfig struct {
 	BaseURL, AuthURL string
-	// MCPURL is the translation tools' endpoint ({mcp_url}); see Config.
-	MCPURL                 string
+	// MCPURL and ContentMCPURL are the MCP endpoints; see Config.
+	MCPURL, ContentMCPURL  string
 	ClientID, ClientSecret string
 	// Store holds every grant's token; see auth.Store for the contract.
 	Store auth.Store

@@ -3,6 +3,7 @@ package partner
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
 
@@ -16,9 +17,27 @@ import (
 // MCPServer names one of the service's MCP servers (mcp-tools.md).
 type MCPServer string
 
-// TranslationTools is the server at Config.MCPURL ({mcp_url}): keys,
-// translations, publishing, syncs, glossary context and languages.
-const TranslationTools MCPServer = "translations"
+// The service's MCP servers.
+const (
+	// TranslationTools is the server at Config.MCPURL ({mcp_url}): keys,
+	// translations, publishing, syncs, glossary context and languages.
+	TranslationTools MCPServer = "translations"
+	// ContentTools is the server at Config.ContentMCPURL
+	// ({content_mcp_url}): content models, fields, entries and blocks.
+	ContentTools MCPServer = "content"
+)
+
+// index returns server's index in a client's sessions, and the Config
+// field of its URL; ok is false for a name that is no server.
+func (server MCPServer) index() (i int, field string, ok bool) {
+	switch server {
+	case TranslationTools:
+		return 0, "MCPURL", true
+	case ContentTools:
+		return 1, "ContentMCPURL", true
+	}
+	return 0, "", false
+}
 
 // ErrClosed is returned by a tool call on a Client after Close, and by
 // Pool.Client after Pool.Close.
@@ -74,25 +93,26 @@ var ErrMCPUnauthorized = apierr.ErrMCPUnauthorized
 // session returns the grant's session with server, made on first use; it
 // connects on its first call.
 func (c *Client) session(server MCPServer) (*mcpsession.Session, error) {
-	if server != TranslationTools {
-		return nil, apierr.ArgumentError("server", fmt.Sprintf("%s is not an MCP server of the service; want partner.TranslationTools", apierr.Quote(string(server))))
+	i, field, ok := server.index()
+	if !ok {
+		return nil, apierr.ArgumentError("server", fmt.Sprintf("%s is not an MCP server of the service; want partner.TranslationTools or partner.ContentTools", apierr.Quote(string(server))))
 	}
-	if c.sh.mcpURL == "" {
-		return nil, apierr.ArgumentError(c.sh.name+".MCPURL", "is required for the translation tools (the service's {mcp_url})")
+	if c.sh.mcpURLs[i] == "" {
+		return nil, apierr.ArgumentError(c.sh.name+"."+field, fmt.Sprintf("is required for the %s tools", server))
 	}
 	c.mcpMu.Lock()
 	defer c.mcpMu.Unlock()
 	switch {
 	case c.closed:
 		return nil, ErrClosed
-	case c.mcp != nil:
-		return c.mcp, nil
+	case c.mcp[i] != nil:
+		return c.mcp[i], nil
 	}
-	s, err := mcpsession.New(mcpsession.Config{URL: c.sh.mcpURL, Tokens: c.install, Runner: c.sh.runner})
+	s, err := mcpsession.New(mcpsession.Config{URL: c.sh.mcpURLs[i], Tokens: c.install, Runner: c.sh.runner})
 	if err != nil {
 		return nil, err
 	}
-	c.mcp = s
+	c.mcp[i] = s
 	return s, nil
 }
 
@@ -102,23 +122,28 @@ func (c *Client) session(server MCPServer) (*mcpsession.Session, error) {
 // working. It is safe to call more than once.
 func (c *Client) Close() error {
 	c.mcpMu.Lock()
-	s := c.mcp
+	ss := c.mcp
 	c.closed = true
 	c.mcpMu.Unlock()
-	if s != nil {
-		return s.Close()
+	var errs []error
+	for _, s := range ss {
+		if s != nil {
+			errs = append(errs, s.Close())
+		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // drain lets go of the grant's MCP connection without closing the client:
 // calls in flight finish, and a later call connects again.
 func (c *Client) drain() {
 	c.mcpMu.Lock()
-	s := c.mcp
+	ss := c.mcp
 	c.mcpMu.Unlock()
-	if s != nil {
-		s.Drain()
+	for _, s := range ss {
+		if s != nil {
+			s.Drain()
+		}
 	}
 }
 

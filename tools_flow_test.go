@@ -656,13 +656,17 @@ func TestToolsCall(t *testing.T) {
 func TestToolsUnknownServerOrNoMCPURL(t *testing.T) {
 	t.Run("unknown server", func(t *testing.T) {
 		r := newToolsRig(t)
-		_, err := r.c.Tools.List(t.Context(), partner.MCPServer("content"))
-		if !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "server") || !strings.Contains(err.Error(), "content") {
+		_, err := r.c.Tools.List(t.Context(), partner.MCPServer("glossary"))
+		if !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "server") || !strings.Contains(err.Error(), "glossary") {
 			t.Errorf("List: %v, want ErrInvalidArgument naming the server", err)
 		}
 		err = r.c.Tools.Call(t.Context(), partner.MCPServer(""), "listProjects", nil, nil)
 		if !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "server") {
 			t.Errorf("Call: %v, want ErrInvalidArgument naming the server", err)
+		}
+		_, err = r.c.Tools.List(t.Context(), partner.ContentTools)
+		if !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "Config.ContentMCPURL") {
+			t.Errorf("List(ContentTools) without ContentMCPURL: %v, want ErrInvalidArgument naming Config.ContentMCPURL", err)
 		}
 		if n := len(r.srv.Requests()); n != 0 {
 			t.Errorf("%d requests sent", n)
