@@ -1,0 +1,105 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"golang.org/x/oauth2"
+)
+
+// Replicas of an application that share one Store share each grant's
+// tokens through the optional interfaces below, found by type assertion:
+// a Store that implements none of them keeps working as before, each
+// process refreshing and minting on its own.
+//
+// With a Leaser, one process at a time refreshes a grant's access token
+// (the refresh token may rotate, and a refresh token sent twice can make
+// the service revoke the grant), and the others take the token it
+// committed. With an InstallationCache too, one process at a time mints
+// the grant's installation token, and the others take it from the cache.
+// A fresh token in a process's memory costs no store call.
+
+// TokenKind names the token of a grant a lease is for.
+type TokenKind string
+
+// The kinds of token a lease can be for.
+const (
+	// KindAccess is the grant's OAuth token: its access token is
+	// refreshed with its refresh token.
+	KindAccess TokenKind = "access"
+	// KindInstallation is the grant's installation token, minted with the
+	// access token.
+	KindInstallation TokenKind = "installation"
+)
+
+// Errors of the lease interfaces.
+var (
+	// ErrLeaseHeld is returned by AcquireLease when another holder has the
+	// lease: wait, then look again.
+	ErrLeaseHeld = errors.New("auth: another holder has the grant's lease")
+	// ErrLeaseLost is returned by CommitLease when the lease expired and
+	// may have been taken by another holder: nothing was saved.
+	ErrLeaseLost = errors.New("auth: the lease expired or was taken over; the token was not saved")
+)
+
+// Lease is the right, for a while, to refresh (KindAccess) or mint
+// (KindInstallation) one grant's token for every process that shares the
+// store. It is held until CommitLease or AbandonLease, or until its time
+// ends by the store's own clock, after which another process may take it.
+type Lease struct {
+	GrantID string
+	Kind    TokenKind
+	// Fence identifies this holding. The store refuses to commit a lease
+	// whose Fence is no longer the current one, so a holder that stalled
+	// past its time cannot overwrite a newer token.
+	Fence string
+}
+
+// Leaser is a Store that lets the processes sharing it refresh (and, with
+// an InstallationCache, mint) each grant's tokens one at a time. Times are
+// the store's: the caller gives durations, never instants, so that clock
+// skew between processes does not matter.
+//
+// Implementations must be safe for concurrent use by many processes.
+type Leaser interface {
+	Store
+	// AcquireLease looks at the grant's stored token of kind and, in one
+	// atomic step:
+	//   - when it is not due (it expires more than due from now), returns
+	//     nil, that token, nil: use it;
+	//   - when another holder has the lease, returns nil, the stored token
+	//     (nil if none), ErrLeaseHeld;
+	//   - otherwise takes the lease for ttl and returns it with the stored
+	//     token (nil if none).
+	// For KindAccess the stored token is the Store's (Load's); for
+	// KindInstallation it is the InstallationCache's, as an oauth2.Token
+	// whose AccessToken is the installation token. A token without an
+	// Expiry is due.
+	AcquireLease(ctx context.Context, grantID string, kind TokenKind, due, ttl time.Duration) (*Lease, *oauth2.Token, error)
+	// CommitLease saves tok as the grant's token of the lease's kind and
+	// ends the lease, in one atomic step, if the lease is still held;
+	// otherwise it saves nothing and returns ErrLeaseLost. It is the
+	// conditional save: a holder that lost its lease never overwrites the
+	// token of the one that took over.
+	CommitLease(ctx context.Context, l *Lease, tok *oauth2.Token) error
+	// AbandonLease ends the lease without saving, when the refresh or
+	// mint failed; a lease already lost is not an error.
+	AbandonLease(ctx context.Context, l *Lease) error
+}
+
+// InstallationCache is a Store that shares each grant's installation token
+// between the processes using it. It is a cache with a time to live, not
+// a record: the service advises never to keep installation tokens in a
+// database, and losing them costs only a mint.
+type InstallationCache interface {
+	// LoadInstallation returns the grant's shared installation token and
+	// its expiry, or ErrNoToken when there is none (or it expired).
+	LoadInstallation(ctx context.Context, grantID string) (token string, expiry time.Time, err error)
+	// SaveInstallation shares the grant's installation token until expiry.
+	SaveInstallation(ctx context.Context, grantID, token string, expiry time.Time) error
+	// DeleteInstallation drops the grant's shared installation token: the
+	// grant got a new OAuth token (the user connected again, SetToken, a
+	// code exchange), so its next installation token is minted anew.
+	DeleteInstallation(ctx context.Context, grantID string) error
+}
