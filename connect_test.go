@@ -222,16 +222,16 @@ func TestPoolExchangeRefused(t *testing.T) {
 		name string
 		// exchange authorizes and exchanges as the case wants; it returns
 		// the secrets the error must not hold.
-		exchange func(t *testing.T, srv *partnertest.Server, pool *partner.Pool) ([]partner.Grant, error, []string)
+		exchange func(t *testing.T, srv *partnertest.Server, pool *partner.Pool) ([]partner.Grant, []string, error)
 	}{
-		{"expired code", func(t *testing.T, srv *partnertest.Server, pool *partner.Pool) ([]partner.Grant, error, []string) {
+		{"expired code", func(t *testing.T, srv *partnertest.Server, pool *partner.Pool) ([]partner.Grant, []string, error) {
 			v := oauth2.GenerateVerifier()
 			code := authorize(t, srv, pool.AuthCodeURL("s", oauth2.S256ChallengeOption(v)))
 			time.Sleep(partnertest.AuthorizationCodeLifetime + time.Second)
 			gs, err := pool.Exchange(t.Context(), code, oauth2.VerifierOption(v))
-			return gs, err, []string{code, v}
+			return gs, []string{code, v}, err
 		}},
-		{"used code", func(t *testing.T, srv *partnertest.Server, pool *partner.Pool) ([]partner.Grant, error, []string) {
+		{"used code", func(t *testing.T, srv *partnertest.Server, pool *partner.Pool) ([]partner.Grant, []string, error) {
 			v := oauth2.GenerateVerifier()
 			code := authorize(t, srv, pool.AuthCodeURL("s", oauth2.S256ChallengeOption(v)))
 			first, err := pool.Exchange(t.Context(), code, oauth2.VerifierOption(v))
@@ -239,43 +239,43 @@ func TestPoolExchangeRefused(t *testing.T) {
 				t.Fatal(err)
 			}
 			gs, err := pool.Exchange(t.Context(), code, oauth2.VerifierOption(v))
-			return gs, err, []string{code, v, first[0].Token.AccessToken, first[0].Token.RefreshToken}
+			return gs, []string{code, v, first[0].Token.AccessToken, first[0].Token.RefreshToken}, err
 		}},
-		{"redirect mismatch", func(t *testing.T, srv *partnertest.Server, pool *partner.Pool) ([]partner.Grant, error, []string) {
+		{"redirect mismatch", func(t *testing.T, srv *partnertest.Server, pool *partner.Pool) ([]partner.Grant, []string, error) {
 			v := oauth2.GenerateVerifier()
 			code := authorize(t, srv, pool.AuthCodeURL("s", oauth2.S256ChallengeOption(v), oauth2.SetAuthURLParam("redirect_uri", other)))
 			gs, err := pool.Exchange(t.Context(), code, oauth2.VerifierOption(v))
-			return gs, err, []string{code, v}
+			return gs, []string{code, v}, err
 		}},
-		{"wrong verifier", func(t *testing.T, srv *partnertest.Server, pool *partner.Pool) ([]partner.Grant, error, []string) {
+		{"wrong verifier", func(t *testing.T, srv *partnertest.Server, pool *partner.Pool) ([]partner.Grant, []string, error) {
 			v, wrong := oauth2.GenerateVerifier(), oauth2.GenerateVerifier()
 			code := authorize(t, srv, pool.AuthCodeURL("s", oauth2.S256ChallengeOption(v)))
 			gs, err := pool.Exchange(t.Context(), code, oauth2.VerifierOption(wrong))
-			return gs, err, []string{code, v, wrong}
+			return gs, []string{code, v, wrong}, err
 		}},
-		{"missing verifier", func(t *testing.T, srv *partnertest.Server, pool *partner.Pool) ([]partner.Grant, error, []string) {
+		{"missing verifier", func(t *testing.T, srv *partnertest.Server, pool *partner.Pool) ([]partner.Grant, []string, error) {
 			v := oauth2.GenerateVerifier()
 			code := authorize(t, srv, pool.AuthCodeURL("s", oauth2.S256ChallengeOption(v)))
 			gs, err := pool.Exchange(t.Context(), code)
-			return gs, err, []string{code, v}
+			return gs, []string{code, v}, err
 		}},
-		{"verifier without challenge", func(t *testing.T, srv *partnertest.Server, pool *partner.Pool) ([]partner.Grant, error, []string) {
+		{"verifier without challenge", func(t *testing.T, srv *partnertest.Server, pool *partner.Pool) ([]partner.Grant, []string, error) {
 			v := oauth2.GenerateVerifier()
 			code := authorize(t, srv, pool.AuthCodeURL("s"))
 			gs, err := pool.Exchange(t.Context(), code, oauth2.VerifierOption(v))
-			return gs, err, []string{code, v}
+			return gs, []string{code, v}, err
 		}},
-		{"unknown code", func(t *testing.T, srv *partnertest.Server, pool *partner.Pool) ([]partner.Grant, error, []string) {
+		{"unknown code", func(t *testing.T, srv *partnertest.Server, pool *partner.Pool) ([]partner.Grant, []string, error) {
 			const code = "pt_code_MADE-UP"
 			gs, err := pool.Exchange(t.Context(), code)
-			return gs, err, []string{code}
+			return gs, []string{code}, err
 		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				srv, pool := newConnectRig(t, auth.NewMemoryStore(), nil, partnertest.WithRedirectURLs(other))
-				grants, err, secrets := tc.exchange(t, srv, pool)
+				grants, secrets, err := tc.exchange(t, srv, pool)
 				if !errors.Is(err, partner.ErrInvalidGrant) {
 					t.Fatalf("Exchange: %v, want ErrInvalidGrant", err)
 				}
