@@ -198,8 +198,7 @@ type state struct {
 	rotated      map[string]*grant       // refresh tokens replaced by rotation
 
 	tprojects    map[string]*tproject // translation state by project id
-	mcpCounts    MCPCounts
-	pendingFires []firing // webhooks of completed sync jobs, not yet sent
+	pendingFires []firing             // webhooks of completed sync jobs, not yet sent
 }
 
 type grant struct {
@@ -239,7 +238,6 @@ func newState() state {
 		rotated:      map[string]*grant{},
 
 		tprojects: map[string]*tproject{},
-		mcpCounts: MCPCounts{ToolCalls: map[string]int{}},
 	}
 }
 

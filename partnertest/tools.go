@@ -220,14 +220,6 @@ type toolDef struct {
 	fn     toolFunc
 }
 
-// toolNames are the translation server's 16 tools.
-var toolNames = []string{
-	"listProjects", "getProject", "proposeLanguages", "proposeLanguageEdits",
-	"listKeys", "getTranslations", "createKeys", "updateKeys", "setTranslations",
-	"deleteKeys", "getPendingChanges", "publishTranslations",
-	"getSyncs", "getSync", "cancelSync", "getTranslationContext",
-}
-
 const projectProp = `"project":{"type":"string","description":"org-slug/project-slug"}`
 
 func toolDefs() []toolDef {
@@ -251,17 +243,17 @@ func toolDefs() []toolDef {
 	}
 }
 
-// newMCPServer builds the translation tools server.
-func (s *Server) newMCPServer() *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "partnertest-translations", Version: "0.0.0"}, &mcp.ServerOptions{
-		Instructions: "partnertest: a fake of the localization service's translation tools.",
+// newMCPServer builds an MCP server with these tools.
+func (s *Server) newMCPServer(name, instructions string, defs []toolDef) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: name, Version: "0.0.0"}, &mcp.ServerOptions{
+		Instructions: instructions,
 		// The service's servers advertise {tools:{}, logging:{}} (mcp-tools.md section 2).
 		//lint:ignore SA1019 the hosted servers still advertise logging; the fake answers as they do
 		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Logging: &mcp.LoggingCapabilities{}},
 		SupportedProtocolVersions: MCPProtocolVersions(),
 	})
 	f := false
-	for _, d := range toolDefs() {
+	for _, d := range defs {
 		req, _ := json.Marshal(nonNil(d.req))
 		schema := json.RawMessage(`{"type":"object","properties":{` + d.schema + `},"required":` + string(req) + `}`)
 		ann := &mcp.ToolAnnotations{ReadOnlyHint: d.kind == 'R', DestructiveHint: &f, OpenWorldHint: &f}

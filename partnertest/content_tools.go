@@ -1,0 +1,3 @@
+package partnertest
+
+func contentToolDefs() []toolDef { return nil }
