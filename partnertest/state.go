@@ -199,6 +199,8 @@ type state struct {
 
 	tprojects    map[string]*tproject // translation state by project id
 	pendingFires []firing             // webhooks of completed sync jobs, not yet sent
+	cprojects    map[string]*cproject // content CMS state by project id
+	contentClock time.Time            // the last content mutation's time
 }
 
 type grant struct {
@@ -238,6 +240,7 @@ func newState() state {
 		rotated:      map[string]*grant{},
 
 		tprojects: map[string]*tproject{},
+		cprojects: map[string]*cproject{},
 	}
 }
 

@@ -317,11 +317,20 @@ func textResult(text string, isError bool) *mcp.CallToolResult {
 
 // run checks the scope and serves the tool; s.mu is held.
 func (tc *toolCall) run(d toolDef) (any, error) {
-	if sc := toolScopes[d.name]; sc != "" && !tc.tok.scopes[sc] {
-		return nil, errText("Forbidden: missing_scope: the installation token lacks scope " + sc + " (required: " + sc + ")")
+	if err := tc.needScope(cmpOr(toolScopes[d.name], contentToolScopes[d.name])); err != nil {
+		return nil, err
 	}
 	tc.s.settleLocked(tc.now)
 	return d.fn(tc)
+}
+
+// needScope returns the isError of a call whose token lacks scope sc, or
+// nil ("" needs none).
+func (tc *toolCall) needScope(sc string) error {
+	if sc != "" && !tc.tok.scopes[sc] {
+		return errText("Forbidden: missing_scope: the installation token lacks scope " + sc + " (required: " + sc + ")")
+	}
+	return nil
 }
 
 // project resolves the "project" argument to a project of the grant's
