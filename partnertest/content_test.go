@@ -406,3 +406,181 @@ func TestContentBulk(t *testing.T) {
 		t.Errorf("rollup %+v", evs[3].Data)
 	}
 }
+
+// TestContentToolErrors: bad input gets the validator's texts, and
+// service failures their messages, with nothing changed.
+func TestContentToolErrors(t *testing.T) {
+	f := newContentFixture(t)
+	f.blogModel(t)
+	f.srv.AddContentModel(f.p.ID, partnertest.ContentModel{Slug: "req", Fields: []partnertest.ContentField{{Name: "must", Required: true}}})
+	e := f.create(t, "e", nil)
+	f.rcv.take(t)
+	missing := "00000000-0000-4000-8000-000000000000"
+	for _, tt := range []struct {
+		name, tool string
+		args       map[string]any
+		want       string // prefix
+	}{
+		{"no title", "createContentEntry", map[string]any{"modelSlug": "post", "slug": "x"}, "Validation error: Required"},
+		{"empty slug", "createContentEntry", map[string]any{"modelSlug": "post", "title": "X", "slug": ""}, "Validation error: String must contain at least 1 character(s)"},
+		{"create archived", "createContentEntry", map[string]any{"modelSlug": "post", "title": "X", "slug": "x", "status": "archived"}, "Validation error: Invalid enum value. Expected 'draft' | 'published', received 'archived'"},
+		{"unknown model", "createContentEntry", map[string]any{"modelSlug": "nope", "title": "X", "slug": "x"}, `Model "nope" not found`},
+		{"taken slug", "createContentEntry", map[string]any{"modelSlug": "post", "title": "X", "slug": "e"}, `An entry with slug "e" already exists in model "post"`},
+		{"unknown field", "createContentEntry", map[string]any{"modelSlug": "post", "title": "X", "slug": "x", "customFields": map[string]any{"nope": 1}}, `Unknown field "nope" in model "post"`},
+		{"number as string", "createContentEntry", map[string]any{"modelSlug": "post", "title": "X", "slug": "x", "customFields": map[string]any{"rank": "3"}}, `Invalid value for field "rank": expected a number, received string`},
+		{"customFields not JSON", "createContentEntry", map[string]any{"modelSlug": "post", "title": "X", "slug": "x", "customFields": "{rank"}, "Validation error: customFields must be a JSON object"},
+		{"required field missing", "createContentEntry", map[string]any{"modelSlug": "req", "title": "X", "slug": "x"}, `Field "must" is required`},
+		{"language not in the project", "createContentEntry", map[string]any{"modelSlug": "post", "title": "X", "slug": "x", "translations": map[string]any{"it": map[string]any{"title": "X"}}}, `Language "it" is not enabled`},
+		{"bad entry id", "updateContentEntry", map[string]any{"entryId": "ent_1"}, "Validation error: Invalid uuid"},
+		{"unknown entry", "publishContentEntry", map[string]any{"entryId": missing}, "Entry not found"},
+		{"bad status", "updateContentEntry", map[string]any{"entryId": e.ID, "status": "live"}, "Validation error: Invalid enum value"},
+		{"bad new slug", "duplicateContentEntry", map[string]any{"entryId": e.ID, "newSlug": "Bad Slug"}, "Validation error: Invalid"},
+		{"too many to publish", "bulkPublishEntries", map[string]any{"entryIds": make([]string, 501)}, "Validation error:"},
+		{"no entries", "bulkCreateEntries", map[string]any{"modelSlug": "post", "entries": []any{}}, "Validation error: Array must contain at least 1 element(s)"},
+		{"bad model slug", "createContentModel", map[string]any{"slug": "Blog Post", "displayName": "X"}, "Validation error: Invalid"},
+		{"duplicate model", "createContentModel", map[string]any{"slug": "post", "displayName": "X"}, `A model with slug "post" already exists`},
+		{"reserved model", "createContentModel", map[string]any{"slug": "users", "displayName": "X"}, `Model slug "users" is reserved`},
+		{"bad field name", "addField", map[string]any{"modelSlug": "post", "name": "Title", "displayName": "T"}, "Validation error: Invalid"},
+		{"bad field type", "addField", map[string]any{"modelSlug": "post", "name": "t", "displayName": "T", "type": "color"}, "Validation error: Invalid enum value"},
+		{"existing field", "addField", map[string]any{"modelSlug": "post", "name": "rank", "displayName": "T"}, `Field "rank" already exists in model "post"`},
+		{"unknown field to update", "updateField", map[string]any{"modelSlug": "post", "fieldName": "nope"}, `Field "nope" not found in model "post"`},
+		{"reorder unknown", "reorderFields", map[string]any{"modelSlug": "post", "fieldNames": []string{"nope"}}, `Field "nope" not found`},
+		{"short block slug", "registerBlock", map[string]any{"slug": "h", "displayName": "H", "jsonSchema": map[string]any{}}, "Validation error: String must contain at least 2 character(s)"},
+		{"block without schema", "registerBlock", map[string]any{"slug": "hero", "displayName": "H"}, "Validation error: Required"},
+		{"bad preview url", "registerBlock", map[string]any{"slug": "hero", "displayName": "H", "jsonSchema": map[string]any{}, "previewUrl": "nope"}, "Validation error: Invalid url"},
+		{"unknown block", "getBlock", map[string]any{"slug": "hero"}, "Block not found"},
+	} {
+		tt.args["project"] = project
+		if text := callErr(t, f.cs, tt.tool, tt.args); !strings.HasPrefix(text, tt.want) {
+			t.Errorf("%s: %q, want it to start with %q", tt.name, text, tt.want)
+		}
+	}
+	if got := f.srv.ContentEntries(f.p.ID); len(got) != 1 {
+		t.Errorf("failed calls left %d entries", len(got))
+	}
+	if evs := f.rcv.take(t); len(evs) != 0 {
+		t.Errorf("failed calls sent %v", types(evs))
+	}
+}
+
+// TestContentScopes: reads need content:read, writes content:write, and
+// anything that publishes content:publish, which DefaultScopes lacks.
+func TestContentScopes(t *testing.T) {
+	f := newContentFixture(t, partnertest.WithScopes(partnertest.DefaultScopes()...))
+	f.blogModel(t)
+	e := f.create(t, "e", nil)
+	for _, tt := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"publishContentEntry", map[string]any{"entryId": e.ID}},
+		{"bulkPublishEntries", map[string]any{"entryIds": []string{e.ID}}},
+		{"updateContentEntry", map[string]any{"entryId": e.ID, "status": "published"}},
+		{"createContentEntry", map[string]any{"modelSlug": "post", "title": "X", "slug": "x", "status": "published"}},
+		{"bulkUpdateEntries", map[string]any{"entries": []any{map[string]any{"entryId": e.ID, "status": "published"}}}},
+	} {
+		tt.args["project"] = project
+		if text := callErr(t, f.cs, tt.tool, tt.args); !strings.Contains(text, "missing_scope") || !strings.Contains(text, partnertest.ScopeContentPublish) {
+			t.Errorf("%s without %s: %q", tt.tool, partnertest.ScopeContentPublish, text)
+		}
+	}
+	callOK(t, f.cs, "updateContentEntry", map[string]any{"project": project, "entryId": e.ID, "status": "archived"}, new(map[string]any))
+	if st := f.srv.ContentEntries(f.p.ID)[0].Status; st != "archived" {
+		t.Errorf("status %s", st)
+	}
+
+	g := f.srv.NewGrant(partnertest.WithOrganizations(f.g.Organizations...), partnertest.WithScopes(partnertest.ScopeContentRead))
+	cs := connectTo(t, f.srv, f.srv.ContentMCPURL, f.srv.IssueInstallationToken(g.ID))
+	callOK(t, cs, "listContentEntries", map[string]any{"project": project}, new(map[string]any))
+	if text := callErr(t, cs, "deleteContentEntry", map[string]any{"project": project, "entryId": e.ID}); !strings.Contains(text, partnertest.ScopeContentWrite) {
+		t.Errorf("delete with content:read only: %q", text)
+	}
+	g = f.srv.NewGrant(partnertest.WithOrganizations(f.g.Organizations...), partnertest.WithScopes(partnertest.ScopeContentWrite))
+	cs = connectTo(t, f.srv, f.srv.ContentMCPURL, f.srv.IssueInstallationToken(g.ID))
+	if text := callErr(t, cs, "getContentEntry", map[string]any{"project": project, "entryId": e.ID}); !strings.Contains(text, partnertest.ScopeContentRead) {
+		t.Errorf("get with content:write only: %q", text)
+	}
+}
+
+// TestContentListEntries: filters, sorting and pages of
+// listContentEntries.
+func TestContentListEntries(t *testing.T) {
+	f := newContentFixture(t)
+	f.blogModel(t)
+	f.srv.AddContentModel(f.p.ID, partnertest.ContentModel{Slug: "page"})
+	for i, slug := range []string{"alpha", "beta", "gamma", "delta", "epsilon"} {
+		extra := map[string]any{"customFields": map[string]any{"tone": []string{"calm", "loud"}[i%2]}}
+		if i < 2 {
+			extra["translations"] = map[string]any{"de": map[string]any{"title": "DE " + slug}}
+		}
+		if i == 4 {
+			extra["status"] = "published"
+		}
+		f.create(t, slug, extra)
+	}
+	callOK(t, f.cs, "createContentEntry", map[string]any{"project": project, "modelSlug": "page", "title": "About", "slug": "about"}, new(map[string]any))
+
+	type item struct {
+		ID, Sl, St, T string
+		Langs         []string
+		Mdl           *struct{ Sl string }
+		Body          *string
+	}
+	list := func(args map[string]any) ([]string, int, bool) {
+		t.Helper()
+		args["project"] = project
+		var out struct {
+			Items []item
+			Tot   int
+			More  bool
+		}
+		callOK(t, f.cs, "listContentEntries", args, &out)
+		var slugs []string
+		for _, it := range out.Items {
+			slugs = append(slugs, it.Sl)
+		}
+		return slugs, out.Tot, out.More
+	}
+	for _, tt := range []struct {
+		name string
+		args map[string]any
+		want []string
+		tot  int
+		more bool
+	}{
+		{"default: newest update first", map[string]any{}, []string{"about", "epsilon", "delta", "gamma", "beta", "alpha"}, 6, false},
+		{"a model", map[string]any{"modelSlug": "page"}, []string{"about"}, 1, false},
+		{"by title ascending, a page", map[string]any{"modelSlug": "post", "sort": "title", "order": "asc", "limit": 2, "page": 2}, []string{"delta", "epsilon"}, 5, true},
+		{"status", map[string]any{"status": "published"}, []string{"epsilon"}, 1, false},
+		{"statuses", map[string]any{"status": []string{"published", "archived"}}, []string{"epsilon"}, 1, false},
+		{"has a language", map[string]any{"language": "de"}, []string{"beta", "alpha"}, 2, false},
+		{"lacks a language", map[string]any{"missingLanguage": "de", "modelSlug": "post"}, []string{"epsilon", "delta", "gamma"}, 3, false},
+		{"all languages", map[string]any{"language": []string{"de", "en"}, "languageMode": "all", "sort": "createdAt", "order": "asc"}, []string{"alpha", "beta"}, 2, false},
+		{"where", map[string]any{"modelSlug": "post", "where": map[string]string{"tone": "loud"}}, []string{"delta", "beta"}, 2, false},
+		{"search in titles", map[string]any{"search": "DE ALP"}, []string{"alpha"}, 1, false},
+		{"search in other locales only", map[string]any{"search": "DE ALP", "searchLocales": []string{"en"}}, nil, 0, false},
+		{"search, several terms", map[string]any{"search": []string{"gam", "about"}}, []string{"about", "gamma"}, 2, false},
+		{"slugs", map[string]any{"slugs": []string{"beta", "nope"}}, []string{"beta"}, 1, false},
+	} {
+		got, tot, more := list(tt.args)
+		if !slices.Equal(got, tt.want) || tot != tt.tot || more != tt.more {
+			t.Errorf("%s: %v tot %d more %v, want %v tot %d more %v", tt.name, got, tot, more, tt.want, tt.tot, tt.more)
+		}
+	}
+	var compact struct{ Items []map[string]any }
+	callOK(t, f.cs, "listContentEntries", map[string]any{"project": project, "compact": true, "limit": 1}, &compact)
+	if len(compact.Items) != 1 || len(compact.Items[0]) != 5 {
+		t.Errorf("compact: %+v", compact.Items)
+	}
+	var users struct {
+		Items []item
+		Tot   int
+	}
+	callOK(t, f.cs, "listContentEntries", map[string]any{"project": project, "modelSlug": "users"}, &users)
+	if users.Tot != 1 || users.Items[0].ID != f.g.User.ID {
+		t.Errorf("users: %+v", users)
+	}
+	if text := callErr(t, f.cs, "listContentEntries", map[string]any{"project": project, "limit": 51}); text != "Validation error: Number must be less than or equal to 50" {
+		t.Errorf("limit 51: %q", text)
+	}
+}
