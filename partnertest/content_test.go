@@ -160,7 +160,7 @@ func checkEntryEvent(t testing.TB, ev *webhook.Event, typ webhook.EventType, id 
 		return string(*s)
 	}
 	if ch.Entry.ID != id || str(ch.Entry.Status) != status || str(ch.Entry.PreviousStatus) != prev {
-		t.Errorf("%s: entry %+v, want id %s status %q previous %q", typ, ch.Entry, id, status, prev)
+		t.Errorf("%s: entry %s status %q previous %q, want %s status %q previous %q", typ, ch.Entry.ID, str(ch.Entry.Status), str(ch.Entry.PreviousStatus), id, status, prev)
 	}
 	if changed != nil && !slices.Equal(ch.ChangedLanguages, changed) {
 		t.Errorf("%s: changedLanguages %q, want %q", typ, ch.ChangedLanguages, changed)
