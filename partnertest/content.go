@@ -1,6 +1,7 @@
 package partnertest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -162,26 +163,19 @@ func (s *Server) AddContentModel(projectID string, m ContentModel) {
 	if kind != "collection" && kind != "single" {
 		panic(fmt.Sprintf("partnertest: AddContentModel: kind %q", m.Kind))
 	}
-	cm := &cmodel{id: newUUID(), slug: m.Slug, dn: cmpOr(m.DisplayName, m.Slug), desc: m.Description, kind: kind, vh: true, ib: true}
+	cm := &cmodel{id: newUUID(), slug: m.Slug, dn: cmp.Or(m.DisplayName, m.Slug), desc: m.Description, kind: kind, vh: true, ib: true}
 	for _, f := range m.Fields {
-		tp := cmpOr(f.Type, "text")
+		tp := cmp.Or(f.Type, "text")
 		if !fieldNameRE.MatchString(f.Name) || cm.field(f.Name) != nil || !slices.Contains(fieldTypes, tp) {
 			panic(fmt.Sprintf("partnertest: AddContentModel: field %q of type %q is invalid or repeated", f.Name, f.Type))
 		}
-		cf := &cfield{id: newUUID(), name: f.Name, dn: cmpOr(f.DisplayName, f.Name), tp: tp, loc: f.Localized, req: f.Required}
+		cf := &cfield{id: newUUID(), name: f.Name, dn: cmp.Or(f.DisplayName, f.Name), tp: tp, loc: f.Localized, req: f.Required}
 		for _, v := range f.EnumValues {
 			cf.enum = append(cf.enum, [2]string{v, v})
 		}
 		cm.fields = append(cm.fields, cf)
 	}
 	cp.models = append(cp.models, cm)
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // ContentEntries returns a project's content entries in the order they

@@ -317,7 +317,7 @@ func textResult(text string, isError bool) *mcp.CallToolResult {
 
 // run checks the scope and serves the tool; s.mu is held.
 func (tc *toolCall) run(d toolDef) (any, error) {
-	if err := tc.needScope(cmpOr(toolScopes[d.name], contentToolScopes[d.name])); err != nil {
+	if err := tc.needScope(cmp.Or(toolScopes[d.name], contentToolScopes[d.name])); err != nil {
 		return nil, err
 	}
 	tc.s.settleLocked(tc.now)
