@@ -42,9 +42,10 @@ type call struct {
 	status  int
 	host    Host
 	logged  bool
-	rpc     rpcRequest // an MCP request's JSON-RPC method and id
-	rpcErr  bool       // an MCP request's body is not JSON
-	tool    string     // the tool of an MCP tools/call
+	rpc     rpcRequest   // an MCP request's JSON-RPC method and id
+	rpcErr  bool         // an MCP request's body is not JSON
+	tool    string       // the tool of an MCP tools/call
+	mcp     *mcpListener // the MCP listener served; nil on the API and auth hosts
 }
 
 // log adds the request to the request log, once. A request is logged
@@ -69,16 +70,14 @@ func (c *call) log() {
 	})
 }
 
-// handler serves one of the two listeners: faults first, then the
+// handler serves one of the listeners: faults first, then the
 // endpoints, then the request log.
 func (s *Server) handler(h Host) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c := &call{s: s, w: w, r: r, now: s.Now(), host: h}
+		c := &call{s: s, w: w, r: r, now: s.Now(), host: h, mcp: s.listener(h)}
 		c.bearer()
 		defer c.log() // also when abort panics
-		if h == HostMCP {
-			c.readRPC()
-		}
+		c.readRPC()
 		if c.fault = s.takeFault(h, r, c.tool); c.fault != nil && c.applyFault() {
 			return
 		}

@@ -2,9 +2,11 @@
 // for testing code that uses the partner API or receives its webhooks,
 // the way net/http/httptest is for HTTP servers.
 //
-// NewServer starts two HTTP servers: the resource API at Server.URL (the
-// spec's {base_url}) and the token endpoint at Server.AuthURL
-// ({auth_url}). Point the code under test at them:
+// NewServer starts HTTP servers for the resource API at Server.URL (the
+// spec's {base_url}), the token endpoint at Server.AuthURL ({auth_url}),
+// and the two MCP tool servers at Server.MCPURL ({mcp_url}) and
+// Server.ContentMCPURL ({content_mcp_url}). Point the code under test at
+// them:
 //
 //	srv := partnertest.NewServer()
 //	defer srv.Close()
@@ -204,6 +206,119 @@
 // matches one tool, and Fault.ToolError answers with an isError text that
 // may echo the request's token. The request log notes each MCP request's
 // JSON-RPC method and tool.
+//
+// # Content tools (MCP)
+//
+// A fourth listener serves the content server's 25 tools at ContentMCPURL:
+// the path MCPPath on a host of its own (with WithInMemoryNetwork,
+// https://content.in-memory.partnertest.invalid/mcp). It follows the same
+// HTTP and MCP rules and token checks as the translation listener, with
+// serverInfo.name "partnertest-content"; faults match it as
+// HostContentMCP, the request log names that host, and ContentMCPCounts
+// counts its requests apart from MCPCounts. A translation tool called
+// there (or a content tool at MCPURL) is an unknown tool.
+//
+// The tools keep real state per project ("org-slug/project-slug"):
+// models with fields (types, localized, required, enum options, field
+// config), entries with a slug per model, a status, custom field values
+// (shared ones, and localized ones per language), per-language titles and
+// bodies, versions, and the block catalog. Inputs, limits and results are
+// those of mcp-tools.md section 8, with its terse names (EntryMin, Model,
+// FieldOut); failures are isError texts: "Validation error: ..." with the
+// validator's messages, "Model "x" not found", "Entry not found",
+// "Block not found", "An entry with slug "x" already exists in model
+// "y"", and for values: unknown fields, values of the wrong type (a
+// number field takes a JSON number, boolean a boolean, date YYYY-MM-DD,
+// datetime RFC 3339, enum one of its values, relation an entry id or, if
+// multiple, an array of them, the others a string), a missing required
+// field (on creation, or set to null), and a language that is not one of
+// the project's (its source language or a target language that is not
+// archived). AddContentModel seeds a model without events; ContentEntries
+// reads the entries back.
+//
+// Choices where mcp-tools.md leaves the shape open: bulkPublishEntries
+// answers {"pub": <count>, "fail": [{id, err}]}; an entry id listed twice
+// is published once; bulk failures (failed, fail) are rows of the result,
+// never an isError, and change nothing of that row. Entry ids are UUIDs,
+// as the tools validate them (the spec's "ent_" prefix does not apply
+// here), and the events carry the same id. title, bodyMarkdown and
+// customFields without languageCode write the source language; shared
+// (not localized) fields have one value whichever language writes it.
+// cfv shows every field of the model, a string value as is, another as
+// its JSON text, and null for none.
+//
+// Scopes (the service documents none for these tools; this is the
+// inference of service-notes.md): the read tools need ScopeContentRead,
+// the others ScopeContentWrite, except publishContentEntry and
+// bulkPublishEntries, which need ScopeContentPublish, as does any create
+// or update asking for status "published" (a bulk call is refused whole
+// before it starts). DefaultScopes lacks ScopeContentPublish.
+//
+// # Content events
+//
+// Every content mutation sends its event, signed, to every subscribed
+// webhook config before the tool call returns. Every event carries org and
+// project slugs, the model's slug, actor {via: "mcp", userId:
+// ContentAgentPrefix + the grant id}, and its own timestamp: the time of
+// the mutation on the server's clock, to the millisecond, made strictly
+// increasing within a Server (a mutation in the same millisecond as the
+// last one gets the next millisecond), so that a receiver orders events by
+// data.timestamp, not by arrival. The spec's transition table holds:
+//
+//	createContentEntry, duplicateContentEntry, bulkCreateEntries
+//	                           content.entry.created: status draft, previousStatus
+//	                           null, publishedAt null, changedLanguages = the
+//	                           entry's languages
+//	edit, status unchanged     content.entry.updated: previousStatus == status
+//	edit to published          content.entry.published: publishedAt set
+//	edit from published        content.entry.unpublished: previousStatus published
+//	publishContentEntry        content.entry.published, changedLanguages []
+//	deleteContentEntry         content.entry.deleted: status, previousStatus,
+//	                           publishedAt, sourceLanguageCode null; no
+//	                           changedLanguages
+//	bulkPublishEntries         one content.entry.published per entry, then the
+//	bulkUpdateEntries          rollup (bulkPublished, bulkUpdated) with a row
+//	                           {id, slug, previousStatus, status} per entry
+//	createContentModel, updateContentModel, deleteContentModel
+//	                           content.model.created, updated, deleted
+//	addField, updateField, removeField
+//	                           content.field.added, updated, deleted
+//
+// "Edit" is updateContentEntry or a row of bulkUpdateEntries. An edit that
+// changes the status sends published or unpublished, never updated. Where
+// the spec is silent, this fake decides:
+//
+//   - draft <-> archived (a status change not involving published) sends
+//     content.entry.unpublished with the old status as previousStatus: the
+//     entry is (still) not published, and updated keeps its rule
+//     previousStatus == status. So unpublished means "a status change that
+//     does not end in published"; its previousStatus is published only
+//     when the entry was live.
+//   - Creating an entry with status published goes through draft:
+//     content.entry.created (status draft), then content.entry.published
+//     (previousStatus draft), each with its own timestamp.
+//   - Publishing an entry that is already published (publishContentEntry,
+//     or a row of bulkPublishEntries) is a re-publish: it sends
+//     content.entry.published with previousStatus published and sets
+//     publishedAt anew; its rollup row reads published -> published. An
+//     edit asking for status published on a published entry is an edit
+//     without a status change: content.entry.updated, publishedAt kept.
+//   - publishedAt is set while an entry is published and null otherwise.
+//   - changedLanguages are the languages a call wrote (title, body or
+//     custom fields), sorted, even if the values did not change; a slug
+//     change touches every language of the entry (the slug is shared); an
+//     edit that writes nothing (only a status) has []. languages are the
+//     entry's languages, sorted.
+//   - In one call, events are sent in the order of their timestamps: a
+//     bulk call's per-entry events in the order of its input, then the
+//     rollup; failed rows send nothing, and a bulk call with no row done
+//     sends no rollup. The rollup's languages are the union of its
+//     entries' languages; its model is set when all rows share one.
+//   - deleteContentModel sends content.entry.deleted for each of the
+//     model's entries, then content.model.deleted. createContentModel's
+//     initial fields send no content.field.added.
+//   - reorderFields and the block tools send nothing; bulkCreateEntries
+//     sends no rollup (mcp-tools.md section 9).
 //
 // # Webhooks
 //

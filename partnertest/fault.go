@@ -23,7 +23,8 @@ import (
 // Drop on a GET may be invisible to the client, as it would be in
 // production.
 type Fault struct {
-	// Host is the listener to match; HostAny (the zero value) matches both.
+	// Host is the listener to match; HostAny (the zero value) matches
+	// every one.
 	Host Host
 	// Method is the HTTP method to match; empty matches any.
 	Method string
@@ -31,7 +32,7 @@ type Fault struct {
 	// "/api/oauth-client/v1/projects/*"; empty matches any path.
 	Path string
 	// Tool, if not empty, matches only tools/call requests of this tool
-	// on the MCP listener.
+	// on an MCP listener.
 	Tool string
 	// Times is how many matching requests the fault affects: 0 means 1,
 	// and a negative number means every one until ClearFaults.
@@ -64,7 +65,7 @@ type Fault struct {
 	// Truncate declares the answer's full length but sends only its first
 	// half, then closes the connection.
 	Truncate bool
-	// ToolError, if not empty, answers a tools/call on the MCP listener
+	// ToolError, if not empty, answers a tools/call on an MCP listener
 	// with an isError result holding this text, as the service does when
 	// a tool fails; "{token}" in it is replaced by the request's Bearer
 	// token, as a careless server might echo it. Other requests are

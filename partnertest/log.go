@@ -5,11 +5,11 @@ import (
 	"time"
 )
 
-// A Host is one of the Server's two listeners.
+// A Host is one of the Server's listeners.
 type Host int
 
 const (
-	// HostAny matches both listeners in a Fault.
+	// HostAny matches every listener in a Fault.
 	HostAny Host = iota
 	// HostAPI is the resource API at Server.URL.
 	HostAPI
@@ -17,9 +17,12 @@ const (
 	HostAuth
 	// HostMCP is the translation tools' server at Server.MCPURL.
 	HostMCP
+	// HostContentMCP is the content tools' server at
+	// Server.ContentMCPURL.
+	HostContentMCP
 )
 
-// String returns "any", "api", "auth" or "mcp".
+// String returns "any", "api", "auth", "mcp" or "content-mcp".
 func (h Host) String() string {
 	switch h {
 	case HostAny:
@@ -30,6 +33,8 @@ func (h Host) String() string {
 		return "auth"
 	case HostMCP:
 		return "mcp"
+	case HostContentMCP:
+		return "content-mcp"
 	}
 	return "Host(" + strconv.Itoa(int(h)) + ")"
 }
@@ -63,7 +68,7 @@ func (k TokenKind) String() string {
 	return "TokenKind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// A Request is one entry of the request log: a request either listener
+// A Request is one entry of the request log: a request one of the listeners
 // received, and how it was answered.
 type Request struct {
 	Host   Host
@@ -89,7 +94,7 @@ type Request struct {
 	Tool string
 }
 
-// Requests returns the request log, oldest first: every request either
+// Requests returns the request log, oldest first: every request any
 // listener received, up to the limit set by WithRequestLogLimit. A request
 // is logged when its answer has been written.
 func (s *Server) Requests() []Request {

@@ -14,9 +14,47 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// MCPPath is the path of the translation tools' endpoint on its host
-// (Server.MCPURL ends with it).
+// MCPPath is the path of the tools' endpoint on each MCP host
+// (Server.MCPURL and Server.ContentMCPURL end with it).
 const MCPPath = "/mcp"
+
+// An mcpListener is one of the MCP listeners: the translation tools
+// (HostMCP) or the content tools (HostContentMCP). Both follow the same
+// HTTP and MCP rules; they differ in their tools.
+type mcpListener struct {
+	host    Host
+	origin  string // scheme and host
+	ts      *httptest.Server
+	tools   []string     // the names of the tools it serves
+	handler http.Handler // the MCP library's handler, behind serveMCP
+	counts  MCPCounts    // guarded by Server.mu
+}
+
+func (l *mcpListener) url() string { return l.origin + MCPPath }
+
+// newMCPListener builds the MCP server of one listener with these tools;
+// the caller starts its HTTP server.
+func (s *Server) newMCPListener(h Host, name, instructions string, defs []toolDef) *mcpListener {
+	srv := s.newMCPServer(name, instructions, defs)
+	l := &mcpListener{host: h, counts: MCPCounts{ToolCalls: map[string]int{}}}
+	for _, d := range defs {
+		l.tools = append(l.tools, d.name)
+	}
+	l.handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
+	return l
+}
+
+// listener returns the MCP listener of h, or nil if h is not one.
+func (s *Server) listener(h Host) *mcpListener {
+	switch h {
+	case HostMCP:
+		return s.mcp
+	case HostContentMCP:
+		return s.content
+	}
+	return nil
+}
 
 // MCPProtocolVersions returns the MCP protocol versions the MCP listener
 // accepts, newest first: those of the service's published servers. A
@@ -27,7 +65,7 @@ func MCPProtocolVersions() []string {
 	return []string{"2025-06-18", "2025-03-26", "2024-11-05"}
 }
 
-// MCPCounts are numbers of requests the MCP listener received.
+// MCPCounts are numbers of requests an MCP listener received.
 type MCPCounts struct {
 	// Gets counts GET requests to MCPPath: a client that opens a
 	// standalone event stream. The service's servers hold such a stream
@@ -42,13 +80,19 @@ type MCPCounts struct {
 	ToolCalls map[string]int
 }
 
-// MCPCounts returns how many requests of each kind the MCP listener
-// received.
-func (s *Server) MCPCounts() MCPCounts {
+// MCPCounts returns how many requests of each kind the translation tools'
+// listener (MCPURL) received.
+func (s *Server) MCPCounts() MCPCounts { return s.mcpCounts(s.mcp) }
+
+// ContentMCPCounts returns how many requests of each kind the content
+// tools' listener (ContentMCPURL) received.
+func (s *Server) ContentMCPCounts() MCPCounts { return s.mcpCounts(s.content) }
+
+func (s *Server) mcpCounts(l *mcpListener) MCPCounts {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := s.mcpCounts
-	c.ToolCalls = maps.Clone(s.mcpCounts.ToolCalls)
+	c := l.counts
+	c.ToolCalls = maps.Clone(l.counts.ToolCalls)
 	return c
 }
 
@@ -66,7 +110,7 @@ type rpcRequest struct {
 // notes its JSON-RPC method and tool name. A body that is not one JSON
 // object (a batch, or not JSON) leaves them empty.
 func (c *call) readRPC() {
-	if c.r.Method != http.MethodPost || c.r.URL.Path != MCPPath {
+	if c.mcp == nil || c.r.Method != http.MethodPost || c.r.URL.Path != MCPPath {
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(c.w, c.r.Body, maxBodyBytes))
@@ -84,19 +128,20 @@ func (c *call) readRPC() {
 	s := c.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	counts := &c.mcp.counts
 	switch req.Method {
 	case "initialize":
-		s.mcpCounts.Initializes++
+		counts.Initializes++
 	case "server/discover":
-		s.mcpCounts.Discovers++
+		counts.Discovers++
 	case "tools/call":
 		c.tool = req.Params.Name
-		s.mcpCounts.ToolCalls[c.tool]++
+		counts.ToolCalls[c.tool]++
 	}
 }
 
-// serveMCP serves the MCP listener as mcp-tools.md describes the service's
-// translation server.
+// serveMCP serves an MCP listener as mcp-tools.md describes the service's
+// translation and content servers.
 func (c *call) serveMCP() {
 	c.w.Header().Set("Access-Control-Allow-Origin", "*")
 	if c.r.Method == http.MethodOptions {
@@ -109,7 +154,7 @@ func (c *call) serveMCP() {
 		c.json(http.StatusOK, map[string]string{"status": "ok", "transport": "streamable-http"})
 		return
 	case "/.well-known/oauth-protected-resource":
-		c.json(http.StatusOK, map[string]any{"resource": c.s.MCPURL, "authorization_servers": []string{c.s.AuthURL}})
+		c.json(http.StatusOK, map[string]any{"resource": c.mcp.url(), "authorization_servers": []string{c.s.AuthURL}})
 		return
 	case "/.well-known/oauth-authorization-server":
 		c.json(http.StatusOK, map[string]any{
@@ -130,7 +175,7 @@ func (c *call) serveMCP() {
 	switch c.r.Method {
 	case http.MethodGet:
 		c.s.mu.Lock()
-		c.s.mcpCounts.Gets++
+		c.mcp.counts.Gets++
 		c.s.mu.Unlock()
 		c.w.Header().Set("Allow", "POST, DELETE")
 		c.json(http.StatusMethodNotAllowed, map[string]string{"error": "SSE not supported in stateless mode. Use POST for requests."})
@@ -156,19 +201,18 @@ func (c *call) serveMCP() {
 		c.rpcError(http.StatusBadRequest, nil, -32700, "Parse error: Invalid JSON")
 		return
 	}
-	s := c.s
 	switch {
 	case c.rpc.Method == "server/discover":
 		c.rpcError(http.StatusOK, c.rpc.ID, -32601, "Method not found")
 		return
-	case c.rpc.Method == "tools/call" && !slices.Contains(toolNames, c.tool):
+	case c.rpc.Method == "tools/call" && !slices.Contains(c.mcp.tools, c.tool):
 		c.toolResult(c.rpc.ID, "Error executing "+c.tool+": Unknown tool: "+c.tool, true)
 		return
 	}
 	// The MCP library serves the rest; its answer is buffered so that
 	// the log and faults see it like any other.
 	rec := httptest.NewRecorder()
-	s.mcpHandler.ServeHTTP(rec, c.r)
+	c.mcp.handler.ServeHTTP(rec, c.r)
 	for k, v := range rec.Header() {
 		if k != "Content-Length" && k != "Content-Type" {
 			c.w.Header()[k] = v
@@ -186,7 +230,7 @@ func (c *call) serveMCP() {
 func (c *call) mcpAuthorize() bool {
 	switch {
 	case c.kind == TokenNone:
-		c.w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+c.s.mcpOrigin+`/.well-known/oauth-protected-resource"`)
+		c.w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+c.mcp.origin+`/.well-known/oauth-protected-resource"`)
 		c.json(http.StatusUnauthorized, map[string]string{"error": "Authorization required"})
 		return false
 	case c.tok == nil || c.kind != TokenInstallation:

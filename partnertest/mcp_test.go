@@ -35,9 +35,15 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // an SDK should: a documented protocol version and no standalone stream.
 func connect(t testing.TB, srv *partnertest.Server, token string) *mcp.ClientSession {
 	t.Helper()
+	return connectTo(t, srv, srv.MCPURL, token)
+}
+
+// connectTo opens an MCP session to the tools at endpoint, as connect does.
+func connectTo(t testing.TB, srv *partnertest.Server, endpoint, token string) *mcp.ClientSession {
+	t.Helper()
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{
-		Endpoint:             srv.MCPURL,
+		Endpoint:             endpoint,
 		HTTPClient:           &http.Client{Transport: bearer{token, srv.Client().Transport}},
 		DisableStandaloneSSE: true,
 		MaxRetries:           -1,

@@ -10,8 +10,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Lifetimes of the tokens the Server issues, as in the spec. They are
@@ -46,8 +44,10 @@ type Server struct {
 	// MCPURL is the translation tools' endpoint, the spec's {mcp_url}:
 	// the path MCPPath on its own host. Give it to partner.Config.MCPURL.
 	MCPURL string
-	// mcpOrigin is MCPURL's scheme and host.
-	mcpOrigin string
+	// ContentMCPURL is the content tools' endpoint, the spec's
+	// {content_mcp_url}: the path MCPPath on a host of its own, apart
+	// from MCPURL's. Give it to partner.Config.ContentMCPURL.
+	ContentMCPURL string
 
 	clientID     string
 	clientSecret string
@@ -58,18 +58,17 @@ type Server struct {
 	rotation     bool // WithRefreshRotation
 	pkceRequired bool // WithPKCERequired
 
-	api, auth, mcp *httptest.Server
-	tlsConf        *tls.Config // with WithInMemoryNetwork; nil otherwise
-	netMu          sync.Mutex
-	listeners      map[string]*memListener // in-memory listeners by host:port; guarded by netMu
-	apps           []*httptest.Server      // StartApp's; guarded by netMu
-	appSeq         int                     // guarded by netMu
-	mcpServer      *mcp.Server
-	mcpHandler     http.Handler // the MCP library's handler, behind serveMCP
-	client         *http.Client
-	delivery       *http.Client
-	done           chan struct{} // closed by Close; releases delayed and hung requests
-	closeOnce      sync.Once
+	api, auth    *httptest.Server
+	mcp, content *mcpListener // the translation and content tools' listeners
+	tlsConf      *tls.Config  // with WithInMemoryNetwork; nil otherwise
+	netMu        sync.Mutex
+	listeners    map[string]*memListener // in-memory listeners by host:port; guarded by netMu
+	apps         []*httptest.Server      // StartApp's; guarded by netMu
+	appSeq       int                     // guarded by netMu
+	client       *http.Client
+	delivery     *http.Client
+	done         chan struct{} // closed by Close; releases delayed and hung requests
+	closeOnce    sync.Once
 
 	mu    sync.Mutex
 	state // guarded by mu
@@ -172,20 +171,25 @@ func NewServer(opts ...Option) *Server {
 	for _, u := range cfg.redirectURLs {
 		s.AddRedirectURL(u)
 	}
-	s.mcpServer = s.newMCPServer()
+	s.mcp = s.newMCPListener(HostMCP, "partnertest-translations",
+		"partnertest: a fake of the localization service's translation tools.", toolDefs())
+	s.content = s.newMCPListener(HostContentMCP, "partnertest-content",
+		"partnertest: a fake of the localization service's content CMS tools.", contentToolDefs())
 	tr := &http.Transport{
 		MaxIdleConns:        1000,
 		MaxIdleConnsPerHost: 1000,
 		IdleConnTimeout:     90 * time.Second,
 	}
 	if cfg.inMemory {
-		cert, pool := memCert(memHostAPI, memHostAuth, memHostMCP, "*."+memDomain)
+		cert, pool := memCert(memHostAPI, memHostAuth, memHostMCP, memHostContent, "*."+memDomain)
 		s.tlsConf = &tls.Config{Certificates: []tls.Certificate{cert}}
 		s.listeners = map[string]*memListener{}
 		s.api = s.startMem(memHostAPI, s.handler(HostAPI))
 		s.auth = s.startMem(memHostAuth, s.handler(HostAuth))
-		s.mcp = s.startMem(memHostMCP, s.handler(HostMCP))
-		s.URL, s.AuthURL, s.mcpOrigin = "https://"+memHostAPI, "https://"+memHostAuth, "https://"+memHostMCP
+		s.mcp.ts = s.startMem(memHostMCP, s.handler(HostMCP))
+		s.content.ts = s.startMem(memHostContent, s.handler(HostContentMCP))
+		s.URL, s.AuthURL = "https://"+memHostAPI, "https://"+memHostAuth
+		s.mcp.origin, s.content.origin = "https://"+memHostMCP, "https://"+memHostContent
 		tr.TLSClientConfig = &tls.Config{RootCAs: pool}
 		tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
 			s.netMu.Lock()
@@ -199,13 +203,13 @@ func NewServer(opts ...Option) *Server {
 	} else {
 		s.api = httptest.NewServer(s.handler(HostAPI))
 		s.auth = httptest.NewServer(s.handler(HostAuth))
-		s.mcp = httptest.NewServer(s.handler(HostMCP))
-		s.URL, s.AuthURL, s.mcpOrigin = s.api.URL, s.auth.URL, s.mcp.URL
+		s.mcp.ts = httptest.NewServer(s.handler(HostMCP))
+		s.content.ts = httptest.NewServer(s.handler(HostContentMCP))
+		s.URL, s.AuthURL = s.api.URL, s.auth.URL
+		s.mcp.origin, s.content.origin = s.mcp.ts.URL, s.content.ts.URL
 	}
-	s.MCPURL = s.mcpOrigin + MCPPath
+	s.MCPURL, s.ContentMCPURL = s.mcp.url(), s.content.url()
 	s.client = &http.Client{Transport: tr}
-	s.mcpHandler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcpServer },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
 	s.delivery = &http.Client{
 		Transport: &http.Transport{IdleConnTimeout: 90 * time.Second},
 		CheckRedirect: func(*http.Request, []*http.Request) error {
@@ -221,6 +225,8 @@ const (
 	memHostAPI  = "api." + memDomain
 	memHostAuth = "auth." + memDomain
 	memHostMCP  = "mcp." + memDomain
+	// memHostContent is the content tools' host.
+	memHostContent = "content." + memDomain
 )
 
 // startMem starts h on a new in-memory listener at host:443.
@@ -281,7 +287,8 @@ func (s *Server) Close() {
 		}
 		s.api.Close()
 		s.auth.Close()
-		s.mcp.Close()
+		s.mcp.ts.Close()
+		s.content.ts.Close()
 		s.client.CloseIdleConnections()
 		s.delivery.CloseIdleConnections()
 	})

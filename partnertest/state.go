@@ -198,8 +198,9 @@ type state struct {
 	rotated      map[string]*grant       // refresh tokens replaced by rotation
 
 	tprojects    map[string]*tproject // translation state by project id
-	mcpCounts    MCPCounts
-	pendingFires []firing // webhooks of completed sync jobs, not yet sent
+	pendingFires []firing             // webhooks of completed sync jobs, not yet sent
+	cprojects    map[string]*cproject // content CMS state by project id
+	contentClock time.Time            // the last content mutation's time
 }
 
 type grant struct {
@@ -239,7 +240,7 @@ func newState() state {
 		rotated:      map[string]*grant{},
 
 		tprojects: map[string]*tproject{},
-		mcpCounts: MCPCounts{ToolCalls: map[string]int{}},
+		cprojects: map[string]*cproject{},
 	}
 }
 

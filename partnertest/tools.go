@@ -220,14 +220,6 @@ type toolDef struct {
 	fn     toolFunc
 }
 
-// toolNames are the translation server's 16 tools.
-var toolNames = []string{
-	"listProjects", "getProject", "proposeLanguages", "proposeLanguageEdits",
-	"listKeys", "getTranslations", "createKeys", "updateKeys", "setTranslations",
-	"deleteKeys", "getPendingChanges", "publishTranslations",
-	"getSyncs", "getSync", "cancelSync", "getTranslationContext",
-}
-
 const projectProp = `"project":{"type":"string","description":"org-slug/project-slug"}`
 
 func toolDefs() []toolDef {
@@ -251,17 +243,17 @@ func toolDefs() []toolDef {
 	}
 }
 
-// newMCPServer builds the translation tools server.
-func (s *Server) newMCPServer() *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "partnertest-translations", Version: "0.0.0"}, &mcp.ServerOptions{
-		Instructions: "partnertest: a fake of the localization service's translation tools.",
+// newMCPServer builds an MCP server with these tools.
+func (s *Server) newMCPServer(name, instructions string, defs []toolDef) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: name, Version: "0.0.0"}, &mcp.ServerOptions{
+		Instructions: instructions,
 		// The service's servers advertise {tools:{}, logging:{}} (mcp-tools.md section 2).
 		//lint:ignore SA1019 the hosted servers still advertise logging; the fake answers as they do
 		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Logging: &mcp.LoggingCapabilities{}},
 		SupportedProtocolVersions: MCPProtocolVersions(),
 	})
 	f := false
-	for _, d := range toolDefs() {
+	for _, d := range defs {
 		req, _ := json.Marshal(nonNil(d.req))
 		schema := json.RawMessage(`{"type":"object","properties":{` + d.schema + `},"required":` + string(req) + `}`)
 		ann := &mcp.ToolAnnotations{ReadOnlyHint: d.kind == 'R', DestructiveHint: &f, OpenWorldHint: &f}
@@ -325,11 +317,20 @@ func textResult(text string, isError bool) *mcp.CallToolResult {
 
 // run checks the scope and serves the tool; s.mu is held.
 func (tc *toolCall) run(d toolDef) (any, error) {
-	if sc := toolScopes[d.name]; sc != "" && !tc.tok.scopes[sc] {
-		return nil, errText("Forbidden: missing_scope: the installation token lacks scope " + sc + " (required: " + sc + ")")
+	if err := tc.needScope(cmp.Or(toolScopes[d.name], contentToolScopes[d.name])); err != nil {
+		return nil, err
 	}
 	tc.s.settleLocked(tc.now)
 	return d.fn(tc)
+}
+
+// needScope returns the isError of a call whose token lacks scope sc, or
+// nil ("" needs none).
+func (tc *toolCall) needScope(sc string) error {
+	if sc != "" && !tc.tok.scopes[sc] {
+		return errText("Forbidden: missing_scope: the installation token lacks scope " + sc + " (required: " + sc + ")")
+	}
+	return nil
 }
 
 // project resolves the "project" argument to a project of the grant's

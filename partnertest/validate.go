@@ -14,6 +14,17 @@ import (
 type args struct {
 	m    map[string]json.RawMessage
 	errs []string
+	root *args // where a nested object's problems go; nil at the top
+}
+
+// child returns args for a nested object whose problems are collected
+// with a's.
+func (a *args) child(m map[string]json.RawMessage) *args {
+	r := a
+	if a.root != nil {
+		r = a.root
+	}
+	return &args{m: m, root: r}
 }
 
 func newArgs(raw json.RawMessage) *args {
@@ -26,7 +37,13 @@ func newArgs(raw json.RawMessage) *args {
 	return a
 }
 
-func (a *args) fail(msg string) { a.errs = append(a.errs, msg) }
+func (a *args) fail(msg string) {
+	if a.root != nil {
+		a.root.fail(msg)
+		return
+	}
+	a.errs = append(a.errs, msg)
+}
 
 // err returns the validation error text, or "".
 func (a *args) err() string {
