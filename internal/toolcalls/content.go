@@ -2,6 +2,7 @@ package toolcalls
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -120,6 +121,28 @@ func (f *flexText) UnmarshalJSON(b []byte) error {
 	if json.Compact(&c, b) == nil {
 		*f = flexText(c.String())
 	}
+	return nil
+}
+
+// errText decodes an item's error: a string, or an object's message
+// (message, msg or error), or else the JSON text. It never fails.
+type errText string
+
+func (e *errText) UnmarshalJSON(b []byte) error {
+	var o struct {
+		Message string `json:"message"`
+		Msg     string `json:"msg"`
+		Error   string `json:"error"`
+	}
+	if json.Unmarshal(b, &o) == nil {
+		if m := cmp.Or(o.Message, o.Msg, o.Error); m != "" {
+			*e = errText(m)
+			return nil
+		}
+	}
+	var t flexText
+	_ = t.UnmarshalJSON(b)
+	*e = errText(t)
 	return nil
 }
 

@@ -549,12 +549,12 @@ func (b *bulkItemWire) UnmarshalJSON(data []byte) error {
 }
 
 type bulkFailWire struct {
-	Idx     *int     `json:"idx"`
-	ID      string   `json:"id"`
-	Sl      string   `json:"sl"`
-	Err     flexText `json:"err"`
-	Error   flexText `json:"error"`
-	Message flexText `json:"message"`
+	Idx     *int    `json:"idx"`
+	ID      string  `json:"id"`
+	Sl      string  `json:"sl"`
+	Err     errText `json:"err"`
+	Error   errText `json:"error"`
+	Message errText `json:"message"`
 }
 
 // bulkWire is the answer of the bulk tools: bulkCreateEntries'

@@ -403,7 +403,7 @@ func TestContentBulkAnswerForms(t *testing.T) {
 				return toolcalls.BulkCreate(ctx, c, "acme/web", "m", []content.NewEntry{{Title: "A", Slug: "a"}, {Title: "B", Slug: "b"}})
 			},
 			want: &content.BulkResult{Count: 1, Entries: []content.BulkEntry{{ID: "e-1", Slug: "a", Status: content.StatusDraft}},
-				Failed: []content.BulkFailure{{Index: 1, Slug: "b", Error: `{"message":"Slug already exists"}`}}},
+				Failed: []content.BulkFailure{{Index: 1, Slug: "b", Error: "Slug already exists"}}},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
