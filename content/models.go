@@ -2,15 +2,14 @@ package content
 
 import "encoding/json"
 
-// Limits of models and fields the SDK checks before sending anything.
-const (
-	// MaxEnumValues is the most options an enum field may have.
-	MaxEnumValues = 200
-	// UsersModel is the virtual model of the project's members: a
-	// relation field whose TargetModel is UsersModel points at members,
-	// and ListOptions.Model = UsersModel lists them.
-	UsersModel = "users"
-)
+// MaxEnumValues is the most options an enum field may have; the SDK
+// refuses more before sending anything.
+const MaxEnumValues = 200
+
+// UsersModel is the virtual model of the project's members: a relation
+// field whose TargetModel is UsersModel points at members, and
+// ListOptions.Model = UsersModel lists them.
+const UsersModel = "users"
 
 // ModelKind says whether a model has many entries or one.
 type ModelKind string
