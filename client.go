@@ -179,6 +179,9 @@ type Client struct {
 	// Translations reads, writes and publishes translations, follows
 	// syncs and reads the glossary context (translation tools).
 	Translations *TranslationsService
+	// Content works with the content CMS: models, fields and entries
+	// (content tools; needs Config.ContentMCPURL).
+	Content *ContentService
 	// Tools lists and calls any tool of the service's MCP servers.
 	Tools *ToolsService
 
@@ -187,6 +190,7 @@ type Client struct {
 	access  *tokens.AccessSource
 	install *tokens.InstallationSource
 	common  service // what the services point at: no allocation per service
+	content ContentService
 
 	httpBudget httpBudget                        // HTTPClient's re-mints after 401s
 	lastMint   atomic.Pointer[InstallationToken] // what the latest mint said, without the token
@@ -323,6 +327,8 @@ func (sh *shared) client(grantID string, access *tokens.AccessSource) *Client {
 	c.Keys = (*KeysService)(&c.common)
 	c.Translations = (*TranslationsService)(&c.common)
 	c.Tools = (*ToolsService)(&c.common)
+	c.content = ContentService{Models: (*ContentModelsService)(&c.common), Entries: (*ContentEntriesService)(&c.common)}
+	c.Content = &c.content
 	return c
 }
 

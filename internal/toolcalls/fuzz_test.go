@@ -17,6 +17,9 @@ func FuzzResults(f *testing.F) {
 	}
 	f.Add(`{"k": [1, "x", null], "nss": [{"nm": 3}], "tot": "many"}`)
 	f.Add(`[]`)
+	for _, s := range contentSeeds() {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, answer string) {
 		c := callerFunc(func(context.Context, string, any) ([]byte, error) { return []byte(answer), nil })
 		ctx := context.Background()
@@ -30,5 +33,6 @@ func FuzzResults(f *testing.F) {
 		toolcalls.Sync(ctx, c, "s")
 		toolcalls.TranslationContext(ctx, c, "a/b", translations.ContextOptions{})
 		toolcalls.EditLanguages(ctx, c, "a/b", []translations.LanguageEdit{{Code: "de", NewStatus: translations.LanguageDraft}})
+		fuzzContent(t, answer)
 	})
 }
