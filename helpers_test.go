@@ -381,7 +381,7 @@ func newFlow(t *testing.T, opts ...partnertest.GrantOption) (*partnertest.Server
 // flowConfig returns a client configuration for grant g of srv.
 func flowConfig(srv *partnertest.Server, g partnertest.Grant) partner.Config {
 	return partner.Config{Pacing: noPacing,
-		BaseURL: srv.URL, AuthURL: srv.AuthURL, MCPURL: srv.MCPURL,
+		BaseURL: srv.URL, AuthURL: srv.AuthURL, MCPURL: srv.MCPURL, ContentMCPURL: srv.ContentMCPURL,
 		ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
 		GrantID: g.ID, Token: &oauth2.Token{RefreshToken: g.RefreshToken},
 		HTTPClient: srv.Client(),

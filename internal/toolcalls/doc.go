@@ -1,6 +1,6 @@
-// Package toolcalls maps the SDK's readable types (packages keys and
-// translations) to the translation tools' wire arguments and results
-// (mcp-tools.md section 7), checks what can be checked before any request,
+// Package toolcalls maps the SDK's readable types (packages keys,
+// translations and content) to the tools' wire arguments and results
+// (mcp-tools.md sections 7 and 8), checks what can be checked before any request,
 // and calls the tools through a Caller (the grant's mcpsession.Session).
 // The partner package's services are thin wrappers over these functions.
 //
