@@ -133,7 +133,11 @@ func (p *Pool) adopt(g Grant) {
 	}
 	p.mu.Unlock()
 	if s := p.sh.ref.Live(g.GrantID); s != nil {
-		s.SetToken(g.Token)
+		s.SetToken(g.Token) // drops the shared installation token too
+	} else {
+		// Replicas sharing the Store mint the grant's next installation
+		// token anew.
+		p.sh.ref.DropInstallation(context.Background(), g.GrantID)
 	}
 }
 

@@ -665,5 +665,5 @@ func (c *call) refresh(form url.Values) {
 		TokenType    string `json:"token_type"`
 		RefreshToken string `json:"refresh_token"`
 		ExpiresIn    int    `json:"expires_in"`
-	}{tok, "Bearer", rt, int(AccessTokenLifetime / time.Second)})
+	}{tok, "Bearer", rt, int(s.accessLife / time.Second)})
 }

@@ -398,7 +398,7 @@ func (c *call) exchange(form url.Values) {
 		answers = append(answers, grantTokens{
 			AccessToken:    s.issueLocked(g, TokenAccess, c.now),
 			TokenType:      "Bearer",
-			ExpiresIn:      int(AccessTokenLifetime / time.Second),
+			ExpiresIn:      int(s.accessLife / time.Second),
 			RefreshToken:   g.RefreshToken,
 			Scope:          strings.Join(g.Scopes, " "),
 			GrantID:        g.ID,

@@ -1,6 +1,7 @@
 package partnertest
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"net"
@@ -54,9 +55,11 @@ type Server struct {
 	clock        func() time.Time
 	offset       atomic.Int64 // nanoseconds added to clock by Advance
 	logLimit     int
-	rateLimit    int  // requests per minute per installation token; 0: none
-	rotation     bool // WithRefreshRotation
-	pkceRequired bool // WithPKCERequired
+	rateLimit    int           // requests per minute per installation token; 0: none
+	rotation     bool          // WithRefreshRotation
+	pkceRequired bool          // WithPKCERequired
+	accessLife   time.Duration // WithTokenLifetimes
+	installLife  time.Duration // WithTokenLifetimes
 
 	api, auth    *httptest.Server
 	mcp, content *mcpListener // the translation and content tools' listeners
@@ -78,19 +81,28 @@ type Server struct {
 type Option func(*config)
 
 type config struct {
-	clientID, clientSecret string
-	clock                  func() time.Time
-	inMemory               bool
-	logLimit               int
-	rateLimit              int
-	redirectURLs           []string
-	rotation, pkce         bool
+	clientID, clientSecret  string
+	clock                   func() time.Time
+	inMemory                bool
+	logLimit                int
+	rateLimit               int
+	redirectURLs            []string
+	rotation, pkce          bool
+	accessLife, installLife time.Duration
 }
 
 // WithClientCredentials sets the client id and secret the token endpoint
 // accepts, instead of DefaultClientID and DefaultClientSecret.
 func WithClientCredentials(id, secret string) Option {
 	return func(c *config) { c.clientID, c.clientSecret = id, secret }
+}
+
+// WithTokenLifetimes sets how long the access and installation tokens the
+// server issues live, instead of AccessTokenLifetime and
+// InstallationTokenLifetime: seconds, say, for a test on real time that
+// needs many refreshes. A lifetime <= 0 keeps the default.
+func WithTokenLifetimes(access, installation time.Duration) Option {
+	return func(c *config) { c.accessLife, c.installLife = access, installation }
 }
 
 // WithClock sets the clock the server reads, instead of time.Now. Advance
@@ -148,6 +160,8 @@ func NewServer(opts ...Option) *Server {
 		clientSecret: DefaultClientSecret,
 		clock:        time.Now,
 		logLimit:     100_000,
+		accessLife:   AccessTokenLifetime,
+		installLife:  InstallationTokenLifetime,
 	}
 	for _, o := range opts {
 		o(&cfg)
@@ -164,6 +178,8 @@ func NewServer(opts ...Option) *Server {
 		rateLimit:    cfg.rateLimit,
 		rotation:     cfg.rotation,
 		pkceRequired: cfg.pkce,
+		accessLife:   cmp.Or(max(cfg.accessLife, 0), AccessTokenLifetime),
+		installLife:  cmp.Or(max(cfg.installLife, 0), InstallationTokenLifetime),
 		done:         make(chan struct{}),
 		state:        newState(),
 	}

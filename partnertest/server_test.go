@@ -729,3 +729,42 @@ func TestNewServerInBubbleNeedsInMemoryNetwork(t *testing.T) {
 		srv.Close()
 	})
 }
+
+func TestTokenLifetimes(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := partnertest.NewServer(partnertest.WithInMemoryNetwork(), partnertest.WithTokenLifetimes(5*time.Second, 8*time.Second))
+		defer srv.Close()
+		g := srv.NewGrant()
+		resp, err := srv.Client().PostForm(srv.AuthURL+partnertest.TokenPath, url.Values{
+			"grant_type": {"refresh_token"}, "refresh_token": {g.RefreshToken},
+			"client_id": {srv.ClientID()}, "client_secret": {srv.ClientSecret()}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var body struct {
+			ExpiresIn int `json:"expires_in"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || body.ExpiresIn != 5 {
+			t.Fatalf("expires_in = %d, %v; want 5", body.ExpiresIn, err)
+		}
+		it := srv.IssueInstallationToken(g.ID)
+		get := func() int {
+			req, _ := http.NewRequest(http.MethodGet, srv.URL+"/api/oauth-client/organizations", nil)
+			req.Header.Set("Authorization", "Bearer "+it)
+			resp, err := srv.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			return resp.StatusCode
+		}
+		if code := get(); code != http.StatusOK {
+			t.Fatalf("a fresh installation token: %d", code)
+		}
+		time.Sleep(8 * time.Second)
+		if code := get(); code != http.StatusUnauthorized {
+			t.Fatalf("an installation token past its 8 s: %d; want 401", code)
+		}
+	})
+}

@@ -424,9 +424,9 @@ func (s *Server) issueLocked(g *grant, kind TokenKind, now time.Time) string {
 	t := &token{kind: kind, grant: g}
 	switch kind {
 	case TokenAccess:
-		v, t.expires = secret("pt_at_"), now.Add(AccessTokenLifetime)
+		v, t.expires = secret("pt_at_"), now.Add(s.accessLife)
 	case TokenInstallation:
-		v, t.expires = secret("svc_oat_"), now.Add(InstallationTokenLifetime)
+		v, t.expires = secret("svc_oat_"), now.Add(s.installLife)
 		t.scopes = maps.Clone(g.scopes)
 	default:
 		panic("partnertest: cannot issue a token of kind " + kind.String())
