@@ -47,10 +47,9 @@ var (
 	// nil database, an unknown dialect, a nil token, a lease TTL that is
 	// not positive.
 	ErrInvalid = errors.New("sqlstore: invalid argument")
-	// ErrUnsupportedKind is returned by AcquireLease for a kind of token
-	// the Store does not keep: installation tokens do not belong in a
-	// database (see the package documentation).
-	ErrUnsupportedKind = errors.New("sqlstore: kind of token not kept in the database")
+	// ErrUnsupportedKind is returned for a lease of a kind of token other
+	// than auth.KindAccess and auth.KindInstallation.
+	ErrUnsupportedKind = errors.New("sqlstore: unknown kind of token")
 )
 
 // Store is an auth.Store in a SQL database that the replicas of an
@@ -176,14 +175,18 @@ func (s *Store) Delete(ctx context.Context, grantID string) error {
 	})
 }
 
-// AcquireLease implements auth.Leaser for auth.KindAccess, in one short
-// transaction: it locks the grant's lease row, reads the stored token,
-// and takes the lease for ttl when the token is due (it expires within
-// due of the database's now, or has no expiry) and nobody holds the lease.
-// For another kind it returns ErrUnsupportedKind.
+// AcquireLease implements auth.Leaser, in one short transaction: it locks
+// the grant's lease row of kind, reads the stored token, and takes the
+// lease for ttl when the token is due (it expires within due of the
+// database's now, or has no expiry) and nobody holds the lease.
+//
+// The Store keeps no installation tokens (it is not an
+// auth.InstallationCache), so for auth.KindInstallation the stored token
+// is always nil, and the lease only takes turns: the SDK asks for one
+// only from a Store that shares installation tokens, such as redisstore.
 func (s *Store) AcquireLease(ctx context.Context, grantID string, kind auth.TokenKind, due, ttl time.Duration) (*auth.Lease, *oauth2.Token, error) {
-	if kind != auth.KindAccess {
-		return nil, nil, fmt.Errorf("%w: %q", ErrUnsupportedKind, kind)
+	if err := checkKind(kind); err != nil {
+		return nil, nil, err
 	}
 	if ttl <= 0 || due < 0 {
 		return nil, nil, fmt.Errorf("%w: AcquireLease needs a positive TTL (got %v) and a due margin not negative (got %v)", ErrInvalid, ttl, due)
@@ -202,9 +205,11 @@ func (s *Store) AcquireLease(ctx context.Context, grantID string, kind auth.Toke
 		}
 		// Read only once the lease row is locked: a holder committing
 		// its token has committed by now, and its token is the one read.
-		var err error
-		if tok, err = s.load(ctx, tx, grantID); err != nil {
-			return err
+		if kind == auth.KindAccess {
+			var err error
+			if tok, err = s.load(ctx, tx, grantID); err != nil {
+				return err
+			}
 		}
 		switch {
 		case tok != nil && !tok.Expiry.IsZero() && tok.Expiry.UnixNano() > now+int64(due):
@@ -232,13 +237,14 @@ func (s *Store) AcquireLease(ctx context.Context, grantID string, kind auth.Toke
 // CommitLease implements auth.Leaser: in one transaction it ends the
 // lease if it is still held by l.Fence and has not expired by the
 // database's clock, and saves tok; otherwise it saves nothing and returns
-// auth.ErrLeaseLost.
+// auth.ErrLeaseLost. For auth.KindInstallation it saves nothing either
+// way: the Store keeps no installation tokens.
 func (s *Store) CommitLease(ctx context.Context, l *auth.Lease, tok *oauth2.Token) error {
 	if l == nil || tok == nil {
 		return fmt.Errorf("%w: CommitLease needs a lease and a token", ErrInvalid)
 	}
-	if l.Kind != auth.KindAccess {
-		return fmt.Errorf("%w: %q", ErrUnsupportedKind, l.Kind)
+	if err := checkKind(l.Kind); err != nil {
+		return err
 	}
 	return s.inTx(ctx, "commit lease", func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, s.q.endLease, l.GrantID, string(l.Kind), l.Fence)
@@ -249,6 +255,9 @@ func (s *Store) CommitLease(ctx context.Context, l *auth.Lease, tok *oauth2.Toke
 			return err
 		} else if n == 0 {
 			return auth.ErrLeaseLost
+		}
+		if l.Kind != auth.KindAccess {
+			return nil
 		}
 		return s.saveToken(ctx, tx, l.GrantID, tok)
 	})
@@ -262,6 +271,14 @@ func (s *Store) AbandonLease(ctx context.Context, l *auth.Lease) error {
 	}
 	if _, err := s.db.ExecContext(ctx, s.q.abandonLease, l.GrantID, string(l.Kind), l.Fence); err != nil {
 		return fmt.Errorf("sqlstore: abandon lease: %w", err)
+	}
+	return nil
+}
+
+// checkKind returns ErrUnsupportedKind for a kind the Store does not know.
+func checkKind(kind auth.TokenKind) error {
+	if kind != auth.KindAccess && kind != auth.KindInstallation {
+		return fmt.Errorf("%w: %q", ErrUnsupportedKind, kind)
 	}
 	return nil
 }

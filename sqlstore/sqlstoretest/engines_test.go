@@ -54,6 +54,7 @@ func TestPostgres(t *testing.T) { runAll(t, postgresEngine(sqlstoretest.StartPos
 
 func runAll(t *testing.T, e engine) {
 	t.Run("Migrate", func(t *testing.T) { testMigrate(t, e) })
+	t.Run("Conformance", func(t *testing.T) { testConformance(t, e) })
 	t.Run("Store", func(t *testing.T) { testStore(t, e) })
 	t.Run("Leases", func(t *testing.T) { testLeases(t, e) })
 	t.Run("LeaseTakeover", func(t *testing.T) { testLeaseTakeover(t, e) })

@@ -158,9 +158,34 @@ func testLeases(t *testing.T, e engine) {
 		}
 	})
 
+	t.Run("installation: turns, no token kept", func(t *testing.T) {
+		if err := s.Save(ctx, "inst", tokenIn("oauth", time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		l, tok, err := s.AcquireLease(ctx, "inst", auth.KindInstallation, due, ttl)
+		if err != nil || l == nil || tok != nil {
+			t.Fatalf("AcquireLease(KindInstallation) = %v, %v, %v; want a lease and no token", l, tok, err)
+		}
+		if _, _, err := s.AcquireLease(ctx, "inst", auth.KindInstallation, due, ttl); !errors.Is(err, auth.ErrLeaseHeld) {
+			t.Errorf("second AcquireLease(KindInstallation) = %v, want ErrLeaseHeld", err)
+		}
+		if err := s.CommitLease(ctx, l, &oauth2.Token{AccessToken: "svc_oat_minted", Expiry: time.Now().Add(time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.Load(ctx, "inst"); err != nil || got.AccessToken != "access-oauth" {
+			t.Errorf("Load after an installation commit = %v, %v; want the OAuth token untouched", got, err)
+		}
+		if l, tok, err := s.AcquireLease(ctx, "inst", auth.KindInstallation, due, ttl); err != nil || l == nil || tok != nil {
+			t.Errorf("AcquireLease(KindInstallation) after the commit = %v, %v, %v; want a lease and no token", l, tok, err)
+		}
+	})
+
 	t.Run("bad arguments", func(t *testing.T) {
-		if _, _, err := s.AcquireLease(ctx, "g", auth.KindInstallation, due, ttl); !errors.Is(err, sqlstore.ErrUnsupportedKind) {
-			t.Errorf("AcquireLease(KindInstallation) = %v, want ErrUnsupportedKind", err)
+		if _, _, err := s.AcquireLease(ctx, "g", "refresh", due, ttl); !errors.Is(err, sqlstore.ErrUnsupportedKind) {
+			t.Errorf("AcquireLease of an unknown kind = %v, want ErrUnsupportedKind", err)
+		}
+		if err := s.CommitLease(ctx, &auth.Lease{GrantID: "g", Kind: "refresh", Fence: "f"}, tokenIn("x", time.Hour)); !errors.Is(err, sqlstore.ErrUnsupportedKind) {
+			t.Errorf("CommitLease of an unknown kind = %v, want ErrUnsupportedKind", err)
 		}
 		if _, _, err := s.AcquireLease(ctx, "g", auth.KindAccess, due, 0); !errors.Is(err, sqlstore.ErrInvalid) {
 			t.Errorf("AcquireLease with TTL 0 = %v, want ErrInvalid", err)
