@@ -414,10 +414,15 @@ func assertNoSecret(t *testing.T, s string, secrets []string) {
 }
 
 // flakyStore fails Save while fail is set. Tests set fail only between
-// calls, so no lock is needed.
+// calls, so no lock is needed. It is a plain auth.Store, not a Leaser (its
+// MemoryStore is not embedded), so refreshed tokens go through its Save.
 type flakyStore struct {
-	*auth.MemoryStore
-	fail error
+	MemoryStore *auth.MemoryStore
+	fail        error
+}
+
+func (s *flakyStore) Load(ctx context.Context, id string) (*oauth2.Token, error) {
+	return s.MemoryStore.Load(ctx, id)
 }
 
 func (s *flakyStore) Save(ctx context.Context, id string, tok *oauth2.Token) error {

@@ -257,10 +257,11 @@ func TestClientSetTokenStale(t *testing.T) {
 }
 
 // TestIndependentClientsReuseRefreshToken shows the limit of the
-// guarantee, and why a Pool is the way to share a grant: two clients made
-// by NewClient for the same grant share nothing. With rotation, the one
-// that refreshes second sends the refresh token the first one retired, and
-// the service revokes the grant. The same calls through one Pool are fine.
+// guarantee, and why a Pool (or a Store that is an auth.Leaser) is the way
+// to share a grant: two clients made by NewClient for the same grant on a
+// plain Store share nothing. With rotation, the one that refreshes second
+// sends the refresh token the first one retired, and the service revokes
+// the grant. The same calls through one Pool are fine.
 func TestIndependentClientsReuseRefreshToken(t *testing.T) {
 	// sequence has two holders of one grant call, then call again once
 	// their access tokens expired.
@@ -281,7 +282,7 @@ func TestIndependentClientsReuseRefreshToken(t *testing.T) {
 			srv, _, store, grants := newRotationRig(t, 1, 0)
 			g := grants[0]
 			cfg := flowConfig(srv, g)
-			cfg.Token, cfg.Store = nil, store // both take the grant's token from one Store
+			cfg.Token, cfg.Store = nil, plainStore{store} // both take the grant's token from one Store
 			a, err := partner.NewClient(cfg)
 			if err != nil {
 				t.Fatal(err)

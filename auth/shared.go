@@ -82,6 +82,11 @@ type Leaser interface {
 	// otherwise it saves nothing and returns ErrLeaseLost. It is the
 	// conditional save: a holder that lost its lease never overwrites the
 	// token of the one that took over.
+	//
+	// A newer token for the grant ends a lease of its kind in flight, so
+	// that a refresh or mint of the old token never replaces it: Save
+	// ends a KindAccess lease (the user connected again), and
+	// DeleteInstallation a KindInstallation one.
 	CommitLease(ctx context.Context, l *Lease, tok *oauth2.Token) error
 	// AbandonLease ends the lease without saving, when the refresh or
 	// mint failed; a lease already lost is not an error.

@@ -42,9 +42,16 @@ type Store interface {
 // MemoryStore is a Store that keeps tokens in memory, for tests and for
 // applications that do not need tokens to survive a restart. The zero value
 // is ready to use.
+//
+// It is also a Leaser and an InstallationCache, so the Clients and Pools
+// of one process that share a MemoryStore refresh and mint each grant's
+// tokens once between them, as replicas sharing a database do.
 type MemoryStore struct {
-	mu sync.RWMutex
-	m  map[string]oauth2.Token
+	mu     sync.RWMutex
+	m      map[string]oauth2.Token
+	inst   map[string]memInstallation // shared installation tokens
+	leases map[leaseKey]memLease      // held leases
+	seq    uint64                     // the last lease's fence
 }
 
 // Deleter is a Store that can forget a grant's token. Pool.Disconnect
@@ -76,11 +83,17 @@ func (s *MemoryStore) Save(_ context.Context, grantID string, tok *oauth2.Token)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.saveLocked(grantID, tok)
+	// The grant has a newer token: a refresh in flight must not replace it.
+	delete(s.leases, leaseKey{grantID, KindAccess})
+	return nil
+}
+
+func (s *MemoryStore) saveLocked(grantID string, tok *oauth2.Token) {
 	if s.m == nil {
 		s.m = make(map[string]oauth2.Token)
 	}
 	s.m[grantID] = strip(tok)
-	return nil
 }
 
 // Delete forgets the grant's token; an unknown grant is not an error.
@@ -88,6 +101,9 @@ func (s *MemoryStore) Delete(_ context.Context, grantID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.m, grantID)
+	delete(s.inst, grantID)
+	delete(s.leases, leaseKey{grantID, KindAccess})
+	delete(s.leases, leaseKey{grantID, KindInstallation})
 	return nil
 }
 

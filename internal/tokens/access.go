@@ -73,6 +73,18 @@ type Config struct {
 	// Logger receives debug lines for refreshes and mints and one warning
 	// per grant that fails for good; nil is silent.
 	Logger *slog.Logger
+	// LocalRefreshOnStoreError, when the Store is an auth.Leaser that
+	// cannot be reached, refreshes a due access token with the refresh
+	// token in memory and uses the answer before it is saved, instead of
+	// failing the call (see the outage policy in shared.go). It is unsafe
+	// when the service rotates refresh tokens: another process may send
+	// the refresh token this one just spent, and a service that detects
+	// reuse revokes the grant.
+	LocalRefreshOnStoreError bool
+	// LeaseTTL is how long a lease is held at most; it defaults to
+	// Timeout + LeaseSlack, so that a holder ends its refresh or mint
+	// before another may take the lease over.
+	LeaseTTL time.Duration
 }
 
 // Refresher refreshes access tokens at the token endpoint for any number of
@@ -97,6 +109,9 @@ func NewRefresher(cfg Config) *Refresher {
 	}
 	if cfg.AuthSetting == "" {
 		cfg.AuthSetting = "AuthURL"
+	}
+	if cfg.LeaseTTL <= 0 {
+		cfg.LeaseTTL = cfg.Timeout + LeaseSlack
 	}
 	r := &Refresher{
 		cfg: cfg,
@@ -189,6 +204,11 @@ type AccessSource struct {
 	failedRT string        // the refresh token err is about
 	retired  string        // the refresh token the last rotation replaced
 	p        *pending[string]
+
+	// With a Store that is an auth.Leaser (see shared.go):
+	lease    *auth.Lease // the lease to commit the unsaved token under
+	lateSave bool        // tok is in use but not in the Store (LocalRefreshOnStoreError)
+	invalid  string      // an access token the service refused, not to be adopted again
 }
 
 // GrantID returns the grant's id.
@@ -266,12 +286,16 @@ func (s *AccessSource) adoptNewer(ctx context.Context, old string) bool {
 		return false
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.tok.RefreshToken != old && s.err == nil {
+		s.mu.Unlock()
 		return true // adopted meanwhile by another caller
 	}
 	s.setLocked(t)
+	s.mu.Unlock()
 	s.debug(ctx, "partner: grant took a newer token from the Store")
+	// A new token for the grant: its next installation token is minted
+	// anew, not taken from the shared cache.
+	s.r.DropInstallation(ctx, s.grantID)
 	return true
 }
 
@@ -289,6 +313,7 @@ func (s *AccessSource) Invalidate(tok string) {
 	defer s.mu.Unlock()
 	if tok != "" && s.tok.AccessToken == tok {
 		s.tok.AccessToken = ""
+		s.invalid = tok
 	}
 }
 
@@ -346,13 +371,18 @@ func (s *AccessSource) hold(ctx context.Context, err error, gen uint64) {
 // token the last rotation replaced is ignored. Either would otherwise send
 // a retired refresh token, and a service that detects reuse revokes the
 // grant.
+//
+// With a Store that shares installation tokens (auth.InstallationCache),
+// the grant's shared installation token is deleted too.
 func (s *AccessSource) SetToken(tok *oauth2.Token) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if tok.RefreshToken != "" && tok.RefreshToken == s.retired {
+		s.mu.Unlock()
 		return
 	}
 	s.setLocked(tok)
+	s.mu.Unlock()
+	s.r.DropInstallation(context.Background(), s.grantID)
 }
 
 func (s *AccessSource) setLocked(tok *oauth2.Token) {
@@ -361,6 +391,7 @@ func (s *AccessSource) setLocked(tok *oauth2.Token) {
 		s.p = nil // a refresh in flight is about another refresh token
 	}
 	s.tok, s.have, s.unsaved, s.err, s.errUntil, s.failedRT = t, true, false, nil, time.Time{}, ""
+	s.lease, s.lateSave, s.invalid = nil, false, ""
 	s.margin = s.r.cfg.EarlyRefresh
 	s.gen++
 }
@@ -399,10 +430,16 @@ func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint
 	}
 
 	s.mu.Lock()
-	tok, have, unsaved := s.tok, s.have, s.unsaved
+	st := state{tok: s.tok, have: s.have, unsaved: s.unsaved, margin: s.margin,
+		lease: s.lease, lateSave: s.lateSave, invalid: s.invalid}
 	s.mu.Unlock()
 
-	o := s.obtain(ctx, tok, have, unsaved, gen)
+	var o outcome
+	if l := s.r.leaser(); l != nil {
+		o = s.obtainShared(ctx, l, st, gen)
+	} else {
+		o = s.obtain(ctx, st.tok, st.have, st.unsaved, gen)
+	}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -417,6 +454,10 @@ func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint
 				s.retired = o.sent
 			}
 			s.tok, s.have, s.unsaved, s.margin = *o.next, true, o.unsaved, o.margin
+			s.lease, s.lateSave = o.lease, o.lateSave
+			if s.invalid != o.next.AccessToken {
+				s.invalid = ""
+			}
 		}
 		if o.final {
 			s.failLocked(ctx, o.err, s.tok.RefreshToken, o.until)
@@ -440,6 +481,10 @@ type outcome struct {
 	// sent is the refresh token a successful refresh sent, which the
 	// service may have retired.
 	sent string
+	// lease is the lease to commit next under, when unsaved; lateSave
+	// says next is in use though the Store could not be reached.
+	lease    *auth.Lease
+	lateSave bool
 }
 
 // rotatedFrom reports whether the grant, though it got a token since a

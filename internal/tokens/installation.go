@@ -52,6 +52,8 @@ type InstallationSource struct {
 	gen    uint64        // the access Generation cur was minted under
 	margin time.Duration // how long before cur.Expiry it is replaced
 	p      *pending[Minted]
+	pMint  bool   // p mints (Renew), rather than maybe taking a shared token
+	bad    string // a token the service refused, not to be taken from the cache again
 }
 
 // NewInstallationSource returns an InstallationSource for cfg.
@@ -110,10 +112,12 @@ func (s *InstallationSource) get(ctx context.Context, renew bool) (Minted, error
 		return m, nil
 	}
 	p := s.p
-	if p == nil {
+	if p == nil || (renew && !s.pMint) {
+		// Renew's caller reads the mint's answer (Detail): it never takes
+		// a shared token.
 		p = newPending[Minted]()
-		s.p = p
-		go s.mint(context.WithoutCancel(ctx), p, gen)
+		s.p, s.pMint = p, renew
+		go s.mint(context.WithoutCancel(ctx), p, gen, renew)
 	}
 	s.mu.Unlock()
 	return p.wait(ctx)
@@ -127,6 +131,7 @@ func (s *InstallationSource) Invalidate(tok string) {
 	defer s.mu.Unlock()
 	if tok != "" && s.cur.Token == tok {
 		s.cur = Minted{}
+		s.bad = tok
 	}
 }
 
@@ -153,10 +158,16 @@ func (s *InstallationSource) Secrets() redact.Secrets {
 	return s.cfg.Access.Secrets().With(tok)
 }
 
-func (s *InstallationSource) mint(ctx context.Context, p *pending[Minted], gen uint64) {
+func (s *InstallationSource) mint(ctx context.Context, p *pending[Minted], gen uint64, renew bool) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
-	m, err := s.cfg.Mint(ctx)
+	s.mu.Lock()
+	margin, bad := s.cfg.Margin, s.bad
+	if s.margin > 0 {
+		margin = s.margin
+	}
+	s.mu.Unlock()
+	m, err := s.obtain(ctx, margin, bad, renew)
 	if errors.Is(err, apierr.ErrConfiguration) {
 		s.cfg.Access.hold(ctx, err, gen)
 	}
@@ -167,6 +178,9 @@ func (s *InstallationSource) mint(ctx context.Context, p *pending[Minted], gen u
 		s.p = nil
 	}
 	if err == nil && s.gen == gen {
+		if s.bad != m.Token {
+			s.bad = ""
+		}
 		m.Expiry, s.margin = s.keep(m.Expiry)
 		// The cache keeps the token and its expiry only: Detail (the whole
 		// answer) goes to this mint's callers, not into every idle grant.

@@ -1,0 +1,169 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"golang.org/x/oauth2"
+)
+
+// MemoryStore shares tokens between the Clients and Pools of one process
+// that use the same MemoryStore, as a database would between replicas:
+// it is a Leaser and an InstallationCache, with time.Now as its clock.
+
+// leaseKey names one lease: a grant and a kind of token.
+type leaseKey struct {
+	grantID string
+	kind    TokenKind
+}
+
+// memLease is a held lease: its fence and when it ends.
+type memLease struct {
+	fence string
+	until time.Time
+}
+
+// memInstallation is a shared installation token.
+type memInstallation struct {
+	token  string
+	expiry time.Time
+}
+
+// AcquireLease implements Leaser: see there.
+func (s *MemoryStore) AcquireLease(_ context.Context, grantID string, kind TokenKind, due, ttl time.Duration) (*Lease, *oauth2.Token, error) {
+	if err := checkKind(kind); err != nil {
+		return nil, nil, err
+	}
+	if ttl <= 0 {
+		return nil, nil, errors.New("auth: AcquireLease with a ttl that is not positive")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	tok := s.storedLocked(grantID, kind, now)
+	if tok != nil && tok.AccessToken != "" && !tok.Expiry.IsZero() && tok.Expiry.Sub(now) > due {
+		return nil, tok, nil
+	}
+	k := leaseKey{grantID, kind}
+	if l, ok := s.leases[k]; ok && now.Before(l.until) {
+		return nil, tok, ErrLeaseHeld
+	}
+	s.seq++
+	fence := strconv.FormatUint(s.seq, 10)
+	if s.leases == nil {
+		s.leases = make(map[leaseKey]memLease)
+	}
+	s.leases[k] = memLease{fence: fence, until: now.Add(ttl)}
+	return &Lease{GrantID: grantID, Kind: kind, Fence: fence}, tok, nil
+}
+
+// storedLocked returns a copy of the grant's stored token of kind, or nil.
+// s.mu is held.
+func (s *MemoryStore) storedLocked(grantID string, kind TokenKind, now time.Time) *oauth2.Token {
+	if kind == KindAccess {
+		t, ok := s.m[grantID]
+		if !ok {
+			return nil
+		}
+		return &t
+	}
+	it, ok := s.inst[grantID]
+	if !ok || !now.Before(it.expiry) {
+		return nil
+	}
+	return &oauth2.Token{AccessToken: it.token, TokenType: "Bearer", Expiry: it.expiry}
+}
+
+// CommitLease implements Leaser: see there. A Save of the grant's token
+// (for KindAccess) or a DeleteInstallation (for KindInstallation) since
+// the lease was taken ends it too: the grant has a newer token.
+func (s *MemoryStore) CommitLease(_ context.Context, l *Lease, tok *oauth2.Token) error {
+	if l == nil || tok == nil {
+		return errors.New("auth: CommitLease of a nil lease or token")
+	}
+	if err := checkKind(l.Kind); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := leaseKey{l.GrantID, l.Kind}
+	cur, ok := s.leases[k]
+	if !ok || cur.fence != l.Fence || !time.Now().Before(cur.until) {
+		return ErrLeaseLost
+	}
+	delete(s.leases, k)
+	if l.Kind == KindAccess {
+		s.saveLocked(l.GrantID, tok)
+	} else {
+		s.saveInstallationLocked(l.GrantID, tok.AccessToken, tok.Expiry)
+	}
+	return nil
+}
+
+// AbandonLease implements Leaser: see there.
+func (s *MemoryStore) AbandonLease(_ context.Context, l *Lease) error {
+	if l == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := leaseKey{l.GrantID, l.Kind}
+	if cur, ok := s.leases[k]; ok && cur.fence == l.Fence {
+		delete(s.leases, k)
+	}
+	return nil
+}
+
+// LoadInstallation implements InstallationCache: see there.
+func (s *MemoryStore) LoadInstallation(_ context.Context, grantID string) (string, time.Time, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	it, ok := s.inst[grantID]
+	if !ok || !time.Now().Before(it.expiry) {
+		return "", time.Time{}, ErrNoToken
+	}
+	return it.token, it.expiry, nil
+}
+
+// SaveInstallation implements InstallationCache: see there.
+func (s *MemoryStore) SaveInstallation(_ context.Context, grantID, token string, expiry time.Time) error {
+	if token == "" {
+		return errors.New("auth: SaveInstallation of an empty token")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.saveInstallationLocked(grantID, token, expiry)
+	return nil
+}
+
+func (s *MemoryStore) saveInstallationLocked(grantID, token string, expiry time.Time) {
+	if s.inst == nil {
+		s.inst = make(map[string]memInstallation)
+	}
+	s.inst[grantID] = memInstallation{token: token, expiry: expiry}
+}
+
+// DeleteInstallation implements InstallationCache: see there. A mint in
+// flight under a lease taken before it cannot commit its token.
+func (s *MemoryStore) DeleteInstallation(_ context.Context, grantID string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.inst, grantID)
+	delete(s.leases, leaseKey{grantID, KindInstallation})
+	return nil
+}
+
+func checkKind(k TokenKind) error {
+	if k != KindAccess && k != KindInstallation {
+		return errors.New("auth: unknown token kind " + strconv.Quote(string(k)))
+	}
+	return nil
+}
+
+// Compile-time checks that MemoryStore shares tokens between replicas.
+var (
+	_ Leaser            = (*MemoryStore)(nil)
+	_ InstallationCache = (*MemoryStore)(nil)
+)
