@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -11,33 +13,26 @@ import (
 	"github.com/locsvc/partner-go/auth"
 )
 
-// LoadInstallation implements auth.InstallationCache: it reads the grant's
-// installation token and its time to live in one transaction, and returns
-// the expiry as this process's clock now plus that time to live, so that
-// a replica whose clock is off still sees the true remaining time.
+// LoadInstallation implements auth.InstallationCache: the grant's
+// installation token and the expiry it was saved with. Redis drops the
+// token when its time to live, set from that expiry, runs out.
 func (s *Store) LoadInstallation(ctx context.Context, grantID string) (string, time.Time, error) {
 	k, err := checkedKeys(grantID, auth.KindInstallation)
 	if err != nil {
 		return "", time.Time{}, err
 	}
-	var get *redis.StringCmd
-	var pttl *redis.DurationCmd
-	_, err = s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		get = p.Get(ctx, k.state)
-		pttl = p.PTTL(ctx, k.state)
-		return nil
-	})
+	value, err := s.rdb.Get(ctx, k.state).Result()
 	if errors.Is(err, redis.Nil) {
 		return "", time.Time{}, auth.ErrNoToken
 	}
 	if err != nil {
 		return "", time.Time{}, fmt.Errorf("redisstore: grant %s: loading the installation token: %w", grantID, err)
 	}
-	left := pttl.Val()
-	if left <= 0 { // expired between the two commands cannot happen in a transaction; no TTL would be a foreign write
-		return "", time.Time{}, auth.ErrNoToken
+	token, expiry, ok := parseInstallation(value)
+	if !ok {
+		return "", time.Time{}, fmt.Errorf("redisstore: grant %s: the installation token's key holds no token this package wrote", grantID)
 	}
-	return get.Val(), time.Now().Add(left), nil
+	return token, expiry, nil
 }
 
 // SaveInstallation implements auth.InstallationCache: the token is kept
@@ -49,7 +44,7 @@ func (s *Store) SaveInstallation(ctx context.Context, grantID, token string, exp
 		return err
 	}
 	if ttl := ttlMillis(expiry); ttl > 0 {
-		err = s.rdb.Set(ctx, k.state, token, time.Duration(ttl)*time.Millisecond).Err()
+		err = s.rdb.Set(ctx, k.state, formatInstallation(token, expiry), time.Duration(ttl)*time.Millisecond).Err()
 	} else {
 		err = s.rdb.Del(ctx, k.state).Err()
 	}
@@ -71,4 +66,24 @@ func (s *Store) DeleteInstallation(ctx context.Context, grantID string) error {
 		return fmt.Errorf("redisstore: grant %s: deleting the installation token: %w", grantID, err)
 	}
 	return nil
+}
+
+// formatInstallation is the value of an installation token's key: its
+// expiry in Unix nanoseconds, a colon, the token. The key's time to live
+// is what expires it; the expiry is kept so that it reads back as saved.
+func formatInstallation(token string, expiry time.Time) string {
+	return strconv.FormatInt(expiry.UnixNano(), 10) + ":" + token
+}
+
+// parseInstallation reads a value formatInstallation wrote.
+func parseInstallation(value string) (token string, expiry time.Time, ok bool) {
+	ns, token, ok := strings.Cut(value, ":")
+	if !ok {
+		return "", time.Time{}, false
+	}
+	n, err := strconv.ParseInt(ns, 10, 64)
+	if err != nil {
+		return "", time.Time{}, false
+	}
+	return token, time.Unix(0, n), true
 }

@@ -164,7 +164,9 @@ func (s *Store) AcquireLease(ctx context.Context, grantID string, kind auth.Toke
 func (s *Store) acquiredInstallation(grantID string, state int64, value string, pttl int64, fence string) (*auth.Lease, *oauth2.Token, error) {
 	var tok *oauth2.Token
 	if pttl > 0 {
-		tok = &oauth2.Token{AccessToken: value, TokenType: "Bearer", Expiry: time.Now().Add(time.Duration(pttl) * time.Millisecond)}
+		if token, expiry, ok := parseInstallation(value); ok {
+			tok = &oauth2.Token{AccessToken: token, TokenType: "Bearer", Expiry: expiry}
+		}
 	}
 	switch state {
 	case acquireFresh:
@@ -219,8 +221,8 @@ func (s *Store) acquiredAccess(ctx context.Context, grantID string, k keys, stat
 
 // CommitLease implements auth.Leaser.
 //
-// KindInstallation: one script saves the token with PX = its time to
-// expiry and ends the lease, if the fence is still the lease's.
+// KindInstallation: one script saves the token (tok.AccessToken) and its
+// expiry with PX = its time to expiry and ends the lease, if the fence is still the lease's.
 //
 // KindAccess: the token goes to the backing store, which Redis cannot
 // write in the same step, so the commit has three: guardScript checks the
@@ -249,7 +251,7 @@ func (s *Store) CommitLease(ctx context.Context, l *auth.Lease, tok *oauth2.Toke
 	}
 	value := fingerprint(tok)
 	if l.Kind == auth.KindInstallation {
-		value = tok.AccessToken
+		value = formatInstallation(tok.AccessToken, tok.Expiry)
 	} else {
 		held, err := guardScript.Run(ctx, s.rdb, []string{k.lease}, l.Fence, (SaveWindow + saveMargin).Milliseconds()).Int()
 		if err != nil {
@@ -314,7 +316,7 @@ type keys struct {
 //
 //	partner:{grantID}:access:fp        the access token's fingerprint
 //	partner:{grantID}:access:lease     its lease
-//	partner:{grantID}:installation:tok the installation token
+//	partner:{grantID}:installation:tok the installation token (see formatInstallation)
 //	partner:{grantID}:installation:lease its lease
 //
 // No suffix ends another, so no two grants' keys can be the same string
