@@ -104,6 +104,14 @@ type Config struct {
 	// Pacing spaces the grant's requests under the service's rate limit
 	// (default: DefaultPacingPerMinute with a burst of DefaultPacingBurst).
 	Pacing Pacing
+	// LocalRefreshOnStoreError matters only with a Store shared by
+	// replicas (an auth.Leaser). When the Store cannot be reached and the
+	// access token is due, a call fails (ErrTemporary) by default; with
+	// this set, the client refreshes with the refresh token in its memory
+	// and saves the result once the Store is back. Unsafe when the
+	// service rotates refresh tokens: another replica may refresh with
+	// the same one, and the service may then revoke the grant.
+	LocalRefreshOnStoreError bool
 }
 
 // Pacing defaults: at most 950 requests in any minute, under the service's
@@ -230,7 +238,7 @@ func (cfg *Config) pool() PoolConfig {
 		UserAgent: cfg.UserAgent, AllowInsecureHTTP: cfg.AllowInsecureHTTP,
 		InstallationTokenMargin: cfg.InstallationTokenMargin, RefreshTimeout: cfg.RefreshTimeout,
 		RetryMax: cfg.RetryMax, RetryAfterMax: cfg.RetryAfterMax, MaxResponseBytes: cfg.MaxResponseBytes,
-		Pacing: cfg.Pacing,
+		Pacing: cfg.Pacing, LocalRefreshOnStoreError: cfg.LocalRefreshOnStoreError,
 	}
 }
 
@@ -295,6 +303,8 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 		Context:      r.OAuth2Context,
 		Timeout:      pc.RefreshTimeout,
 		Logger:       pc.Logger,
+
+		LocalRefreshOnStoreError: pc.LocalRefreshOnStoreError,
 	})
 	sh := &shared{runner: r, ref: ref, margin: pc.InstallationTokenMargin, timeout: pc.RefreshTimeout,
 		logger: pc.Logger, name: name, basePath: strings.TrimSuffix(base.Path, "/"),

@@ -45,6 +45,8 @@ type PoolConfig struct {
 	MaxResponseBytes        int64
 	// Pacing spaces each grant's requests; see Config.Pacing.
 	Pacing Pacing
+	// LocalRefreshOnStoreError: see Config.LocalRefreshOnStoreError.
+	LocalRefreshOnStoreError bool
 
 	// RedirectURL is the application's callback, registered with the
 	// service: the redirect_uri of AuthCodeURL and Exchange.
