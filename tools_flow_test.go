@@ -664,10 +664,6 @@ func TestToolsUnknownServerOrNoMCPURL(t *testing.T) {
 		if !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "server") {
 			t.Errorf("Call: %v, want ErrInvalidArgument naming the server", err)
 		}
-		_, err = r.c.Tools.List(t.Context(), partner.ContentTools)
-		if !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "Config.ContentMCPURL") {
-			t.Errorf("List(ContentTools) without ContentMCPURL: %v, want ErrInvalidArgument naming Config.ContentMCPURL", err)
-		}
 		if n := len(r.srv.Requests()); n != 0 {
 			t.Errorf("%d requests sent", n)
 		}
@@ -677,13 +673,17 @@ func TestToolsUnknownServerOrNoMCPURL(t *testing.T) {
 		t.Cleanup(srv.Close)
 		g := srv.NewGrant()
 		cfg := flowConfig(srv, g)
-		cfg.MCPURL = ""
+		cfg.MCPURL, cfg.ContentMCPURL = "", ""
 		c, err := partner.NewClient(cfg)
 		if err != nil {
 			t.Fatalf("NewClient without MCPURL: %v; the tools are optional", err)
 		}
 		defer c.Close()
 		ctx := t.Context()
+		_, err = c.Tools.List(ctx, partner.ContentTools)
+		if !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "Config.ContentMCPURL") {
+			t.Errorf("List(ContentTools) without ContentMCPURL: %v, want ErrInvalidArgument naming Config.ContentMCPURL", err)
+		}
 		calls := map[string]func() error{
 			"Keys.Create": func() error {
 				_, err := c.Keys.Create(ctx, "org/web", []keys.NewKey{{Name: "a"}})
