@@ -63,7 +63,7 @@ type PoolConfig struct {
 
 // Pool gives the Client of any grant of a partner application connected to
 // many users. Every client shares one HTTP client (one connection pool) and
-// one token refresher; each grant costs about a kilobyte while idle. A Pool
+// one token refresher; each grant costs about 1.4 KiB while idle. A Pool
 // is safe for concurrent use.
 //
 // A grant whose tokens failed for good (ErrReauthorizationRequired) stays
