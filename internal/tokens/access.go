@@ -37,9 +37,10 @@ const (
 	// ConfigurationHold is how long an ErrConfiguration answer is returned
 	// without asking the service again.
 	ConfigurationHold = time.Minute
-	// MinLifetime is the shortest lifetime a token is taken to have, so that
-	// a server answering 0 or a negative lifetime does not cause a refresh
-	// per call.
+	// MinLifetime is how long a token is used when the server answered a
+	// lifetime of 0 or less, so that this mistake does not cause a refresh
+	// per call. A short but positive lifetime is taken as it is, and the
+	// token is replaced in the second half of it.
 	MinLifetime = 30 * time.Second
 	// DefaultAccessLifetime is assumed for an access token answered without
 	// expires_in (the spec gives 1800 s).
@@ -577,11 +578,16 @@ func (s *AccessSource) exchange(ctx context.Context, tok oauth2.Token) outcome {
 	if nt.Expiry.IsZero() {
 		nt.Expiry = time.Now().Add(DefaultAccessLifetime)
 	}
-	if life := time.Until(nt.Expiry); life <= margin {
-		// A token that lives no longer than the margin is used until it
-		// expires, and for at least MinLifetime: a refresh per call would
-		// follow otherwise.
-		nt.Expiry, margin = time.Now().Add(max(life, MinLifetime)), 0
+	switch life := time.Until(nt.Expiry); {
+	case life <= 0:
+		// A lifetime of 0 or less is the server's mistake: the token is
+		// used for MinLifetime, or a refresh per call would follow.
+		nt.Expiry, margin = time.Now().Add(MinLifetime), 0
+	case life <= margin:
+		// A token that lives no longer than the margin is refreshed in
+		// the second half of its life, and its real expiry is what the
+		// Store (and any replica sharing it) sees.
+		margin = life / 2
 	}
 	s.debug(ctx, "partner: access token refreshed", slog.Time("expiry", nt.Expiry))
 	return outcome{val: nt.AccessToken, next: &nt, margin: margin, sent: tok.RefreshToken}

@@ -193,12 +193,14 @@ func (s *InstallationSource) mint(ctx context.Context, p *pending[Minted], gen u
 // keep returns how long a token just minted is kept: until exp, replaced
 // Margin before it but at most half its lifetime, so that a token living
 // less than twice the margin is still used rather than minted again on
-// every call. A lifetime under a minute (or an expiry in the past, from
-// clock skew) is taken as a minute; a 401 replaces the token sooner if the
-// service disagrees.
+// every call. An expiry already past (the server's mistake, or clock skew)
+// is taken as a minute; a 401 replaces the token sooner if the service
+// disagrees.
 func (s *InstallationSource) keep(exp time.Time) (time.Time, time.Duration) {
 	now := time.Now()
-	if exp.Sub(now) < time.Minute {
+	if exp.Sub(now) <= 0 {
+		// Already expired by this clock: the server's mistake, or a skew.
+		// It is used for a minute rather than minted again per call.
 		exp = now.Add(time.Minute)
 	}
 	return exp, min(s.cfg.Margin, exp.Sub(now)/2)
