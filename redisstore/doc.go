@@ -26,7 +26,10 @@
 // policy applies. A restarted, empty Redis costs each grant at most one
 // look at the backing store (see AcquireLease). How long a call waits for
 // a Redis that is down is the redis client's settings (DialTimeout,
-// MaxRetries, DialerRetries).
+// MaxRetries, DialerRetries). Once Redis is back, a go-redis client whose
+// last PoolSize dials failed keeps returning the last dial error until
+// its background probe, once a second, connects: expect about a second
+// more of ErrTemporary after the outage.
 //
 // # Keys
 //

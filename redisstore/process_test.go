@@ -23,7 +23,7 @@ import (
 // The cross-process tests run the test binary again as child processes,
 // which find what to do in these variables.
 const (
-	envChild = "PARTNER_REDISSTORE_CHILD" // "leases" or "dedup"
+	envChild = "PARTNER_REDISSTORE_CHILD" // "leases", "dedup" or "pools"
 	envURL   = "PARTNER_REDISSTORE_CHILD_URL"
 	envRun   = "PARTNER_REDISSTORE_CHILD_RUN" // the run's key prefix
 	envIndex = "PARTNER_REDISSTORE_CHILD_INDEX"
@@ -76,20 +76,27 @@ func runChildren(t *testing.T, mode string) (*redis.Client, string) {
 		t.Skip("in a child process")
 	}
 	srv := startRedis(t)
-	rdb := srv.client(t)
 	run := "test:" + grantID(t, "run")
+	startChildren(t, mode, srv.url, run)()
+	return srv.client(t), run
+}
+
+// startChildren starts the child processes of mode on the Redis at url,
+// with the run's key prefix and env added to their environment; the
+// function it returns waits for them and fails t for each that failed.
+func startChildren(t *testing.T, mode, url, run string, env ...string) (wait func()) {
 	var wg sync.WaitGroup
 	for i := range processes {
 		wg.Go(func() {
 			cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestChildProcess$", "-test.count=1")
-			cmd.Env = append(os.Environ(), envChild+"="+mode, envURL+"="+srv.url, envRun+"="+run, envIndex+"="+strconv.Itoa(i))
+			cmd.Env = append(os.Environ(), envChild+"="+mode, envURL+"="+url, envRun+"="+run, envIndex+"="+strconv.Itoa(i))
+			cmd.Env = append(cmd.Env, env...)
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Errorf("child process %d: %v\n%s", i, err, out)
 			}
 		})
 	}
-	wg.Wait()
-	return rdb, run
+	return wg.Wait
 }
 
 // TestChildProcess is the body of a child process; it does nothing in a
@@ -108,6 +115,10 @@ func TestChildProcess(t *testing.T) {
 	run, me := os.Getenv(envRun), os.Getenv(envIndex)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
+	if mode == "pools" {
+		childPools(ctx, t, rdb, run)
+		return
+	}
 	s := redisstore.New(rdb, &redisBacking{rdb: rdb, prefix: run + ":backing:"})
 	d := redisstore.NewDedup(rdb)
 

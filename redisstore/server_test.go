@@ -18,7 +18,10 @@ import (
 // PARTNER_TEST_REDIS_URL names.
 type testServer struct {
 	url  string
-	cmd  *exec.Cmd // nil for PARTNER_TEST_REDIS_URL's
+	bin  string // empty for PARTNER_TEST_REDIS_URL's
+	port int
+	dir  string
+	cmd  *exec.Cmd
 	done chan struct{}
 }
 
@@ -37,48 +40,59 @@ func startRedis(t testing.TB) *testServer {
 	}
 	var lastErr error
 	for range 5 { // a port picked free can be taken before the server binds it
-		s, err := tryStart(t, bin)
-		if err == nil {
+		port, err := freePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := &testServer{url: fmt.Sprintf("redis://127.0.0.1:%d/0", port), bin: bin, port: port, dir: t.TempDir()}
+		if lastErr = s.launch(t); lastErr == nil {
 			return s
 		}
-		lastErr = err
 	}
 	t.Fatalf("starting redis-server: %v", lastErr)
 	return nil
 }
 
-func tryStart(t testing.TB, bin string) (*testServer, error) {
-	port, err := freePort()
-	if err != nil {
-		return nil, err
+// restart starts the server again, empty, on the same port, after stop.
+func (s *testServer) restart(t testing.TB) {
+	t.Helper()
+	if s.bin == "" {
+		t.Fatal("restart of PARTNER_TEST_REDIS_URL's server")
 	}
-	dir := t.TempDir()
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--dir", dir, "--logfile", dir+"/redis.log")
+	if err := s.launch(t); err != nil {
+		t.Fatalf("restarting redis-server: %v", err)
+	}
+}
+
+// launch starts redis-server on s.port and waits until it answers.
+func (s *testServer) launch(t testing.TB) error {
+	cmd := exec.Command(s.bin, "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--dir", s.dir, "--logfile", s.dir+"/redis.log")
 	if err := cmd.Start(); err != nil {
-		return nil, err
+		return err
 	}
-	s := &testServer{url: fmt.Sprintf("redis://127.0.0.1:%d/0", port), cmd: cmd, done: make(chan struct{})}
-	go func() { _ = cmd.Wait(); close(s.done) }()
+	done := make(chan struct{})
+	s.cmd, s.done = cmd, done
+	go func() { _ = cmd.Wait(); close(done) }()
 	t.Cleanup(s.stop)
-	rdb := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port)})
+	rdb := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", s.port)})
 	defer rdb.Close()
 	for deadline := time.Now().Add(10 * time.Second); ; {
 		select {
-		case <-s.done:
-			log, _ := os.ReadFile(dir + "/redis.log")
-			return nil, fmt.Errorf("redis-server exited: %s", log)
+		case <-done:
+			log, _ := os.ReadFile(s.dir + "/redis.log")
+			return fmt.Errorf("redis-server exited: %s", log)
 		default:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		err := rdb.Ping(ctx).Err()
 		cancel()
 		if err == nil {
-			return s, nil
+			return nil
 		}
 		if time.Now().After(deadline) {
 			s.stop()
-			return nil, fmt.Errorf("redis-server did not answer: %v", err)
+			return fmt.Errorf("redis-server did not answer: %v", err)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
