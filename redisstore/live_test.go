@@ -24,14 +24,14 @@ import (
 // redisstore.Store in front of one Store of record.
 //
 // The SDK refreshes an access token AccessTokenEarlyRefresh (60 s) before
-// it expires, so an access token living 64 s is due every 4 s. An access
-// token living less than the early refresh is not: the SDK takes it to
-// live at least 30 s and renews it when the service refuses it, and a
-// replica may then take from the Store a token another one refreshed,
-// which the service already expired (found with 4 s tokens: some mints
-// refused twice, held as ErrConfiguration for a minute). Installation
-// tokens are replaced InstallationTokenMargin before they expire, at most
-// half their lifetime, so 6 s tokens need a margin of 1 s to be shared.
+// it expires, so an access token living 64 s is due every 4 s. (A token
+// living less than the early refresh is replaced in the second half of
+// its life, and its real expiry is shared: with 4 s access tokens this
+// test passes too, but the period arithmetic below assumes the early
+// refresh.) Installation tokens are replaced InstallationTokenMargin
+// before they expire, at most half their lifetime; a replica that takes a
+// shared token keeps its own margin, so 6 s tokens are given a margin of
+// 1 s here to keep every replica's margin the same.
 const (
 	liveAccessLife         = 64 * time.Second
 	liveInstallationLife   = 6 * time.Second

@@ -174,6 +174,16 @@ func (r *Refresher) Live(grantID string) *AccessSource {
 	return r.live[grantID].Value()
 }
 
+// marginFor returns how long before exp a token taken now is replaced:
+// EarlyRefresh, or half of what is left of a token that has less than
+// that left.
+func (r *Refresher) marginFor(exp time.Time) time.Duration {
+	if left := time.Until(exp); left > 0 && left <= r.cfg.EarlyRefresh {
+		return left / 2
+	}
+	return r.cfg.EarlyRefresh
+}
+
 // dropDead forgets grantID's source once the garbage collector took it.
 func (r *Refresher) dropDead(grantID string) {
 	r.mu.Lock()

@@ -181,14 +181,14 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 		case err != nil:
 			return s.storeDown(ctx, err, st, gen)
 		case lease == nil:
-			return s.adopt(stored, st, due)
+			return s.adopt(stored, st)
 		}
 		if stored != nil && stored.AccessToken != "" && stored.AccessToken != st.invalid &&
 			time.Until(stored.Expiry) > st.margin {
 			// Leased only to look past a refused token: another process
 			// refreshed it meanwhile.
 			release(ctx, l, lease)
-			return s.adopt(stored, st, st.margin)
+			return s.adopt(stored, st)
 		}
 		from := st.tok
 		switch {
@@ -239,12 +239,12 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 
 // adopt takes a token another process stored as the grant's; st.tok's
 // refresh token, if another, was retired by that process's refresh.
-func (s *AccessSource) adopt(stored *oauth2.Token, st state, margin time.Duration) outcome {
+func (s *AccessSource) adopt(stored *oauth2.Token, st state) outcome {
 	t := strip(stored)
-	o := outcome{val: t.AccessToken, next: &t, margin: margin}
-	if margin == forever {
-		o.margin = st.margin
-	}
+	// The token's own margin, as the process that refreshed it keeps it:
+	// the early refresh, or half of what is left of a token that lives
+	// less than that. (Adopted only when the Store found it not due.)
+	o := outcome{val: t.AccessToken, next: &t, margin: s.r.marginFor(t.Expiry)}
 	if st.tok.RefreshToken != "" && st.tok.RefreshToken != t.RefreshToken {
 		o.sent = st.tok.RefreshToken
 	}
