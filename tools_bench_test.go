@@ -81,7 +81,7 @@ func (kb *keysBench) keysMade(b *testing.B, want int) {
 func BenchmarkKeysCreate(b *testing.B) {
 	b.Run("sdk", func(b *testing.B) {
 		kb := newKeysBench(b)
-		c, err := partner.NewClient(partner.Config{
+		c, err := partner.NewClient(partner.Config{Pacing: noPacing,
 			BaseURL: kb.srv.URL, AuthURL: kb.srv.AuthURL, MCPURL: kb.srv.MCPURL,
 			ClientID: kb.srv.ClientID(), ClientSecret: kb.srv.ClientSecret(),
 			GrantID: kb.grant.ID, Token: &oauth2.Token{RefreshToken: kb.grant.RefreshToken},
