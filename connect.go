@@ -175,8 +175,11 @@ func grantsOf(tok *oauth2.Token) ([]Grant, error) {
 		}
 	}
 	if len(list) == 0 {
-		if top.GrantID == "" {
+		switch {
+		case top.GrantID == "":
 			return nil, bad("the answer has no grant_id")
+		case top.Token.RefreshToken == "":
+			return nil, bad("the answer has no refresh_token: the SDK needs one to keep the grant")
 		}
 		return []Grant{top}, nil
 	}
@@ -207,6 +210,11 @@ func grantsOf(tok *oauth2.Token) ([]Grant, error) {
 			g.Scopes = top.Scopes
 		}
 		out = append(out, g)
+	}
+	for _, g := range out {
+		if g.Token.RefreshToken == "" {
+			return nil, bad(fmt.Sprintf("grant %s has no refresh_token: the SDK needs one to keep the grant", apierr.Quote(g.GrantID)))
+		}
 	}
 	if usesTop > 1 {
 		return nil, bad(fmt.Sprintf("one refresh token came back for %d grants; the SDK needs one per grant (it refreshes each on its own)", usesTop))
