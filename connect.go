@@ -23,6 +23,27 @@ import (
 // AuthorizePath is the service's consent page under AuthURL.
 const AuthorizePath = tokens.AuthorizePath
 
+// The scopes the service documents (service-notes section 2), for
+// PoolConfig.Scopes. The user may turn any of them off on the consent
+// screen; projects:write, translations:publish, content:publish and
+// glossary:write are off unless asked for. MissingScopeError.Required
+// names one of them.
+const (
+	ScopeOrgRead             = "org:read"
+	ScopeProjectsRead        = "projects:read"
+	ScopeProjectsWrite       = "projects:write"
+	ScopeKeysRead            = "keys:read"
+	ScopeKeysWrite           = "keys:write"
+	ScopeTranslationsRead    = "translations:read"
+	ScopeTranslationsWrite   = "translations:write"
+	ScopeTranslationsPublish = "translations:publish"
+	ScopeContentRead         = "content:read"
+	ScopeContentWrite        = "content:write"
+	ScopeContentPublish      = "content:publish"
+	ScopeGlossaryRead        = "glossary:read"
+	ScopeGlossaryWrite       = "glossary:write"
+)
+
 // Grant is one grant a consent created or updated: the user's connection
 // of the application to one organization. A consent in which the user
 // picked several organizations gives one Grant each. Its String, GoString

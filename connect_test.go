@@ -675,3 +675,15 @@ func TestGrantRedaction(t *testing.T) {
 		}
 	}
 }
+
+// TestScopeNamesAreTheServices: the scope constants a user puts in
+// PoolConfig.Scopes are the names the service (and partnertest) grants.
+func TestScopeNamesAreTheServices(t *testing.T) {
+	got := []string{partner.ScopeOrgRead, partner.ScopeProjectsRead, partner.ScopeProjectsWrite,
+		partner.ScopeKeysRead, partner.ScopeKeysWrite, partner.ScopeTranslationsRead,
+		partner.ScopeTranslationsWrite, partner.ScopeTranslationsPublish, partner.ScopeContentRead,
+		partner.ScopeContentWrite, partner.ScopeContentPublish, partner.ScopeGlossaryRead, partner.ScopeGlossaryWrite}
+	if want := partnertest.AllScopes(); !slices.Equal(got, want) {
+		t.Errorf("partner's scopes %q, the service's %q", got, want)
+	}
+}

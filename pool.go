@@ -78,7 +78,7 @@ type PoolConfig struct {
 // rotates refresh tokens revokes a grant whose old one comes back). The
 // two mint installation tokens on their own: keep MaxClients above the
 // number of grants in use at once. Across processes, see the README's
-// "Serving many users". Eviction lets go of the client's MCP
+// "Running many replicas". Eviction lets go of the client's MCP
 // connection once its calls in flight end; a tool call on it after that
 // connects again, and that connection is the holder's to Close.
 type Pool struct {

@@ -232,7 +232,7 @@ func (c *call) authorize(want TokenKind, scope string) *grant {
 	c.s.mu.Unlock()
 	switch {
 	case revoked:
-		c.error(http.StatusGone, "grant_revoked", "the grant was revoked; the user must connect the application again")
+		c.error(http.StatusGone, "grant_revoked", "the grant was revoked")
 	case want != anyToken && c.kind != want:
 		c.unauthorized("invalid_token", fmt.Sprintf("this endpoint takes an %s token, not an %s token", want, c.kind))
 	case !c.now.Before(c.tok.expires):

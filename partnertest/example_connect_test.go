@@ -148,7 +148,7 @@ func ExampleServer_Grant() {
 	fmt.Println("revoked:", now.Revoked, "by the partner:", srv.GrantCounts(g.ID).PartnerRevocations)
 	// Output:
 	// 204
-	// 410 {"error":"grant_revoked","message":"the grant was revoked; the user must connect the application again"}
+	// 410 {"error":"grant_revoked","message":"the grant was revoked"}
 	// revoked: true by the partner: 1
 }
 

@@ -340,7 +340,7 @@ func ExampleServer_Revoke() {
 	resp.Body.Close()
 	fmt.Print(resp.StatusCode, " ", string(body))
 	// Output:
-	// 410 {"error":"grant_revoked","message":"the grant was revoked; the user must connect the application again"}
+	// 410 {"error":"grant_revoked","message":"the grant was revoked"}
 	// 400 {"error":"invalid_grant","message":"the refresh token is unknown or its grant was revoked"}
 }
 
