@@ -205,7 +205,6 @@ func grantsOf(tok *oauth2.Token) ([]Grant, error) {
 		return []Grant{top}, nil
 	}
 	out := make([]Grant, 0, len(list))
-	usesTop := 0 // grants on the answer's own refresh token
 	for i, w := range list {
 		g := Grant{GrantID: string(w.GrantID), OrganizationID: string(w.OrganizationID), Scopes: strings.Fields(w.Scope)}
 		if g.GrantID == "" {
@@ -213,12 +212,8 @@ func grantsOf(tok *oauth2.Token) ([]Grant, error) {
 		}
 		switch {
 		case w.RefreshToken == "":
-			usesTop++
-			g.Token = top.Token
+			g.Token = top.Token // refused below if several grants would share it
 		default:
-			if w.RefreshToken == top.Token.RefreshToken {
-				usesTop++
-			}
 			g.Token = &oauth2.Token{AccessToken: w.AccessToken, TokenType: w.TokenType, RefreshToken: w.RefreshToken}
 			if s, err := strconv.ParseInt(string(w.ExpiresIn), 10, 64); err == nil && s > 0 {
 				g.Token.Expiry = time.Now().Add(time.Duration(min(s, 86400)) * time.Second)
@@ -232,13 +227,18 @@ func grantsOf(tok *oauth2.Token) ([]Grant, error) {
 		}
 		out = append(out, g)
 	}
+	byRT := make(map[string]string, len(out)) // refresh token -> grant id
 	for _, g := range out {
-		if g.Token.RefreshToken == "" {
+		rt := g.Token.RefreshToken
+		switch other, seen := byRT[rt]; {
+		case rt == "":
 			return nil, bad(fmt.Sprintf("grant %s has no refresh_token: the SDK needs one to keep the grant", apierr.Quote(g.GrantID)))
+		case seen && other == g.GrantID:
+			return nil, bad(fmt.Sprintf("grant %s is listed twice", apierr.Quote(g.GrantID)))
+		case seen:
+			return nil, bad("one refresh token came back for several grants; the SDK needs one per grant (it refreshes each on its own)")
 		}
-	}
-	if usesTop > 1 {
-		return nil, bad(fmt.Sprintf("one refresh token came back for %d grants; the SDK needs one per grant (it refreshes each on its own)", usesTop))
+		byRT[rt] = g.GrantID
 	}
 	return out, nil
 }
