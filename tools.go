@@ -334,9 +334,6 @@ func (s *ToolsService) List(ctx context.Context, server MCPServer) ([]Tool, erro
 // connection only when the server marks it read-only, or mcp-tools.md
 // lists it as a read when List was not called.
 func (s *ToolsService) Call(ctx context.Context, server MCPServer, name string, args, out any) error {
-	if _, err := s.c.session(server); err != nil {
-		return err
-	}
 	_, err := toolcalls.Call(ctx, caller{s.c, server}, name, args, out)
 	return err
 }

@@ -373,11 +373,8 @@ func DeleteKeys(ctx context.Context, c Caller, project string, ids []string) (*k
 	if err := checkProject(project); err != nil {
 		return nil, err
 	}
-	switch {
-	case len(ids) == 0:
-		return nil, apierr.ArgumentError("ids", "is empty; want at least one key id")
-	case len(ids) > keys.MaxDelete:
-		return nil, apierr.ArgumentError("ids", fmt.Sprintf("has %d key ids; at most %d per call", len(ids), keys.MaxDelete))
+	if err := batch("ids", len(ids), keys.MaxDelete, "key ids"); err != nil {
+		return nil, err
 	}
 	if err := nonEmpty("ids", ids); err != nil {
 		return nil, err

@@ -151,11 +151,8 @@ func SetTranslations(ctx context.Context, c Caller, project string, vs []transla
 	if err := checkProject(project); err != nil {
 		return nil, err
 	}
-	switch {
-	case len(vs) == 0:
-		return nil, apierr.ArgumentError("values", "is empty; want at least one key")
-	case len(vs) > translations.MaxSet:
-		return nil, apierr.ArgumentError("values", fmt.Sprintf("has %d keys; at most %d per call", len(vs), translations.MaxSet))
+	if err := batch("values", len(vs), translations.MaxSet, "keys"); err != nil {
+		return nil, err
 	}
 	args := setTranslationsArgs{Project: project, T: make([]valuesWire, len(vs))}
 	for i, v := range vs {
@@ -580,11 +577,8 @@ type proposeWire struct {
 }
 
 func checkLanguages(field string, n int, code func(int) string) error {
-	switch {
-	case n == 0:
-		return apierr.ArgumentError(field, "is empty; want at least one language")
-	case n > translations.MaxLanguages:
-		return apierr.ArgumentError(field, fmt.Sprintf("has %d languages; at most %d per call", n, translations.MaxLanguages))
+	if err := batch(field, n, translations.MaxLanguages, "languages"); err != nil {
+		return err
 	}
 	for i := range n {
 		if c := code(i); len(c) < 2 || len(c) > 10 {
