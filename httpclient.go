@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/locsvc/partner-go/internal/apierr"
 	"github.com/locsvc/partner-go/internal/transport"
@@ -159,6 +160,7 @@ func cleanErr(c *Client, err error) error {
 // installation tokens), no further token is minted for HTTPClient's 401s
 // until an answer other than 401 comes back.
 type httpBudget struct {
+	armed   atomic.Bool // a token was dropped: the answers that follow reset it
 	mu      sync.Mutex
 	dropped string // a token dropped after a 401, while no other answer came
 	spent   bool   // the token after dropped was refused too
@@ -178,13 +180,19 @@ func (c *Client) refusedByHTTP(tok string) bool {
 		return false
 	}
 	b.dropped = tok
+	b.armed.Store(true)
 	return true
 }
 
-// acceptedByHTTP resets the budget after an answer other than 401.
+// acceptedByHTTP resets the budget after an answer other than 401; with
+// nothing dropped, the usual case, it takes no lock.
 func (c *Client) acceptedByHTTP() {
 	b := &c.httpBudget
+	if !b.armed.Load() {
+		return
+	}
 	b.mu.Lock()
 	b.dropped, b.spent = "", false
+	b.armed.Store(false)
 	b.mu.Unlock()
 }
