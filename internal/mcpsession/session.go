@@ -22,7 +22,7 @@ import (
 const ProtocolVersion = "2025-06-18"
 
 // ErrClosed is returned by calls on a closed Session.
-var ErrClosed = errors.New("partner: the client was closed: its MCP sessions are gone; use a Client from NewClient or Pool.Client")
+var ErrClosed = errors.New("partner: closed (Client.Close or Pool.Close was called): make a new Client or Pool")
 
 // Config configures a Session. URL and Tokens are required.
 type Config struct {
