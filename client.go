@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -200,8 +199,7 @@ type Client struct {
 	common  service // what the services point at: no allocation per service
 	content ContentService
 
-	httpBudget httpBudget                        // HTTPClient's re-mints after 401s
-	lastMint   atomic.Pointer[InstallationToken] // what the latest mint said, without the token
+	lastMint atomic.Pointer[InstallationToken] // what the latest mint said, without the token
 
 	mcpMu  sync.Mutex
 	mcp    [2]*mcpsession.Session // each MCPServer's session (by index), made on first use
@@ -252,7 +250,6 @@ type shared struct {
 	name            string    // "Config" or "PoolConfig", for advice
 	basePath        string    // the base URL's path, without a trailing slash
 	mcpURLs         [2]string // each MCPServer's endpoint (by index), or ""
-	origins         []string  // scheme://host of BaseURL and MCPURL: where tokens go
 	pacing          Pacing
 }
 
@@ -284,8 +281,16 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 	case pc.ClientSecret == "":
 		return nil, apierr.ArgumentError(name+".ClientSecret", "is required")
 	}
+	var origins []string
+	for _, u := range mcpURLs {
+		if u != nil {
+			origins = append(origins, transport.Origin(u))
+		}
+	}
 	r := transport.New(transport.Options{
 		BaseURL:          base,
+		Origins:          origins,
+		Name:             name,
 		HTTPClient:       pc.HTTPClient,
 		Logger:           pc.Logger,
 		UserAgent:        pc.UserAgent,
@@ -307,14 +312,10 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 		LocalRefreshOnStoreError: pc.LocalRefreshOnStoreError,
 	})
 	sh := &shared{runner: r, ref: ref, margin: pc.InstallationTokenMargin, timeout: pc.RefreshTimeout,
-		logger: pc.Logger, name: name, basePath: strings.TrimSuffix(base.Path, "/"),
-		origins: []string{origin(base)}, pacing: pc.Pacing}
+		logger: pc.Logger, name: name, basePath: strings.TrimSuffix(base.Path, "/"), pacing: pc.Pacing}
 	for i, u := range mcpURLs {
 		if u != nil {
 			sh.mcpURLs[i] = u.String()
-			if o := origin(u); !slices.Contains(sh.origins, o) {
-				sh.origins = append(sh.origins, o)
-			}
 		}
 	}
 	return sh, nil
@@ -463,7 +464,6 @@ func checkURL(field, raw string, insecure bool) (*url.URL, error) {
 }
 
 // origin is u's scheme://host, lowercased.
-func origin(u *url.URL) string { return strings.ToLower(u.Scheme + "://" + u.Host) }
 
 func loopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {

@@ -309,7 +309,8 @@ func TestContentErrorTextEchoesToken(t *testing.T) {
 				t.Cleanup(func() { c.Close() })
 				r := addToolsProject(srv, c, g)
 				srv.AddContentModel(r.p.ID, partnertest.ContentModel{Slug: "post"})
-				srv.InjectFault(partnertest.Fault{Host: partnertest.HostContentMCP, Tool: tool, ToolError: text})
+				// Twice: an "Unauthorized" is replayed once with a new token (the tool did not run).
+				srv.InjectFault(partnertest.Fault{Host: partnertest.HostContentMCP, Tool: tool, ToolError: text, Times: 2})
 
 				if tool == "listContentEntries" {
 					_, err = r.entries(t)

@@ -257,25 +257,21 @@ func TestHTTPClientReplaysOnceAfter401(t *testing.T) {
 	})
 
 	t.Run("body without GetBody", func(t *testing.T) {
+		// The body is read before the request is sent, so a body that
+		// net/http could not send again is replayed too.
 		s, c := hcScript(t)
 		s.then("", errReply(401, "invalid_token"))
 		s.handle("", func(*http.Request) reply { return reply{status: 200} })
 		resp := post(t, c, io.NopCloser(strings.NewReader(payload)))
-		if body := readAll(t, resp); resp.StatusCode != 401 || !strings.Contains(body, "invalid_token") {
-			t.Fatalf("got %d %q, want the 401 as a response", resp.StatusCode, body)
+		if body := readAll(t, resp); resp.StatusCode != 200 {
+			t.Fatalf("got %d %q, want the replay's 200", resp.StatusCode, body)
 		}
 		got := widgetReqs(s)
-		if len(got) != 1 || got[0].Body != payload {
-			t.Fatalf("requests %+v, want the one request, not replayed", got)
+		if len(got) != 2 || got[0].Body != payload || got[1].Body != payload {
+			t.Fatalf("requests %+v, want the request and one replay with the same body", got)
 		}
-		// The refused token is not used again: the next request gets a
-		// new one and goes through.
-		resp = post(t, c, io.NopCloser(strings.NewReader(payload)))
-		if body := readAll(t, resp); resp.StatusCode != 200 {
-			t.Fatalf("next request: %d %q", resp.StatusCode, body)
-		}
-		if got := widgetReqs(s); len(got) != 2 || got[1].Auth == got[0].Auth {
-			t.Errorf("next request carried %q again, want a new token", got[0].Auth)
+		if got[1].Auth == got[0].Auth {
+			t.Errorf("the replay carried %q again, want a new token", got[0].Auth)
 		}
 		if s.unclosed() != 0 {
 			t.Errorf("%d response bodies left open", s.unclosed())
@@ -529,6 +525,36 @@ func TestHTTPClientEndpointRefusingEveryToken(t *testing.T) {
 			if n := s.n(epMint); n != 3 {
 				t.Errorf("mints = %d after a 200 and a new refusal, want 3", n)
 			}
+		})
+	}
+}
+
+// TestHTTPClientRedirectErrorsHoldNoToken: a redirect whose Location
+// carries the token (in its path or query) ends in an error that holds
+// neither, wherever it points: another host, a loop on the same host, a
+// configured host on a port nothing listens on.
+func TestHTTPClientRedirectErrorsHoldNoToken(t *testing.T) {
+	for name, location := range map[string]func(tok string) string{
+		"another host":  func(tok string) string { return "https://evil.example.test/steal/" + tok + "?t=" + tok },
+		"loop":          func(tok string) string { return "/api/oauth-client/v1/widgets?access_token=" + tok + "&n=" + tok[len(tok)-1:] },
+		"path loop":     func(tok string) string { return "/api/oauth-client/v1/widgets/" + tok },
+		"dead address":  func(tok string) string { return "https://api.example.test:1/x/" + tok },
+		"percent token": func(tok string) string { return "https://evil.example.test/?t=%" + fmt.Sprintf("%X", tok[0]) + tok[1:] },
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, c := hcScript(t)
+			s.handle("", func(r *http.Request) reply {
+				tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+				return reply{status: http.StatusFound, header: http.Header{"Location": {location(tok)}}}
+			})
+			resp, err := c.HTTPClient().Get(widgets)
+			if err == nil {
+				resp.Body.Close()
+				t.Fatalf("got %d, want an error", resp.StatusCode)
+			}
+			secrets := append(s.secrets(), "svc_oat_")
+			assertNoSecret(t, err.Error(), secrets)
+			assertNoSecret(t, fmt.Sprintf("%+v", err), secrets)
 		})
 	}
 }

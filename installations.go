@@ -111,7 +111,7 @@ type mintTokenWire struct {
 // tokens.MintFunc.
 func (c *Client) mint(ctx context.Context) (tokens.Minted, error) {
 	path := "/api/oauth-client/installations/" + url.PathEscape(c.grantID) + "/tokens"
-	data, err := c.do(ctx, transport.Request{Method: http.MethodPost, Path: path, Auth: c.access, Credential: c.sh.name + ".BaseURL"})
+	data, err := c.do(ctx, transport.Request{Method: http.MethodPost, Path: path, Auth: c.access, Kind: transport.Credential, Setting: c.sh.name + ".BaseURL"})
 	if err != nil {
 		return tokens.Minted{}, err
 	}

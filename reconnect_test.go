@@ -12,6 +12,7 @@ import (
 	partner "github.com/locsvc/partner-go"
 	"github.com/locsvc/partner-go/auth"
 	"github.com/locsvc/partner-go/partnertest"
+	"github.com/locsvc/partner-go/projects"
 )
 
 func newPoolOn(t *testing.T, srv *partnertest.Server, store auth.Store, max int) *partner.Pool {
@@ -136,4 +137,69 @@ func TestSetTokenMintsANewInstallationToken(t *testing.T) {
 			t.Fatalf("installation tokens used %q with %d mints; want two different, two mints", seen, s.n(epMint))
 		}
 	})
+}
+
+// TestWiderScopeSavedByTheApplicationIsTaken: the user consents again with
+// a wider scope and the application saves the new refresh token to the
+// Store with its own exchange. A call refused with missing_scope reads the
+// Store once, takes the new token and is replayed once with it.
+func TestWiderScopeSavedByTheApplicationIsTaken(t *testing.T) {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	g := srv.NewGrant(partnertest.WithScopes(partner.ScopeOrgRead, partner.ScopeProjectsRead))
+	store := auth.NewMemoryStore()
+	ctx := context.Background()
+	store.Save(ctx, g.ID, &oauth2.Token{RefreshToken: g.RefreshToken})
+	pool := newPoolOn(t, srv, store, 10)
+	c, err := pool.Client(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	create := func() error {
+		_, err := c.Projects.Create(ctx, projects.CreateParams{Name: "Web", Slug: "web", SourceLanguage: "en"})
+		return err
+	}
+	if err := create(); !errors.Is(err, partner.ErrMissingScope) {
+		t.Fatalf("before the new consent: %v, want ErrMissingScope", err)
+	}
+	wider := srv.Reconnect(g.ID, partnertest.WithScopes(partner.ScopeOrgRead, partner.ScopeProjectsRead, partner.ScopeProjectsWrite))
+	store.Save(ctx, g.ID, &oauth2.Token{RefreshToken: wider.RefreshToken})
+	if err := create(); err != nil {
+		t.Fatalf("after the application saved the wider grant: %v", err)
+	}
+	// The wider grant is kept: the next call goes out once (its slug is
+	// taken now) and is not refused for its scope.
+	before := len(srv.Requests())
+	if _, err := c.Projects.Create(ctx, projects.CreateParams{Name: "Web", Slug: "web", SourceLanguage: "en"}); errors.Is(err, partner.ErrMissingScope) {
+		t.Fatalf("the wider grant was not kept: %v", err)
+	}
+	if n := len(srv.Requests()) - before; n != 1 {
+		t.Errorf("%d requests for a call with the wider grant, want 1", n)
+	}
+}
+
+// TestMissingScopeWithoutANewerTokenIsNotReplayed: when the Store holds
+// nothing newer, a missing_scope answer comes back after one request.
+func TestMissingScopeWithoutANewerTokenIsNotReplayed(t *testing.T) {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	g := srv.NewGrant(partnertest.WithScopes(partner.ScopeOrgRead, partner.ScopeProjectsRead))
+	store := auth.NewMemoryStore()
+	ctx := context.Background()
+	store.Save(ctx, g.ID, &oauth2.Token{RefreshToken: g.RefreshToken})
+	c, err := newPoolOn(t, srv, store, 10).Client(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Organizations.List(ctx); err != nil { // tokens in place
+		t.Fatal(err)
+	}
+	before := len(srv.Requests())
+	_, err = c.Projects.Create(ctx, projects.CreateParams{Name: "Web", Slug: "web", SourceLanguage: "en"})
+	if !errors.Is(err, partner.ErrMissingScope) {
+		t.Fatalf("err = %v, want ErrMissingScope", err)
+	}
+	if n := len(srv.Requests()) - before; n != 1 {
+		t.Errorf("%d requests, want 1 (no replay without a newer token)", n)
+	}
 }

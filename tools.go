@@ -108,7 +108,7 @@ func (c *Client) session(server MCPServer) (*mcpsession.Session, error) {
 	case c.mcp[i] != nil:
 		return c.mcp[i], nil
 	}
-	s, err := mcpsession.New(mcpsession.Config{URL: c.sh.mcpURLs[i], Tokens: c.install, Runner: c.sh.runner})
+	s, err := mcpsession.New(mcpsession.Config{URL: c.sh.mcpURLs[i], Setting: c.sh.name + "." + field, Tokens: c.install, Runner: c.sh.runner})
 	if err != nil {
 		return nil, err
 	}

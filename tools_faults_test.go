@@ -6,8 +6,10 @@ package partner_test
 // in error texts, and Close.
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -439,7 +441,8 @@ func TestToolsErrorTextEchoesToken(t *testing.T) {
 			}
 			t.Cleanup(func() { c.Close() })
 			r := addToolsProject(srv, c, g)
-			srv.InjectFault(partnertest.Fault{Host: partnertest.HostMCP, Tool: "listKeys", ToolError: text})
+			// Twice: an "Unauthorized" is replayed once with a new token (the tool did not run).
+			srv.InjectFault(partnertest.Fault{Host: partnertest.HostMCP, Tool: "listKeys", ToolError: text, Times: 2})
 
 			_, err = r.listAll(t)
 			if err == nil {
@@ -528,4 +531,102 @@ func TestToolsCloseDuringCall(t *testing.T) {
 			t.Errorf("the call in flight: %v, want ErrClosed", err)
 		}
 	})
+}
+
+// renewingTransport mints a new installation token (Installations.
+// CreateToken) while the first tools/call of tool is on its way: the call
+// carries the old token, and the client's current one is the new token.
+type renewingTransport struct {
+	next http.RoundTripper
+	tool string
+	c    func() *partner.Client
+	once sync.Once
+}
+
+func (rt *renewingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Body != nil && strings.HasPrefix(req.URL.Path, "/mcp") {
+		body, _ := io.ReadAll(req.Body)
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		if bytes.Contains(body, []byte(`"name":"`+rt.tool+`"`)) {
+			rt.once.Do(func() {
+				if _, err := rt.c().Installations.CreateToken(req.Context()); err != nil {
+					panic(err)
+				}
+			})
+		}
+	}
+	return rt.next.RoundTrip(req)
+}
+
+// TestToolsErrorEchoesATokenReplacedDuringTheCall: a tool failure that
+// echoes the token its call carried is scrubbed although the client got a
+// new installation token meanwhile (the old one stays valid for its hour).
+func TestToolsErrorEchoesATokenReplacedDuringTheCall(t *testing.T) {
+	for _, text := range []string{
+		"Project not found for token {token}",
+		"CONFLICT: {token} is a parent",
+	} {
+		t.Run(text, func(t *testing.T) {
+			srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
+			t.Cleanup(srv.Close)
+			g := srv.NewGrant()
+			cfg := flowConfig(srv, g)
+			var c *partner.Client
+			rec := &tokenRecorder{next: &renewingTransport{next: srv.Client().Transport, tool: "listKeys", c: func() *partner.Client { return c }}}
+			cfg.HTTPClient = &http.Client{Transport: rec}
+			logs := debugLogs(&cfg)
+			c, err := partner.NewClient(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { c.Close() })
+			r := addToolsProject(srv, c, g)
+			srv.InjectFault(partnertest.Fault{Host: partnertest.HostMCP, Tool: "listKeys", ToolError: text})
+			_, err = r.listAll(t)
+			if err == nil {
+				t.Fatal("the isError answer was taken for a success")
+			}
+			if m := srv.GrantCounts(g.ID).Mints; m < 2 {
+				t.Fatalf("%d mints: the token was not replaced during the call", m)
+			}
+			secrets := append([]string{srv.ClientSecret(), g.RefreshToken, "svc_oat_"}, rec.tokens()...)
+			assertNoSecret(t, err.Error(), secrets)
+			assertNoSecret(t, fmt.Sprintf("%+v", err), secrets)
+			assertNoSecret(t, logs.String(), secrets)
+		})
+	}
+}
+
+// TestToolsUnauthorizedResultFollowsThe401Rule: a tool's "Unauthorized"
+// result (the tool did not run) re-mints once and replays once, as an HTTP
+// 401 does, writes included; refused again, it is ErrMCPUnauthorized and
+// the next call fails at once without a request or a mint.
+func TestToolsUnauthorizedResultFollowsThe401Rule(t *testing.T) {
+	r := newToolsRig(t)
+	if _, err := r.create(t, "warm"); err != nil {
+		t.Fatal(err)
+	}
+	mints := r.srv.GrantCounts(r.g.ID).Mints
+	r.srv.InjectFault(partnertest.Fault{Host: partnertest.HostMCP, Tool: "createKeys", ToolError: "Unauthorized"})
+	if _, err := r.create(t, "once"); err != nil {
+		t.Fatalf("after one Unauthorized: %v, want the replay's success", err)
+	}
+	if m := r.srv.GrantCounts(r.g.ID).Mints; m != mints+1 {
+		t.Errorf("%d mints, want one re-mint", m-mints)
+	}
+
+	r.srv.InjectFault(partnertest.Fault{Host: partnertest.HostMCP, Tool: "createKeys", ToolError: "Unauthorized", Times: -1})
+	if _, err := r.create(t, "twice"); !errors.Is(err, partner.ErrMCPUnauthorized) {
+		t.Fatalf("refused twice: %v, want ErrMCPUnauthorized", err)
+	}
+	before, mints := len(mcpRequests(r.srv)), r.srv.GrantCounts(r.g.ID).Mints
+	if _, err := r.create(t, "again"); !errors.Is(err, partner.ErrMCPUnauthorized) {
+		t.Fatalf("next call: %v, want ErrMCPUnauthorized", err)
+	}
+	if n, m := len(mcpRequests(r.srv))-before, r.srv.GrantCounts(r.g.ID).Mints-mints; n != 0 || m != 0 {
+		t.Errorf("next call sent %d requests and minted %d times, want neither", n, m)
+	}
+	if _, err := r.c.Projects.List(t.Context(), r.g.Organizations[0].ID); err != nil {
+		t.Errorf("REST after MCP refused the token: %v", err)
+	}
 }

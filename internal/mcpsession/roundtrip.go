@@ -2,123 +2,188 @@ package mcpsession
 
 import (
 	"bytes"
-	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
-	"net/url"
+	"slices"
 	"strings"
-	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/locsvc/partner-go/internal/apierr"
 	"github.com/locsvc/partner-go/internal/transport"
 )
 
-// accept is what the servers require in Accept (mcp-tools.md section 2).
+// accept is what the MCP servers require in Accept.
 const accept = "application/json, text/event-stream"
 
-// exchange is what the HTTP layer learns about one logical exchange (a
-// tool call, a listing, the handshake); it travels in the request's
-// context. Messages the go-sdk sends on the same context afterwards (a
-// cancellation notice) find it sealed and leave it alone.
-type exchange struct {
-	retry bool // may be sent again after it may have run
+// roundTripper is the one layer under the go-sdk. It sends each POST
+// through the SDK's request path (transport.Runner: the hosts rule,
+// retries, the token, the 401 rule, typed errors), as a read-only call
+// when the message may be sent again, and checks a 2xx answer before the
+// go-sdk sees it: an answer the go-sdk would choke on, or one that holds
+// no response to the call, becomes a typed error here. The go-sdk thus
+// sees only a usable 2xx answer or a *failure, which it hands back to the
+// call without closing its connection.
+type roundTripper struct{ s *Session }
 
-	mu     sync.Mutex
-	sealed bool
-	sent   int    // attempts that left for the server
-	token  string // the last token sent
-	err    error  // the typed failure
-}
+// failure carries the SDK's typed error through the go-sdk, which wraps
+// it; Session.do unwraps it.
+type failure struct{ err error }
 
-type exchangeKey struct{}
+func (f *failure) Error() string { return f.err.Error() }
 
-func withExchange(ctx context.Context, x *exchange) context.Context {
-	return context.WithValue(ctx, exchangeKey{}, x)
-}
-
-func (x *exchange) sending(tok string) {
-	x.mu.Lock()
-	if !x.sealed {
-		x.sent++
-		x.token = tok
-	}
-	x.mu.Unlock()
-}
-
-func (x *exchange) lastToken() string {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	return x.token
-}
-
-func (x *exchange) failed(err error) {
-	x.mu.Lock()
-	if !x.sealed {
-		x.err = err
-	}
-	x.mu.Unlock()
-}
-
-// seal ends the recording and returns what was recorded.
-func (x *exchange) seal() (sent int, err error) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	x.sealed = true
-	return x.sent, x.err
-}
-
-// roundTripper is the HTTP layer under the go-sdk. It sends each POST
-// through the SDK's one request path (transport.Runner: retries, the
-// token, the hosts rule, the 401 replay, typed errors), as a read-only
-// call when the exchange may be sent again. Only a 2xx answer (read in
-// full) reaches the go-sdk; every other answer becomes an error, which the
-// go-sdk reports for the call without closing its connection.
-type roundTripper struct {
-	s        *Session
-	runner   *transport.Runner
-	endpoint *url.URL
+// message is what the layer reads of a JSON-RPC message.
+type message struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		Name string `json:"name"`
+	} `json:"params"`
+	Result struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	} `json:"result"`
 }
 
 // RoundTrip implements http.RoundTripper.
-func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	x, _ := req.Context().Value(exchangeKey{}).(*exchange)
-	if x == nil {
-		x = &exchange{retry: true} // nothing the SDK sends without one changes anything
-	}
-	if req.Method != http.MethodPost {
-		closeBody(req)
-		return nil, fmt.Errorf("partner: the MCP servers are stateless: the SDK sends only POST, not %s", req.Method)
-	}
-	if !strings.EqualFold(req.URL.Scheme, t.endpoint.Scheme) || !strings.EqualFold(req.URL.Host, t.endpoint.Host) {
-		closeBody(req)
-		return nil, fmt.Errorf("partner: refusing to send the installation token to %s: it goes only to the configured MCP host", req.URL.Host)
-	}
-	body, err := readRequest(req)
+func (t roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	s := t.s
+	body, err := transport.ReadRequest(req)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := t.runner.Send(req.Context(), transport.Request{
-		Method: http.MethodPost, URL: req.URL, Auth: t.s.tokens, Payload: body,
-		Accept: accept, Header: mcpHeaders(req.Header), Idempotent: x.retry, Sent: x.sending,
+	if req.Method != http.MethodPost {
+		return nil, fmt.Errorf("partner: the MCP servers are stateless: the SDK sends only POST, not %s", req.Method)
+	}
+	var msg message
+	json.Unmarshal(body, &msg) // the go-sdk's own encoding: it decodes
+	readOnly := msg.Method != "tools/call" || s.ReadOnly(msg.Params.Name)
+	resp, err := s.runner.Send(req.Context(), transport.Request{
+		Kind: transport.MCP, Method: http.MethodPost, URL: req.URL, Auth: s.tokens, Payload: body,
+		Accept: accept, Header: mcpHeaders(req.Header), Idempotent: readOnly, Setting: s.setting,
 	})
 	if err != nil {
 		var ae *apierr.APIError
-		if errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound && req.Header.Get("Mcp-Session-Id") != "" {
+		switch {
+		case !errors.As(err, &ae):
+		case ae.StatusCode == http.StatusNotFound && req.Header.Get("Mcp-Session-Id") != "":
 			// The server forgot a session it gave out: the go-sdk turns
 			// this into ErrSessionMissing, and the Session reconnects.
 			return answer(req, http.StatusNotFound, nil, ae.Body), nil
+		case msg.Method == "initialize" && ae.Code == "" &&
+			(ae.StatusCode == http.StatusNotFound || ae.StatusCode == http.StatusMethodNotAllowed):
+			err = s.misconfigured(err)
 		}
-		if errors.As(err, &ae) && ae.StatusCode == http.StatusUnauthorized {
-			// Refused after the request path's one replay with a new
-			// token: the endpoint refuses installation tokens.
-			err = t.s.tokens.refuse(x.lastToken(), err)
+		return nil, &failure{err}
+	}
+	if len(msg.ID) > 0 { // a call: its answer must hold its response
+		if problem := check(msg, resp); problem != "" {
+			return nil, &failure{s.unusable(msg, problem)}
 		}
-		x.failed(err)
-		return nil, err
 	}
 	return answer(req, resp.StatusCode, resp.Header, resp.Body), nil
+}
+
+// check returns what makes a 2xx answer to the call msg unusable, or "".
+// It never quotes the answer: a token may sit in it.
+func check(msg message, resp transport.Response) string {
+	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	var events [][]byte
+	switch ct {
+	case "application/json":
+		events = [][]byte{resp.Body}
+	case "text/event-stream":
+		events = sseData(resp.Body)
+	default:
+		return fmt.Sprintf("the answer is %s, not JSON-RPC", apierr.Quote(cmpOr(ct, "without a Content-Type")))
+	}
+	for _, data := range events {
+		var got message
+		if err := json.Unmarshal(data, &got); err != nil {
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				return fmt.Sprintf("the answer is not JSON (invalid at byte %d)", se.Offset)
+			}
+			if len(bytes.TrimSpace(data)) == 0 {
+				return "the answer is empty"
+			}
+			return "the answer is not a JSON-RPC message"
+		}
+		if !bytes.Equal(bytes.TrimSpace(got.ID), bytes.TrimSpace(msg.ID)) || got.Method != "" {
+			continue // a notification, or another call's response
+		}
+		if msg.Method == "initialize" && !slices.Contains(mcp.SupportedProtocolVersions(), got.Result.ProtocolVersion) {
+			return fmt.Sprintf("the server speaks MCP protocol version %s, which the SDK does not", apierr.Quote(got.Result.ProtocolVersion))
+		}
+		return ""
+	}
+	return "the answer holds no response to the call"
+}
+
+// sseData returns the data of each event of an event stream: its "data:"
+// lines joined by newlines, as the event-stream format defines.
+func sseData(body []byte) [][]byte {
+	var events [][]byte
+	var cur []byte
+	has := false
+	for line := range strings.Lines(string(body)) {
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			if has {
+				events = append(events, cur)
+			}
+			cur, has = nil, false
+			continue
+		}
+		field, value, _ := strings.Cut(line, ":")
+		if field != "data" {
+			continue
+		}
+		value = strings.TrimPrefix(value, " ")
+		if has {
+			cur = append(cur, '\n')
+		}
+		cur, has = append(cur, value...), true
+	}
+	if has {
+		events = append(events, cur)
+	}
+	return events
+}
+
+// unusable is the error for a 2xx answer that cannot be used: on the
+// first contact a configuration error (the URL is not the MCP server's),
+// afterwards an unexpected answer, for this call only.
+func (s *Session) unusable(msg message, problem string) error {
+	name := msg.Method
+	if msg.Params.Name != "" {
+		name += " " + msg.Params.Name
+	}
+	err := fmt.Errorf("partner: POST %s (%s): %w: %s", s.path, name, apierr.ErrUnexpectedResponse, problem)
+	if msg.Method == "initialize" {
+		return s.misconfigured(err)
+	}
+	if msg.Method == "tools/call" && !s.ReadOnly(msg.Params.Name) {
+		err = fmt.Errorf("%w; the call may have run and was not sent again", err)
+	}
+	return err
+}
+
+// misconfigured classifies a first contact's failure as ErrConfiguration
+// naming the setting and the path tried.
+func (s *Session) misconfigured(err error) error {
+	return apierr.Classify(apierr.ErrConfiguration, err, fmt.Sprintf(
+		"check %s: %s did not answer as the service's MCP server; users need not reconnect", s.setting, apierr.Quote(s.endpoint)))
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // mcpHeaders returns the headers of the go-sdk's own that the request
@@ -143,59 +208,4 @@ func answer(req *http.Request, status int, h http.Header, body []byte) *http.Res
 		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: h,
 		Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body)), Request: req,
 	}
-}
-
-func readRequest(req *http.Request) ([]byte, error) {
-	if req.Body == nil || req.Body == http.NoBody {
-		return nil, nil
-	}
-	defer req.Body.Close()
-	return io.ReadAll(req.Body)
-}
-
-func closeBody(req *http.Request) {
-	if req.Body != nil {
-		req.Body.Close()
-	}
-}
-
-// budget is the grant's token source as MCP requests see it: a 401 from
-// an MCP endpoint re-mints at most once per installation token. When the
-// token that replaced a refused one is refused too, it is remembered:
-// MCP calls fail at once with ErrMCPUnauthorized (no further mint) until
-// the grant's token changes for another reason, while REST keeps using it.
-type budget struct {
-	transport.TokenSource
-
-	mu         sync.Mutex
-	refused    string
-	refusedErr error
-}
-
-// Token returns the grant's installation token, or the error of a token
-// the endpoint refused.
-func (b *budget) Token(ctx context.Context) (string, error) {
-	tok, err := b.TokenSource.Token(ctx)
-	if err != nil {
-		return "", err
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if tok == b.refused {
-		return "", b.refusedErr
-	}
-	return tok, nil
-}
-
-// refuse remembers tok, refused after a re-mint, and returns the error for
-// it: ErrMCPUnauthorized with the answer. The grant is not gone.
-func (b *budget) refuse(tok string, err error) error {
-	err = apierr.Classify(apierr.ErrMCPUnauthorized, err,
-		"the MCP endpoint refused the installation token; the grant is not gone and REST still works")
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if tok != "" {
-		b.refused, b.refusedErr = tok, err
-	}
-	return err
 }

@@ -26,15 +26,17 @@ var ErrClosed = errors.New("partner: closed (Client.Close or Pool.Close was call
 
 // Config configures a Session. URL and Tokens are required.
 type Config struct {
-	// URL is the MCP endpoint ({mcp_url}). The token is sent only to its
-	// scheme and host.
+	// URL is the MCP endpoint. The token is sent only to the configured
+	// hosts.
 	URL string
+	// Setting names the configuration field that holds URL
+	// ("Config.MCPURL"), for the advice of a misconfigured endpoint.
+	Setting string
 	// Tokens is the grant's installation-token source, the one its REST
-	// calls use: a 410 or grant_revoked answer makes it final (Fail), and
-	// a 401 drops its token for one re-mint.
+	// calls use.
 	Tokens transport.TokenSource
-	// Runner sends every request: the SDK's one request path, with its
-	// retries, limits and timeouts. Nil makes one with the defaults.
+	// Runner sends every request: the SDK's one request path. Nil makes
+	// one with the defaults.
 	Runner *transport.Runner
 	// Logger receives the go-sdk's logs; nil is silent.
 	Logger *slog.Logger
@@ -45,8 +47,11 @@ type Config struct {
 // is lost, and makes no request after the grant is gone or it is closed.
 type Session struct {
 	endpoint string
+	url      *url.URL
+	path     string // the endpoint's path, for errors
+	setting  string
 	runner   *transport.Runner
-	tokens   *budget
+	tokens   transport.TokenSource
 	client   *mcp.Client
 	hc       *http.Client
 	// stopped ends when Close is called; it cancels the calls in flight,
@@ -93,9 +98,10 @@ func New(cfg Config) (*Session, error) {
 	if runner == nil {
 		runner = transport.New(transport.Options{BaseURL: u})
 	}
-	s := &Session{endpoint: u.String(), runner: runner, tokens: &budget{TokenSource: cfg.Tokens}}
+	s := &Session{endpoint: u.String(), url: u, path: u.EscapedPath(), setting: cmpOr(cfg.Setting, "the MCP URL"),
+		runner: runner, tokens: cfg.Tokens}
 	s.stopped, s.stop = context.WithCancel(context.Background())
-	s.hc = &http.Client{Transport: &roundTripper{s: s, runner: runner, endpoint: u}}
+	s.hc = &http.Client{Transport: roundTripper{s}}
 	s.client = mcp.NewClient(&mcp.Implementation{Name: "partner-go", Version: transport.Version}, &mcp.ClientOptions{
 		Logger: cfg.Logger,
 		// Advertise nothing: the SDK answers no server requests.
@@ -122,36 +128,47 @@ func (s *Session) Call(ctx context.Context, tool string, args any) ([]byte, erro
 	if args == nil {
 		args = struct{}{}
 	}
-	var res *mcp.CallToolResult
-	gen := s.tokens.Generation()
-	err := s.do(ctx, tool, s.ReadOnly(tool), func(ctx context.Context, cs *mcp.ClientSession) error {
-		var err error
-		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	var text string
-	found := false
-	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			text, found = t.Text, true
-			break
+	for replayed := false; ; replayed = true {
+		var res *mcp.CallToolResult
+		gen := s.tokens.Generation()
+		err := s.do(ctx, tool, s.ReadOnly(tool), func(ctx context.Context, cs *mcp.ClientSession) error {
+			var err error
+			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+			return err
+		})
+		if err != nil {
+			return nil, err
 		}
-	}
-	if res.IsError {
-		err := apierr.FromToolText(tool, text, s.secrets())
-		if errors.Is(err, apierr.ErrReauthorizationRequired) {
-			s.tokens.Fail(ctx, err, gen) // the grant's final state is its token source's
+		var text string
+		found := false
+		for _, c := range res.Content {
+			if t, ok := c.(*mcp.TextContent); ok {
+				text, found = t.Text, true
+				break
+			}
 		}
-		return nil, err
+		if res.IsError {
+			err := apierr.FromToolText(tool, text, s.secrets())
+			switch {
+			case errors.Is(err, apierr.ErrReauthorizationRequired):
+				s.tokens.Fail(ctx, err, gen) // the grant's final state is its token source's
+			case errors.Is(err, apierr.ErrMCPUnauthorized):
+				// The tool did not run: the 401 rule, as for an HTTP 401.
+				if s.tokens.Refusals().ToolUnauthorized(s.tokens, s.url, replayed, err) {
+					continue
+				}
+			}
+			return nil, err
+		}
+		if !found {
+			return nil, fmt.Errorf("partner: tool %s: %w: the result has no text block", tool, apierr.ErrUnexpectedResponse)
+		}
+		return []byte(text), nil
 	}
-	if !found {
-		return nil, fmt.Errorf("partner: tool %s: %w: the result has no text block", tool, apierr.ErrUnexpectedResponse)
-	}
-	return []byte(text), nil
 }
+
+// maxListPages bounds a tools/list: the servers list a few dozen tools.
+const maxListPages = 100
 
 // ListTools returns every tool the server lists, with its input schema and
 // annotations, and remembers which are read-only (readOnlyHint).
@@ -160,17 +177,20 @@ func (s *Session) ListTools(ctx context.Context) ([]*mcp.Tool, error) {
 	err := s.do(ctx, "tools/list", true, func(ctx context.Context, cs *mcp.ClientSession) error {
 		tools = tools[:0]
 		params := &mcp.ListToolsParams{}
-		for {
+		seen := map[string]bool{"": true}
+		for range maxListPages {
 			res, err := cs.ListTools(ctx, params)
 			if err != nil {
 				return err
 			}
 			tools = append(tools, res.Tools...)
-			if res.NextCursor == "" || res.NextCursor == params.Cursor {
-				return nil
+			if seen[res.NextCursor] {
+				return nil // the end, or a cursor given before: a cycle
 			}
+			seen[res.NextCursor] = true
 			params = &mcp.ListToolsParams{Cursor: res.NextCursor}
 		}
+		return fmt.Errorf("partner: tools/list: %w: more than %d pages", apierr.ErrUnexpectedResponse, maxListPages)
 	})
 	if err != nil {
 		return nil, err
@@ -231,12 +251,12 @@ func (s *Session) do(ctx context.Context, name string, retry bool, fn func(conte
 			}
 			return err
 		}
-		x := &exchange{retry: retry}
-		err = fn(withExchange(ctx, x), c.cs)
-		sent, xerr := x.seal()
+		err = fn(ctx, c.cs)
+		var f *failure
 		var rpcErr *jsonrpc.Error
-		broken := err != nil && xerr == nil && ctx.Err() == nil && !errors.As(err, &rpcErr)
-		s.release(c, broken)
+		typed := errors.As(err, &f) || errors.As(err, &rpcErr)
+		missing := errors.Is(err, mcp.ErrSessionMissing)
+		s.release(c, err != nil && !typed && ctx.Err() == nil)
 		switch {
 		case err == nil:
 			return nil
@@ -244,15 +264,15 @@ func (s *Session) do(ctx context.Context, name string, retry bool, fn func(conte
 			return ErrClosed
 		case ctx.Err() != nil:
 			return fmt.Errorf("partner: %s: %w", name, ctx.Err())
-		case xerr != nil:
-			return fmt.Errorf("%w (in %s)", xerr, name) // it names the request already
+		case f != nil:
+			return f.err // the request path's error: it names the request
 		case rpcErr != nil:
 			return apierr.FromToolText(name, rpcErr.Message, s.secrets())
-		case try == 0 && (sent == 0 || retry || errors.Is(err, mcp.ErrSessionMissing)):
-			continue // on a new connection
+		case try == 0 && (retry || missing):
+			continue // on a new connection: the server did not run it, or it may run twice
 		}
 		msg := "the connection to the MCP server broke"
-		if !retry && sent > 0 {
+		if !retry {
 			msg += "; the call may have run and was not sent again"
 		}
 		return fmt.Errorf("partner: %s: %w: %s: %s", name, apierr.ErrTemporary, msg, s.clean(err))
@@ -318,28 +338,27 @@ func (s *Session) acquire(ctx context.Context) (*conn, error) {
 // connect opens a go-sdk session: initialize and notifications/initialized,
 // at the pinned protocol version, without the standalone GET stream.
 func (s *Session) connect(ctx context.Context) (*mcp.ClientSession, error) {
-	x := &exchange{retry: true} // the handshake changes nothing
 	t := &mcp.StreamableClientTransport{
 		Endpoint:             s.endpoint,
 		HTTPClient:           s.hc,
 		MaxRetries:           -1, // no SSE reconnects: the servers send no streams
 		DisableStandaloneSSE: true,
 	}
-	cs, err := s.client.Connect(withExchange(ctx, x), t, &mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
-	_, xerr := x.seal()
+	cs, err := s.client.Connect(ctx, t, &mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err == nil {
 		return cs, nil
 	}
+	var f *failure
 	var rpcErr *jsonrpc.Error
 	switch {
 	case ctx.Err() != nil:
 		return nil, fmt.Errorf("partner: connecting to the MCP server: %w", ctx.Err())
-	case xerr != nil:
-		return nil, fmt.Errorf("%w (connecting to the MCP server)", xerr)
+	case errors.As(err, &f):
+		return nil, f.err // it names the request, or is the token's own error
 	case errors.As(err, &rpcErr):
 		return nil, apierr.FromToolText("initialize", rpcErr.Message, s.secrets())
 	}
-	return nil, fmt.Errorf("partner: connecting to the MCP server: %w: %s", apierr.ErrTemporary, s.clean(err))
+	return nil, s.misconfigured(fmt.Errorf("partner: POST %s (initialize): %s", s.path, s.clean(err)))
 }
 
 // release ends a call's use of c. A broken connection is retired: the next

@@ -32,7 +32,11 @@ type tokens struct {
 	cur    string
 	final  error
 	failed atomic.Int32
+	ref    transport.Refusals
 }
+
+func (t *tokens) Reload(context.Context, uint64) bool { return false }
+func (t *tokens) Refusals() *transport.Refusals       { return &t.ref }
 
 func (t *tokens) Token(context.Context) (string, error) {
 	t.mu.Lock()

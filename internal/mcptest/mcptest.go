@@ -45,6 +45,7 @@ type Fault struct {
 type Request struct {
 	HTTPMethod string
 	Header     http.Header
+	ID         json.RawMessage // JSON-RPC id; empty for a notification
 	Method     string          // JSON-RPC method
 	Tool       string          // params.name of a tools/call
 	Arguments  json.RawMessage // params.arguments of a tools/call
@@ -140,14 +141,15 @@ func (s *Server) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		var msg struct {
-			Method string `json:"method"`
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
 			Params struct {
 				Name      string          `json:"name"`
 				Arguments json.RawMessage `json:"arguments"`
 			} `json:"params"`
 		}
 		_ = json.Unmarshal(body, &msg)
-		rec := Request{HTTPMethod: r.Method, Header: r.Header.Clone(), Method: msg.Method}
+		rec := Request{HTTPMethod: r.Method, Header: r.Header.Clone(), ID: msg.ID, Method: msg.Method}
 		if msg.Method == "tools/call" {
 			rec.Tool, rec.Arguments = msg.Params.Name, msg.Params.Arguments
 		}

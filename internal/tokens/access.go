@@ -220,6 +220,25 @@ type AccessSource struct {
 	lease    *auth.Lease // the lease to commit the unsaved token under
 	lateSave bool        // tok is in use but not in the Store (LocalRefreshOnStoreError)
 	invalid  string      // an access token the service refused, not to be adopted again
+
+	refusals transport.Refusals // the 401 rule's memory for the access token
+}
+
+// Refusals is the 401 rule's memory for the access token.
+func (s *AccessSource) Refusals() *transport.Refusals { return &s.refusals }
+
+// Reload reads the Store once and takes a refresh token there that differs
+// from the grant's (the user connected again, maybe with a wider scope).
+// It reports whether the grant's token changed since gen.
+func (s *AccessSource) Reload(ctx context.Context, gen uint64) bool {
+	s.mu.Lock()
+	if gen != s.gen {
+		s.mu.Unlock()
+		return true
+	}
+	rt := s.tok.RefreshToken
+	s.mu.Unlock()
+	return s.adoptNewer(ctx, rt)
 }
 
 // GrantID returns the grant's id.
@@ -340,7 +359,7 @@ func (s *AccessSource) Fail(ctx context.Context, err error, gen uint64) bool {
 	}
 	rt := s.tok.RefreshToken
 	s.mu.Unlock()
-	if s.adoptNewer(ctx, rt) {
+	if s.Reload(ctx, gen) {
 		return true
 	}
 	s.mu.Lock()

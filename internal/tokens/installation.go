@@ -12,6 +12,7 @@ import (
 
 	"github.com/locsvc/partner-go/internal/apierr"
 	"github.com/locsvc/partner-go/internal/redact"
+	"github.com/locsvc/partner-go/internal/transport"
 )
 
 // Minted is what one mint of an installation token gave: the token, when
@@ -54,6 +55,30 @@ type InstallationSource struct {
 	p      *pending[Minted]
 	pMint  bool   // p mints (Renew), rather than maybe taking a shared token
 	bad    string // a token the service refused, not to be taken from the cache again
+	// prev are the tokens cur replaced, newest last: they stay valid until
+	// they expire, and an answer to a request sent with one may echo it.
+	prev [3]string
+
+	refusals transport.Refusals // the 401 rule's memory for installation tokens
+}
+
+// Refusals is the 401 rule's memory for the grant's installation tokens.
+func (s *InstallationSource) Refusals() *transport.Refusals { return &s.refusals }
+
+// Reload is the access source's Reload; a newer token drops the cached
+// installation token.
+func (s *InstallationSource) Reload(ctx context.Context, gen uint64) bool {
+	return s.cfg.Access.Reload(ctx, gen)
+}
+
+// replaceLocked makes m the cached token and keeps the one it replaces
+// among prev. s.mu is held.
+func (s *InstallationSource) replaceLocked(m Minted) {
+	if s.cur.Token != "" && s.cur.Token != m.Token {
+		copy(s.prev[:], s.prev[1:])
+		s.prev[len(s.prev)-1] = s.cur.Token
+	}
+	s.cur = m
 }
 
 // NewInstallationSource returns an InstallationSource for cfg.
@@ -104,7 +129,8 @@ func (s *InstallationSource) get(ctx context.Context, renew bool) (Minted, error
 	if s.gen != gen {
 		// The grant got a new token (the user reconnected, maybe with
 		// another scope): its installation token is minted anew.
-		s.cur, s.gen = Minted{}, gen
+		s.replaceLocked(Minted{})
+		s.gen = gen
 	}
 	if !renew && s.cur.Token != "" && time.Until(s.cur.Expiry) > s.margin {
 		m := s.cur
@@ -130,7 +156,7 @@ func (s *InstallationSource) Invalidate(tok string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if tok != "" && s.cur.Token == tok {
-		s.cur = Minted{}
+		s.replaceLocked(Minted{})
 		s.bad = tok
 	}
 }
@@ -150,12 +176,13 @@ func (s *InstallationSource) Fail(ctx context.Context, err error, gen uint64) bo
 	return retry
 }
 
-// Secrets returns the grant's tokens, the installation token included.
+// Secrets returns the grant's tokens: the installation token and the ones
+// it replaced, which are still valid until they expire.
 func (s *InstallationSource) Secrets() redact.Secrets {
 	s.mu.Lock()
-	tok := s.cur.Token
+	toks := append([]string{s.cur.Token}, s.prev[:]...)
 	s.mu.Unlock()
-	return s.cfg.Access.Secrets().With(tok)
+	return s.cfg.Access.Secrets().With(toks...)
 }
 
 func (s *InstallationSource) mint(ctx context.Context, p *pending[Minted], gen uint64, renew bool) {
@@ -184,7 +211,7 @@ func (s *InstallationSource) mint(ctx context.Context, p *pending[Minted], gen u
 		m.Expiry, s.margin = s.keep(m.Expiry)
 		// The cache keeps the token and its expiry only: Detail (the whole
 		// answer) goes to this mint's callers, not into every idle grant.
-		s.cur = Minted{Token: m.Token, Expiry: m.Expiry}
+		s.replaceLocked(Minted{Token: m.Token, Expiry: m.Expiry})
 		s.cfg.Access.debug(ctx, "partner: installation token minted", slog.Time("expiry", m.Expiry))
 	}
 	p.finish(m, err)

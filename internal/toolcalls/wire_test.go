@@ -14,6 +14,7 @@ import (
 	"github.com/locsvc/partner-go/internal/mcptest"
 	"github.com/locsvc/partner-go/internal/redact"
 	"github.com/locsvc/partner-go/internal/toolcalls"
+	"github.com/locsvc/partner-go/internal/transport"
 	"github.com/locsvc/partner-go/keys"
 	"github.com/locsvc/partner-go/translations"
 )
@@ -25,6 +26,11 @@ func (staticToken) Invalidate(string)                        {}
 func (staticToken) Generation() uint64                       { return 0 }
 func (staticToken) Fail(context.Context, error, uint64) bool { return false }
 func (t staticToken) Secrets() redact.Secrets                { return redact.New(string(t)) }
+func (staticToken) Reload(context.Context, uint64) bool      { return false }
+
+// Refusals gives a fresh memory each time: a static token is never
+// refused for good.
+func (staticToken) Refusals() *transport.Refusals { return new(transport.Refusals) }
 
 // serve starts a server whose tools answer with the given texts and
 // returns a session to it.

@@ -8,12 +8,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/url"
-	"strconv"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -43,8 +42,8 @@ const (
 	errorBodyLimit = 64 << 10
 )
 
-// TokenSource gives the bearer token for a request. Both the access-token
-// and the installation-token sources of package auth implement it.
+// TokenSource gives the bearer token for a request. The grant's access-
+// and installation-token sources implement it.
 type TokenSource interface {
 	// Token returns a valid token, refreshing it if needed.
 	Token(ctx context.Context) (string, error)
@@ -60,48 +59,78 @@ type TokenSource interface {
 	// grant a newer token (the user reconnected, another holder refreshed),
 	// and the request is then replayed once; otherwise err becomes final.
 	Fail(ctx context.Context, err error, gen uint64) bool
+	// Reload reads the Store once and takes a refresh token there that
+	// differs from the one the grant had at gen (the user connected again,
+	// maybe with a wider scope). It reports whether the grant's token
+	// changed since gen; nothing becomes final.
+	Reload(ctx context.Context, gen uint64) bool
 	// Secrets returns the grant's tokens, which nothing the SDK keeps or
 	// logs may contain.
 	Secrets() redact.Secrets
+	// Refusals is the source's memory for the 401 rule (see Refusals).
+	Refusals() *Refusals
 }
+
+// Kind says which rules a request follows beyond the common ones.
+type Kind int
+
+const (
+	// REST is a call of the resource API: a 2xx body is read and returned,
+	// anything else is a typed error.
+	REST Kind = iota
+	// MCP is a POST to an MCP endpoint. Once the endpoint has refused a
+	// freshly minted token too, calls fail at once with ErrMCPUnauthorized
+	// until the grant's token changes.
+	MCP
+	// Raw is a request of Client.HTTPClient: it goes out once (no retries),
+	// only to a configured host, and its answer comes back unread whatever
+	// its status. It follows the 401 rule and the grant-gone rule.
+	Raw
+	// Credential obtains or revokes a credential (the installation-token
+	// mint, the token endpoint): it never follows a redirect to another
+	// origin, and an answer without a known error code is ErrConfiguration
+	// naming Setting.
+	Credential
+)
 
 // Request is one call of the service.
 type Request struct {
+	Kind   Kind
 	Method string
 	// Path is relative to the base URL.
 	Path string
 	// URL, when set, is the absolute address to call instead of the base
-	// URL and Path (an MCP endpoint). Authorization goes only to the
-	// origin of the address the request was built for.
+	// URL and Path (an MCP endpoint, an HTTPClient request).
 	URL *url.URL
 	// Auth authorises the request; nil sends none.
 	Auth TokenSource
 	// Body is encoded as JSON; nil sends no body. Payload, when set, is a
-	// body already encoded as JSON and is sent as it is.
+	// body already encoded and is sent as it is.
 	Body    any
 	Payload []byte
 	// Accept replaces the Accept header's "application/json"; Header adds
-	// headers (an MCP session's own).
+	// headers (an MCP session's own, an HTTPClient request's).
 	Accept string
 	Header http.Header
 	// Idempotent marks a POST that may be sent again after it may have run
 	// (a read-only tool): it is retried like a GET.
 	Idempotent bool
-	// Sent, when set, is told the token each attempt is sent with.
-	Sent func(token string)
-	// Credential is set for requests that obtain or revoke a credential
-	// (the installation-token mint): it names the setting that holds the
-	// URL, for the advice of ErrConfiguration. Such a request never follows
-	// a redirect to another origin, and an answer without a known error code
-	// is ErrConfiguration, not a per-call error.
-	Credential string
+	// Setting names the configuration field that holds the URL, for the
+	// advice of ErrConfiguration ("Config.MCPURL").
+	Setting string
 }
 
 // Options configures a Runner. Zero values take the defaults above.
 type Options struct {
-	// BaseURL is the resource API's base ({base_url}). Authorization is
-	// only ever sent to its scheme and host.
+	// BaseURL is the resource API's base ({base_url}).
 	BaseURL *url.URL
+	// Origins are the scheme://host of every URL the application
+	// configured (the base URL's and the MCP endpoints'): the only places
+	// a token is sent. The base URL's origin is always one.
+	Origins []string
+	// Name is the configuration type's name ("Config" or "PoolConfig"),
+	// for advice.
+	Name string
 	// HTTPClient is the caller's client; it is copied, never modified.
 	HTTPClient *http.Client
 	// Logger receives the SDK's debug lines about retries; nil is silent.
@@ -126,109 +155,82 @@ type Options struct {
 // Runner sends requests. It is safe for concurrent use and is meant to be
 // shared by every client of a pool: it holds no per-grant state.
 type Runner struct {
-	prefix        string // base URL without a trailing slash
-	basePath      string // the base URL's path without a trailing slash
-	origin        string // scheme://host of the base URL
-	rc            *retryablehttp.Client
-	std           *http.Client
-	ua            string
-	uaVals        []string // header values shared by every request;
-	jsonVals      []string // net/http never modifies them
-	maxBody       int64
-	retryAfterMax time.Duration
-	secrets       redact.Secrets
-	logger        *slog.Logger
-	base          http.RoundTripper // the caller's transport, under the SDK's
+	prefix   string // base URL without a trailing slash
+	basePath string // the base URL's path without a trailing slash
+	origins  []string
+	name     string
+	hc       http.Client // copied per call, with that call's redirect rule
+	ua       string
+	policy   policy
+	maxBody  int64
+	secrets  redact.Secrets
+	logger   *slog.Logger
 }
 
 // New returns a Runner for o.
 func New(o Options) *Runner {
 	r := &Runner{
-		prefix:        strings.TrimSuffix(o.BaseURL.String(), "/"),
-		basePath:      strings.TrimSuffix(o.BaseURL.Path, "/"),
-		origin:        o.BaseURL.Scheme + "://" + o.BaseURL.Host,
-		ua:            "partner-go/" + Version,
-		maxBody:       o.MaxResponseBytes,
-		retryAfterMax: o.RetryAfterMax,
-		secrets:       o.Secrets,
-		logger:        o.Logger,
+		prefix:   strings.TrimSuffix(o.BaseURL.String(), "/"),
+		basePath: strings.TrimSuffix(o.BaseURL.Path, "/"),
+		origins:  []string{Origin(o.BaseURL)},
+		name:     cmpOr(o.Name, "Config"),
+		ua:       "partner-go/" + Version,
+		maxBody:  o.MaxResponseBytes,
+		secrets:  o.Secrets,
+		logger:   o.Logger,
+		policy: policy{
+			retryMax:      o.RetryMax,
+			waitMin:       orDefault(o.RetryWaitMin, DefaultRetryWaitMin),
+			waitMax:       orDefault(o.RetryWaitMax, DefaultRetryWaitMax),
+			retryAfterMax: orDefault(o.RetryAfterMax, DefaultRetryAfterMax),
+		},
+	}
+	for _, o := range o.Origins {
+		if o = strings.ToLower(o); !slices.Contains(r.origins, o) {
+			r.origins = append(r.origins, o)
+		}
+	}
+	switch {
+	case r.policy.retryMax == 0:
+		r.policy.retryMax = DefaultRetryMax
+	case r.policy.retryMax < 0:
+		r.policy.retryMax = 0
 	}
 	if o.UserAgent != "" {
 		r.ua += " " + o.UserAgent
 	}
-	r.uaVals = []string{r.ua}
-	r.jsonVals = []string{"application/json"}
 	if r.maxBody <= 0 {
 		r.maxBody = DefaultMaxResponseBytes
 	}
-	if r.retryAfterMax <= 0 {
-		r.retryAfterMax = DefaultRetryAfterMax
-	}
-	var hc http.Client
 	if o.HTTPClient != nil {
-		hc = *o.HTTPClient // a copy: the caller's client is never modified
-	} else {
-		hc.Transport = defaultTransport()
+		r.hc = *o.HTTPClient // a copy: the caller's client is never modified
 	}
-	prevRedirect := hc.CheckRedirect
-	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if c, _ := req.Context().Value(callKey{}).(*call); c != nil && c.credential != "" && !sameOrigin(req.URL, origin(via[0].URL)) {
-			return &RedirectError{Host: req.URL.Host, Setting: c.credential}
-		}
-		if prevRedirect != nil {
-			return prevRedirect(req, via)
-		}
-		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
-		}
-		return nil
-	}
-	base := hc.Transport
+	base := r.hc.Transport
 	if base == nil {
-		base = http.DefaultTransport
+		base = defaultTransport()
 	}
-	r.base = base
-	hc.Transport = &authTransport{base: base, ua: r.ua}
-
-	retryMax := o.RetryMax
-	switch {
-	case retryMax == 0:
-		retryMax = DefaultRetryMax
-	case retryMax < 0:
-		retryMax = 0
-	}
-	r.rc = &retryablehttp.Client{
-		HTTPClient:   &hc,
-		RetryMax:     retryMax,
-		RetryWaitMin: orDefault(o.RetryWaitMin, DefaultRetryWaitMin),
-		RetryWaitMax: orDefault(o.RetryWaitMax, DefaultRetryWaitMax),
-		CheckRetry:   r.checkRetry,
-		Backoff:      backoff,
-		ErrorHandler: lastResponse,
-	}
-	r.std = &http.Client{Transport: &retryablehttp.RoundTripper{Client: r.rc}}
+	r.hc.Transport = roundTripper{base}
 	return r
 }
 
-// lastResponse is go-retryablehttp's ErrorHandler: when retries run out
-// on a status, the last response is kept so it becomes the typed error.
-// With an error (the context ended, a body could not be read) the response
-// is closed and dropped: net/http would otherwise discard it unclosed
-// when it comes back through a RoundTripper, as on the token path.
-func lastResponse(resp *http.Response, err error, _ int) (*http.Response, error) {
-	if err != nil && resp != nil {
-		resp.Body.Close()
-		return nil, err
+// roundTripper is the caller's transport as every call uses it. It hides
+// CloseIdleConnections, which go-retryablehttp calls after every failed
+// call and which would close the connections every other grant shares,
+// and it sets Response.Request where a test transport leaves it nil.
+type roundTripper struct{ base http.RoundTripper }
+
+func (t roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	if err == nil && resp.Request == nil {
+		resp.Request = req
 	}
 	return resp, err
 }
 
 // defaultTransport is the SDK's own transport when the caller gives no
-// client: a clone of http.DefaultTransport with a header timeout, which
-// bounds a hanging attempt at the cost of a timer per request (see
-// BenchmarkProjectsGet's sdk-default), less than http.Client.Timeout's
-// context and timer. When http.DefaultTransport was replaced (tracing and
-// metrics libraries wrap it), it is used as it is.
+// client: a clone of http.DefaultTransport with a header timeout. When
+// http.DefaultTransport was replaced (tracing and metrics libraries wrap
+// it), it is used as it is.
 func defaultTransport() http.RoundTripper {
 	dt, ok := http.DefaultTransport.(*http.Transport)
 	if !ok {
@@ -240,27 +242,6 @@ func defaultTransport() http.RoundTripper {
 	return t
 }
 
-// RedirectError is a credential request's redirect to another origin,
-// refused: its body (client secret, refresh token) or its answer (a token)
-// must not cross to a host the application did not configure. Host is the
-// Location's host; the rest of that URL is never kept.
-type RedirectError struct {
-	Host    string
-	Setting string
-}
-
-func (e *RedirectError) Error() string {
-	return "redirected to another host (" + e.Host + "), refused for a credential request"
-}
-
-// Configuration returns e as an ErrConfiguration for method path.
-func (e *RedirectError) Configuration(method, path string) error {
-	return apierr.Classify(apierr.ErrConfiguration, fmt.Errorf("partner: %s %s: %w", method, path, e),
-		"check "+e.Setting+"; users need not reconnect")
-}
-
-func origin(u *url.URL) string { return u.Scheme + "://" + u.Host }
-
 func orDefault(d, def time.Duration) time.Duration {
 	if d <= 0 {
 		return def
@@ -268,57 +249,65 @@ func orDefault(d, def time.Duration) time.Duration {
 	return d
 }
 
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// Origin is u's scheme://host, lowercased: what the hosts rule compares.
+func Origin(u *url.URL) string { return strings.ToLower(u.Scheme + "://" + u.Host) }
+
+// Allowed reports whether a token may go to u: the hosts rule.
+func (r *Runner) Allowed(u *url.URL) bool { return u != nil && slices.Contains(r.origins, Origin(u)) }
+
 // Secrets returns the application's secrets, which nothing the SDK keeps
 // or logs may contain.
 func (r *Runner) Secrets() redact.Secrets { return r.secrets }
 
-// Base returns the transport every request finally goes through: the
-// caller's HTTPClient's, or the SDK's default. It adds nothing.
-func (r *Runner) Base() http.RoundTripper { return r.base }
-
-// UserAgent returns the User-Agent the SDK sends.
-func (r *Runner) UserAgent() string { return r.ua }
-
 // Logger returns the configured logger, or nil.
 func (r *Runner) Logger() *slog.Logger { return r.logger }
 
-// OAuth2Context returns a context for golang.org/x/oauth2 calls: its
-// requests go through the Runner's client and retry policy as a POST with
-// no Authorization header, and never follow a redirect to another origin
-// (setting names the URL setting to check then).
+// OAuth2Context returns a context for golang.org/x/oauth2 calls: their
+// requests go through the SDK's retry policy as Credential requests of
+// setting (no Authorization header, no redirect to another origin).
 func (r *Runner) OAuth2Context(ctx context.Context, setting string) context.Context {
-	ctx = context.WithValue(ctx, callKey{}, &call{r: r, method: http.MethodPost, credential: setting})
-	// x/oauth2 finds its HTTP client under this key.
-	return context.WithValue(ctx, oauth2.HTTPClient, r.std)
+	hc := &http.Client{Transport: credentialTransport{r: r, setting: setting}}
+	// x/oauth2 finds its HTTP client under this key: its own convention.
+	return context.WithValue(ctx, oauth2.HTTPClient, hc)
 }
 
-// call is the per-request state the retry policy and the auth transport
-// share; it travels in the request's context.
-type call struct {
-	r           *Runner
-	method      string
-	path        string // the whole path, for log lines
-	origin      string // where Authorization may go: the request's own origin
-	idempotent  bool
-	credential  string // see Request.Credential
-	sent        func(token string)
-	auth        TokenSource
-	token       string // the last token sent
-	gen         uint64 // the auth Generation when token was taken
-	invalidated bool   // a 401 dropped the cached token: replay once
-	replayed    bool
-	body        []byte // the final answer's body
-	read        bool   // the response handler read it
-	preset      bool   // token was just put on the request: the next attempt needs no lookup
+// credentialTransport sends x/oauth2's requests as calls of the pipeline.
+type credentialTransport struct {
+	r       *Runner
+	setting string
 }
 
-type callKey struct{}
+func (t credentialTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	body, err := readRequest(req)
+	if err != nil {
+		return nil, err
+	}
+	q := Request{Kind: Credential, Method: req.Method, URL: req.URL, Payload: body, Header: req.Header, Setting: t.setting}
+	c := t.r.newCall(&q)
+	resp, err := c.exchange(req.Context())
+	if err != nil {
+		return nil, c.failure(req.Context(), err)
+	}
+	// x/oauth2 reads the answer itself: hand back the body the handler read.
+	resp.Body = io.NopCloser(bytes.NewReader(c.body))
+	resp.ContentLength = int64(len(c.body))
+	return resp, nil
+}
 
-// Response is a 2xx answer: its status, headers and body (read in full).
+// Response is an answer: its status, headers and body (read in full), or
+// for a Raw request the answer itself, unread.
 type Response struct {
 	StatusCode int
 	Header     http.Header
 	Body       []byte
+	HTTP       *http.Response
 }
 
 // Do sends q and returns the 2xx body; see Send.
@@ -327,37 +316,54 @@ func (r *Runner) Do(ctx context.Context, q Request) ([]byte, error) {
 	return resp.Body, err
 }
 
-// Send sends q and returns the 2xx answer. A non-2xx answer becomes
-// *apierr.APIError or *apierr.MissingScopeError (classified as
-// ErrConfiguration for a credential request without a known code, and as
-// ErrReauthorizationRequired when it says the grant is gone); a token
-// failure is returned as the token source gave it. Every error starts with
+// Send sends q: the one request path. It applies, each in one place:
+// the hosts rule (a token goes only to a configured origin, a redirect to
+// another origin drops it), the retry policy, the 401 rule (a refused
+// token is dropped, a new one taken and the request replayed once; a new
+// token refused too is remembered for that endpoint, Refusals), the
+// grant-gone rule (the Store is read once more, then the grant is final),
+// the missing-scope reload (a newer token in the Store is taken and the
+// request replayed once) and the scrub (no secret, no token the request
+// was sent with and no URL query in any error). A non-2xx answer becomes
+// *apierr.APIError or *apierr.MissingScopeError. Every error starts with
 // "partner: <method> <whole path>".
 func (r *Runner) Send(ctx context.Context, q Request) (Response, error) {
-	target, full, origin := r.prefix+q.Path, r.basePath+q.Path, r.origin
-	if q.URL != nil {
-		target, full, origin = q.URL.String(), q.URL.EscapedPath(), q.URL.Scheme+"://"+q.URL.Host
-	}
-	payload := q.Payload
-	if payload == nil && q.Body != nil {
+	if q.Payload == nil && q.Body != nil {
 		var err error
-		if payload, err = json.Marshal(q.Body); err != nil {
-			return Response{}, fmt.Errorf("partner: %s %s: encoding request: %w", q.Method, full, err)
+		if q.Payload, err = json.Marshal(q.Body); err != nil {
+			return Response{}, fmt.Errorf("partner: %s %s: encoding request: %w", q.Method, r.basePath+q.Path, err)
 		}
 	}
-	c := &call{r: r, method: q.Method, path: full, origin: origin, auth: q.Auth, credential: q.Credential,
-		idempotent: q.Idempotent || q.Method == http.MethodGet || q.Method == http.MethodHead, sent: q.Sent}
-	ctx = context.WithValue(ctx, callKey{}, c)
-	for replays := 0; ; replays++ {
-		resp, err := r.attempts(ctx, c, target, payload, &q)
-		if err == nil && resp.StatusCode == http.StatusUnauthorized && c.invalidated {
-			// The cached token was refused: it has been dropped, so this
-			// replay gets a new one. Once only.
-			c.invalidated, c.replayed = false, true
-			resp, err = r.attempts(ctx, c, target, payload, &q)
-		}
+	c := r.newCall(&q)
+	if q.Auth != nil && !r.Allowed(c.url) {
+		return Response{}, fmt.Errorf("partner: %s %s: %w", q.Method, c.path, r.hostError(c.url.Host))
+	}
+	var replayed401, replayedGone, reloaded bool
+	for {
+		resp, err := c.exchange(ctx)
 		if err != nil {
-			return Response{}, r.failure(ctx, c, err)
+			return Response{}, c.failure(ctx, err)
+		}
+		if q.Auth != nil {
+			if resp.StatusCode == http.StatusUnauthorized {
+				if !replayed401 && q.Auth.Refusals().first(c.endpoint, c.token) {
+					q.Auth.Invalidate(c.token)
+					replayed401 = true
+					discard(resp)
+					continue
+				}
+				if replayed401 {
+					q.Auth.Refusals().refuse(c.endpoint, c.token)
+				}
+			} else {
+				q.Auth.Refusals().accepted(c.endpoint)
+			}
+		}
+		if q.Kind == Raw {
+			if resp.StatusCode == http.StatusGone && q.Auth != nil {
+				c.gone(ctx, resp)
+			}
+			return Response{StatusCode: resp.StatusCode, Header: resp.Header, HTTP: resp}, nil
 		}
 		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 			return Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: c.body}, nil
@@ -366,21 +372,305 @@ func (r *Runner) Send(ctx context.Context, q Request) (Response, error) {
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
 			ra, _ = RetryAfter(resp.Header.Get("Retry-After"))
 		}
-		err = apierr.FromResponse(q.Method, full, resp.StatusCode, c.body, ra, r.scrub(c))
+		err = apierr.FromResponse(q.Method, c.path, resp.StatusCode, c.body, ra, c.scrub())
 		var ae *apierr.APIError
 		errors.As(err, &ae)
 		switch {
-		case ae.GrantGone():
-			if q.Auth != nil && q.Auth.Fail(ctx, err, c.gen) && replays == 0 {
+		case ae.GrantGone() && q.Auth != nil:
+			if q.Auth.Fail(ctx, err, c.gen) && !replayedGone {
+				replayedGone = true
 				continue // the Store had a newer token: once with it
 			}
 			err = apierr.Classify(apierr.ErrReauthorizationRequired, err, apierr.ReconnectAdvice)
-		case q.Credential != "" && credentialRefused(ae):
-			err = apierr.Classify(apierr.ErrConfiguration, err, "check "+q.Credential+"; users need not reconnect")
+		case ae.Code == apierr.CodeMissingScope && q.Auth != nil && !reloaded:
+			if reloaded = true; q.Auth.Reload(ctx, c.gen) {
+				continue // a wider grant in the Store: once with it
+			}
+		case q.Kind == MCP && ae.StatusCode == http.StatusUnauthorized:
+			err = q.Auth.Refusals().mcpError(c.endpoint, c.token, err)
+		case q.Kind == Credential && credentialRefused(ae):
+			err = apierr.Classify(apierr.ErrConfiguration, err, "check "+q.Setting+"; users need not reconnect")
 		}
 		return Response{}, err
 	}
 }
+
+// call is one Send's state, shared by the closures its retry loop runs.
+type call struct {
+	r          *Runner
+	q          *Request
+	url        *url.URL
+	path       string // the whole path, for errors and log lines
+	endpoint   string // origin and path: what a refusal is remembered for
+	origin     string // where Authorization may go: the request's own origin
+	idempotent bool
+	token      string   // the token of the latest attempt
+	sent       []string // every token an attempt carried
+	gen        uint64   // the auth Generation when token was taken
+	body       []byte   // the final answer's body
+	read       bool     // the response handler read it
+}
+
+func (r *Runner) newCall(q *Request) *call {
+	c := &call{r: r, q: q, url: q.URL,
+		idempotent: q.Idempotent || q.Method == http.MethodGet || q.Method == http.MethodHead}
+	if c.url == nil {
+		c.url, _ = url.Parse(r.prefix + q.Path)
+		if c.url == nil {
+			c.url = &url.URL{Path: r.basePath + q.Path}
+		}
+	}
+	c.path = c.url.EscapedPath()
+	c.origin = Origin(c.url)
+	c.endpoint = c.origin + c.path
+	return c
+}
+
+// exchange runs one go-retryablehttp loop and returns the final response.
+// Unless the request is Raw, its body has been read (into c.body) and
+// closed.
+func (c *call) exchange(ctx context.Context) (*http.Response, error) {
+	var body any // a nil []byte would make a chunked empty body
+	if c.q.Payload != nil {
+		body = c.q.Payload
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, c.q.Method, c.url.String(), body)
+	if err != nil {
+		return nil, err
+	}
+	h := req.Header
+	for k, v := range c.q.Header {
+		if k != "Authorization" && k != "Host" {
+			h[k] = v
+		}
+	}
+	if c.q.Kind != Raw || h.Get("User-Agent") == "" {
+		h.Set("User-Agent", c.r.ua)
+	}
+	switch {
+	case c.q.Accept != "":
+		h.Set("Accept", c.q.Accept)
+	case c.q.Kind != Raw:
+		h.Set("Accept", "application/json")
+	}
+	if c.q.Payload != nil && c.q.Kind != Raw && h.Get("Content-Type") == "" {
+		h.Set("Content-Type", "application/json")
+	}
+	if err := c.authorize(req.Request); err != nil {
+		return nil, err
+	}
+	hc := c.r.hc
+	hc.CheckRedirect = c.redirect
+	retryMax := c.r.policy.retryMax
+	if c.q.Kind == Raw {
+		retryMax = 0
+	}
+	rc := retryablehttp.Client{
+		HTTPClient:   &hc,
+		RetryMax:     retryMax,
+		RetryWaitMin: c.r.policy.waitMin,
+		RetryWaitMax: c.r.policy.waitMax,
+		CheckRetry:   c.checkRetry,
+		Backoff:      c.r.policy.backoff,
+		ErrorHandler: lastResponse,
+		PrepareRetry: c.authorize,
+	}
+	c.body, c.read = nil, false
+	if c.q.Kind != Raw {
+		req.SetResponseHandler(c.handle)
+	}
+	resp, err := rc.Do(req)
+	if resp != nil && c.q.Kind != Raw && !c.read {
+		// Retries ran out on a retryable status: the handler never saw it.
+		c.body, _ = readLimited(resp.Body, errorBodyLimit)
+		resp.Body.Close()
+	}
+	return resp, err
+}
+
+// authorize puts the grant's current token on req (every attempt asks
+// again, so a retry carries the newest token), after the pacing wait the
+// token source makes.
+func (c *call) authorize(req *http.Request) error {
+	a := c.q.Auth
+	if a == nil {
+		return nil
+	}
+	c.gen = a.Generation()
+	tok, err := a.Token(req.Context())
+	if err == nil && c.q.Kind == MCP {
+		err = a.Refusals().sending(c.endpoint, tok)
+	}
+	if err != nil {
+		return &tokenError{err}
+	}
+	req.Header.Set("Authorization", "Bearer "+tok)
+	c.token = tok
+	if !slices.Contains(c.sent, tok) {
+		c.sent = append(c.sent, tok)
+	}
+	return nil
+}
+
+// redirect is the call's redirect rule: the token never goes to another
+// origin than the request's own; a credential request and an HTTPClient
+// request refuse such a redirect outright (a credential's body or the
+// caller's headers may hold secrets).
+func (c *call) redirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	if Origin(req.URL) == c.origin {
+		return nil
+	}
+	switch {
+	case c.q.Kind == Credential:
+		return &RedirectError{Host: req.URL.Host, Setting: c.q.Setting}
+	case c.q.Kind == Raw && !c.r.Allowed(req.URL):
+		return c.r.hostError(req.URL.Host)
+	case c.q.Kind == Raw:
+		return nil // another configured host: authorize puts the token back
+	}
+	req.Header.Del("Authorization")
+	return nil
+}
+
+// hostError is the hosts rule's refusal of host.
+func (r *Runner) hostError(host string) error {
+	return fmt.Errorf("%w: refusing to send the grant's token to %s; it goes only to the hosts of %s.BaseURL, %[3]s.MCPURL and %[3]s.ContentMCPURL",
+		apierr.ErrInvalidArgument, apierr.Quote(host), r.name)
+}
+
+// handle is the response handler: it reads the final answer's body inside
+// the retry loop, so that a GET whose body breaks off is retried like any
+// other network failure.
+func (c *call) handle(resp *http.Response) error {
+	defer resp.Body.Close()
+	c.read = true
+	var err error
+	c.body, err = c.r.readBody(resp)
+	resp.Body = http.NoBody // go-retryablehttp drains the body before a retry
+	return err
+}
+
+// gone reads the start of a Raw 410's body, puts it back, and makes the
+// grant final when the answer says it is gone.
+func (c *call) gone(ctx context.Context, resp *http.Response) {
+	const limit = 4 << 10
+	head, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+	if err != nil || len(head) > limit {
+		// A cut JSON body would look code-less, which reads as a
+		// revocation: the next call finds out for itself.
+		return
+	}
+	gerr := apierr.FromResponse(c.q.Method, c.path, resp.StatusCode, head, 0, c.scrub())
+	if errors.Is(gerr, apierr.ErrReauthorizationRequired) {
+		c.q.Auth.Fail(ctx, gerr, c.gen)
+	}
+}
+
+// scrub returns every secret the call's answer may echo: the
+// application's, the grant's, and every token the call was sent with.
+func (c *call) scrub() redact.Secrets {
+	s := c.r.secrets
+	if c.q.Auth != nil {
+		s = s.Merge(c.q.Auth.Secrets())
+	}
+	return s.With(c.sent...)
+}
+
+// clean is an error's text made safe for an error or a log line: no
+// secret, and no URL beyond its scheme, host and path.
+func (c *call) clean(err error) string {
+	return redact.URLs(c.scrub().String(err.Error()))
+}
+
+// failure turns a transport-level error into the SDK's error.
+func (c *call) failure(ctx context.Context, err error) error {
+	var te *tokenError
+	if errors.As(err, &te) {
+		return te.err
+	}
+	method, path := c.q.Method, c.path
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return fmt.Errorf("partner: %s %s: %w", method, path, ctxErr)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err // its text repeats the whole URL, which may hold a token
+	}
+	var re *RedirectError
+	switch {
+	case errors.As(err, &re):
+		return re.Configuration(method, path)
+	case errors.Is(err, apierr.ErrInvalidArgument): // the hosts rule refused a redirect
+		return fmt.Errorf("partner: %s %s: %w", method, path, err)
+	}
+	if errors.Is(err, errTooLarge) {
+		return fmt.Errorf("partner: %s %s: %w: body over %d bytes", method, path, apierr.ErrUnexpectedResponse, c.r.maxBody)
+	}
+	text := c.clean(err)
+	if !c.idempotent && !notSent(err) {
+		text = "the request may have run on the service and was not sent again: " + text
+	}
+	return fmt.Errorf("partner: %s %s: %w: %w", method, path, apierr.ErrTemporary, &Cleaned{Text: text, Err: err})
+}
+
+// checkRetry is go-retryablehttp's CheckRetry for this call: the policy's
+// decision, and a debug line for each retry.
+func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return false, ctxErr
+	}
+	status, header := 0, http.Header(nil)
+	if resp != nil {
+		status, header = resp.StatusCode, resp.Header
+	}
+	retry := c.r.policy.retry(c.idempotent, status, header, err)
+	if retry && c.r.logger != nil {
+		attrs := []slog.Attr{slog.String("method", c.q.Method), slog.String("path", c.path)}
+		if err != nil {
+			attrs = append(attrs, slog.String("error", c.clean(err)))
+		} else {
+			attrs = append(attrs, slog.Int("status", status))
+		}
+		c.r.logger.LogAttrs(ctx, slog.LevelDebug, "partner: retrying", attrs...)
+	}
+	return retry, nil
+}
+
+// lastResponse is go-retryablehttp's ErrorHandler: when retries run out
+// on a status, the last response is kept so it becomes the typed error.
+// With an error the response is closed and dropped.
+func lastResponse(resp *http.Response, err error, _ int) (*http.Response, error) {
+	if err != nil && resp != nil {
+		resp.Body.Close()
+		return nil, err
+	}
+	return resp, err
+}
+
+func discard(resp *http.Response) {
+	if resp.Body != nil {
+		io.Copy(io.Discard, io.LimitReader(resp.Body, errorBodyLimit))
+		resp.Body.Close()
+	}
+}
+
+func readRequest(req *http.Request) ([]byte, error) {
+	if req.Body == nil || req.Body == http.NoBody {
+		return nil, nil
+	}
+	defer req.Body.Close()
+	return io.ReadAll(req.Body)
+}
+
+// ReadRequest reads and closes req's body: nil when there is none.
+func ReadRequest(req *http.Request) ([]byte, error) { return readRequest(req) }
 
 // credentialRefused reports whether an answer to a credential request
 // says the application, not the grant, is wrong: invalid_client, or a 4xx
@@ -400,81 +690,6 @@ func credentialRefused(e *apierr.APIError) bool {
 	return true
 }
 
-// scrub returns every secret c's answer may echo: the application's and
-// the grant's.
-func (r *Runner) scrub(c *call) redact.Secrets {
-	s := r.secrets
-	if c.auth != nil {
-		s = s.Merge(c.auth.Secrets())
-	}
-	return s.With(c.token)
-}
-
-// handleResponse is every request's response handler: it reads the final
-// answer's body inside the retry loop, so that a GET whose body breaks off
-// is retried like any other network failure.
-func handleResponse(resp *http.Response) error {
-	defer resp.Body.Close()
-	var c *call
-	if resp.Request != nil { // authTransport makes sure it is set
-		c, _ = resp.Request.Context().Value(callKey{}).(*call)
-	}
-	if c == nil {
-		return errors.New("partner-go: response without its request")
-	}
-	c.read = true
-	var err error
-	c.body, err = c.r.readBody(resp)
-	// go-retryablehttp drains the body before a retry: it has been read.
-	resp.Body = http.NoBody
-	return err
-}
-
-// attempts runs one retryable exchange and returns the final response; its
-// body is read and closed, and kept in c.body.
-func (r *Runner) attempts(ctx context.Context, c *call, target string, payload []byte, q *Request) (*http.Response, error) {
-	var body any // a nil []byte would make a chunked empty body
-	if payload != nil {
-		body = payload
-	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, c.method, target, body)
-	if err != nil {
-		return nil, err
-	}
-	h := req.Header
-	for k, v := range q.Header {
-		h[k] = v
-	}
-	h["User-Agent"] = r.uaVals
-	h["Accept"] = r.jsonVals
-	if q.Accept != "" {
-		h["Accept"] = []string{q.Accept}
-	}
-	if payload != nil {
-		h["Content-Type"] = r.jsonVals
-	}
-	if c.auth != nil {
-		// The first attempt's token goes on our own request, before it is
-		// sent; authTransport only replaces it when it changed.
-		c.gen = c.auth.Generation()
-		tok, err := c.auth.Token(ctx)
-		if err != nil {
-			return nil, &tokenError{err}
-		}
-		h["Authorization"] = []string{"Bearer " + tok}
-		c.token, c.preset = tok, true
-	}
-	c.body, c.read = nil, false
-	req.SetResponseHandler(handleResponse)
-	resp, err := r.rc.Do(req)
-	if resp != nil && !c.read {
-		// Retries ran out on a retryable status: the handler never saw it.
-		c.body, _ = readLimited(resp.Body, errorBodyLimit)
-		resp.Body.Close()
-	}
-	return resp, err
-}
-
 // errTooLarge is returned for a 2xx body over the limit.
 var errTooLarge = errors.New("response body over the size limit")
 
@@ -488,15 +703,6 @@ func (r *Runner) readBody(resp *http.Response) ([]byte, error) {
 	}
 	if resp.ContentLength > r.maxBody {
 		return nil, errTooLarge
-	}
-	if n := resp.ContentLength; n >= 0 && n < 1<<20 {
-		// The usual case: one allocation of the announced size. A body
-		// shorter than announced fails with io.ErrUnexpectedEOF.
-		b := make([]byte, n)
-		if _, err := io.ReadFull(resp.Body, b); err != nil {
-			return nil, err
-		}
-		return b, nil
 	}
 	return readLimited(resp.Body, r.maxBody)
 }
@@ -514,31 +720,24 @@ func readLimited(rd io.Reader, limit int64) ([]byte, error) {
 	return b, nil
 }
 
-// failure turns a transport-level error into the SDK's error.
-func (r *Runner) failure(ctx context.Context, c *call, err error) error {
-	var te *tokenError
-	if errors.As(err, &te) {
-		return te.err
-	}
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		return fmt.Errorf("partner: %s %s: %w", c.method, c.path, ctxErr)
-	}
-	var re *RedirectError
-	if errors.As(err, &re) {
-		return re.Configuration(c.method, c.path)
-	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err // its text repeats the whole URL
-	}
-	if errors.Is(err, errTooLarge) {
-		return fmt.Errorf("partner: %s %s: %w: body over %d bytes", c.method, c.path, apierr.ErrUnexpectedResponse, r.maxBody)
-	}
-	text := r.clean(c, err)
-	if !c.idempotent && !notSent(err) {
-		text = "the request may have run on the service and was not sent again: " + text
-	}
-	return fmt.Errorf("partner: %s %s: %w: %w", c.method, c.path, apierr.ErrTemporary, &Cleaned{Text: text, Err: err})
+// RedirectError is a redirect to another origin, refused: a credential's
+// body (client secret, refresh token) or its answer (a token), or an
+// HTTPClient request's headers, must not cross to a host the application
+// did not configure. Host is the Location's host; the rest of that URL is
+// never kept.
+type RedirectError struct {
+	Host    string
+	Setting string
+}
+
+func (e *RedirectError) Error() string {
+	return "redirected to another host (" + e.Host + "), refused: the request goes only to the configured host"
+}
+
+// Configuration returns e as an ErrConfiguration for method path.
+func (e *RedirectError) Configuration(method, path string) error {
+	return apierr.Classify(apierr.ErrConfiguration, fmt.Errorf("partner: %s %s: %w", method, path, e),
+		"check "+e.Setting+"; users need not reconnect")
 }
 
 // Cleaned is an error whose text was made safe (no secret, no URL query)
@@ -552,102 +751,6 @@ type Cleaned struct {
 func (e *Cleaned) Error() string { return e.Text }
 func (e *Cleaned) Unwrap() error { return e.Err }
 
-// clean is an error's text made safe for an error or a log line: no
-// secret, and no URL beyond its scheme, host and path.
-func (r *Runner) clean(c *call, err error) string {
-	return redact.URLs(r.scrub(c).String(err.Error()))
-}
-
-// checkRetry is the SDK's retry policy (see DESIGN.md): a failure before
-// the request was sent, 429 and 503 are retried for every method; other
-// network errors, timeouts and 5xx only for GET and HEAD; 4xx never.
-func (r *Runner) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		return false, ctxErr
-	}
-	c, _ := ctx.Value(callKey{}).(*call)
-	retry := r.shouldRetry(c, resp, err)
-	if retry && r.logger != nil && c != nil {
-		attrs := []slog.Attr{slog.String("method", c.method), slog.String("path", c.path)}
-		if err != nil {
-			attrs = append(attrs, slog.String("error", r.clean(c, err)))
-		} else {
-			attrs = append(attrs, slog.Int("status", resp.StatusCode))
-		}
-		r.logger.LogAttrs(ctx, slog.LevelDebug, "partner: retrying", attrs...)
-	}
-	return retry, nil
-}
-
-func (r *Runner) shouldRetry(c *call, resp *http.Response, err error) bool {
-	idempotent := c != nil && c.idempotent
-	if err != nil {
-		var te *tokenError
-		var re *RedirectError
-		if errors.As(err, &te) || errors.As(err, &re) || errors.Is(err, errTooLarge) {
-			return false
-		}
-		return idempotent || notSent(err)
-	}
-	switch resp.StatusCode {
-	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
-		if d, ok := RetryAfter(resp.Header.Get("Retry-After")); ok && d > r.retryAfterMax {
-			return false // longer than we wait: report it instead
-		}
-		return true
-	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusGatewayTimeout:
-		return idempotent
-	}
-	return false
-}
-
-// notSent reports whether err proves the request never left: the
-// connection could not be made.
-func notSent(err error) bool {
-	var op *net.OpError
-	if errors.As(err, &op) && op.Op == "dial" {
-		return true
-	}
-	var dns *net.DNSError
-	return errors.As(err, &dns)
-}
-
-// backoff waits for Retry-After when the answer had one, else an
-// exponential delay with jitter in [d/2, d].
-func backoff(lo, hi time.Duration, attempt int, resp *http.Response) time.Duration {
-	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
-		if d, ok := RetryAfter(resp.Header.Get("Retry-After")); ok {
-			return d // checkRetry refused anything over the cap
-		}
-	}
-	d := hi
-	if attempt < 30 && lo<<attempt < hi {
-		d = lo << attempt
-	}
-	return d/2 + rand.N(d/2+1)
-}
-
-// RetryAfter parses a Retry-After value: seconds or an HTTP date.
-func RetryAfter(v string) (time.Duration, bool) {
-	if v == "" {
-		return 0, false
-	}
-	if s, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
-		if s < 0 {
-			return 0, false
-		}
-		if s > int64(24*time.Hour/time.Second) {
-			s = int64(24 * time.Hour / time.Second)
-		}
-		return time.Duration(s) * time.Second, true
-	}
-	t, err := http.ParseTime(v)
-	if err != nil {
-		return 0, false
-	}
-	return max(time.Until(t), 0), true
-}
-
 // tokenError carries a token source's failure through net/http and
 // go-retryablehttp unchanged; it is never retried.
 type tokenError struct{ err error }
@@ -655,220 +758,101 @@ type tokenError struct{ err error }
 func (e *tokenError) Error() string { return e.err.Error() }
 func (e *tokenError) Unwrap() error { return e.err }
 
-// authTransport keeps the Authorization header right on every attempt:
-// the request's TokenSource is asked again each time, so a retry carries
-// the current token, and a request to any origin other than the one the
-// request was built for (a redirect) carries none. It also adds the
-// User-Agent to requests the SDK did not build (x/oauth2's). It copies a
-// request before changing it.
-type authTransport struct {
-	base http.RoundTripper
-	ua   string
+// Refusals is one token source's memory for the 401 rule, the same for
+// REST, MCP and HTTPClient requests: a 401 drops the refused token and the
+// request is replayed once with a new one; when an endpoint refuses the
+// new token too, that token is remembered for the endpoint. Another 401
+// from it with that token then costs no further mint; an MCP endpoint is
+// not sent that token again at all (ErrMCPUnauthorized at once). Any
+// other answer from the endpoint, or a new token, ends the memory. The
+// zero value is ready to use.
+type Refusals struct {
+	mu   sync.Mutex
+	m    map[string]refusal // endpoint -> the token it refused after a re-mint
+	last map[string]string  // MCP endpoint -> the token last sent to it
 }
 
-func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	c, _ := req.Context().Value(callKey{}).(*call)
-	if c == nil || c.auth == nil || !sameOrigin(req.URL, c.origin) {
-		_, hasAuth := req.Header["Authorization"]
-		_, hasUA := req.Header["User-Agent"]
-		if hasAuth || !hasUA {
-			req = cloneHeader(req)
-			req.Header.Del("Authorization")
-			if !hasUA {
-				req.Header.Set("User-Agent", t.ua)
-			}
-		}
-		resp, err := t.base.RoundTrip(req)
-		if err == nil && resp.Request == nil {
-			resp.Request = req
-		}
-		return resp, err
-	}
-	tok := c.token
-	if c.preset {
-		c.preset = false // the first attempt: attempts just asked
-	} else {
-		var err error
-		c.gen = c.auth.Generation()
-		if tok, err = c.auth.Token(req.Context()); err != nil {
-			if req.Body != nil {
-				req.Body.Close()
-			}
-			return nil, &tokenError{err}
-		}
-	}
-	if v := req.Header["Authorization"]; len(v) != 1 || !isBearer(v[0], tok) {
-		req = cloneHeader(req)
-		req.Header["Authorization"] = []string{"Bearer " + tok}
-	}
-	c.token = tok
-	if c.sent != nil {
-		c.sent(tok)
-	}
-	resp, err := t.base.RoundTrip(req)
-	if err != nil {
-		return nil, err
-	}
-	if resp.Request == nil { // net/http sets it; some test transports do not
-		resp.Request = req
-	}
-	if resp.StatusCode == http.StatusUnauthorized && !c.replayed {
-		// Drop the token (if no other request has yet) and replay once:
-		// however many requests were refused with it, single flight
-		// makes one new token for all their replays.
-		c.auth.Invalidate(tok)
-		c.invalidated = true
-	}
-	return resp, nil
+type refusal struct {
+	token string
+	err   error // for MCP: what the calls that are not sent return
 }
 
-func isBearer(v, tok string) bool {
-	return len(v) == len("Bearer ")+len(tok) && v[:len("Bearer ")] == "Bearer " && v[len("Bearer "):] == tok
+// first reports whether tok, just refused by endpoint, is to be dropped
+// for a new one: it is, unless the endpoint refused it after a re-mint.
+func (f *Refusals) first(endpoint, tok string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.m[endpoint].token != tok
 }
 
-// cloneHeader returns a shallow copy of req with its own Header, as a
-// RoundTripper must not modify the request it is given.
-func cloneHeader(req *http.Request) *http.Request {
-	r2 := new(http.Request)
-	*r2 = *req
-	r2.Header = req.Header.Clone()
-	if r2.Header == nil {
-		r2.Header = make(http.Header)
+// refuse remembers tok, refused by endpoint although it was new.
+func (f *Refusals) refuse(endpoint, tok string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.m == nil {
+		f.m = make(map[string]refusal)
 	}
-	return r2
+	if f.m[endpoint].token != tok {
+		f.m[endpoint] = refusal{token: tok}
+	}
 }
 
-func sameOrigin(u *url.URL, origin string) bool {
-	n := len(u.Scheme)
-	return len(origin) == n+3+len(u.Host) &&
-		strings.EqualFold(origin[:n], u.Scheme) &&
-		origin[n:n+3] == "://" &&
-		strings.EqualFold(origin[n+3:], u.Host)
+// accepted forgets endpoint's refusal after an answer other than 401.
+func (f *Refusals) accepted(endpoint string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.m) > 0 {
+		delete(f.m, endpoint)
+	}
 }
 
-// Decode unmarshals a 2xx body into v. An empty body or invalid JSON is
-// ErrUnexpectedResponse naming the endpoint.
-func Decode(method, path string, data []byte, v any) error {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return fmt.Errorf("partner: %s %s: %w: empty body where a record was expected", method, path, apierr.ErrUnexpectedResponse)
+// mcpError classifies an MCP endpoint's 401 as ErrMCPUnauthorized (the
+// grant is not gone: REST keeps its token) and keeps it for the calls that
+// refused will fail.
+func (f *Refusals) mcpError(endpoint, tok string, err error) error {
+	err = apierr.Classify(apierr.ErrMCPUnauthorized, err,
+		"the MCP endpoint refused the installation token; the grant is not gone and REST still works")
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if r, ok := f.m[endpoint]; ok && r.token == tok {
+		f.m[endpoint] = refusal{token: tok, err: err}
 	}
-	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("partner: %s %s: %w: %v", method, path, apierr.ErrUnexpectedResponse, err)
+	return err
+}
+
+// sending returns the error for sending tok to an MCP endpoint that
+// refused it after a re-mint, or nil; it remembers tok as the last token
+// sent there.
+func (f *Refusals) sending(endpoint, tok string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if r := f.m[endpoint]; r.token == tok && r.err != nil {
+		return r.err
 	}
+	if f.last == nil {
+		f.last = make(map[string]string)
+	}
+	f.last[endpoint] = tok
 	return nil
 }
 
-// List returns the elements of a list answer: a bare JSON array, or an
-// object holding the array under one of keys (tried in order) or as its
-// only array-valued field.
-func List(method, path string, data []byte, keys ...string) ([]json.RawMessage, error) {
-	data = bytes.TrimSpace(data)
-	if len(data) > 0 && data[0] == '[' {
-		var items []json.RawMessage
-		if err := Decode(method, path, data, &items); err != nil {
-			return nil, err
-		}
-		return items, nil
+// ToolUnauthorized applies the 401 rule to a tool's "Unauthorized" result
+// from the MCP endpoint at url (the tool did not run): it reports whether
+// the call is to be replayed with a new token. When replayed is true (the
+// call already was), the token is remembered as refused and err, the
+// tool's error, is what later calls fail with at once.
+func (f *Refusals) ToolUnauthorized(src TokenSource, u *url.URL, replayed bool, err error) bool {
+	endpoint := Origin(u) + u.EscapedPath()
+	f.mu.Lock()
+	tok := f.last[endpoint]
+	f.mu.Unlock()
+	if !replayed && f.first(endpoint, tok) {
+		src.Invalidate(tok)
+		return true
 	}
-	var obj map[string]json.RawMessage
-	if err := Decode(method, path, data, &obj); err != nil {
-		return nil, err
-	}
-	arrays := func(k string) ([]json.RawMessage, bool) {
-		v := bytes.TrimSpace(obj[k])
-		if len(v) == 0 || v[0] != '[' {
-			return nil, false
-		}
-		var items []json.RawMessage
-		return items, json.Unmarshal(v, &items) == nil
-	}
-	for _, k := range keys {
-		if items, ok := arrays(k); ok {
-			return items, nil
-		}
-	}
-	var found []json.RawMessage
-	n := 0
-	for k := range obj {
-		if items, ok := arrays(k); ok {
-			found, n = items, n+1
-		}
-	}
-	if n == 1 {
-		return found, nil
-	}
-	return nil, fmt.Errorf("partner: %s %s: %w: no list in the answer", method, path, apierr.ErrUnexpectedResponse)
-}
-
-// PathParam checks and escapes a path parameter: it must be non-empty and
-// hold no '/', '\' or "..", so that it can only name one path segment.
-func PathParam(field, v string) (string, error) {
-	switch {
-	case v == "":
-		return "", apierr.ArgumentError(field, "is empty")
-	case strings.ContainsAny(v, `/\`) || strings.Contains(v, "..") || v == ".":
-		return "", apierr.ArgumentError(field, fmt.Sprintf("%q must not contain '/', '\\' or '..'", v))
-	case strings.IndexFunc(v, func(r rune) bool { return r < ' ' || r == 0x7f }) >= 0:
-		return "", apierr.ArgumentError(field, "contains control characters")
-	}
-	return url.PathEscape(v), nil
-}
-
-// FlexString decodes a JSON string or number as a string, so an id the
-// service sends as a number still decodes. null decodes as "".
-type FlexString string
-
-// UnmarshalJSON implements json.Unmarshaler.
-func (s *FlexString) UnmarshalJSON(b []byte) error {
-	switch {
-	case len(b) > 0 && b[0] == '"':
-		var v string
-		if err := json.Unmarshal(b, &v); err != nil {
-			return err
-		}
-		*s = FlexString(v)
-	case string(b) == "null":
-		*s = ""
-	default:
-		var n json.Number
-		if err := json.Unmarshal(b, &n); err != nil {
-			return fmt.Errorf("expected a string or number, got %.20s", b)
-		}
-		*s = FlexString(n)
-	}
-	return nil
-}
-
-// Tolerant decodes a 2xx body into fast, a struct of plain types. When
-// the body has a field of another type than fast expects (an id sent as a
-// number, a language as a bare code), it decodes into loose instead, whose
-// types accept the variants, and reports that it did. The fast path keeps
-// the common case as cheap as a plain json.Unmarshal.
-func Tolerant[L any](method, path string, data []byte, fast any) (loose *L, err error) {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, Decode(method, path, data, fast)
-	}
-	if err = json.Unmarshal(data, fast); err == nil {
-		return nil, nil
-	}
-	if te := new(json.UnmarshalTypeError); errors.As(err, &te) {
-		loose = new(L)
-		return loose, Decode(method, path, data, loose)
-	}
-	return nil, fmt.Errorf("partner: %s %s: %w: %v", method, path, apierr.ErrUnexpectedResponse, err)
-}
-
-// Envelope returns the object held under the first of keys in a JSON
-// object (an answer such as {"project": {...}}), or nil.
-func Envelope(data []byte, keys ...string) []byte {
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(data, &obj) != nil {
-		return nil
-	}
-	for _, k := range keys {
-		if inner := bytes.TrimSpace(obj[k]); len(inner) > 0 && inner[0] == '{' {
-			return inner
-		}
-	}
-	return nil
+	f.refuse(endpoint, tok)
+	f.mu.Lock()
+	f.m[endpoint] = refusal{token: tok, err: err}
+	f.mu.Unlock()
+	return false
 }
