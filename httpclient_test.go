@@ -535,8 +535,10 @@ func TestHTTPClientEndpointRefusingEveryToken(t *testing.T) {
 // configured host on a port nothing listens on.
 func TestHTTPClientRedirectErrorsHoldNoToken(t *testing.T) {
 	for name, location := range map[string]func(tok string) string{
-		"another host":  func(tok string) string { return "https://evil.example.test/steal/" + tok + "?t=" + tok },
-		"loop":          func(tok string) string { return "/api/oauth-client/v1/widgets?access_token=" + tok + "&n=" + tok[len(tok)-1:] },
+		"another host": func(tok string) string { return "https://evil.example.test/steal/" + tok + "?t=" + tok },
+		"loop": func(tok string) string {
+			return "/api/oauth-client/v1/widgets?access_token=" + tok + "&n=" + tok[len(tok)-1:]
+		},
 		"path loop":     func(tok string) string { return "/api/oauth-client/v1/widgets/" + tok },
 		"dead address":  func(tok string) string { return "https://api.example.test:1/x/" + tok },
 		"percent token": func(tok string) string { return "https://evil.example.test/?t=%" + fmt.Sprintf("%X", tok[0]) + tok[1:] },
