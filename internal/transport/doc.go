@@ -1,6 +1,12 @@
-// Package transport is the SDK's one request path: JSON in and out, the
-// User-Agent, an Authorization header taken afresh on every attempt, retries
-// through go-retryablehttp with the SDK's policy, bounded body reads, and
-// typed errors. Every endpoint goes through Runner.Do; the token endpoint
-// goes through Runner.HTTPClient so that it shares the same policy.
+// Package transport is the SDK's one request path, for REST calls, MCP
+// POSTs, Client.HTTPClient's requests and x/oauth2's token requests alike.
+//
+// Runner.Send builds, per call, a go-retryablehttp client whose CheckRetry,
+// PrepareRetry and redirect rule are closures over that call's own state
+// (the *http.Client and its connections are shared); nothing per call
+// rides in a context. Each policy is written once here: the retry decision
+// (policy.retry, a pure function), the hosts rule (Runner.Allowed and the
+// call's redirect rule), the 401 rule (Refusals), the grant-gone and
+// missing-scope paths (Send), and the scrub of secrets and of every token
+// the call carried (call.scrub).
 package transport
