@@ -60,18 +60,13 @@ type Session struct {
 	stop    context.CancelFunc
 
 	mu      sync.Mutex
-	cur     *conn
+	cur     *mcp.ClientSession
 	dialing *dial
 	closed  bool
 	listed  map[string]bool // tools/list: name -> readOnlyHint
-}
-
-// conn is one go-sdk client session and the calls using it.
-type conn struct {
-	cs       *mcp.ClientSession
-	inflight int
-	retired  bool // no new calls; closed when the last one ends
-	closed   bool
+	// retiring counts connections let go of: each closes once its calls
+	// end (the go-sdk's Close waits for them), and Close waits for all.
+	retiring sync.WaitGroup
 }
 
 // dial is a connect in progress, which other callers wait for.
@@ -244,19 +239,21 @@ func (s *Session) do(ctx context.Context, name string, retry bool, fn func(conte
 	defer cancel(nil)
 	defer context.AfterFunc(s.stopped, func() { cancel(ErrClosed) })()
 	for try := 0; ; try++ {
-		c, err := s.acquire(ctx)
+		cs, err := s.acquire(ctx)
 		if err != nil {
 			if errors.Is(context.Cause(ctx), ErrClosed) {
 				return ErrClosed
 			}
 			return err
 		}
-		err = fn(ctx, c.cs)
+		err = fn(ctx, cs)
 		var f *failure
 		var rpcErr *jsonrpc.Error
 		typed := errors.As(err, &f) || errors.As(err, &rpcErr)
 		missing := errors.Is(err, mcp.ErrSessionMissing)
-		s.release(c, err != nil && !typed && ctx.Err() == nil)
+		if err != nil && !typed && ctx.Err() == nil {
+			s.retire(cs) // broken: the next call connects again
+		}
 		switch {
 		case err == nil:
 			return nil
@@ -279,9 +276,9 @@ func (s *Session) do(ctx context.Context, name string, retry bool, fn func(conte
 	}
 }
 
-// acquire returns the live connection, connecting if there is none. The
-// caller must release it.
-func (s *Session) acquire(ctx context.Context) (*conn, error) {
+// acquire returns the live connection, connecting if there is none;
+// callers that come while one connects wait for it and share its outcome.
+func (s *Session) acquire(ctx context.Context) (*mcp.ClientSession, error) {
 	for {
 		s.mu.Lock()
 		switch {
@@ -289,10 +286,9 @@ func (s *Session) acquire(ctx context.Context) (*conn, error) {
 			s.mu.Unlock()
 			return nil, ErrClosed
 		case s.cur != nil:
-			c := s.cur
-			c.inflight++
+			cs := s.cur
 			s.mu.Unlock()
-			return c, nil
+			return cs, nil
 		case s.dialing != nil:
 			d := s.dialing
 			s.mu.Unlock()
@@ -313,25 +309,18 @@ func (s *Session) acquire(ctx context.Context) (*conn, error) {
 		cs, err := s.connect(ctx)
 		s.mu.Lock()
 		s.dialing = nil
-		var c *conn
 		switch {
 		case err != nil:
 		case s.closed:
-			err = ErrClosed
+			s.retireLocked(cs)
+			cs, err = nil, ErrClosed
 		default:
-			c = &conn{cs: cs, inflight: 1}
-			s.cur = c
+			s.cur = cs
 		}
 		d.err, d.ctxErr = err, ctx.Err() != nil
 		close(d.done)
 		s.mu.Unlock()
-		if err != nil {
-			if cs != nil {
-				cs.Close()
-			}
-			return nil, err
-		}
-		return c, nil
+		return cs, err
 	}
 }
 
@@ -361,49 +350,40 @@ func (s *Session) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	return nil, s.misconfigured(fmt.Errorf("partner: POST %s (initialize): %s", s.path, s.clean(err)))
 }
 
-// release ends a call's use of c. A broken connection is retired: the next
-// call connects again, and c is closed once no call uses it.
-func (s *Session) release(c *conn, broken bool) {
+// retire lets go of cs if it is the live connection: the next call
+// connects again, and cs is closed once its calls end.
+func (s *Session) retire(cs *mcp.ClientSession) {
 	s.mu.Lock()
-	c.inflight--
-	if broken && s.cur == c {
+	defer s.mu.Unlock()
+	if s.cur == cs {
 		s.cur = nil
-		c.retired = true
-	}
-	closeNow := c.retired && c.inflight == 0 && !c.closed
-	if closeNow {
-		c.closed = true
-	}
-	s.mu.Unlock()
-	if closeNow {
-		c.cs.Close()
+		s.retireLocked(cs)
 	}
 }
 
-// Drain lets go of the Session's connection without closing the
-// Session: calls running on it finish, it is closed when the last one
-// ends, and a later call connects again. A Pool drains the sessions of a
-// client it evicts, which a caller may still hold.
+func (s *Session) retireLocked(cs *mcp.ClientSession) {
+	s.retiring.Add(1)
+	go func() {
+		defer s.retiring.Done()
+		cs.Close()
+	}()
+}
+
+// Drain lets go of the Session's connection without closing the Session:
+// calls running on it finish, it is closed when the last one ends, and a
+// later call connects again. A Pool drains the sessions of a client it
+// evicts, which a caller may still hold.
 func (s *Session) Drain() {
 	s.mu.Lock()
-	c := s.cur
-	s.cur = nil
-	closeNow := false
-	if c != nil {
-		c.retired = true
-		closeNow = c.inflight == 0 && !c.closed
-		if closeNow {
-			c.closed = true
-		}
-	}
-	s.mu.Unlock()
-	if closeNow {
-		c.cs.Close()
+	defer s.mu.Unlock()
+	if s.cur != nil {
+		s.retireLocked(s.cur)
+		s.cur = nil
 	}
 }
 
 // Close ends the Session: calls still running on it are cancelled and
-// return ErrClosed, its connection is closed, and later calls return
+// return ErrClosed, its connections are closed, and later calls return
 // ErrClosed. It leaves no goroutine behind.
 func (s *Session) Close() error {
 	s.mu.Lock()
@@ -413,17 +393,15 @@ func (s *Session) Close() error {
 	}
 	s.closed = true
 	s.stop()
-	c := s.cur
+	cs := s.cur
 	s.cur = nil
-	closeNow := c != nil && !c.closed
-	if closeNow {
-		c.retired, c.closed = true, true
-	}
 	s.mu.Unlock()
-	if closeNow {
-		return c.cs.Close()
+	var err error
+	if cs != nil {
+		err = cs.Close()
 	}
-	return nil
+	s.retiring.Wait()
+	return err
 }
 
 // secrets are what no error may hold: the application's and the grant's.
