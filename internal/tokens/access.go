@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
@@ -99,7 +100,12 @@ type Refresher struct {
 
 	mu   sync.Mutex
 	live map[string]weak.Pointer[AccessSource] // Shared sources, while in use
+	peak int                                   // the most entries live held since it was made; see dropDead
 }
+
+// shrinkFloor is the size under which the map of shared sources is never
+// remade smaller: it costs next to nothing.
+const shrinkFloor = 64
 
 // NewRefresher returns a Refresher for cfg.
 func NewRefresher(cfg Config) *Refresher {
@@ -163,6 +169,7 @@ func (r *Refresher) Shared(grantID string) (s *AccessSource, made bool) {
 		r.live = make(map[string]weak.Pointer[AccessSource])
 	}
 	r.live[grantID] = weak.Make(s)
+	r.peak = max(r.peak, len(r.live))
 	runtime.AddCleanup(s, r.dropDead, grantID)
 	return s, true
 }
@@ -186,11 +193,20 @@ func (r *Refresher) marginFor(exp time.Time) time.Duration {
 }
 
 // dropDead forgets grantID's source once the garbage collector took it.
+// A Go map keeps the room it grew to when entries are deleted, so once
+// most are gone the rest move to a map of their size: what the Refresher
+// holds follows the sources in use (a Pool's MaxClients and the clients
+// callers hold), not every grant that was ever used at once.
 func (r *Refresher) dropDead(grantID string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if wp, ok := r.live[grantID]; ok && wp.Value() == nil {
 		delete(r.live, grantID)
+	}
+	if n := len(r.live); r.peak > shrinkFloor && n < r.peak/4 {
+		m := make(map[string]weak.Pointer[AccessSource], n)
+		maps.Copy(m, r.live)
+		r.live, r.peak = m, n
 	}
 }
 
