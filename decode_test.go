@@ -80,6 +80,9 @@ func TestDecodeVariants(t *testing.T) {
 		"installation_token/expiresIn":   `{"installation_token":"svc_oat_v","expiresIn":3600}`,
 		"access_token/expires_in string": `{"access_token":"svc_oat_v","expires_in":"3600"}`,
 		"no expiry":                      `{"token":"svc_oat_v"}`,
+		// A mint answer's expiry is read as a number of seconds, fraction
+		// or not (unlike x/oauth2's reading of the token endpoint's).
+		"token/expires_in with a fraction": `{"token":"svc_oat_v","expires_in":3600.0}`,
 	}
 	for name, body := range mintBodies {
 		t.Run("mint/"+name, func(t *testing.T) {

@@ -57,7 +57,10 @@ type PoolConfig struct {
 
 	// MaxClients is how many grants' clients the pool keeps in memory
 	// (default DefaultMaxClients). Past that the least recently used is
-	// dropped, and rebuilt from the Store when next asked for.
+	// dropped, and rebuilt from the Store when next asked for. What the
+	// pool holds follows MaxClients (and the clients callers still hold),
+	// not how many grants it ever served; see Pool for the failed grants
+	// it remembers.
 	MaxClients int
 }
 
@@ -69,7 +72,11 @@ type PoolConfig struct {
 // A grant whose tokens failed for good (ErrReauthorizationRequired) stays
 // refused, without a request to the service, until the Store holds a new
 // token for it: save the token of the new code exchange, and the next call
-// of the grant's client (one held from before included) picks it up.
+// of the grant's client (one held from before included) picks it up. Once
+// such a grant's client is evicted, the pool remembers the failure for as
+// many grants as MaxClients, the most recently evicted; a grant forgotten
+// past that, asked for again, costs one refresh that the service refuses
+// before it is refused without requests again.
 //
 // A client that was evicted (or forgotten) while a caller still holds it
 // keeps working, and shares its grant's access token with the client
@@ -176,7 +183,8 @@ func (p *Pool) Client(ctx context.Context, grantID string) (*Client, error) {
 
 // evict drops el and returns its client, whose MCP connection the caller
 // drains once p.mu is released; a grant stuck on a final error is
-// remembered, up to as many as the pool keeps clients. p.mu is held.
+// remembered, up to as many as the pool keeps clients (the oldest is
+// forgotten past that). p.mu is held.
 func (p *Pool) evict(el *list.Element) *Client {
 	c := p.lru.Remove(el).(*Client)
 	delete(p.byID, c.grantID)

@@ -4,8 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"runtime"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 
@@ -340,3 +345,114 @@ func TestPoolSaveFailure(t *testing.T) {
 		}
 	})
 }
+
+// TestPoolMemoryFollowsMaxClients: a Pool of 10 clients that touches
+// 20,000 grants whose refresh is refused holds no more afterwards than
+// after 2,000: what it keeps follows MaxClients (and the clients callers
+// hold), not every grant it ever served. The failed set stays within
+// MaxClients and still answers for the grants it remembers without a
+// request; a failed grant forgotten past that bound costs one refused
+// refresh when it is used again.
+func TestPoolMemoryFollowsMaxClients(t *testing.T) {
+	const max = 10
+	end := &refusingTokenEndpoint{}
+	pool, err := partner.NewPool(partner.PoolConfig{Pacing: noPacing, BaseURL: baseURL, AuthURL: authURL,
+		ClientID: clientID, ClientSecret: clientSecret, Store: derivedStore{}, HTTPClient: &http.Client{Transport: end},
+		MaxClients: max})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	id := func(i int) string { return "g" + strconv.Itoa(i) }
+	// Each batch's clients are held until it ends, as by that many
+	// callers at once, so that every grant's bookkeeping exists at the
+	// same time; then they are let go.
+	touch := func(from, to int) {
+		held := make([]*partner.Client, 0, to-from)
+		for i := from; i < to; i++ {
+			c, err := pool.Client(ctx, id(i))
+			if err != nil {
+				t.Fatalf("grant %d: %v", i, err)
+			}
+			if _, err := c.Me(ctx); !errors.Is(err, partner.ErrReauthorizationRequired) {
+				t.Fatalf("grant %d: %v, want ErrReauthorizationRequired", i, err)
+			}
+			held = append(held, c)
+		}
+		runtime.KeepAlive(held)
+	}
+	touch(0, 2_000)
+	small := settledHeap()
+	touch(2_000, 20_000)
+	const perGrant = 16 // bytes; a grant's client alone takes over 1 KiB
+	if grew := int64(settledHeap()) - int64(small); grew >= 18_000*perGrant {
+		t.Errorf("18,000 more grants grew the heap by %d bytes (%d per grant), want under %d per grant", grew, grew/18_000, perGrant)
+	}
+	if n := partner.PoolFailedLen(pool); n > max {
+		t.Errorf("the pool remembers %d failed grants, want at most MaxClients (%d)", n, max)
+	}
+
+	// Evicted most recently, so still remembered: refused without a request.
+	before := end.n.Load()
+	if _, err := pool.Client(ctx, id(20_000-max-1)); !errors.Is(err, partner.ErrReauthorizationRequired) {
+		t.Errorf("a remembered failed grant: %v, want ErrReauthorizationRequired", err)
+	}
+	if n := end.n.Load() - before; n != 0 {
+		t.Errorf("a remembered failed grant sent %d refreshes, want 0", n)
+	}
+	// Forgotten long ago: one refused refresh, then known gone again.
+	c, err := pool.Client(ctx, id(0))
+	if err == nil {
+		_, err = c.Me(ctx)
+	}
+	if !errors.Is(err, partner.ErrReauthorizationRequired) {
+		t.Errorf("a forgotten failed grant: %v, want ErrReauthorizationRequired", err)
+	}
+	if n := end.n.Load() - before; n != 1 {
+		t.Errorf("a forgotten failed grant sent %d refreshes, want 1", n)
+	}
+}
+
+// settledHeap returns the live heap once collections stop shrinking it:
+// the runtime runs the cleanups of collected objects after a collection,
+// on goroutines of its own, and what they let go goes with a later one.
+func settledHeap() uint64 {
+	h := heapBytes()
+	for same, i := 0, 0; same < 5 && i < 100; i++ {
+		runtime.Gosched()
+		if n := heapBytes(); n < h {
+			h, same = n, 0
+		} else {
+			same++
+		}
+	}
+	return h
+}
+
+// refusingTokenEndpoint refuses every refresh with invalid_grant and
+// counts them; it keeps nothing else.
+type refusingTokenEndpoint struct{ n atomic.Int64 }
+
+func (e *refusingTokenEndpoint) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Body != nil {
+		io.Copy(io.Discard, req.Body)
+		req.Body.Close()
+	}
+	if route(req) != epToken {
+		return nil, fmt.Errorf("unexpected request %s %s", req.Method, req.URL.Path)
+	}
+	e.n.Add(1)
+	const body = `{"error":"invalid_grant"}`
+	return &http.Response{StatusCode: 400, Status: "400 Bad Request", Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(strings.NewReader(body)), ContentLength: int64(len(body)), Request: req}, nil
+}
+
+// derivedStore gives every grant a refresh token derived from its id and
+// keeps nothing, so that it holds no memory per grant.
+type derivedStore struct{}
+
+func (derivedStore) Load(_ context.Context, grantID string) (*oauth2.Token, error) {
+	return &oauth2.Token{RefreshToken: "rt-" + grantID}, nil
+}
+
+func (derivedStore) Save(context.Context, string, *oauth2.Token) error { return nil }

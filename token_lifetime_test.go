@@ -45,23 +45,34 @@ func TestShortAccessTokenLifetimes(t *testing.T) {
 			})
 		})
 	}
-	t.Run("expires_in 1800.0 is one clear error per attempt", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			s := newScript()
-			s.handle(epToken, answer("1800.0"))
-			c := s.client(t, s.config())
-			for i := 1; i <= 2; i++ {
-				_, err := c.Me(t.Context())
-				if !errors.Is(err, partner.ErrUnexpectedResponse) || len(err.Error()) > 300 {
-					t.Fatalf("err = %v, want one short ErrUnexpectedResponse", err)
+	// golang.org/x/oauth2 reads expires_in as a whole number: a fraction
+	// fails every refresh, with an error that names the field and is
+	// neither a gone grant nor retried.
+	for _, expiresIn := range []string{"1800.0", "1799.5", `"1800.0"`} {
+		t.Run("expires_in "+expiresIn+" is one clear error per attempt", func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				s := newScript()
+				s.handle(epToken, answer(expiresIn))
+				c := s.client(t, s.config())
+				for i := 1; i <= 2; i++ {
+					_, err := c.Me(t.Context())
+					if !errors.Is(err, partner.ErrUnexpectedResponse) || len(err.Error()) > 300 {
+						t.Fatalf("err = %v, want one short ErrUnexpectedResponse", err)
+					}
+					if errors.Is(err, partner.ErrReauthorizationRequired) || errors.Is(err, partner.ErrTemporary) {
+						t.Errorf("err = %v: the grant is not gone and a retry will not help", err)
+					}
+					if msg := err.Error(); !strings.Contains(msg, "expires_in") || !strings.Contains(msg, "whole number of seconds") {
+						t.Errorf("err = %v, want it to name expires_in and what the SDK can read", err)
+					}
+					assertNoSecret(t, err.Error(), append(s.secrets(), "at-short"))
+					if n := s.n(epToken); n != i {
+						t.Fatalf("call %d: %d refreshes, want %d", i, n, i)
+					}
 				}
-				assertNoSecret(t, err.Error(), append(s.secrets(), "at-short"))
-				if n := s.n(epToken); n != i {
-					t.Fatalf("call %d: %d refreshes, want %d", i, n, i)
-				}
-			}
+			})
 		})
-	})
+	}
 }
 
 // TestHugeBadExpiryIsQuotedShort: a mint answer with a 1 MiB expires_at

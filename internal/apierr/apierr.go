@@ -65,8 +65,8 @@ var (
 	ErrInvalidArgument = errors.New("invalid argument")
 )
 
-// Error codes the service documents in its error bodies
-// (service-notes.md section 6), and the one RFC 6749 adds.
+// Error codes the service sends in its error bodies, and the one RFC 6749
+// adds (invalid_client).
 const (
 	CodeInvalidRequest    = "invalid_request"
 	CodeInvalidGrant      = "invalid_grant"
@@ -140,8 +140,8 @@ func (e *APIError) Error() string {
 }
 
 // GrantGone reports whether the answer says the grant is gone: one of the
-// codes of GrantGone, or a 410 Gone without a code (the spec's revocation
-// answer).
+// codes of GrantGone, or a 410 Gone without a code (how the service
+// answers a request of a revoked grant).
 func (e *APIError) GrantGone() bool {
 	return GrantGone(e.Code) || e.revokedByStatus()
 }
@@ -186,12 +186,18 @@ type MissingScopeError struct {
 }
 
 // Error returns the APIError text with the required scope, for example
-// "partner: POST /api/oauth-client/v1/projects: 403 missing_scope (required: projects:write)".
-func (e *MissingScopeError) Error() string {
-	if e.Required == "" {
-		return e.APIError.Error()
+// "partner: POST /api/oauth-client/v1/projects: 403 missing_scope (required: projects:write)";
+// the scope is named once, also when the service's message names it so.
+func (e *MissingScopeError) Error() string { return withRequired(e.APIError.Error(), e.Required) }
+
+// withRequired appends " (required: scope)" to text, unless scope is ""
+// or text already says so (in any letter case).
+func withRequired(text, scope string) string {
+	said := "(required: " + scope + ")"
+	if scope == "" || strings.Contains(strings.ToLower(text), strings.ToLower(said)) {
+		return text
 	}
-	return e.APIError.Error() + " (required: " + e.Required + ")"
+	return text + " " + said
 }
 
 // Unwrap returns the underlying *APIError.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
@@ -25,7 +26,7 @@ import (
 // Defaults for the token sources.
 const (
 	// DefaultEarlyRefresh is how long before its expiry an access token is
-	// refreshed (the spec's client-side practice is 60 s).
+	// refreshed.
 	DefaultEarlyRefresh = 60 * time.Second
 	// DefaultInstallationMargin is how long before its one-hour expiry an
 	// installation token is replaced.
@@ -43,18 +44,19 @@ const (
 	// token is replaced in the second half of it.
 	MinLifetime = 30 * time.Second
 	// DefaultAccessLifetime is assumed for an access token answered without
-	// expires_in (the spec gives 1800 s).
+	// expires_in (the lifetime the service gives its access tokens).
 	DefaultAccessLifetime = 1800 * time.Second
 )
 
-// TokenPath is the token endpoint's path under {auth_url} (endpoint 7).
+// TokenPath is the token endpoint's path under AuthURL: it answers the
+// refresh_token and authorization_code grants.
 const TokenPath = "/api/auth/mcp/token"
 
 // Config configures a Refresher: what every grant of a partner
 // application shares.
 type Config struct {
-	// AuthURL is the spec's {auth_url}; the token endpoint is
-	// AuthURL + TokenPath.
+	// AuthURL is the service's authorization server; the token endpoint
+	// is AuthURL + TokenPath.
 	AuthURL string
 	// AuthSetting names the AuthURL setting in advice ("PoolConfig.AuthURL").
 	AuthSetting string
@@ -98,7 +100,12 @@ type Refresher struct {
 
 	mu   sync.Mutex
 	live map[string]weak.Pointer[AccessSource] // Shared sources, while in use
+	peak int                                   // the most entries live held since it was made; see dropDead
 }
+
+// shrinkFloor is the size under which the map of shared sources is never
+// remade smaller: it costs next to nothing.
+const shrinkFloor = 64
 
 // NewRefresher returns a Refresher for cfg.
 func NewRefresher(cfg Config) *Refresher {
@@ -162,6 +169,7 @@ func (r *Refresher) Shared(grantID string) (s *AccessSource, made bool) {
 		r.live = make(map[string]weak.Pointer[AccessSource])
 	}
 	r.live[grantID] = weak.Make(s)
+	r.peak = max(r.peak, len(r.live))
 	runtime.AddCleanup(s, r.dropDead, grantID)
 	return s, true
 }
@@ -185,11 +193,20 @@ func (r *Refresher) marginFor(exp time.Time) time.Duration {
 }
 
 // dropDead forgets grantID's source once the garbage collector took it.
+// A Go map keeps the room it grew to when entries are deleted, so once
+// most are gone the rest move to a map of their size: what the Refresher
+// holds follows the sources in use (a Pool's MaxClients and the clients
+// callers hold), not every grant that was ever used at once.
 func (r *Refresher) dropDead(grantID string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if wp, ok := r.live[grantID]; ok && wp.Value() == nil {
 		delete(r.live, grantID)
+	}
+	if n := len(r.live); r.peak > shrinkFloor && n < r.peak/4 {
+		m := make(map[string]weak.Pointer[AccessSource], n)
+		maps.Copy(m, r.live)
+		r.live, r.peak = m, n
 	}
 }
 
@@ -703,11 +720,39 @@ func (r *Refresher) classify(err error, scrub redact.Secrets) (final bool, until
 		return false, time.Time{}, fmt.Errorf("partner: POST %s: %w: %w", path, apierr.ErrTemporary,
 			&transport.Cleaned{Text: redact.URLs(scrub.String(err.Error())), Err: err})
 	}
-	// x/oauth2 could not parse a 2xx answer (expires_in not a whole
-	// number, say), or it had no access_token. Its text may quote the
-	// answer: only a short, scrubbed prefix of it is kept.
+	// x/oauth2 could not parse a 2xx answer, or it had no access_token:
+	// not a gone grant, and asking again gets the same answer.
+	if field, want := unreadableField(err.Error()); field != "" {
+		return false, time.Time{}, fmt.Errorf("partner: POST %s: %w: the token endpoint sent %s in a form the SDK cannot read (%s)",
+			path, apierr.ErrUnexpectedResponse, field, want)
+	}
+	// Its text may quote the answer: only a short, scrubbed prefix of it
+	// is kept.
 	return false, time.Time{}, fmt.Errorf("partner: POST %s: %w: the token endpoint's answer could not be read (%s)",
 		path, apierr.ErrUnexpectedResponse, apierr.Clean(err.Error(), scrub))
+}
+
+// unreadableField names the field of a 2xx token answer that x/oauth2
+// could not decode, with what it reads there, or returns "". x/oauth2 has
+// no hook for this and keeps only the text of its decoding error, which
+// names either the field (a JSON type mismatch: "Go struct field
+// tokenJSON.access_token") or, for expires_in, which it reads as a whole
+// number with strconv.ParseInt of a json.Number, the parse that failed
+// (1800.0, 1799.5, 1e3). It stops at the first field it cannot read.
+func unreadableField(msg string) (field, want string) {
+	const wholeSeconds = "golang.org/x/oauth2 reads expires_in only as a whole number of seconds, such as 1800"
+	if strings.Contains(msg, "strconv.ParseInt: ") || strings.Contains(msg, "into Number") {
+		return "expires_in", wholeSeconds
+	}
+	_, after, ok := strings.Cut(msg, "Go struct field tokenJSON.")
+	if !ok {
+		return "", ""
+	}
+	field, _, _ = strings.Cut(after, " ")
+	if field == "expires_in" {
+		return field, wholeSeconds
+	}
+	return apierr.Clean(field, redact.Secrets{}), "a JSON string is expected there"
 }
 
 // debug logs a debug line about the grant.

@@ -23,12 +23,13 @@ type Minted struct {
 	Detail any
 }
 
-// MintFunc mints a new installation token (endpoint 8).
+// MintFunc mints a new installation token for the grant with its access
+// token (POST /api/oauth-client/installations/{grant}/tokens).
 type MintFunc func(ctx context.Context) (Minted, error)
 
 // InstallationConfig configures an InstallationSource.
 type InstallationConfig struct {
-	// Mint calls endpoint 8.
+	// Mint mints the grant's installation token.
 	Mint MintFunc
 	// Access is the grant's access-token source: it holds the grant's
 	// final state, and its Generation tells when the grant got a new token

@@ -117,3 +117,40 @@ func TestStuckSourceSendsNothing(t *testing.T) {
 		}
 	})
 }
+
+// TestUnreadableTokenAnswerNamesTheField: a 200 from the token endpoint
+// that golang.org/x/oauth2 cannot decode fails with ErrUnexpectedResponse
+// naming the field it could not read, not as a gone grant, and the next
+// call asks again.
+func TestUnreadableTokenAnswerNamesTheField(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"access_token":"at-x","expires_in":1800.0}`:   "sent expires_in in a form the SDK cannot read (golang.org/x/oauth2 reads expires_in only as a whole number of seconds",
+		`{"access_token":"at-x","expires_in":1799.5}`:   "sent expires_in in a form",
+		`{"access_token":"at-x","expires_in":"soon"}`:   "sent expires_in in a form",
+		`{"access_token":"at-x","expires_in":true}`:     "sent expires_in in a form",
+		`{"access_token":"at-x","expires_in":1e3}`:      "sent expires_in in a form",
+		`{"access_token":5}`:                            "sent access_token in a form the SDK cannot read (a JSON string is expected there)",
+		`{"access_token":"at-x","refresh_token":["r"]}`: "sent refresh_token in a form",
+		`{"access_token":"at-x","token_type":{}}`:       "sent token_type in a form",
+		`not json`: "the token endpoint's answer could not be read",
+	} {
+		t.Run(body, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				e := &endpoint{answer: func(int32) (int, string) { return 200, body }}
+				s := refresher(e, nil).Source("g", &oauth2.Token{RefreshToken: "rt-secret"})
+				for i := int32(1); i <= 2; i++ {
+					_, err := s.Token(t.Context())
+					if !errors.Is(err, apierr.ErrUnexpectedResponse) || errors.Is(err, apierr.ErrReauthorizationRequired) {
+						t.Fatalf("err = %v, want ErrUnexpectedResponse and not a gone grant", err)
+					}
+					if !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "rt-secret") || strings.Contains(err.Error(), "at-x") {
+						t.Errorf("err = %v, want it to contain %q and no token", err, want)
+					}
+					if n := e.n.Load(); n != i {
+						t.Fatalf("call %d: %d refreshes, want %d", i, n, i)
+					}
+				}
+			})
+		})
+	}
+}
