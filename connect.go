@@ -121,7 +121,7 @@ func (p *Pool) Exchange(ctx context.Context, code string, opts ...oauth2.AuthCod
 	}
 	tok, err := p.sh.ref.Exchange(ctx, &p.consent, code, opts...)
 	if err != nil {
-		return nil, err
+		return nil, public(err)
 	}
 	grants, err := grantsOf(tok)
 	if err != nil {

@@ -1,5 +1,7 @@
 package partner
 
+import "github.com/locsvc/partner-go/internal/apierr"
+
 // PoolFailedLen is how many evicted failed grants p remembers, for the
 // test that the set stays bounded.
 func PoolFailedLen(p *Pool) int { return p.failedLen() }
@@ -7,3 +9,7 @@ func PoolFailedLen(p *Pool) int { return p.failedLen() }
 // GrantsOf reads the grants of a code exchange's answer, for its fuzz
 // target.
 var GrantsOf = grantsOf
+
+// MaxToolText is how many bytes of a tool's failure text a ToolError
+// keeps, for the test that a token crossing the cut is scrubbed.
+const MaxToolText = apierr.MaxToolText

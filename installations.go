@@ -82,7 +82,7 @@ type InstallationsService service
 func (s *InstallationsService) CreateToken(ctx context.Context) (*InstallationToken, error) {
 	m, err := s.c.install.Renew(ctx)
 	if err != nil {
-		return nil, err
+		return nil, public(err)
 	}
 	t := m.Detail.(*InstallationToken)
 	cp := *t

@@ -169,7 +169,7 @@ func (p *Pool) Client(ctx context.Context, grantID string) (*Client, error) {
 		e.drain()
 	}
 	if err := c.access.Check(ctx); err != nil {
-		return nil, err
+		return nil, public(err)
 	}
 	return c, nil
 }

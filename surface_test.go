@@ -2,11 +2,13 @@ package partner_test
 
 import (
 	"go/ast"
+	"go/doc"
 	"go/parser"
 	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,4 +91,49 @@ func exportedRecv(recv *ast.FieldList) bool {
 	}
 	id, ok := typ.(*ast.Ident)
 	return ok && id.IsExported()
+}
+
+// TestErrorTypesShowWhole: go doc shows the error types a user branches
+// on whole, fields and methods, as types of package partner: no exported
+// type is an alias of a type the user cannot read.
+func TestErrorTypesShowWhole(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := doc.New(pkgs["partner"], "github.com/locsvc/partner-go", 0)
+	types := map[string]*doc.Type{}
+	for _, typ := range p.Types {
+		types[typ.Name] = typ
+		if spec := typ.Decl.Specs[0].(*ast.TypeSpec); spec.Assign.IsValid() {
+			t.Errorf("type %s is an alias: go doc shows neither its fields nor its methods", typ.Name)
+		}
+	}
+	for name, want := range map[string][]string{
+		"APIError":          {"Error", "Is", "Unwrap"},
+		"MissingScopeError": {"Error", "Is", "Unwrap", "As"},
+		"ToolError":         {"Error", "Is", "Unwrap", "As"},
+	} {
+		typ := types[name]
+		if typ == nil {
+			t.Errorf("package partner has no type %s", name)
+			continue
+		}
+		if st, ok := typ.Decl.Specs[0].(*ast.TypeSpec).Type.(*ast.StructType); !ok || len(st.Fields.List) < 2 {
+			t.Errorf("%s shows no fields", name)
+		}
+		var got []string
+		for _, m := range typ.Methods {
+			got = append(got, m.Name)
+		}
+		for _, m := range want {
+			if !slices.Contains(got, m) {
+				t.Errorf("go doc partner.%s shows methods %v, want %s among them", name, got, m)
+			}
+		}
+	}
+	if kinds := types["ToolErrorKind"]; kinds == nil || len(kinds.Consts) == 0 {
+		t.Error("go doc partner.ToolErrorKind shows no kinds")
+	}
 }

@@ -39,57 +39,6 @@ func (server MCPServer) index() (i int, field string, ok bool) {
 	return 0, "", false
 }
 
-// ErrClosed is returned by a tool call on a Client after Close, and by
-// Pool.Client after Pool.Close.
-var ErrClosed = mcpsession.ErrClosed
-
-// ToolError is a tool call the service answered with a failure it does
-// not map to a sentinel by status: not found, a validation error, an
-// unknown tool, a project outside the grant (mcp-tools.md section 4). Use
-// errors.As to get it from any error of a tool call. Its fields:
-//
-//	Tool       string        // the tool's name, e.g. "createKeys"
-//	Kind       ToolErrorKind // what the failure was (the constants below); ToolOther if not recognised
-//	Text       string        // the service's text, scrubbed of secrets, at most MaxToolText bytes
-//	Required   string        // for ToolMissingScope: the scope the user must grant
-//	RetryAfter time.Duration // for ToolTooManyRequests: the cooldown, when the text gives it
-//
-// errors.Is(err, X) is true for a *ToolError when X is ErrMissingScope
-// (Kind ToolMissingScope; errors.As also gives a *MissingScopeError),
-// ErrConflict (ToolConflict), ErrTemporary (ToolTooManyRequests: the
-// publish cooldown, never waited for by the SDK), ErrMCPUnauthorized
-// (ToolUnauthorized) or ErrReauthorizationRequired (ToolGrantRevoked).
-type ToolError = apierr.ToolError
-
-// ToolErrorKind says what a tool failure was, as far as its text tells:
-// the codes it carries are recognised case-insensitively, never a whole
-// sentence.
-type ToolErrorKind = apierr.ToolErrorKind
-
-// The kinds of ToolError.
-const (
-	ToolUnauthorized    = apierr.ToolUnauthorized
-	ToolForbidden       = apierr.ToolForbidden
-	ToolMissingScope    = apierr.ToolMissingScope
-	ToolConflict        = apierr.ToolConflict
-	ToolTooManyRequests = apierr.ToolTooManyRequests
-	ToolNotFound        = apierr.ToolNotFound
-	ToolValidation      = apierr.ToolValidation
-	ToolUnknown         = apierr.ToolUnknown
-	ToolGrantRevoked    = apierr.ToolGrantRevoked
-	ToolOther           = apierr.ToolOther
-)
-
-// MaxToolText is how many bytes of a tool's failure text a ToolError keeps.
-const MaxToolText = apierr.MaxToolText
-
-// ErrMCPUnauthorized reports that an MCP endpoint refused the grant's
-// installation token even after one new token was minted for it. The
-// grant is not gone (REST calls keep working) and the SDK mints no further
-// token for MCP until the grant's token changes for another reason: check
-// that Config.MCPURL is the service's {mcp_url}, or ask the service.
-var ErrMCPUnauthorized = apierr.ErrMCPUnauthorized
-
 // session returns the grant's session with server, made on first use; it
 // connects on its first call.
 func (c *Client) session(server MCPServer) (*mcpsession.Session, error) {
@@ -158,7 +107,8 @@ func (t caller) Call(ctx context.Context, tool string, args any) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	return s.Call(ctx, tool, args)
+	data, err := s.Call(ctx, tool, args)
+	return data, public(err)
 }
 
 func (s *service) translations() caller { return caller{s.c, TranslationTools} }
@@ -314,7 +264,7 @@ func (s *ToolsService) List(ctx context.Context, server MCPServer) ([]Tool, erro
 	}
 	listed, err := sess.ListTools(ctx)
 	if err != nil {
-		return nil, err
+		return nil, public(err)
 	}
 	out := make([]Tool, len(listed))
 	for i, t := range listed {
