@@ -63,16 +63,28 @@ type SetResult struct {
 	Raw json.RawMessage
 }
 
-// UpdatedKey is a key Set wrote.
+// UpdatedKey is a key a batch wrote: Translations.Set, or Keys.Update
+// (whose UpdateResult lists them too).
 type UpdatedKey struct {
-	KeyID     string
-	Name      string
+	// KeyID is the key's UUID.
+	KeyID string
+	// Name is the key, for example "nav.home".
+	Name string
+	// Languages are the languages written.
 	Languages []string
+	// Source reports whether the source text changed (Keys.Update).
+	Source bool
 }
 
-// ItemError is the failure of one key of a batch.
+// ItemError is the failure of one key of a batch: Translations.Set, or
+// Keys.Update (whose UpdateResult lists them too). Name and Namespace
+// are set when the service names the key.
 type ItemError struct {
+	// KeyID is the key's UUID, as sent.
 	KeyID     string
+	Name      string
+	Namespace string
+	// Languages are the languages that failed.
 	Languages []string
 	// Code is the service's code, for example "not_found".
 	Code    string

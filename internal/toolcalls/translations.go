@@ -135,14 +135,9 @@ type setTranslationsWire struct {
 	OK    bool `json:"ok"`
 	Cnt   int  `json:"cnt"`
 	Wrote int  `json:"wrote"`
-	Upd   []struct {
-		ID  string      `json:"id"`
-		K   string      `json:"k"`
-		Lng flexStrings `json:"lng"`
-	} `json:"upd"`
-	Errors []itemErrorWire `json:"errors"`
-	Pub    *pubWire        `json:"pub"`
-	Hint   string          `json:"hint"`
+	batchWire
+	Pub  *pubWire `json:"pub"`
+	Hint string   `json:"hint"`
 }
 
 // SetTranslations writes translations with setTranslations. More than
@@ -170,12 +165,7 @@ func SetTranslations(ctx context.Context, c Caller, project string, vs []transla
 		return nil, err
 	}
 	r := &translations.SetResult{OK: w.OK, Count: w.Cnt, Written: w.Wrote, Pending: w.Pub.pending(), Hint: w.Hint, Raw: raw}
-	for _, u := range w.Upd {
-		r.Updated = append(r.Updated, translations.UpdatedKey{KeyID: u.ID, Name: u.K, Languages: u.Lng})
-	}
-	for _, e := range w.Errors {
-		r.Errors = append(r.Errors, translations.ItemError{KeyID: e.ID, Languages: e.L, Code: e.Code, Message: e.Msg})
-	}
+	r.Updated, r.Errors = w.results()
 	return r, nil
 }
 

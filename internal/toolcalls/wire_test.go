@@ -132,8 +132,8 @@ func wireCases() []wireCase {
 			args:   `{"project":"acme/web","t":[{"id":"k-1","l":"de","t":"Start"},{"id":"k-2","l":"en","t":"About","s":true,"st":"draft"}]}`,
 			answer: `{"ok": true, "cnt": 1, "upd": [{"id": "k-1", "k": "nav.home", "lng": ["de"], "src": false}], "errors": [{"id": "k-2", "l": ["en"], "code": "not_found", "msg": "Key not found"}]}`,
 			want: &keys.UpdateResult{OK: true, Count: 1,
-				Updated: []keys.UpdatedKey{{ID: "k-1", Name: "nav.home", Languages: []string{"de"}}},
-				Errors:  []keys.ItemError{{KeyID: "k-2", Languages: []string{"en"}, Code: "not_found", Message: "Key not found"}}},
+				Updated: []translations.UpdatedKey{{KeyID: "k-1", Name: "nav.home", Languages: []string{"de"}}},
+				Errors:  []translations.ItemError{{KeyID: "k-2", Languages: []string{"en"}, Code: "not_found", Message: "Key not found"}}},
 			opts: []cmp.Option{ignoreRaw(keys.UpdateResult{}, "Raw")},
 		},
 		{
@@ -171,10 +171,10 @@ func wireCases() []wireCase {
 				})
 			},
 			args:   `{"project":"acme/web","t":[{"id":"k-1","t":{"fr":"Accueil"}},{"id":"k-9","t":{"fr":"x"}}]}`,
-			answer: `{"ok": true, "cnt": 1, "wrote": 1, "upd": [{"id": "k-1", "k": "nav.home", "lng": ["fr"]}], "errors": [{"id": "k-9", "l": ["fr"], "code": "not_found", "msg": "Key not found"}], "pub": {"has": true, "cnt": 1, "hint": "h"}}`,
+			answer: `{"ok": true, "cnt": 1, "wrote": 1, "upd": [{"id": "k-1", "k": "nav.home", "lng": ["fr"]}], "errors": [{"id": "k-9", "k": "nav.x", "ns": "common", "l": ["fr"], "code": "not_found", "msg": "Key not found"}], "pub": {"has": true, "cnt": 1, "hint": "h"}}`,
 			want: &translations.SetResult{OK: true, Count: 1, Written: 1,
 				Updated: []translations.UpdatedKey{{KeyID: "k-1", Name: "nav.home", Languages: []string{"fr"}}},
-				Errors:  []translations.ItemError{{KeyID: "k-9", Languages: []string{"fr"}, Code: "not_found", Message: "Key not found"}},
+				Errors:  []translations.ItemError{{KeyID: "k-9", Name: "nav.x", Namespace: "common", Languages: []string{"fr"}, Code: "not_found", Message: "Key not found"}},
 				Pending: &translations.PendingPublish{HasChanges: true, Count: 1, Hint: "h"}},
 			opts: []cmp.Option{ignoreRaw(translations.SetResult{}, "Raw")},
 		},
