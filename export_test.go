@@ -13,3 +13,7 @@ var GrantsOf = grantsOf
 // MaxToolText is how many bytes of a tool's failure text a ToolError
 // keeps, for the test that a token crossing the cut is scrubbed.
 const MaxToolText = apierr.MaxToolText
+
+// ConfigPool returns the settings cfg shares with a PoolConfig, for the
+// test that NewClient and NewPool read the same ones.
+func ConfigPool(cfg Config) PoolConfig { return cfg.pool() }
