@@ -34,7 +34,7 @@ func ExampleProjectsService_Create() {
 	c := exampleClient(srv, g)
 	ctx := context.Background()
 
-	p, err := c.Projects.Create(ctx, projects.CreateParams{Name: "Marketing site", Slug: "marketing", SourceLanguage: "en"})
+	p, err := c.Projects.Create(ctx, projects.NewProject{Name: "Marketing site", Slug: "marketing", SourceLanguage: "en"})
 	if err != nil {
 		panic(err)
 	}

@@ -55,7 +55,7 @@ func ExampleMissingScopeError() {
 		GrantID: grant.ID, Token: &oauth2.Token{RefreshToken: grant.RefreshToken},
 	})
 
-	_, err := c.Projects.Create(context.Background(), projects.CreateParams{Name: "Site", Slug: "site", SourceLanguage: "en"})
+	_, err := c.Projects.Create(context.Background(), projects.NewProject{Name: "Site", Slug: "site", SourceLanguage: "en"})
 	var scope *partner.MissingScopeError
 	switch {
 	case errors.As(err, &scope):

@@ -130,12 +130,12 @@ func (c *Client) mint(ctx context.Context) (tokens.Minted, error) {
 	return tokens.Minted{Token: t.Token, Expiry: t.ExpiresAt, Detail: t}, nil
 }
 
-// Installation returns what the latest mint of the client's installation
+// LastInstallationToken returns what the latest mint of the client's installation
 // token said about the grant: its organization, the projects it covers and
 // the scopes granted, with the token's expiry; Token and Raw are left
 // empty. It reports false before the client's first mint. It sends no
 // request: Installations.CreateToken mints anew.
-func (c *Client) Installation() (InstallationToken, bool) {
+func (c *Client) LastInstallationToken() (InstallationToken, bool) {
 	t := c.lastMint.Load()
 	if t == nil {
 		return InstallationToken{}, false

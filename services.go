@@ -96,14 +96,14 @@ func (s *ProjectsService) List(ctx context.Context, orgID string) ([]projects.Pr
 // /api/oauth-client/v1/projects). It needs the projects:write scope (off by
 // default at consent); without it the error is a *MissingScopeError. A slug
 // already in use is an *APIError matching ErrConflict.
-func (s *ProjectsService) Create(ctx context.Context, p projects.CreateParams) (*projects.Project, error) {
+func (s *ProjectsService) Create(ctx context.Context, p projects.NewProject) (*projects.Project, error) {
 	switch {
 	case p.Name == "":
-		return nil, apierr.ArgumentError("CreateParams.Name", "is empty")
+		return nil, apierr.ArgumentError("NewProject.Name", "is empty")
 	case p.Slug == "":
-		return nil, apierr.ArgumentError("CreateParams.Slug", "is empty")
+		return nil, apierr.ArgumentError("NewProject.Slug", "is empty")
 	case p.SourceLanguage == "":
-		return nil, apierr.ArgumentError("CreateParams.SourceLanguage", "is empty")
+		return nil, apierr.ArgumentError("NewProject.SourceLanguage", "is empty")
 	}
 	c := s.c
 	data, err := c.do(ctx, transport.Request{Method: http.MethodPost, Path: projectsV1, Auth: c.install, Body: p})

@@ -137,3 +137,38 @@ func TestErrorTypesShowWhole(t *testing.T) {
 		t.Error("go doc partner.ToolErrorKind shows no kinds")
 	}
 }
+
+// TestOptionsAreOneValue: a method of a service takes its options as one
+// required struct whose zero value takes the defaults, never as a variadic
+// argument of which only the first counts.
+func TestOptionsAreOneValue(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, f := range pkgs["partner"].Files {
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || !fn.Name.IsExported() || !exportedRecv(fn.Recv) {
+				continue
+			}
+			checked++
+			params := fn.Type.Params.List
+			if len(params) == 0 {
+				continue
+			}
+			last, ok := params[len(params)-1].Type.(*ast.Ellipsis)
+			if !ok {
+				continue
+			}
+			if sel, ok := last.Elt.(*ast.SelectorExpr); ok && strings.HasSuffix(sel.Sel.Name, "Options") {
+				t.Errorf("%s: %s takes ...%s: take one %s (its zero value for the defaults)", fset.Position(fn.Pos()), fn.Name.Name, sel.Sel.Name, sel.Sel.Name)
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("checked only %d methods: is the walk broken?", checked)
+	}
+}

@@ -135,17 +135,13 @@ func (s *KeysService) Pages(ctx context.Context, project string, opt keys.ListOp
 // translations (createKeys). A key that exists (same name and namespace)
 // is skipped and reported in the result, not an error; so are keys the
 // service blocks as likely duplicates of another namespace's, unless opt
-// has Force. At most one opt is used.
+// has Force; keys.CreateOptions{} takes the defaults.
 //
 // Create changes something: when the connection breaks after it was sent,
 // it is not sent again and the error matches ErrTemporary (check with
 // All whether the keys exist before trying again).
-func (s *KeysService) Create(ctx context.Context, project string, ks []keys.NewKey, opt ...keys.CreateOptions) (*keys.CreateResult, error) {
-	var o keys.CreateOptions
-	if len(opt) > 0 {
-		o = opt[0]
-	}
-	return toolcalls.CreateKeys(ctx, (*service)(s).translations(), project, ks, o)
+func (s *KeysService) Create(ctx context.Context, project string, ks []keys.NewKey, opt keys.CreateOptions) (*keys.CreateResult, error) {
+	return toolcalls.CreateKeys(ctx, (*service)(s).translations(), project, ks, opt)
 }
 
 // Update changes key texts (updateKeys). Unknown key ids are listed in
@@ -169,7 +165,7 @@ func (s *KeysService) Delete(ctx context.Context, project string, ids []string) 
 type TranslationsService service
 
 // Get returns translations of project's keys (getTranslations).
-func (s *TranslationsService) Get(ctx context.Context, project string, q translations.Query) (*translations.Result, error) {
+func (s *TranslationsService) Get(ctx context.Context, project string, q translations.GetOptions) (*translations.Result, error) {
 	return toolcalls.GetTranslations(ctx, (*service)(s).translations(), project, q)
 }
 
@@ -194,14 +190,14 @@ func (s *TranslationsService) Publish(ctx context.Context, project string, opt t
 	return toolcalls.Publish(ctx, (*service)(s).translations(), project, opt)
 }
 
-// Syncs lists project's sync jobs (getSyncs).
-func (s *TranslationsService) Syncs(ctx context.Context, project string, opt translations.SyncsOptions) (*translations.SyncList, error) {
-	return toolcalls.Syncs(ctx, (*service)(s).translations(), project, opt)
+// ListSyncs lists project's sync jobs (getSyncs).
+func (s *TranslationsService) ListSyncs(ctx context.Context, project string, opt translations.ListSyncsOptions) (*translations.SyncList, error) {
+	return toolcalls.ListSyncs(ctx, (*service)(s).translations(), project, opt)
 }
 
-// Sync returns one sync job (getSync).
-func (s *TranslationsService) Sync(ctx context.Context, id string) (*translations.Sync, error) {
-	return toolcalls.Sync(ctx, (*service)(s).translations(), id)
+// GetSync returns one sync job (getSync).
+func (s *TranslationsService) GetSync(ctx context.Context, id string) (*translations.Sync, error) {
+	return toolcalls.GetSync(ctx, (*service)(s).translations(), id)
 }
 
 // WaitSync returns the sync job id once it is completed, failed or
@@ -217,10 +213,10 @@ func (s *TranslationsService) CancelSync(ctx context.Context, project, id string
 	return toolcalls.CancelSync(ctx, (*service)(s).translations(), project, id)
 }
 
-// Context returns what translators need for keys of project: glossary
+// TranslationContext returns what translators need for keys of project: glossary
 // terms, translation-memory matches and the project's tone
 // (getTranslationContext).
-func (s *TranslationsService) Context(ctx context.Context, project string, opt translations.ContextOptions) (*translations.Context, error) {
+func (s *TranslationsService) TranslationContext(ctx context.Context, project string, opt translations.ContextOptions) (*translations.Context, error) {
 	return toolcalls.TranslationContext(ctx, (*service)(s).translations(), project, opt)
 }
 
@@ -230,10 +226,10 @@ func (s *TranslationsService) ProposeLanguages(ctx context.Context, project stri
 	return toolcalls.ProposeLanguages(ctx, (*service)(s).translations(), project, ls)
 }
 
-// EditLanguages proposes changes to project's target languages
+// ProposeLanguageEdits proposes changes to project's target languages
 // (proposeLanguageEdits).
-func (s *TranslationsService) EditLanguages(ctx context.Context, project string, es []translations.LanguageEdit) (*translations.EditLanguagesResult, error) {
-	return toolcalls.EditLanguages(ctx, (*service)(s).translations(), project, es)
+func (s *TranslationsService) ProposeLanguageEdits(ctx context.Context, project string, es []translations.LanguageEdit) (*translations.ProposeLanguageEditsResult, error) {
+	return toolcalls.ProposeLanguageEdits(ctx, (*service)(s).translations(), project, es)
 }
 
 // ToolsService lists and calls any tool of the service's MCP servers, for

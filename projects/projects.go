@@ -34,8 +34,8 @@ type Language struct {
 	Raw json.RawMessage `json:"-"`
 }
 
-// CreateParams are the fields of a new project. All three are required.
-type CreateParams struct {
+// NewProject are the fields of a new project. All three are required.
+type NewProject struct {
 	Name           string `json:"name"`
 	Slug           string `json:"slug"`
 	SourceLanguage string `json:"sourceLanguage"`

@@ -12,12 +12,12 @@ const (
 	// a split write could fail halfway with an error after some of it was
 	// written. Split it yourself (slices.Chunk) if that is what you want.
 	MaxSet = 500
-	// MaxQueryLimit is the largest Query.Limit.
-	MaxQueryLimit = 200
+	// MaxGetLimit is the largest GetOptions.Limit.
+	MaxGetLimit = 200
 	// MaxContextKeys is the most keys ContextOptions.KeyIDs may name.
 	MaxContextKeys = 50
 	// MaxLanguages is the most languages one ProposeLanguages or
-	// EditLanguages call may carry.
+	// ProposeLanguageEdits call may carry.
 	MaxLanguages = 50
 	// MaxSyncWait is the longest the service holds one getSync long-poll.
 	MaxSyncWait = 25 * time.Second
@@ -91,10 +91,10 @@ type ItemError struct {
 	Message string
 }
 
-// Status is a translation's status in a Query.
+// Status is a translation's status in GetOptions.
 type Status string
 
-// The statuses a Query can filter by.
+// The statuses GetOptions can filter by.
 const (
 	StatusMissing   Status = "missing"
 	StatusDraft     Status = "draft"
@@ -102,9 +102,9 @@ const (
 	StatusAll       Status = "all"
 )
 
-// Query selects translations to read. getTranslations has no paging:
+// GetOptions selects the translations Get reads. getTranslations has no paging:
 // when Result.HasMore is true, narrow the query.
-type Query struct {
+type GetOptions struct {
 	// Search matches key names or texts; several terms match any.
 	Search []string
 	// Languages keeps these languages only.
@@ -116,7 +116,7 @@ type Query struct {
 	// Status filters by status (default StatusAll). It needs Languages:
 	// the service ignores it otherwise, so the SDK refuses it.
 	Status Status
-	// Limit caps the keys returned, 1 to MaxQueryLimit; 0 means the
+	// Limit caps the keys returned, 1 to MaxGetLimit; 0 means the
 	// service's default (100).
 	Limit int
 }
@@ -285,8 +285,8 @@ const (
 	SyncBatchPublish  SyncType = "batch_publish"
 )
 
-// SyncsOptions filters Syncs. The zero value lists the latest 10 jobs.
-type SyncsOptions struct {
+// ListSyncsOptions filters ListSyncs. The zero value lists the latest 10 jobs.
+type ListSyncsOptions struct {
 	// Limit is how many jobs to list, 1 to 50; 0 means the service's
 	// default (10).
 	Limit  int
@@ -294,7 +294,7 @@ type SyncsOptions struct {
 	Type   SyncType
 }
 
-// SyncList is what Syncs returns.
+// SyncList is what ListSyncs returns.
 type SyncList struct {
 	Project string
 	// Total is the number of jobs that match.
@@ -318,9 +318,9 @@ type Sync struct {
 	TriggeredBy *Person
 	// KeysProcessed is the meta counter kp.
 	KeysProcessed int
-	// Log is the job's log (Sync and WaitSync only).
+	// Log is the job's log (GetSync and WaitSync only).
 	Log []string
-	// AffectedKeys lists what the job did to which key (Sync and WaitSync
+	// AffectedKeys lists what the job did to which key (GetSync and WaitSync
 	// only).
 	AffectedKeys []AffectedKey
 	Hint         string
@@ -478,9 +478,9 @@ type LanguageEdit struct {
 	NewStatus LanguageStatus
 }
 
-// EditLanguagesResult is what EditLanguages reports. Codes the project
+// ProposeLanguageEditsResult is what ProposeLanguageEdits reports. Codes the project
 // does not have are listed in NotFound, not returned as a Go error.
-type EditLanguagesResult struct {
+type ProposeLanguageEditsResult struct {
 	Success  bool
 	Results  []LanguageEditResult
 	NotFound []string

@@ -75,11 +75,11 @@ type translationWire struct {
 }
 
 // GetTranslations reads translations with getTranslations.
-func GetTranslations(ctx context.Context, c Caller, project string, q translations.Query) (*translations.Result, error) {
+func GetTranslations(ctx context.Context, c Caller, project string, q translations.GetOptions) (*translations.Result, error) {
 	if err := checkProject(project); err != nil {
 		return nil, err
 	}
-	if err := between("Limit", q.Limit, 1, translations.MaxQueryLimit); err != nil {
+	if err := between("Limit", q.Limit, 1, translations.MaxGetLimit); err != nil {
 		return nil, err
 	}
 	switch q.Status {
@@ -342,8 +342,8 @@ type getSyncsWire struct {
 	Msg string            `json:"msg"`
 }
 
-// Syncs lists a project's sync jobs with getSyncs.
-func Syncs(ctx context.Context, c Caller, project string, opt translations.SyncsOptions) (*translations.SyncList, error) {
+// ListSyncs lists a project's sync jobs with getSyncs.
+func ListSyncs(ctx context.Context, c Caller, project string, opt translations.ListSyncsOptions) (*translations.SyncList, error) {
 	if err := checkProject(project); err != nil {
 		return nil, err
 	}
@@ -371,7 +371,7 @@ type getSyncArgs struct {
 }
 
 // Sync reads a sync job with getSync, at once.
-func Sync(ctx context.Context, c Caller, id string) (*translations.Sync, error) {
+func GetSync(ctx context.Context, c Caller, id string) (*translations.Sync, error) {
 	if id == "" {
 		return nil, apierr.ArgumentError("sync id", "is empty")
 	}
@@ -629,9 +629,9 @@ type editLanguagesWire struct {
 	Hint           string      `json:"hint"`
 }
 
-// EditLanguages changes the status of a project's languages with
+// ProposeLanguageEdits changes the status of a project's languages with
 // proposeLanguageEdits.
-func EditLanguages(ctx context.Context, c Caller, project string, es []translations.LanguageEdit) (*translations.EditLanguagesResult, error) {
+func ProposeLanguageEdits(ctx context.Context, c Caller, project string, es []translations.LanguageEdit) (*translations.ProposeLanguageEditsResult, error) {
 	if err := checkProject(project); err != nil {
 		return nil, err
 	}
@@ -652,7 +652,7 @@ func EditLanguages(ctx context.Context, c Caller, project string, es []translati
 	if err != nil {
 		return nil, err
 	}
-	r := &translations.EditLanguagesResult{
+	r := &translations.ProposeLanguageEditsResult{
 		Success: w.Success, NotFound: w.NotFound, Project: w.Project,
 		Pending: w.PendingPublish.pending(), Hint: w.Hint, Raw: raw,
 	}

@@ -150,7 +150,7 @@ func wireCases() []wireCase {
 		{
 			tool: "getTranslations",
 			call: func(ctx context.Context, c toolcalls.Caller) (any, error) {
-				return toolcalls.GetTranslations(ctx, c, "acme/web", translations.Query{
+				return toolcalls.GetTranslations(ctx, c, "acme/web", translations.GetOptions{
 					Search: []string{"home"}, Languages: []string{"de"}, Namespaces: []string{"common"},
 					Keys: []string{"nav.home"}, Status: translations.StatusDraft, Limit: 10,
 				})
@@ -209,7 +209,7 @@ func wireCases() []wireCase {
 		{
 			tool: "getSyncs",
 			call: func(ctx context.Context, c toolcalls.Caller) (any, error) {
-				return toolcalls.Syncs(ctx, c, "acme/web", translations.SyncsOptions{Limit: 5, Status: translations.SyncCompleted, Type: translations.SyncCDNUpload})
+				return toolcalls.ListSyncs(ctx, c, "acme/web", translations.ListSyncsOptions{Limit: 5, Status: translations.SyncCompleted, Type: translations.SyncCDNUpload})
 			},
 			args: `{"project":"acme/web","limit":5,"status":"completed","type":"cdn_upload"}`,
 			answer: `{"prj": "acme/web", "tot": 1, "sy": [{"id": "s-1", "tp": "cdn_upload", "st": "completed", "st_at": "2026-04-30T12:00:00Z",
@@ -221,7 +221,7 @@ func wireCases() []wireCase {
 		},
 		{
 			tool: "getSync",
-			call: func(ctx context.Context, c toolcalls.Caller) (any, error) { return toolcalls.Sync(ctx, c, "s-1") },
+			call: func(ctx context.Context, c toolcalls.Caller) (any, error) { return toolcalls.GetSync(ctx, c, "s-1") },
 			args: `{"syncId":"s-1"}`,
 			answer: `{"id": "s-1", "tp": "batch_publish", "st": "failed", "st_at": "not a time", "err_msg": "boom", "trig_by": null,
 				"log": ["started", {"msg": "uploading"}], "aff_k": [{"k": "nav.home", "act": "updated"}]}`,
@@ -273,13 +273,13 @@ func wireCases() []wireCase {
 		{
 			tool: "proposeLanguageEdits",
 			call: func(ctx context.Context, c toolcalls.Caller) (any, error) {
-				return toolcalls.EditLanguages(ctx, c, "acme/web", []translations.LanguageEdit{{Code: "fr", NewStatus: translations.LanguageArchived}, {Code: "xx", NewStatus: translations.LanguageActive}})
+				return toolcalls.ProposeLanguageEdits(ctx, c, "acme/web", []translations.LanguageEdit{{Code: "fr", NewStatus: translations.LanguageArchived}, {Code: "xx", NewStatus: translations.LanguageActive}})
 			},
 			args:   `{"project":"acme/web","edits":[{"languageCode":"fr","newStatus":"archived"},{"languageCode":"xx","newStatus":"active"}]}`,
 			answer: `{"success": true, "results": [{"languageCode": "fr", "previousStatus": "active", "newStatus": "archived", "changed": true}], "notFound": ["xx"], "project": "acme/web"}`,
-			want: &translations.EditLanguagesResult{Success: true, NotFound: []string{"xx"}, Project: "acme/web",
+			want: &translations.ProposeLanguageEditsResult{Success: true, NotFound: []string{"xx"}, Project: "acme/web",
 				Results: []translations.LanguageEditResult{{Code: "fr", PreviousStatus: translations.LanguageActive, NewStatus: translations.LanguageArchived, Changed: true}}},
-			opts: []cmp.Option{ignoreRaw(translations.EditLanguagesResult{}, "Raw")},
+			opts: []cmp.Option{ignoreRaw(translations.ProposeLanguageEditsResult{}, "Raw")},
 		},
 	}
 }
