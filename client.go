@@ -440,10 +440,8 @@ func loopback(host string) bool {
 // String describes the client by its grant, without any token.
 func (c *Client) String() string { return "partner.Client{GrantID: " + strconv.Quote(c.grantID) + "}" }
 
-// GoString is String, so %#v shows no token either.
-func (c *Client) GoString() string { return c.String() }
-
-// Format makes every verb print String, so %+v shows no token either.
+// Format makes every verb print String, so %+v and %#v show no token
+// either.
 func (c *Client) Format(f fmt.State, _ rune) { fmt.Fprint(f, c.String()) }
 
 // LogValue makes slog log the client by its grant, without any token.

@@ -88,6 +88,6 @@ func ExampleInstallationsService_CreateToken() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(strings.HasPrefix(tok.Token, partner.InstallationTokenPrefix), time.Until(tok.ExpiresAt) > 59*time.Minute)
+	fmt.Println(strings.HasPrefix(tok.Token, "svc_oat_"), time.Until(tok.ExpiresAt) > 59*time.Minute)
 	// Output: true true
 }

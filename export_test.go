@@ -1,6 +1,17 @@
 package partner
 
-import "github.com/locsvc/partner-go/internal/apierr"
+import (
+	"github.com/locsvc/partner-go/internal/apierr"
+	"github.com/locsvc/partner-go/internal/tokens"
+)
+
+// AuthorizePath is the consent page's path under AuthURL, for the test of
+// AuthCodeURL.
+const AuthorizePath = tokens.AuthorizePath
+
+// InstallationTokenPrefix starts every installation token, for the tests
+// that tell it from an access token.
+const InstallationTokenPrefix = installationTokenPrefix
 
 // PoolFailedLen is how many evicted failed grants p remembers, for the
 // test that the set stays bounded.

@@ -16,19 +16,19 @@ import (
 	"github.com/locsvc/partner-go/internal/transport"
 )
 
-// InstallationTokenPrefix starts every installation token the service
-// issues.
-const InstallationTokenPrefix = "svc_oat_"
+// installationTokenPrefix starts every installation token the service
+// issues; a token without it is used, with a warning in the log.
+const installationTokenPrefix = "svc_oat_"
 
 // Installation-token lifetimes the SDK assumes.
 const (
-	// DefaultInstallationTokenLifetime is assumed when the service does not
-	// say when a token expires (the spec gives one hour).
-	DefaultInstallationTokenLifetime = time.Hour
-	// MaxInstallationTokenLifetime caps the lifetime an answer may promise
-	// in expires_in: a larger value (or one that would overflow) is taken
-	// as this.
-	MaxInstallationTokenLifetime = 24 * time.Hour
+	// defaultInstallationLifetime is assumed when the mint answer does not
+	// say when the token expires: the service's tokens live one hour.
+	defaultInstallationLifetime = time.Hour
+	// maxInstallationLifetime caps the lifetime an answer may promise in
+	// expires_in: a larger value (or one that would overflow) is taken as
+	// this.
+	maxInstallationLifetime = 24 * time.Hour
 )
 
 // InstallationToken is a minted installation token and what the mint
@@ -58,10 +58,8 @@ func (t InstallationToken) String() string {
 		t.ExpiresAt.Format(time.RFC3339), t.OrganizationID, t.ProjectIDs, t.Scopes)
 }
 
-// GoString is String, so %#v shows no secret either.
-func (t InstallationToken) GoString() string { return t.String() }
-
-// Format makes every verb print String, so %+v shows no secret either.
+// Format makes every verb print String, so %+v and %#v show no secret
+// either.
 func (t InstallationToken) Format(f fmt.State, _ rune) { fmt.Fprint(f, t.String()) }
 
 // LogValue makes slog log the token's description, never the token.
@@ -119,9 +117,9 @@ func (c *Client) mint(ctx context.Context) (tokens.Minted, error) {
 	if err != nil {
 		return tokens.Minted{}, err
 	}
-	if !strings.HasPrefix(t.Token, InstallationTokenPrefix) {
+	if !strings.HasPrefix(t.Token, installationTokenPrefix) {
 		if l := c.sh.logger; l != nil {
-			l.LogAttrs(ctx, slog.LevelWarn, "partner: installation token without the "+InstallationTokenPrefix+" prefix",
+			l.LogAttrs(ctx, slog.LevelWarn, "partner: installation token without the "+installationTokenPrefix+" prefix",
 				slog.String("grant", c.grantID))
 		}
 	}
@@ -219,10 +217,10 @@ func mintExpiry(w mintTokenWire, received time.Time) (time.Time, error) {
 		if err != nil || secs <= 0 {
 			return time.Time{}, fmt.Errorf("expires_in %s is not a positive number", apierr.Quote(string(n)))
 		}
-		if secs > MaxInstallationTokenLifetime.Seconds() {
-			return received.Add(MaxInstallationTokenLifetime), nil
+		if secs > maxInstallationLifetime.Seconds() {
+			return received.Add(maxInstallationLifetime), nil
 		}
 		return received.Add(time.Duration(secs * float64(time.Second))), nil
 	}
-	return received.Add(DefaultInstallationTokenLifetime), nil
+	return received.Add(defaultInstallationLifetime), nil
 }

@@ -295,10 +295,8 @@ func (p *Pool) String() string {
 	return fmt.Sprintf("partner.Pool{Clients: %d, MaxClients: %d}", p.Len(), p.max)
 }
 
-// GoString is String, so %#v shows no token either.
-func (p *Pool) GoString() string { return p.String() }
-
-// Format makes every verb print String, so %+v shows no token either.
+// Format makes every verb print String, so %+v and %#v show no token
+// either.
 func (p *Pool) Format(f fmt.State, _ rune) { fmt.Fprint(f, p.String()) }
 
 // LogValue makes slog log the pool without any token.

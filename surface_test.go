@@ -172,3 +172,22 @@ func TestOptionsAreOneValue(t *testing.T) {
 		t.Fatalf("checked only %d methods: is the walk broken?", checked)
 	}
 }
+
+// TestNoGoStringBesideFormat: fmt never calls GoString on a type with a
+// Format method, so such a GoString is dead code.
+func TestNoGoStringBesideFormat(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, typ := range doc.New(pkgs["partner"], "github.com/locsvc/partner-go", 0).Types {
+		var names []string
+		for _, m := range typ.Methods {
+			names = append(names, m.Name)
+		}
+		if slices.Contains(names, "Format") && slices.Contains(names, "GoString") {
+			t.Errorf("%s has both Format and GoString; GoString never runs", typ.Name)
+		}
+	}
+}

@@ -19,8 +19,6 @@ const (
 	// MaxLanguages is the most languages one ProposeLanguages or
 	// ProposeLanguageEdits call may carry.
 	MaxLanguages = 50
-	// MaxSyncWait is the longest the service holds one getSync long-poll.
-	MaxSyncWait = 25 * time.Second
 )
 
 // PendingPublish says that changes wait to be published, as the write

@@ -393,6 +393,9 @@ func getSync(ctx context.Context, c Caller, id string, waitMs *int) (*translatio
 // asked again sooner (the service re-checks about every 2 s).
 const minPollSpacing = 2 * time.Second
 
+// maxSyncWait is the longest the service holds one getSync long-poll.
+const maxSyncWait = 25 * time.Second
+
 // WaitSync waits until the sync job is completed, failed or cancelled, or
 // ctx ends, with getSync's long-poll (waitMs, at most 25 s per request,
 // never past ctx's deadline). It returns the job in its final state.
@@ -401,7 +404,7 @@ func WaitSync(ctx context.Context, c Caller, id string) (*translations.Sync, err
 		return nil, apierr.ArgumentError("sync id", "is empty")
 	}
 	for {
-		wait := translations.MaxSyncWait
+		wait := maxSyncWait
 		if dl, ok := ctx.Deadline(); ok {
 			wait = min(max(time.Until(dl), time.Second), wait)
 		}
