@@ -33,7 +33,7 @@ const Version = transport.Version
 // Token timing defaults (see Config).
 const (
 	// AccessTokenEarlyRefresh is how long before it expires the access
-	// token is refreshed (the spec's client-side practice). A token that
+	// token is refreshed. A token that
 	// lives no longer than this is used until it expires instead.
 	AccessTokenEarlyRefresh = tokens.DefaultEarlyRefresh
 	// DefaultInstallationTokenMargin is Config.InstallationTokenMargin's
@@ -135,12 +135,12 @@ func (p Pacing) check(name string) error {
 // punishes. To serve a grant from many places, take its Client from one
 // Pool.
 type Client struct {
-	// Organizations lists the organizations the user granted (endpoint 2).
+	// Organizations lists the organizations the user granted.
 	Organizations *OrganizationsService
-	// Projects lists, creates and reads projects and adds target languages
-	// (endpoints 3 to 6).
+	// Projects lists, creates and reads projects and adds target
+	// languages.
 	Projects *ProjectsService
-	// Installations mints installation tokens (endpoint 8). The client
+	// Installations mints installation tokens. The client
 	// does this itself; call it only to mint a token by hand.
 	Installations *InstallationsService
 	// Keys creates, lists, updates and deletes translation keys
@@ -329,10 +329,10 @@ func (c *Client) GrantID() string { return c.grantID }
 // twice.
 func (c *Client) SetToken(tok *oauth2.Token) { c.access.SetToken(tok) }
 
-// Identity is the connected user and their account (endpoint 1). The spec
-// does not show the record: the obvious fields are decoded from the top
-// level or from "user" and "account" objects, and the whole record is kept
-// in Raw.
+// Identity is the connected user and their account (GET
+// /api/oauth-client/me). The record's shape is not fixed: the obvious
+// fields are decoded from the top level or from "user" and "account"
+// objects, and the whole record is kept in Raw.
 type Identity struct {
 	UserID      string
 	Email       string

@@ -43,7 +43,7 @@ type InstallationToken struct {
 	// OrganizationID is the grant's organization, when the answer says it.
 	OrganizationID string
 	// ProjectIDs are the projects the grant covers; empty means all of the
-	// organization's projects (service-notes.md section 3).
+	// organization's projects.
 	ProjectIDs []string
 	// Scopes are the scopes granted, when the answer says them.
 	Scopes []string
@@ -65,7 +65,8 @@ func (t InstallationToken) Format(f fmt.State, _ rune) { fmt.Fprint(f, t.String(
 // LogValue makes slog log the token's description, never the token.
 func (t InstallationToken) LogValue() slog.Value { return slog.StringValue(t.String()) }
 
-// InstallationsService mints the grant's installation tokens (endpoint 8).
+// InstallationsService mints the grant's installation tokens (POST
+// /api/oauth-client/installations/<grant>/tokens).
 // The client does this by itself whenever a token is missing or about to
 // expire. Get it from Client.Installations.
 type InstallationsService service
@@ -88,7 +89,8 @@ func (s *InstallationsService) CreateToken(ctx context.Context) (*InstallationTo
 	return &cp, nil
 }
 
-// mintTokenWire holds the field-name variants the spec leaves open.
+// mintTokenWire holds the field names a mint answer may use: camelCase,
+// snake_case, and the token under any of four names.
 type mintTokenWire struct {
 	Token              string          `json:"token"`
 	InstallationToken  string          `json:"installationToken"`
@@ -105,7 +107,7 @@ type mintTokenWire struct {
 	Scopes             json.RawMessage `json:"scopes"`
 }
 
-// mint calls endpoint 8 for the client's grant; it is the grant's
+// mint mints an installation token for the client's grant; it is the grant's
 // tokens.MintFunc.
 func (c *Client) mint(ctx context.Context) (tokens.Minted, error) {
 	path := "/api/oauth-client/installations/" + url.PathEscape(c.grantID) + "/tokens"

@@ -17,12 +17,13 @@ import (
 // no exported constructor.
 type service struct{ c *Client }
 
-// OrganizationsService calls the organization endpoint (endpoint 2). Get it
-// from Client.Organizations.
+// OrganizationsService lists the organizations of the grant (GET
+// /api/oauth-client/organizations). Get it from Client.Organizations.
 type OrganizationsService service
 
-// ProjectsService calls the project endpoints (endpoints 3 to 6). Get it
-// from Client.Projects.
+// ProjectsService lists, creates and reads projects and adds target
+// languages (/api/oauth-client/organizations/<id>/projects and
+// /api/oauth-client/v1/projects). Get it from Client.Projects.
 type ProjectsService service
 
 const orgsPath = "/api/oauth-client/organizations"
@@ -165,7 +166,7 @@ func (s *ProjectsService) AddLanguage(ctx context.Context, projectID, code strin
 	lang := l.language()
 	lang.Raw = raw
 	if lang.Code == "" {
-		lang.Code = code // the spec does not show the answer; the request said it
+		lang.Code = code // an answer without the code: the request said it
 	}
 	return &lang, nil
 }

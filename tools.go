@@ -14,16 +14,16 @@ import (
 	"github.com/locsvc/partner-go/translations"
 )
 
-// MCPServer names one of the service's MCP servers (mcp-tools.md).
+// MCPServer names one of the service's two MCP servers.
 type MCPServer string
 
 // The service's MCP servers.
 const (
-	// TranslationTools is the server at Config.MCPURL ({mcp_url}): keys,
+	// TranslationTools is the server at Config.MCPURL: keys,
 	// translations, publishing, syncs, glossary context and languages.
 	TranslationTools MCPServer = "translations"
 	// ContentTools is the server at Config.ContentMCPURL
-	// ({content_mcp_url}): content models, fields, entries and blocks.
+	// content models, fields, entries and blocks.
 	ContentTools MCPServer = "content"
 )
 
@@ -277,8 +277,9 @@ func (s *ToolsService) List(ctx context.Context, server MCPServer) ([]Tool, erro
 // (nil to ignore it; a *json.RawMessage keeps it as sent), leniently: a
 // field whose JSON type does not fit is left alone. Failures are the same
 // typed errors as the wrapped tools'. A tool is sent again after a broken
-// connection only when the server marks it read-only, or mcp-tools.md
-// lists it as a read when List was not called.
+// connection only when the server marks it read-only (readOnlyHint) or,
+// before List was called, when it is one of the service's list* and get*
+// reads.
 func (s *ToolsService) Call(ctx context.Context, server MCPServer, name string, args, out any) error {
 	_, err := toolcalls.Call(ctx, caller{s.c, server}, name, args, out)
 	return err

@@ -3,5 +3,5 @@
 // partner.Client.Projects (a *partner.ProjectsService).
 //
 // Project and language records keep everything the service sent in Raw,
-// since the spec does not show their fields.
+// since their fields are not fixed.
 package projects

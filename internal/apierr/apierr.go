@@ -65,8 +65,8 @@ var (
 	ErrInvalidArgument = errors.New("invalid argument")
 )
 
-// Error codes the service documents in its error bodies
-// (service-notes.md section 6), and the one RFC 6749 adds.
+// Error codes the service sends in its error bodies, and the one RFC 6749
+// adds.
 const (
 	CodeInvalidRequest    = "invalid_request"
 	CodeInvalidGrant      = "invalid_grant"
@@ -140,7 +140,7 @@ func (e *APIError) Error() string {
 }
 
 // GrantGone reports whether the answer says the grant is gone: one of the
-// codes of GrantGone, or a 410 Gone without a code (the spec's revocation
+// codes of GrantGone, or a 410 Gone without a code (the service's revocation
 // answer).
 func (e *APIError) GrantGone() bool {
 	return GrantGone(e.Code) || e.revokedByStatus()

@@ -9,12 +9,12 @@ import (
 	"github.com/locsvc/partner-go/internal/redact"
 )
 
-// Sentinels for the service's MCP tools (mcp-tools.md sections 3 to 5).
+// Sentinels for the service's MCP tools.
 var (
 	// ErrMCPUnauthorized reports that an MCP endpoint refused the
 	// installation token even after one fresh token was minted. The grant
 	// is not gone and REST still works with the same token; the MCP
-	// servers may not accept installation tokens (mcp-tools.md section 3).
+	// servers may not accept installation tokens.
 	// The SDK does not mint again for MCP until the token changes for
 	// another reason, and returns this error at once until then.
 	ErrMCPUnauthorized = errors.New("the MCP endpoint refused the installation token; the grant is not gone, REST still works")
@@ -216,8 +216,7 @@ func wordByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
 }
 
-// scopeNames returns the scope names the service documents
-// (service-notes.md section 2).
+// scopeNames returns the service's scope names.
 func scopeNames() [13]string {
 	return [...]string{
 		"org:read", "projects:read", "projects:write", "keys:read", "keys:write",
@@ -241,8 +240,8 @@ func scopeIn(text string) string {
 
 func followedByWord(s string, end int) bool { return end < len(s) && wordByte(s[end]) }
 
-// ToolScope returns the scope the service documents for a tool
-// (service-notes.md section 2), or "" when none is documented.
+// ToolScope returns the scope the service requires for a tool, or "" for
+// a tool the SDK knows none for.
 func ToolScope(tool string) string {
 	switch tool {
 	case "listProjects", "getProject", "getTranslationContext":

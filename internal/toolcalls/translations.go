@@ -40,7 +40,7 @@ type getTranslationsArgs struct {
 }
 
 // getTranslationsWire accepts the long and the abbreviated form of the
-// answer (mcp-tools.md section 7).
+// answer: the server sends either.
 type getTranslationsWire struct {
 	Project        string `json:"project"`
 	Prj            string `json:"prj"`
