@@ -32,7 +32,7 @@ const Version = transport.Version
 // Token timing defaults (see Config).
 const (
 	// AccessTokenEarlyRefresh is how long before it expires the access
-	// token is refreshed (the spec's client-side practice). A token that
+	// token is refreshed. A token that
 	// lives no longer than this is used until it expires instead.
 	AccessTokenEarlyRefresh = tokens.DefaultEarlyRefresh
 	// DefaultInstallationTokenMargin is Config.InstallationTokenMargin's
@@ -42,75 +42,37 @@ const (
 	DefaultRefreshTimeout = tokens.DefaultTimeout
 )
 
-// Config configures a Client. BaseURL, AuthURL, ClientID, ClientSecret and
-// GrantID are required, and so is Token unless Store holds the grant's
-// token. Its String, GoString and LogValue never show a secret.
+// Config configures a Client for one grant: the settings it shares with
+// PoolConfig, documented there, and the grant's own, GrantID and Token
+// (required unless Store holds the grant's token). BaseURL, AuthURL,
+// ClientID and ClientSecret are required. Its String, GoString and
+// LogValue never show a secret.
 type Config struct {
-	// BaseURL is the resource API's base address (the spec's {base_url}).
-	BaseURL string
-	// AuthURL is the token endpoint's base address (the spec's {auth_url}).
-	AuthURL string
-	// MCPURL is the translation tools' MCP endpoint (the spec's {mcp_url}),
-	// needed only by Keys, Translations and Tools. The installation token
-	// goes to its host as to BaseURL's, and nowhere else.
-	MCPURL string
-	// ContentMCPURL is the content tools' MCP endpoint (the spec's
-	// {content_mcp_url}, mcp-tools.md section 1), needed only by Content
-	// and by Tools with ContentTools. The installation token goes to its
-	// host too.
-	ContentMCPURL string
-	// ClientID and ClientSecret are the partner application's credentials.
-	ClientID     string
-	ClientSecret string
-	// GrantID identifies the user's grant (the connection).
+	BaseURL                  string        // as PoolConfig.BaseURL
+	AuthURL                  string        // as PoolConfig.AuthURL
+	MCPURL                   string        // as PoolConfig.MCPURL
+	ContentMCPURL            string        // as PoolConfig.ContentMCPURL
+	ClientID                 string        // as PoolConfig.ClientID
+	ClientSecret             string        // as PoolConfig.ClientSecret
+	Store                    auth.Store    // as PoolConfig.Store, but optional: nil keeps tokens in memory only
+	HTTPClient               *http.Client  // as PoolConfig.HTTPClient
+	Logger                   *slog.Logger  // as PoolConfig.Logger
+	UserAgent                string        // as PoolConfig.UserAgent
+	AllowInsecureHTTP        bool          // as PoolConfig.AllowInsecureHTTP
+	InstallationTokenMargin  time.Duration // as PoolConfig.InstallationTokenMargin
+	RefreshTimeout           time.Duration // as PoolConfig.RefreshTimeout
+	RetryMax                 int           // as PoolConfig.RetryMax
+	RetryAfterMax            time.Duration // as PoolConfig.RetryAfterMax
+	MaxResponseBytes         int64         // as PoolConfig.MaxResponseBytes
+	Pacing                   Pacing        // as PoolConfig.Pacing
+	LocalRefreshOnStoreError bool          // as PoolConfig.LocalRefreshOnStoreError
+
+	// GrantID identifies the user's grant (the connection). Required.
 	GrantID string
 	// Token is the token from the code exchange; only RefreshToken is
 	// required. An access token with an Expiry more than a minute away is
 	// used until then. When nil, the token is loaded from Store.
 	Token *oauth2.Token
-	// Store keeps the grant's token; every refreshed token is saved to it
-	// before use. Nil keeps tokens in memory only.
-	Store auth.Store
-	// HTTPClient sends every request (one connection pool may serve many
-	// clients). It is copied, never modified. Nil uses a clone of
-	// http.DefaultTransport that waits at most 30 s for an answer's
-	// headers, shared by nothing else.
-	HTTPClient *http.Client
-	// Logger receives debug lines (each retry, each refresh and mint, with
-	// the grant id) and one warning per grant that fails for good (grant
-	// id and error code); nil is silent. Nothing is logged at error level:
-	// a failure the retries did not fix is the returned error. Nothing
-	// logged holds a token, a secret or a URL's query.
-	Logger *slog.Logger
-	// UserAgent is appended to "partner-go/<version>".
-	UserAgent string
-	// AllowInsecureHTTP permits http:// URLs to hosts other than loopback.
-	// Tokens would cross the network in clear text: only for test rigs.
-	AllowInsecureHTTP bool
-	// InstallationTokenMargin is how long before expiry an installation
-	// token is replaced (default 5 minutes).
-	InstallationTokenMargin time.Duration
-	// RefreshTimeout bounds one token refresh or mint, retries included
-	// (default 30 s).
-	RefreshTimeout time.Duration
-	// RetryMax is how many times a failed request may be retried (default
-	// 3; negative: never). RetryAfterMax caps how long the SDK waits for a
-	// Retry-After (default 30 s); a longer one is returned as the error.
-	RetryMax      int
-	RetryAfterMax time.Duration
-	// MaxResponseBytes caps a response body (default 8 MiB).
-	MaxResponseBytes int64
-	// Pacing spaces the grant's requests under the service's rate limit
-	// (default: DefaultPacingPerMinute with a burst of DefaultPacingBurst).
-	Pacing Pacing
-	// LocalRefreshOnStoreError matters only with a Store shared by
-	// replicas (an auth.Leaser). When the Store cannot be reached and the
-	// access token is due, a call fails (ErrTemporary) by default; with
-	// this set, the client refreshes with the refresh token in its memory
-	// and saves the result once the Store is back. Unsafe when the
-	// service rotates refresh tokens: another replica may refresh with
-	// the same one, and the service may then revoke the grant.
-	LocalRefreshOnStoreError bool
 }
 
 // Pacing defaults: at most 950 requests in any minute, under the service's
@@ -172,12 +134,12 @@ func (p Pacing) check(name string) error {
 // punishes. To serve a grant from many places, take its Client from one
 // Pool.
 type Client struct {
-	// Organizations lists the organizations the user granted (endpoint 2).
+	// Organizations lists the organizations the user granted.
 	Organizations *OrganizationsService
-	// Projects lists, creates and reads projects and adds target languages
-	// (endpoints 3 to 6).
+	// Projects lists, creates and reads projects and adds target
+	// languages.
 	Projects *ProjectsService
-	// Installations mints installation tokens (endpoint 8). The client
+	// Installations mints installation tokens. The client
 	// does this itself; call it only to mint a token by hand.
 	Installations *InstallationsService
 	// Keys creates, lists, updates and deletes translation keys
@@ -227,7 +189,8 @@ func NewClient(cfg Config) (*Client, error) {
 	return sh.client(cfg.GrantID, sh.ref.Source(cfg.GrantID, cfg.Token)), nil
 }
 
-// pool returns the settings cfg shares with a PoolConfig.
+// pool returns the settings cfg shares with a PoolConfig: NewClient checks
+// and builds from them as NewPool does (PoolConfig.build).
 func (cfg *Config) pool() PoolConfig {
 	return PoolConfig{
 		BaseURL: cfg.BaseURL, AuthURL: cfg.AuthURL, MCPURL: cfg.MCPURL, ContentMCPURL: cfg.ContentMCPURL,
@@ -345,7 +308,8 @@ func (sh *shared) client(grantID string, access *tokens.AccessSource) *Client {
 
 // do sends one request of the grant: the one request path.
 func (c *Client) do(ctx context.Context, q transport.Request) ([]byte, error) {
-	return c.sh.runner.Do(ctx, q)
+	data, err := c.sh.runner.Do(ctx, q)
+	return data, public(err)
 }
 
 // fullPath is path as requested, with the base URL's own path.
@@ -366,10 +330,10 @@ func (c *Client) GrantID() string { return c.grantID }
 // twice.
 func (c *Client) SetToken(tok *oauth2.Token) { c.access.SetToken(tok) }
 
-// Identity is the connected user and their account (endpoint 1). The spec
-// does not show the record: the obvious fields are decoded from the top
-// level or from "user" and "account" objects, and the whole record is kept
-// in Raw.
+// Identity is the connected user and their account (GET
+// /api/oauth-client/me). The record's shape is not fixed: the obvious
+// fields are decoded from the top level or from "user" and "account"
+// objects, and the whole record is kept in Raw.
 type Identity struct {
 	UserID      string
 	Email       string
@@ -476,10 +440,8 @@ func loopback(host string) bool {
 // String describes the client by its grant, without any token.
 func (c *Client) String() string { return "partner.Client{GrantID: " + strconv.Quote(c.grantID) + "}" }
 
-// GoString is String, so %#v shows no token either.
-func (c *Client) GoString() string { return c.String() }
-
-// Format makes every verb print String, so %+v shows no token either.
+// Format makes every verb print String, so %+v and %#v show no token
+// either.
 func (c *Client) Format(f fmt.State, _ rune) { fmt.Fprint(f, c.String()) }
 
 // LogValue makes slog log the client by its grant, without any token.

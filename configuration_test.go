@@ -3,12 +3,14 @@ package partner_test
 import (
 	"errors"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	partner "github.com/locsvc/partner-go"
+	"github.com/locsvc/partner-go/auth"
 )
 
 // TestMisconfiguration: a wrong URL or a refused application is
@@ -160,4 +162,53 @@ func TestConfigurationErrorIsHeld(t *testing.T) {
 			t.Fatalf("after the hold: %v", err)
 		}
 	})
+}
+
+// TestConfigIsPoolConfigForOneGrant: every setting of Config but the
+// grant's own is a PoolConfig field of the same type, and NewClient reads
+// each of them: a field added to one struct and forgotten in the other,
+// or not passed on, fails here.
+func TestConfigIsPoolConfigForOneGrant(t *testing.T) {
+	var cfg partner.Config
+	cv := reflect.ValueOf(&cfg).Elem()
+	pt := reflect.TypeFor[partner.PoolConfig]()
+	var shared []string
+	for i := range cv.NumField() {
+		f := cv.Type().Field(i)
+		if f.Name == "GrantID" || f.Name == "Token" {
+			continue
+		}
+		pf, ok := pt.FieldByName(f.Name)
+		if !ok || pf.Type != f.Type {
+			t.Errorf("Config.%s (%s) is not a PoolConfig field of that type", f.Name, f.Type)
+			continue
+		}
+		shared = append(shared, f.Name)
+		v := cv.Field(i)
+		switch v.Kind() { // any value that is not zero
+		case reflect.String:
+			v.SetString("x")
+		case reflect.Bool:
+			v.SetBool(true)
+		case reflect.Int, reflect.Int64:
+			v.SetInt(7)
+		case reflect.Struct:
+			v.Field(0).SetInt(7)
+		case reflect.Pointer:
+			v.Set(reflect.New(v.Type().Elem()))
+		case reflect.Interface:
+			v.Set(reflect.ValueOf(auth.NewMemoryStore()))
+		default:
+			t.Fatalf("Config.%s: no test value for a %s", f.Name, f.Type)
+		}
+	}
+	pc := reflect.ValueOf(partner.ConfigPool(cfg))
+	for _, name := range shared {
+		if !pc.FieldByName(name).Equal(cv.FieldByName(name)) {
+			t.Errorf("NewClient does not read Config.%s", name)
+		}
+	}
+	if len(shared) < 15 {
+		t.Fatalf("only %d shared settings: is the walk broken?", len(shared))
+	}
 }

@@ -20,9 +20,6 @@ import (
 	"github.com/locsvc/partner-go/internal/transport"
 )
 
-// AuthorizePath is the service's consent page under AuthURL.
-const AuthorizePath = tokens.AuthorizePath
-
 // The scopes the service documents (service-notes section 2), for
 // PoolConfig.Scopes. The user may turn any of them off on the consent
 // screen; projects:write, translations:publish, content:publish and
@@ -46,8 +43,8 @@ const (
 
 // Grant is one grant a consent created or updated: the user's connection
 // of the application to one organization. A consent in which the user
-// picked several organizations gives one Grant each. Its String, GoString
-// and LogValue never show the token.
+// picked several organizations gives one Grant each. However it is printed or
+// logged, it never shows the token.
 type Grant struct {
 	// GrantID identifies the grant: Pool.Client's argument.
 	GrantID string
@@ -67,10 +64,8 @@ func (g Grant) String() string {
 		g.GrantID, g.OrganizationID, g.Scopes, tokenRedacted(g.Token))
 }
 
-// GoString is String, so %#v shows no token either.
-func (g Grant) GoString() string { return g.String() }
-
-// Format makes every verb print String, so %+v shows no token either.
+// Format makes every verb print String, so %+v and %#v show no token
+// either.
 func (g Grant) Format(f fmt.State, _ rune) { fmt.Fprint(f, g.String()) }
 
 // LogValue makes slog log the grant without its token.
@@ -121,7 +116,7 @@ func (p *Pool) Exchange(ctx context.Context, code string, opts ...oauth2.AuthCod
 	}
 	tok, err := p.sh.ref.Exchange(ctx, &p.consent, code, opts...)
 	if err != nil {
-		return nil, err
+		return nil, public(err)
 	}
 	grants, err := grantsOf(tok)
 	if err != nil {

@@ -102,13 +102,9 @@ func (s *ContentEntriesService) Pages(ctx context.Context, project string, opt c
 }
 
 // Get returns the entry id with its translations and versions
-// (getContentEntry). At most one opt is used.
-func (s *ContentEntriesService) Get(ctx context.Context, project, id string, opt ...content.GetOptions) (*content.Entry, error) {
-	var o content.GetOptions
-	if len(opt) > 0 {
-		o = opt[0]
-	}
-	return toolcalls.GetEntry(ctx, (*service)(s).content(), project, id, o)
+// (getContentEntry); content.GetOptions{} gets the whole entry.
+func (s *ContentEntriesService) Get(ctx context.Context, project, id string, opt content.GetOptions) (*content.Entry, error) {
+	return toolcalls.GetEntry(ctx, (*service)(s).content(), project, id, opt)
 }
 
 // Create creates an entry, a draft unless e.Status is published

@@ -113,7 +113,7 @@ func TestContentDroppedConnection(t *testing.T) {
 			t.Fatal(err)
 		}
 		r.srv.InjectFault(partnertest.Fault{Host: partnertest.HostContentMCP, Tool: "getContentEntry", Drop: true})
-		got, err := r.c.Content.Entries.Get(t.Context(), r.project, e.ID)
+		got, err := r.c.Content.Entries.Get(t.Context(), r.project, e.ID, content.GetOptions{})
 		if err != nil || got.ID != e.ID || got.Title != "Title of a" {
 			t.Fatalf("Get over a dropped connection: %+v, %v; want it retried", got, err)
 		}
@@ -158,7 +158,7 @@ func TestContentErrorStatuses(t *testing.T) {
 				case "listContentEntries":
 					_, err = r.entries(t)
 				case "getContentEntry":
-					_, err = r.c.Content.Entries.Get(t.Context(), r.project, e.ID)
+					_, err = r.c.Content.Entries.Get(t.Context(), r.project, e.ID, content.GetOptions{})
 				default:
 					_, err = r.createEntry(t, "b")
 				}
@@ -250,7 +250,7 @@ func TestContentGrantRevokedMidSession(t *testing.T) {
 			"Entries.All":    func() error { _, err := r.entries(t); return err },
 			"Entries.Create": func() error { _, err := r.createEntry(t, "c"); return err },
 			"Entries.Get": func() error {
-				_, err := r.c.Content.Entries.Get(ctx, r.project, e.ID)
+				_, err := r.c.Content.Entries.Get(ctx, r.project, e.ID, content.GetOptions{})
 				return err
 			},
 			"Entries.BulkPublish": func() error {

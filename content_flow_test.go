@@ -207,7 +207,7 @@ func TestContentFlow(t *testing.T) {
 	if _, err := r.c.Content.Entries.Update(ctx, r.project, hello.ID, content.EntryUpdate{Language: "de", Title: "Hallo Welt"}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := r.c.Content.Entries.Get(ctx, r.project, hello.ID)
+	got, err := r.c.Content.Entries.Get(ctx, r.project, hello.ID, content.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func TestContentFlow(t *testing.T) {
 	if err := r.c.Content.Entries.Delete(ctx, r.project, bye.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.c.Content.Entries.Get(ctx, r.project, bye.ID); !errors.As(err, &te) || te.Kind != partner.ToolNotFound {
+	if _, err := r.c.Content.Entries.Get(ctx, r.project, bye.ID, content.GetOptions{}); !errors.As(err, &te) || te.Kind != partner.ToolNotFound {
 		t.Errorf("Get of the deleted entry: %v, want a *ToolError of kind %s", err, partner.ToolNotFound)
 	}
 

@@ -13,6 +13,16 @@
 // that may have reached the service is never sent twice. Tokens are only
 // sent to the configured hosts.
 //
+// The services' methods share one shape: a context, the resource's name
+// or id, then the input (a New* value to create, an …Update to change,
+// an …Options struct whose zero value takes the defaults, such as
+// keys.ListOptions{}). A call on a batch (Keys.Create, Keys.Update,
+// Keys.Delete, Translations.Set, Entries.BulkCreate and the like) returns
+// a result listing each item's outcome, since some items may fail while
+// others succeed; a call on one thing that the service only confirms
+// (Models.Delete, Entries.Delete, Models.RemoveField,
+// Models.ReorderFields) returns only an error.
+//
 // Webhook receivers use package webhook; tests use package partnertest, a
 // fake of the whole service.
 package partner

@@ -1,6 +1,12 @@
 package partner
 
-import "github.com/locsvc/partner-go/internal/apierr"
+import (
+	"errors"
+	"time"
+
+	"github.com/locsvc/partner-go/internal/apierr"
+	"github.com/locsvc/partner-go/internal/mcpsession"
+)
 
 // Every error the SDK returns starts with "partner: ", then, for a request
 // that was sent, its method and whole path (the base URL's own path
@@ -13,31 +19,278 @@ import "github.com/locsvc/partner-go/internal/apierr"
 // whatever form the service echoed it.
 
 // APIError is a non-2xx answer from the service. Use errors.As to get it
-// from any error the SDK returns. Its fields:
-//
-//	StatusCode int           // the HTTP status of the answer
-//	Code       string        // the body's "error" (grant_revoked, missing_scope, ...), or ""
-//	Message    string        // the body's "message" or "error_description", if any; scrubbed
-//	Method     string        // the request's method
-//	Path       string        // the whole path requested, without host or query
-//	Body       []byte        // the start of the body (at most 1 KiB), scrubbed of secrets
-//	RetryAfter time.Duration // the Retry-After the service sent with a 429 or 503, or 0
+// from any error the SDK returns; a *MissingScopeError holds one too.
 //
 // errors.Is(err, X) is true for an *APIError when X is
 // ErrReauthorizationRequired (Code grant_revoked, invalid_grant or
-// grant_not_found), ErrGrantRevoked, ErrInvalidGrant, ErrMissingScope,
-// ErrWrongOrganization (Code wrong_organization), ErrConflict (status
-// 409), or ErrTemporary (status 429 or 5xx).
-type APIError = apierr.APIError
+// grant_not_found, or a 410 without a code), ErrGrantRevoked,
+// ErrInvalidGrant, ErrMissingScope, ErrWrongOrganization (Code
+// wrong_organization), ErrConflict (status 409), or ErrTemporary (status
+// 429 or 5xx).
+type APIError struct {
+	// StatusCode is the HTTP status of the answer.
+	StatusCode int
+	// Code is the body's "error" (grant_revoked, missing_scope, ...), or
+	// "" when the body had none or was not JSON.
+	Code string
+	// Message is the body's "message" or "error_description", if any,
+	// scrubbed of secrets.
+	Message string
+	// Method is the request's method.
+	Method string
+	// Path is the whole path requested (the base URL's own path
+	// included), without host or query.
+	Path string
+	// Body is the start of the answer's body (at most 1 KiB), scrubbed of
+	// secrets.
+	Body []byte
+	// RetryAfter is the delay the service asked for with Retry-After (on
+	// 429 or 503), or 0.
+	RetryAfter time.Duration
+
+	err error // the error as the SDK made it; nil for one built by hand
+}
+
+// Error returns the error's one-line text, for example
+// "partner: GET /api/oauth-client/organizations: 410 grant_revoked".
+func (e *APIError) Error() string {
+	if e.err != nil {
+		return e.err.Error()
+	}
+	return e.internal().Error()
+}
+
+// Is reports whether the answer belongs to the sentinel class target (see
+// APIError), so that errors.Is works on an *APIError built by hand too.
+func (e *APIError) Is(target error) bool { return e.internal().Is(target) }
+
+// Unwrap returns the error the APIError was made from, or nil for one
+// built by hand.
+func (e *APIError) Unwrap() error { return e.err }
+
+func (e *APIError) internal() *apierr.APIError {
+	if e == nil {
+		return &apierr.APIError{}
+	}
+	return &apierr.APIError{StatusCode: e.StatusCode, Code: e.Code, Message: e.Message,
+		Method: e.Method, Path: e.Path, Body: e.Body, RetryAfter: e.RetryAfter}
+}
+
+func (*APIError) public() {}
 
 // MissingScopeError is the answer to a call the grant's scopes do not
-// allow (error missing_scope). It embeds the *APIError, and adds
+// allow (error missing_scope), over REST or from a tool. Show a prompt to
+// re-authorize with the scope Required. errors.Is(err, ErrMissingScope)
+// is true for it, and errors.As finds its *APIError; it is per call, never
+// final.
+type MissingScopeError struct {
+	*APIError
+	// Required is the scope the user must grant, as the service named it
+	// (for example "translations:publish"; one of the Scope constants),
+	// or "" when it did not say.
+	Required string
+
+	err error // the error as the SDK made it; nil for one built by hand
+}
+
+// Error returns the error's one-line text, for example
+// "partner: POST /api/oauth-client/v1/projects: 403 missing_scope (required: projects:write)".
+func (e *MissingScopeError) Error() string {
+	if e.err != nil {
+		return e.err.Error()
+	}
+	return (&apierr.MissingScopeError{APIError: e.APIError.internal(), Required: e.Required}).Error()
+}
+
+// Unwrap returns the error the MissingScopeError was made from, or its
+// *APIError for one built by hand.
+func (e *MissingScopeError) Unwrap() error {
+	if e.err != nil {
+		return e.err
+	}
+	return e.APIError
+}
+
+// Is reports whether target is ErrMissingScope, or a class its *APIError
+// belongs to.
+func (e *MissingScopeError) Is(target error) bool {
+	return target == ErrMissingScope || e.APIError.Is(target)
+}
+
+// As lets errors.As find the *APIError of the MissingScopeError.
+func (e *MissingScopeError) As(target any) bool {
+	p, ok := target.(**APIError)
+	if ok && e.APIError != nil {
+		*p = e.APIError
+	}
+	return ok && e.APIError != nil
+}
+
+// ToolError is a tool call the service answered with a failure (an isError
+// result or a JSON-RPC error). Use errors.As to get it from any error of a
+// tool call; Kind says what the failure was.
 //
-//	Required string // the scope the user must grant, e.g. "translations:publish"; "" if not named
-//
-// Show a prompt to re-authorize with that scope. errors.Is(err,
-// ErrMissingScope) is true for it; it is per call, never final.
-type MissingScopeError = apierr.MissingScopeError
+// errors.Is(err, X) is true for a *ToolError when X is ErrMissingScope
+// (Kind ToolMissingScope; errors.As then also finds a *MissingScopeError
+// and its *APIError, as for a REST call), ErrConflict (ToolConflict),
+// ErrTemporary (ToolTooManyRequests: the publish cooldown, which the SDK
+// never waits for by itself), ErrMCPUnauthorized (ToolUnauthorized), or
+// ErrReauthorizationRequired and ErrGrantRevoked (ToolGrantRevoked).
+type ToolError struct {
+	// Tool is the tool's name, for example "createKeys".
+	Tool string
+	// Kind is what the failure was; ToolOther when not recognised.
+	Kind ToolErrorKind
+	// Text is the service's message, scrubbed of secrets, on one line and
+	// at most 500 bytes.
+	Text string
+	// Required is, for ToolMissingScope, the scope the user must grant:
+	// named in Text, or else the scope the service documents for the
+	// tool.
+	Required string
+	// RetryAfter is, for ToolTooManyRequests, how long to wait before
+	// trying again (the service's publish cooldown); 0 otherwise.
+	RetryAfter time.Duration
+
+	scope *MissingScopeError // for ToolMissingScope
+	err   error              // the error as the SDK made it; nil for one built by hand
+}
+
+// Error returns the error's one-line text, for example
+// "partner: tool createKeys failed (conflict): CONFLICT: a.b is a parent".
+func (e *ToolError) Error() string {
+	if e.err != nil {
+		return e.err.Error()
+	}
+	return e.internal().Error()
+}
+
+// Is reports whether the failure's Kind belongs to the sentinel class
+// target (see ToolError), so that errors.Is works on a *ToolError built by
+// hand too.
+func (e *ToolError) Is(target error) bool { return e.internal().Is(target) }
+
+// Unwrap returns the error the ToolError was made from, or nil for one
+// built by hand.
+func (e *ToolError) Unwrap() error { return e.err }
+
+// As lets errors.As find a *MissingScopeError, and its *APIError, in a
+// ToolMissingScope failure, so that a scope failure reads the same over
+// REST and MCP.
+func (e *ToolError) As(target any) bool {
+	if e.scope == nil {
+		return false
+	}
+	switch p := target.(type) {
+	case **MissingScopeError:
+		*p = e.scope
+		return true
+	case **APIError:
+		*p = e.scope.APIError
+		return true
+	}
+	return false
+}
+
+func (e *ToolError) internal() *apierr.ToolError {
+	return &apierr.ToolError{Tool: e.Tool, Kind: apierr.ToolErrorKind(e.Kind), Text: e.Text,
+		Required: e.Required, RetryAfter: e.RetryAfter}
+}
+
+func (*ToolError) public() {}
+
+// ToolErrorKind says what a tool failure was, as far as its text tells:
+// the codes it carries are recognised case-insensitively, never a whole
+// sentence.
+type ToolErrorKind string
+
+// The kinds of ToolError.
+const (
+	// ToolUnauthorized: the service behind the MCP server refused the
+	// token for this call ("Unauthorized"). errors.Is(err,
+	// ErrMCPUnauthorized).
+	ToolUnauthorized ToolErrorKind = "unauthorized"
+	// ToolForbidden: the call is not allowed for this grant, for a reason
+	// other than a missing scope: a project outside the grant, a sync job
+	// of another project ("Forbidden").
+	ToolForbidden ToolErrorKind = "forbidden"
+	// ToolMissingScope: the grant lacks a scope (missing_scope).
+	// errors.As finds a *MissingScopeError with Required set.
+	ToolMissingScope ToolErrorKind = "missing_scope"
+	// ToolConflict: the change conflicts with existing data (CONFLICT).
+	// errors.Is(err, ErrConflict).
+	ToolConflict ToolErrorKind = "conflict"
+	// ToolTooManyRequests: the publish cooldown (TOO_MANY_REQUESTS).
+	// errors.Is(err, ErrTemporary); RetryAfter is the cooldown.
+	ToolTooManyRequests ToolErrorKind = "too_many_requests"
+	// ToolNotFound: the project, key, entry or sync job does not exist
+	// ("not found").
+	ToolNotFound ToolErrorKind = "not_found"
+	// ToolValidation: the tool refused its arguments ("Validation error",
+	// "Invalid project format").
+	ToolValidation ToolErrorKind = "validation"
+	// ToolUnknown: the server has no tool of that name ("Unknown tool").
+	ToolUnknown ToolErrorKind = "unknown_tool"
+	// ToolGrantRevoked: the grant was revoked (grant_revoked).
+	// errors.Is(err, ErrReauthorizationRequired) and ErrGrantRevoked.
+	ToolGrantRevoked ToolErrorKind = "grant_revoked"
+	// ToolOther: a failure the SDK does not recognise; read Text.
+	ToolOther ToolErrorKind = "other"
+)
+
+// publicError is what the error types of this package have: an error
+// that holds one needs no conversion.
+type publicError interface {
+	error
+	public()
+}
+
+// public returns err as the SDK's users see it: when its chain holds an
+// *APIError, *MissingScopeError or *ToolError of the request path (which
+// cannot import this package), the matching type of this package, with the
+// same fields and text, that unwraps to err, so that errors.Is finds
+// every sentinel it found before. Every exported method's error goes
+// through it, by way of Client.do, the tool caller and the few other
+// exits.
+func public(err error) error {
+	if err == nil {
+		return nil
+	}
+	var done publicError
+	if errors.As(err, &done) {
+		return err
+	}
+	var te *apierr.ToolError
+	if errors.As(err, &te) {
+		pe := &ToolError{Tool: te.Tool, Kind: ToolErrorKind(te.Kind), Text: te.Text,
+			Required: te.Required, RetryAfter: te.RetryAfter, err: err}
+		var ms *apierr.MissingScopeError
+		if errors.As(te, &ms) {
+			pe.scope = missingScope(ms, ms)
+		}
+		return pe
+	}
+	var ms *apierr.MissingScopeError
+	if errors.As(err, &ms) {
+		return missingScope(ms, err)
+	}
+	var ae *apierr.APIError
+	if errors.As(err, &ae) {
+		return apiError(ae, err)
+	}
+	return err
+}
+
+// missingScope converts ms, found in the chain of err.
+func missingScope(ms *apierr.MissingScopeError, err error) *MissingScopeError {
+	return &MissingScopeError{APIError: apiError(ms.APIError, ms.APIError), Required: ms.Required, err: err}
+}
+
+// apiError converts ae, found in the chain of err.
+func apiError(ae *apierr.APIError, err error) *APIError {
+	return &APIError{StatusCode: ae.StatusCode, Code: ae.Code, Message: ae.Message, Method: ae.Method,
+		Path: ae.Path, Body: ae.Body, RetryAfter: ae.RetryAfter, err: err}
+}
 
 // Sentinels to branch on with errors.Is. See the README's error table for
 // what to show the user for each.
@@ -84,4 +337,13 @@ var (
 	// ErrInvalidArgument: a bad argument or Config field, found before any
 	// request was sent. The message names the field.
 	ErrInvalidArgument = apierr.ErrInvalidArgument
+	// ErrMCPUnauthorized: an MCP endpoint refused the grant's installation
+	// token even after one new token was minted for it. The grant is not
+	// gone (REST calls keep working) and the SDK mints no further token
+	// for MCP until the grant's token changes for another reason: check
+	// that Config.MCPURL is the service's MCP address, or ask the service.
+	ErrMCPUnauthorized = apierr.ErrMCPUnauthorized
+	// ErrClosed: a tool call on a Client after its Close, or Pool.Client
+	// after Pool.Close.
+	ErrClosed = mcpsession.ErrClosed
 )

@@ -3,6 +3,7 @@ package partner_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"syscall"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	partner "github.com/locsvc/partner-go"
+	"github.com/locsvc/partner-go/partnertest"
 )
 
 // TestBadAnswers checks, for each way the service or network can fail, the
@@ -352,4 +354,71 @@ func TestErrorSnippetsHoldNoSecret(t *testing.T) {
 	if strings.Contains(string(ae.Body), `p\u0026ss\u003cw0rd`) {
 		t.Errorf("JSON-escaped secret left in APIError.Body: %s", ae.Body)
 	}
+}
+
+// TestErrorTypesAreThePackages: every kind of failure reaches the caller
+// as this package's error type, found by errors.As through the caller's own
+// wrapping, with the fields set, the sentinels still matching and the text
+// of the error as made.
+func TestErrorTypesAreThePackages(t *testing.T) {
+	rig := func(t *testing.T, opts ...partnertest.GrantOption) *toolsRig { return newToolsRig(t, opts...) }
+	t.Run("REST", func(t *testing.T) {
+		r := rig(t)
+		r.srv.InjectFault(partnertest.Fault{Host: partnertest.HostAPI, Path: "/api/oauth-client/v1/projects/*", Status: 409,
+			Body: `{"error":"conflict","message":"busy"}`})
+		_, err := r.c.Projects.Get(t.Context(), "p1")
+		wrapped := fmt.Errorf("sync job: %w", err)
+		var ae *partner.APIError
+		if !errors.As(wrapped, &ae) || ae.StatusCode != 409 || ae.Code != "conflict" || ae.Message != "busy" || ae.Method != "GET" {
+			t.Fatalf("errors.As(%v) = %+v, want a *partner.APIError of the 409", wrapped, ae)
+		}
+		if ae.Error() != err.Error() || !errors.Is(wrapped, partner.ErrConflict) || !errors.Is(ae, partner.ErrConflict) {
+			t.Errorf("APIError text %q (want %q) or ErrConflict lost", ae.Error(), err.Error())
+		}
+	})
+	t.Run("tool", func(t *testing.T) {
+		r := rig(t)
+		r.srv.InjectFault(partnertest.Fault{Host: partnertest.HostMCP, Tool: "listKeys", ToolError: "CONFLICT: busy"})
+		_, err := r.listAll(t)
+		wrapped := fmt.Errorf("listing: %w", err)
+		var te *partner.ToolError
+		if !errors.As(wrapped, &te) || te.Tool != "listKeys" || te.Kind != partner.ToolConflict || te.Text == "" {
+			t.Fatalf("errors.As(%v) = %+v, want a *partner.ToolError of listKeys", wrapped, te)
+		}
+		if !strings.HasSuffix(err.Error(), te.Error()) || !errors.Is(wrapped, partner.ErrConflict) {
+			t.Errorf("ToolError text %q (in %q) or ErrConflict lost", te.Error(), err.Error())
+		}
+	})
+	t.Run("missing scope", func(t *testing.T) {
+		var scopes []string
+		for _, s := range partnertest.AllScopes() {
+			if s != partnertest.ScopeProjectsWrite {
+				scopes = append(scopes, s)
+			}
+		}
+		r := rig(t, partnertest.WithScopes(scopes...))
+		err := fmt.Errorf("setup: %w", createProject(t.Context(), r.c))
+		var mse *partner.MissingScopeError
+		var ae *partner.APIError
+		if !errors.As(err, &mse) || mse.Required != partnertest.ScopeProjectsWrite || !errors.As(err, &ae) || ae.Code != "missing_scope" {
+			t.Fatalf("errors.As(%v) = %+v, %+v, want a *partner.MissingScopeError with its *partner.APIError", err, mse, ae)
+		}
+		if !errors.Is(err, partner.ErrMissingScope) || !strings.Contains(mse.Error(), "(required: "+partnertest.ScopeProjectsWrite+")") {
+			t.Errorf("%q: ErrMissingScope or the required scope lost", mse.Error())
+		}
+	})
+	t.Run("built by hand", func(t *testing.T) {
+		ae := &partner.APIError{StatusCode: 503, Method: "GET", Path: "/x"}
+		te := &partner.ToolError{Tool: "createKeys", Kind: partner.ToolConflict, Text: "CONFLICT"}
+		mse := &partner.MissingScopeError{APIError: &partner.APIError{StatusCode: 403, Code: "missing_scope"}, Required: "keys:write"}
+		if !errors.Is(ae, partner.ErrTemporary) || ae.Error() != "partner: GET /x: 503 Service Unavailable" {
+			t.Errorf("%q: want ErrTemporary", ae)
+		}
+		if !errors.Is(te, partner.ErrConflict) || !strings.Contains(te.Error(), "tool createKeys failed (conflict)") {
+			t.Errorf("%q: want ErrConflict", te)
+		}
+		if !errors.Is(mse, partner.ErrMissingScope) || !strings.HasSuffix(mse.Error(), "(required: keys:write)") {
+			t.Errorf("%q: want ErrMissingScope", mse)
+		}
+	})
 }

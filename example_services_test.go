@@ -34,7 +34,7 @@ func ExampleProjectsService_Create() {
 	c := exampleClient(srv, g)
 	ctx := context.Background()
 
-	p, err := c.Projects.Create(ctx, projects.CreateParams{Name: "Marketing site", Slug: "marketing", SourceLanguage: "en"})
+	p, err := c.Projects.Create(ctx, projects.NewProject{Name: "Marketing site", Slug: "marketing", SourceLanguage: "en"})
 	if err != nil {
 		panic(err)
 	}
@@ -88,6 +88,6 @@ func ExampleInstallationsService_CreateToken() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(strings.HasPrefix(tok.Token, partner.InstallationTokenPrefix), time.Until(tok.ExpiresAt) > 59*time.Minute)
+	fmt.Println(strings.HasPrefix(tok.Token, "svc_oat_"), time.Until(tok.ExpiresAt) > 59*time.Minute)
 	// Output: true true
 }

@@ -55,7 +55,7 @@ func ExampleMissingScopeError() {
 		GrantID: grant.ID, Token: &oauth2.Token{RefreshToken: grant.RefreshToken},
 	})
 
-	_, err := c.Projects.Create(context.Background(), projects.CreateParams{Name: "Site", Slug: "site", SourceLanguage: "en"})
+	_, err := c.Projects.Create(context.Background(), projects.NewProject{Name: "Site", Slug: "site", SourceLanguage: "en"})
 	var scope *partner.MissingScopeError
 	switch {
 	case errors.As(err, &scope):
@@ -66,6 +66,31 @@ func ExampleMissingScopeError() {
 		fmt.Println("try again later")
 	}
 	// Output: ask the user to grant projects:write
+}
+
+// An answer the service refused: the status, code and message, and the
+// request it answered.
+func ExampleAPIError() {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	grant := srv.NewGrant()
+	c, _ := partner.NewClient(partner.Config{
+		BaseURL: srv.URL, AuthURL: srv.AuthURL,
+		ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
+		GrantID: grant.ID, Token: &oauth2.Token{RefreshToken: grant.RefreshToken},
+	})
+	srv.InjectFault(partnertest.Fault{Host: partnertest.HostAPI, Path: "/api/oauth-client/v1/projects/*", Status: 409,
+		Body: `{"error":"conflict","message":"the project is being deleted"}`})
+
+	_, err := c.Projects.Get(context.Background(), "p1")
+	var ae *partner.APIError
+	if errors.As(err, &ae) {
+		fmt.Println(ae.Method, ae.Path, ae.StatusCode, ae.Code+":", ae.Message)
+		fmt.Println(errors.Is(err, partner.ErrConflict))
+	}
+	// Output:
+	// GET /api/oauth-client/v1/projects/p1 409 conflict: the project is being deleted
+	// true
 }
 
 // A revoked grant: the first call says so, and later calls fail the same

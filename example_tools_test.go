@@ -44,7 +44,7 @@ func ExampleKeysService_Create() {
 	res, err := c.Keys.Create(ctx, project, []keys.NewKey{
 		{Name: "nav.home", SourceText: "Home", Translations: map[string]string{"de": "Startseite"}},
 		{Name: "nav.about", SourceText: "About us"},
-	})
+	}, keys.CreateOptions{})
 	if err != nil {
 		panic(err)
 	}
@@ -52,7 +52,7 @@ func ExampleKeysService_Create() {
 		fmt.Println("created", k.Name)
 	}
 
-	res, err = c.Keys.Create(ctx, project, []keys.NewKey{{Name: "nav.home", SourceText: "Home"}})
+	res, err = c.Keys.Create(ctx, project, []keys.NewKey{{Name: "nav.home", SourceText: "Home"}}, keys.CreateOptions{})
 	if err != nil {
 		panic(err)
 	}
@@ -77,7 +77,7 @@ func ExampleKeysService_All() {
 		{Name: "nav.home", SourceText: "Home"},
 		{Name: "nav.about", SourceText: "About us"},
 		{Name: "footer.legal", SourceText: "Legal notice", Namespace: "footer"},
-	}); err != nil {
+	}, keys.CreateOptions{}); err != nil {
 		panic(err)
 	}
 
@@ -102,7 +102,7 @@ func ExampleTranslationsService_Publish() {
 	c, project := exampleToolsClient(srv)
 	defer c.Close()
 	ctx := context.Background()
-	created, err := c.Keys.Create(ctx, project, []keys.NewKey{{Name: "nav.home", SourceText: "Home"}})
+	created, err := c.Keys.Create(ctx, project, []keys.NewKey{{Name: "nav.home", SourceText: "Home"}}, keys.CreateOptions{})
 	if err != nil {
 		panic(err)
 	}

@@ -1,5 +1,18 @@
 package partner
 
+import (
+	"github.com/locsvc/partner-go/internal/apierr"
+	"github.com/locsvc/partner-go/internal/tokens"
+)
+
+// AuthorizePath is the consent page's path under AuthURL, for the test of
+// AuthCodeURL.
+const AuthorizePath = tokens.AuthorizePath
+
+// InstallationTokenPrefix starts every installation token, for the tests
+// that tell it from an access token.
+const InstallationTokenPrefix = installationTokenPrefix
+
 // PoolFailedLen is how many evicted failed grants p remembers, for the
 // test that the set stays bounded.
 func PoolFailedLen(p *Pool) int { return p.failedLen() }
@@ -7,3 +20,11 @@ func PoolFailedLen(p *Pool) int { return p.failedLen() }
 // GrantsOf reads the grants of a code exchange's answer, for its fuzz
 // target.
 var GrantsOf = grantsOf
+
+// MaxToolText is how many bytes of a tool's failure text a ToolError
+// keeps, for the test that a token crossing the cut is scrubbed.
+const MaxToolText = apierr.MaxToolText
+
+// ConfigPool returns the settings cfg shares with a PoolConfig, for the
+// test that NewClient and NewPool read the same ones.
+func ConfigPool(cfg Config) PoolConfig { return cfg.pool() }

@@ -86,7 +86,7 @@ func TestFlowMissingScope(t *testing.T) {
 		if _, err := c.Projects.List(t.Context(), g.Organizations[0].ID); err != nil {
 			t.Fatal(err)
 		}
-		_, err := c.Projects.Create(t.Context(), projects.CreateParams{Name: "S", Slug: "s", SourceLanguage: "en"})
+		_, err := c.Projects.Create(t.Context(), projects.NewProject{Name: "S", Slug: "s", SourceLanguage: "en"})
 		var scope *partner.MissingScopeError
 		if !errors.As(err, &scope) || scope.Required != partnertest.ScopeProjectsWrite {
 			t.Fatalf("err = %v, want MissingScopeError for %s", err, partnertest.ScopeProjectsWrite)
@@ -95,7 +95,7 @@ func TestFlowMissingScope(t *testing.T) {
 		// token, so the same client works once it mints its next token.
 		srv.SetScopes(g.ID, partnertest.AllScopes()...)
 		time.Sleep(partnertest.InstallationTokenLifetime)
-		if _, err := c.Projects.Create(t.Context(), projects.CreateParams{Name: "S", Slug: "s", SourceLanguage: "en"}); err != nil {
+		if _, err := c.Projects.Create(t.Context(), projects.NewProject{Name: "S", Slug: "s", SourceLanguage: "en"}); err != nil {
 			t.Fatalf("after SetScopes: %v", err)
 		}
 		creates := 0
@@ -130,7 +130,7 @@ func TestFlowFaults(t *testing.T) {
 
 		srv.InjectFault(partnertest.Fault{Method: "POST", Path: "/api/oauth-client/v1/projects", Drop: true})
 		before := len(srv.Requests())
-		_, err := c.Projects.Create(t.Context(), projects.CreateParams{Name: "S", Slug: "s", SourceLanguage: "en"})
+		_, err := c.Projects.Create(t.Context(), projects.NewProject{Name: "S", Slug: "s", SourceLanguage: "en"})
 		if !errors.Is(err, partner.ErrTemporary) {
 			t.Errorf("dropped POST: %v, want ErrTemporary", err)
 		}

@@ -394,7 +394,7 @@ func getProject(ctx context.Context, c *partner.Client) error {
 }
 
 func createProject(ctx context.Context, c *partner.Client) error {
-	_, err := c.Projects.Create(ctx, projects.CreateParams{Name: "Site", Slug: "site", SourceLanguage: "en"})
+	_, err := c.Projects.Create(ctx, projects.NewProject{Name: "Site", Slug: "site", SourceLanguage: "en"})
 	return err
 }
 

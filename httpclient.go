@@ -50,7 +50,7 @@ func (t grantTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.c.sh.runner.Send(req.Context(), transport.Request{Kind: transport.Raw, Method: req.Method,
 		URL: req.URL, Header: req.Header, Payload: body, Auth: t.c.install})
 	if err != nil {
-		return nil, err
+		return nil, public(err)
 	}
 	return resp.HTTP, nil
 }

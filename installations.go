@@ -16,19 +16,19 @@ import (
 	"github.com/locsvc/partner-go/internal/transport"
 )
 
-// InstallationTokenPrefix starts every installation token the service
-// issues.
-const InstallationTokenPrefix = "svc_oat_"
+// installationTokenPrefix starts every installation token the service
+// issues; a token without it is used, with a warning in the log.
+const installationTokenPrefix = "svc_oat_"
 
 // Installation-token lifetimes the SDK assumes.
 const (
-	// DefaultInstallationTokenLifetime is assumed when the service does not
-	// say when a token expires (the spec gives one hour).
-	DefaultInstallationTokenLifetime = time.Hour
-	// MaxInstallationTokenLifetime caps the lifetime an answer may promise
-	// in expires_in: a larger value (or one that would overflow) is taken
-	// as this.
-	MaxInstallationTokenLifetime = 24 * time.Hour
+	// defaultInstallationLifetime is assumed when the mint answer does not
+	// say when the token expires: the service's tokens live one hour.
+	defaultInstallationLifetime = time.Hour
+	// maxInstallationLifetime caps the lifetime an answer may promise in
+	// expires_in: a larger value (or one that would overflow) is taken as
+	// this.
+	maxInstallationLifetime = 24 * time.Hour
 )
 
 // InstallationToken is a minted installation token and what the mint
@@ -43,7 +43,7 @@ type InstallationToken struct {
 	// OrganizationID is the grant's organization, when the answer says it.
 	OrganizationID string
 	// ProjectIDs are the projects the grant covers; empty means all of the
-	// organization's projects (service-notes.md section 3).
+	// organization's projects.
 	ProjectIDs []string
 	// Scopes are the scopes granted, when the answer says them.
 	Scopes []string
@@ -58,16 +58,15 @@ func (t InstallationToken) String() string {
 		t.ExpiresAt.Format(time.RFC3339), t.OrganizationID, t.ProjectIDs, t.Scopes)
 }
 
-// GoString is String, so %#v shows no secret either.
-func (t InstallationToken) GoString() string { return t.String() }
-
-// Format makes every verb print String, so %+v shows no secret either.
+// Format makes every verb print String, so %+v and %#v show no secret
+// either.
 func (t InstallationToken) Format(f fmt.State, _ rune) { fmt.Fprint(f, t.String()) }
 
 // LogValue makes slog log the token's description, never the token.
 func (t InstallationToken) LogValue() slog.Value { return slog.StringValue(t.String()) }
 
-// InstallationsService mints the grant's installation tokens (endpoint 8).
+// InstallationsService mints the grant's installation tokens (POST
+// /api/oauth-client/installations/<grant>/tokens).
 // The client does this by itself whenever a token is missing or about to
 // expire. Get it from Client.Installations.
 type InstallationsService service
@@ -82,7 +81,7 @@ type InstallationsService service
 func (s *InstallationsService) CreateToken(ctx context.Context) (*InstallationToken, error) {
 	m, err := s.c.install.Renew(ctx)
 	if err != nil {
-		return nil, err
+		return nil, public(err)
 	}
 	t := m.Detail.(*InstallationToken)
 	cp := *t
@@ -90,7 +89,8 @@ func (s *InstallationsService) CreateToken(ctx context.Context) (*InstallationTo
 	return &cp, nil
 }
 
-// mintTokenWire holds the field-name variants the spec leaves open.
+// mintTokenWire holds the field names a mint answer may use: camelCase,
+// snake_case, and the token under any of four names.
 type mintTokenWire struct {
 	Token              string          `json:"token"`
 	InstallationToken  string          `json:"installationToken"`
@@ -107,7 +107,7 @@ type mintTokenWire struct {
 	Scopes             json.RawMessage `json:"scopes"`
 }
 
-// mint calls endpoint 8 for the client's grant; it is the grant's
+// mint mints an installation token for the client's grant; it is the grant's
 // tokens.MintFunc.
 func (c *Client) mint(ctx context.Context) (tokens.Minted, error) {
 	path := "/api/oauth-client/installations/" + url.PathEscape(c.grantID) + "/tokens"
@@ -119,9 +119,9 @@ func (c *Client) mint(ctx context.Context) (tokens.Minted, error) {
 	if err != nil {
 		return tokens.Minted{}, err
 	}
-	if !strings.HasPrefix(t.Token, InstallationTokenPrefix) {
+	if !strings.HasPrefix(t.Token, installationTokenPrefix) {
 		if l := c.sh.logger; l != nil {
-			l.LogAttrs(ctx, slog.LevelWarn, "partner: installation token without the "+InstallationTokenPrefix+" prefix",
+			l.LogAttrs(ctx, slog.LevelWarn, "partner: installation token without the "+installationTokenPrefix+" prefix",
 				slog.String("grant", c.grantID))
 		}
 	}
@@ -130,12 +130,12 @@ func (c *Client) mint(ctx context.Context) (tokens.Minted, error) {
 	return tokens.Minted{Token: t.Token, Expiry: t.ExpiresAt, Detail: t}, nil
 }
 
-// Installation returns what the latest mint of the client's installation
+// LastInstallationToken returns what the latest mint of the client's installation
 // token said about the grant: its organization, the projects it covers and
 // the scopes granted, with the token's expiry; Token and Raw are left
 // empty. It reports false before the client's first mint. It sends no
 // request: Installations.CreateToken mints anew.
-func (c *Client) Installation() (InstallationToken, bool) {
+func (c *Client) LastInstallationToken() (InstallationToken, bool) {
 	t := c.lastMint.Load()
 	if t == nil {
 		return InstallationToken{}, false
@@ -219,10 +219,10 @@ func mintExpiry(w mintTokenWire, received time.Time) (time.Time, error) {
 		if err != nil || secs <= 0 {
 			return time.Time{}, fmt.Errorf("expires_in %s is not a positive number", apierr.Quote(string(n)))
 		}
-		if secs > MaxInstallationTokenLifetime.Seconds() {
-			return received.Add(MaxInstallationTokenLifetime), nil
+		if secs > maxInstallationLifetime.Seconds() {
+			return received.Add(maxInstallationLifetime), nil
 		}
 		return received.Add(time.Duration(secs * float64(time.Second))), nil
 	}
-	return received.Add(DefaultInstallationTokenLifetime), nil
+	return received.Add(defaultInstallationLifetime), nil
 }

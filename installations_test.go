@@ -14,24 +14,24 @@ import (
 func TestInstallationSaysWhatTheLatestMintSaid(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv, c, g := newFlow(t)
-		if _, ok := c.Installation(); ok {
+		if _, ok := c.LastInstallationToken(); ok {
 			t.Fatal("Installation reports a mint before any call")
 		}
 		if _, err := c.Organizations.List(t.Context()); err != nil {
 			t.Fatal(err)
 		}
-		info, ok := c.Installation()
+		info, ok := c.LastInstallationToken()
 		if !ok || info.OrganizationID != g.Organizations[0].ID || !slices.Equal(info.Scopes, g.Scopes) {
-			t.Fatalf("Installation() = %v, %v; want organization %s and scopes %q", info, ok, g.Organizations[0].ID, g.Scopes)
+			t.Fatalf("LastInstallationToken() = %v, %v; want organization %s and scopes %q", info, ok, g.Organizations[0].ID, g.Scopes)
 		}
 		if info.Token != "" || info.Raw != nil {
-			t.Error("Installation() holds the token")
+			t.Error("LastInstallationToken() holds the token")
 		}
 		srv.SetScopes(g.ID, partnertest.DefaultScopes()[:2]...)
 		if _, err := c.Installations.CreateToken(t.Context()); err != nil {
 			t.Fatal(err)
 		}
-		if info, _ := c.Installation(); !slices.Equal(info.Scopes, partnertest.DefaultScopes()[:2]) {
+		if info, _ := c.LastInstallationToken(); !slices.Equal(info.Scopes, partnertest.DefaultScopes()[:2]) {
 			t.Errorf("after a new mint, Scopes = %q, want %q", info.Scopes, partnertest.DefaultScopes()[:2])
 		}
 	})

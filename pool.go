@@ -21,38 +21,81 @@ import (
 // DefaultMaxClients is how many grants' clients a Pool keeps by default.
 const DefaultMaxClients = 10_000
 
-// PoolConfig configures a Pool: the settings of Config that every grant
-// shares. Store is required, since the pool builds each grant's client
-// from the token stored for it. Its String, GoString and LogValue never
-// show a secret.
+// PoolConfig configures a Pool: the settings every grant's client shares.
+// Config has the same fields for a single Client, documented here. BaseURL,
+// AuthURL, ClientID, ClientSecret and Store are required. Its String,
+// GoString and LogValue never show a secret.
 type PoolConfig struct {
-	BaseURL, AuthURL string
-	// MCPURL and ContentMCPURL are the MCP endpoints; see Config.
-	MCPURL, ContentMCPURL  string
-	ClientID, ClientSecret string
-	// Store holds every grant's token; see auth.Store for the contract.
+	// BaseURL is the resource API's base address, for example
+	// "https://api.example.com". Every URL must be https://, or http://
+	// to a loopback host (see AllowInsecureHTTP).
+	BaseURL string
+	// AuthURL is the base address of the token endpoint and the consent
+	// page, for example "https://auth.example.com".
+	AuthURL string
+	// MCPURL is the address of the service's translation tools (an MCP
+	// server), needed only by Keys, Translations and Tools. The
+	// installation token goes to its host as to BaseURL's, and nowhere
+	// else.
+	MCPURL string
+	// ContentMCPURL is the address of the service's content tools (an MCP
+	// server), needed only by Content and by Tools with ContentTools. The
+	// installation token goes to its host too.
+	ContentMCPURL string
+	// ClientID and ClientSecret are the partner application's
+	// credentials.
+	ClientID     string
+	ClientSecret string
+	// Store keeps every grant's token; every refreshed token is saved to
+	// it before use. See auth.Store for the contract. A Pool builds each
+	// grant's client from the token stored for it.
 	Store auth.Store
-	// HTTPClient is shared by every grant: one connection pool.
-	HTTPClient        *http.Client
-	Logger            *slog.Logger
-	UserAgent         string
+	// HTTPClient sends every request of every grant (one connection
+	// pool). It is copied, never modified. Nil uses a clone of
+	// http.DefaultTransport that waits at most 30 s for an answer's
+	// headers, shared by nothing else.
+	HTTPClient *http.Client
+	// Logger receives debug lines (each retry, each refresh and mint, with
+	// the grant id) and one warning per grant that fails for good (grant
+	// id and error code); nil is silent. Nothing is logged at error level:
+	// a failure the retries did not fix is the returned error. Nothing
+	// logged holds a token, a secret or a URL's query.
+	Logger *slog.Logger
+	// UserAgent is appended to "partner-go/<version>".
+	UserAgent string
+	// AllowInsecureHTTP permits http:// URLs to hosts other than loopback.
+	// Tokens would cross the network in clear text: only for test rigs.
 	AllowInsecureHTTP bool
-
+	// InstallationTokenMargin is how long before expiry an installation
+	// token is replaced (default 5 minutes).
 	InstallationTokenMargin time.Duration
-	RefreshTimeout          time.Duration
-	RetryMax                int
-	RetryAfterMax           time.Duration
-	MaxResponseBytes        int64
-	// Pacing spaces each grant's requests; see Config.Pacing.
+	// RefreshTimeout bounds one token refresh or mint, retries included
+	// (default 30 s).
+	RefreshTimeout time.Duration
+	// RetryMax is how many times a failed request may be retried (default
+	// 3; negative: never). RetryAfterMax caps how long the SDK waits for a
+	// Retry-After (default 30 s); a longer one is returned as the error.
+	RetryMax      int
+	RetryAfterMax time.Duration
+	// MaxResponseBytes caps a response body (default 8 MiB).
+	MaxResponseBytes int64
+	// Pacing spaces each grant's requests under the service's rate limit
+	// (default: DefaultPacingPerMinute with a burst of DefaultPacingBurst).
 	Pacing Pacing
-	// LocalRefreshOnStoreError: see Config.LocalRefreshOnStoreError.
+	// LocalRefreshOnStoreError matters only with a Store shared by
+	// replicas (an auth.Leaser). When the Store cannot be reached and the
+	// access token is due, a call fails (ErrTemporary) by default; with
+	// this set, the client refreshes with the refresh token in its memory
+	// and saves the result once the Store is back. Unsafe when the
+	// service rotates refresh tokens: another replica may refresh with
+	// the same one, and the service may then revoke the grant.
 	LocalRefreshOnStoreError bool
 
 	// RedirectURL is the application's callback, registered with the
 	// service: the redirect_uri of AuthCodeURL and Exchange.
 	RedirectURL string
-	// Scopes are the scopes AuthCodeURL asks for, e.g. "org:read",
-	// "keys:write"; none asks for the service's defaults.
+	// Scopes are the scopes AuthCodeURL asks for, e.g. ScopeOrgRead,
+	// ScopeKeysWrite; none asks for the service's defaults.
 	Scopes []string
 
 	// MaxClients is how many grants' clients the pool keeps in memory
@@ -176,7 +219,7 @@ func (p *Pool) Client(ctx context.Context, grantID string) (*Client, error) {
 		e.drain()
 	}
 	if err := c.access.Check(ctx); err != nil {
-		return nil, err
+		return nil, public(err)
 	}
 	return c, nil
 }
@@ -260,10 +303,8 @@ func (p *Pool) String() string {
 	return fmt.Sprintf("partner.Pool{Clients: %d, MaxClients: %d}", p.Len(), p.max)
 }
 
-// GoString is String, so %#v shows no token either.
-func (p *Pool) GoString() string { return p.String() }
-
-// Format makes every verb print String, so %+v shows no token either.
+// Format makes every verb print String, so %+v and %#v show no token
+// either.
 func (p *Pool) Format(f fmt.State, _ rune) { fmt.Fprint(f, p.String()) }
 
 // LogValue makes slog log the pool without any token.

@@ -156,7 +156,7 @@ func TestWiderScopeSavedByTheApplicationIsTaken(t *testing.T) {
 		t.Fatal(err)
 	}
 	create := func() error {
-		_, err := c.Projects.Create(ctx, projects.CreateParams{Name: "Web", Slug: "web", SourceLanguage: "en"})
+		_, err := c.Projects.Create(ctx, projects.NewProject{Name: "Web", Slug: "web", SourceLanguage: "en"})
 		return err
 	}
 	if err := create(); !errors.Is(err, partner.ErrMissingScope) {
@@ -170,7 +170,7 @@ func TestWiderScopeSavedByTheApplicationIsTaken(t *testing.T) {
 	// The wider grant is kept: the next call goes out once (its slug is
 	// taken now) and is not refused for its scope.
 	before := len(srv.Requests())
-	if _, err := c.Projects.Create(ctx, projects.CreateParams{Name: "Web", Slug: "web", SourceLanguage: "en"}); errors.Is(err, partner.ErrMissingScope) {
+	if _, err := c.Projects.Create(ctx, projects.NewProject{Name: "Web", Slug: "web", SourceLanguage: "en"}); errors.Is(err, partner.ErrMissingScope) {
 		t.Fatalf("the wider grant was not kept: %v", err)
 	}
 	if n := len(srv.Requests()) - before; n != 1 {
@@ -195,7 +195,7 @@ func TestMissingScopeWithoutANewerTokenIsNotReplayed(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := len(srv.Requests())
-	_, err = c.Projects.Create(ctx, projects.CreateParams{Name: "Web", Slug: "web", SourceLanguage: "en"})
+	_, err = c.Projects.Create(ctx, projects.NewProject{Name: "Web", Slug: "web", SourceLanguage: "en"})
 	if !errors.Is(err, partner.ErrMissingScope) {
 		t.Fatalf("err = %v, want ErrMissingScope", err)
 	}

@@ -272,7 +272,7 @@ func doCall(ctx context.Context, c *partner.Client, call string, g partnertest.G
 	case "projects":
 		_, err = c.Projects.List(ctx, g.Organizations[0].ID)
 	case "create":
-		_, err = c.Projects.Create(ctx, projects.CreateParams{Name: "Site", Slug: "site", SourceLanguage: "en"})
+		_, err = c.Projects.Create(ctx, projects.NewProject{Name: "Site", Slug: "site", SourceLanguage: "en"})
 	case "get":
 		_, err = c.Projects.Get(ctx, "prj_missing")
 		var ae *partner.APIError

@@ -17,12 +17,13 @@ import (
 // no exported constructor.
 type service struct{ c *Client }
 
-// OrganizationsService calls the organization endpoint (endpoint 2). Get it
-// from Client.Organizations.
+// OrganizationsService lists the organizations of the grant (GET
+// /api/oauth-client/organizations). Get it from Client.Organizations.
 type OrganizationsService service
 
-// ProjectsService calls the project endpoints (endpoints 3 to 6). Get it
-// from Client.Projects.
+// ProjectsService lists, creates and reads projects and adds target
+// languages (/api/oauth-client/organizations/<id>/projects and
+// /api/oauth-client/v1/projects). Get it from Client.Projects.
 type ProjectsService service
 
 const orgsPath = "/api/oauth-client/organizations"
@@ -96,14 +97,14 @@ func (s *ProjectsService) List(ctx context.Context, orgID string) ([]projects.Pr
 // /api/oauth-client/v1/projects). It needs the projects:write scope (off by
 // default at consent); without it the error is a *MissingScopeError. A slug
 // already in use is an *APIError matching ErrConflict.
-func (s *ProjectsService) Create(ctx context.Context, p projects.CreateParams) (*projects.Project, error) {
+func (s *ProjectsService) Create(ctx context.Context, p projects.NewProject) (*projects.Project, error) {
 	switch {
 	case p.Name == "":
-		return nil, apierr.ArgumentError("CreateParams.Name", "is empty")
+		return nil, apierr.ArgumentError("NewProject.Name", "is empty")
 	case p.Slug == "":
-		return nil, apierr.ArgumentError("CreateParams.Slug", "is empty")
+		return nil, apierr.ArgumentError("NewProject.Slug", "is empty")
 	case p.SourceLanguage == "":
-		return nil, apierr.ArgumentError("CreateParams.SourceLanguage", "is empty")
+		return nil, apierr.ArgumentError("NewProject.SourceLanguage", "is empty")
 	}
 	c := s.c
 	data, err := c.do(ctx, transport.Request{Method: http.MethodPost, Path: projectsV1, Auth: c.install, Body: p})
@@ -165,7 +166,7 @@ func (s *ProjectsService) AddLanguage(ctx context.Context, projectID, code strin
 	lang := l.language()
 	lang.Raw = raw
 	if lang.Code == "" {
-		lang.Code = code // the spec does not show the answer; the request said it
+		lang.Code = code // an answer without the code: the request said it
 	}
 	return &lang, nil
 }

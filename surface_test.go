@@ -2,11 +2,13 @@ package partner_test
 
 import (
 	"go/ast"
+	"go/doc"
 	"go/parser"
 	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,4 +91,103 @@ func exportedRecv(recv *ast.FieldList) bool {
 	}
 	id, ok := typ.(*ast.Ident)
 	return ok && id.IsExported()
+}
+
+// TestErrorTypesShowWhole: go doc shows the error types a user branches
+// on whole, fields and methods, as types of package partner: no exported
+// type is an alias of a type the user cannot read.
+func TestErrorTypesShowWhole(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := doc.New(pkgs["partner"], "github.com/locsvc/partner-go", 0)
+	types := map[string]*doc.Type{}
+	for _, typ := range p.Types {
+		types[typ.Name] = typ
+		if spec := typ.Decl.Specs[0].(*ast.TypeSpec); spec.Assign.IsValid() {
+			t.Errorf("type %s is an alias: go doc shows neither its fields nor its methods", typ.Name)
+		}
+	}
+	for name, want := range map[string][]string{
+		"APIError":          {"Error", "Is", "Unwrap"},
+		"MissingScopeError": {"Error", "Is", "Unwrap", "As"},
+		"ToolError":         {"Error", "Is", "Unwrap", "As"},
+	} {
+		typ := types[name]
+		if typ == nil {
+			t.Errorf("package partner has no type %s", name)
+			continue
+		}
+		if st, ok := typ.Decl.Specs[0].(*ast.TypeSpec).Type.(*ast.StructType); !ok || len(st.Fields.List) < 2 {
+			t.Errorf("%s shows no fields", name)
+		}
+		var got []string
+		for _, m := range typ.Methods {
+			got = append(got, m.Name)
+		}
+		for _, m := range want {
+			if !slices.Contains(got, m) {
+				t.Errorf("go doc partner.%s shows methods %v, want %s among them", name, got, m)
+			}
+		}
+	}
+	if kinds := types["ToolErrorKind"]; kinds == nil || len(kinds.Consts) == 0 {
+		t.Error("go doc partner.ToolErrorKind shows no kinds")
+	}
+}
+
+// TestOptionsAreOneValue: a method of a service takes its options as one
+// required struct whose zero value takes the defaults, never as a variadic
+// argument of which only the first counts.
+func TestOptionsAreOneValue(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, f := range pkgs["partner"].Files {
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || !fn.Name.IsExported() || !exportedRecv(fn.Recv) {
+				continue
+			}
+			checked++
+			params := fn.Type.Params.List
+			if len(params) == 0 {
+				continue
+			}
+			last, ok := params[len(params)-1].Type.(*ast.Ellipsis)
+			if !ok {
+				continue
+			}
+			if sel, ok := last.Elt.(*ast.SelectorExpr); ok && strings.HasSuffix(sel.Sel.Name, "Options") {
+				t.Errorf("%s: %s takes ...%s: take one %s (its zero value for the defaults)", fset.Position(fn.Pos()), fn.Name.Name, sel.Sel.Name, sel.Sel.Name)
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("checked only %d methods: is the walk broken?", checked)
+	}
+}
+
+// TestNoGoStringBesideFormat: fmt never calls GoString on a type with a
+// Format method, so such a GoString is dead code.
+func TestNoGoStringBesideFormat(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, typ := range doc.New(pkgs["partner"], "github.com/locsvc/partner-go", 0).Types {
+		var names []string
+		for _, m := range typ.Methods {
+			names = append(names, m.Name)
+		}
+		if slices.Contains(names, "Format") && slices.Contains(names, "GoString") {
+			t.Errorf("%s has both Format and GoString; GoString never runs", typ.Name)
+		}
+	}
 }

@@ -14,16 +14,16 @@ import (
 	"github.com/locsvc/partner-go/translations"
 )
 
-// MCPServer names one of the service's MCP servers (mcp-tools.md).
+// MCPServer names one of the service's two MCP servers.
 type MCPServer string
 
 // The service's MCP servers.
 const (
-	// TranslationTools is the server at Config.MCPURL ({mcp_url}): keys,
+	// TranslationTools is the server at Config.MCPURL: keys,
 	// translations, publishing, syncs, glossary context and languages.
 	TranslationTools MCPServer = "translations"
 	// ContentTools is the server at Config.ContentMCPURL
-	// ({content_mcp_url}): content models, fields, entries and blocks.
+	// content models, fields, entries and blocks.
 	ContentTools MCPServer = "content"
 )
 
@@ -38,57 +38,6 @@ func (server MCPServer) index() (i int, field string, ok bool) {
 	}
 	return 0, "", false
 }
-
-// ErrClosed is returned by a tool call on a Client after Close, and by
-// Pool.Client after Pool.Close.
-var ErrClosed = mcpsession.ErrClosed
-
-// ToolError is a tool call the service answered with a failure it does
-// not map to a sentinel by status: not found, a validation error, an
-// unknown tool, a project outside the grant (mcp-tools.md section 4). Use
-// errors.As to get it from any error of a tool call. Its fields:
-//
-//	Tool       string        // the tool's name, e.g. "createKeys"
-//	Kind       ToolErrorKind // what the failure was (the constants below); ToolOther if not recognised
-//	Text       string        // the service's text, scrubbed of secrets, at most MaxToolText bytes
-//	Required   string        // for ToolMissingScope: the scope the user must grant
-//	RetryAfter time.Duration // for ToolTooManyRequests: the cooldown, when the text gives it
-//
-// errors.Is(err, X) is true for a *ToolError when X is ErrMissingScope
-// (Kind ToolMissingScope; errors.As also gives a *MissingScopeError),
-// ErrConflict (ToolConflict), ErrTemporary (ToolTooManyRequests: the
-// publish cooldown, never waited for by the SDK), ErrMCPUnauthorized
-// (ToolUnauthorized) or ErrReauthorizationRequired (ToolGrantRevoked).
-type ToolError = apierr.ToolError
-
-// ToolErrorKind says what a tool failure was, as far as its text tells:
-// the codes it carries are recognised case-insensitively, never a whole
-// sentence.
-type ToolErrorKind = apierr.ToolErrorKind
-
-// The kinds of ToolError.
-const (
-	ToolUnauthorized    = apierr.ToolUnauthorized
-	ToolForbidden       = apierr.ToolForbidden
-	ToolMissingScope    = apierr.ToolMissingScope
-	ToolConflict        = apierr.ToolConflict
-	ToolTooManyRequests = apierr.ToolTooManyRequests
-	ToolNotFound        = apierr.ToolNotFound
-	ToolValidation      = apierr.ToolValidation
-	ToolUnknown         = apierr.ToolUnknown
-	ToolGrantRevoked    = apierr.ToolGrantRevoked
-	ToolOther           = apierr.ToolOther
-)
-
-// MaxToolText is how many bytes of a tool's failure text a ToolError keeps.
-const MaxToolText = apierr.MaxToolText
-
-// ErrMCPUnauthorized reports that an MCP endpoint refused the grant's
-// installation token even after one new token was minted for it. The
-// grant is not gone (REST calls keep working) and the SDK mints no further
-// token for MCP until the grant's token changes for another reason: check
-// that Config.MCPURL is the service's {mcp_url}, or ask the service.
-var ErrMCPUnauthorized = apierr.ErrMCPUnauthorized
 
 // session returns the grant's session with server, made on first use; it
 // connects on its first call.
@@ -158,7 +107,8 @@ func (t caller) Call(ctx context.Context, tool string, args any) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	return s.Call(ctx, tool, args)
+	data, err := s.Call(ctx, tool, args)
+	return data, public(err)
 }
 
 func (s *service) translations() caller { return caller{s.c, TranslationTools} }
@@ -185,17 +135,13 @@ func (s *KeysService) Pages(ctx context.Context, project string, opt keys.ListOp
 // translations (createKeys). A key that exists (same name and namespace)
 // is skipped and reported in the result, not an error; so are keys the
 // service blocks as likely duplicates of another namespace's, unless opt
-// has Force. At most one opt is used.
+// has Force; keys.CreateOptions{} takes the defaults.
 //
 // Create changes something: when the connection breaks after it was sent,
 // it is not sent again and the error matches ErrTemporary (check with
 // All whether the keys exist before trying again).
-func (s *KeysService) Create(ctx context.Context, project string, ks []keys.NewKey, opt ...keys.CreateOptions) (*keys.CreateResult, error) {
-	var o keys.CreateOptions
-	if len(opt) > 0 {
-		o = opt[0]
-	}
-	return toolcalls.CreateKeys(ctx, (*service)(s).translations(), project, ks, o)
+func (s *KeysService) Create(ctx context.Context, project string, ks []keys.NewKey, opt keys.CreateOptions) (*keys.CreateResult, error) {
+	return toolcalls.CreateKeys(ctx, (*service)(s).translations(), project, ks, opt)
 }
 
 // Update changes key texts (updateKeys). Unknown key ids are listed in
@@ -219,7 +165,7 @@ func (s *KeysService) Delete(ctx context.Context, project string, ids []string) 
 type TranslationsService service
 
 // Get returns translations of project's keys (getTranslations).
-func (s *TranslationsService) Get(ctx context.Context, project string, q translations.Query) (*translations.Result, error) {
+func (s *TranslationsService) Get(ctx context.Context, project string, q translations.GetOptions) (*translations.Result, error) {
 	return toolcalls.GetTranslations(ctx, (*service)(s).translations(), project, q)
 }
 
@@ -244,14 +190,14 @@ func (s *TranslationsService) Publish(ctx context.Context, project string, opt t
 	return toolcalls.Publish(ctx, (*service)(s).translations(), project, opt)
 }
 
-// Syncs lists project's sync jobs (getSyncs).
-func (s *TranslationsService) Syncs(ctx context.Context, project string, opt translations.SyncsOptions) (*translations.SyncList, error) {
-	return toolcalls.Syncs(ctx, (*service)(s).translations(), project, opt)
+// ListSyncs lists project's sync jobs (getSyncs).
+func (s *TranslationsService) ListSyncs(ctx context.Context, project string, opt translations.ListSyncsOptions) (*translations.SyncList, error) {
+	return toolcalls.ListSyncs(ctx, (*service)(s).translations(), project, opt)
 }
 
-// Sync returns one sync job (getSync).
-func (s *TranslationsService) Sync(ctx context.Context, id string) (*translations.Sync, error) {
-	return toolcalls.Sync(ctx, (*service)(s).translations(), id)
+// GetSync returns one sync job (getSync).
+func (s *TranslationsService) GetSync(ctx context.Context, id string) (*translations.Sync, error) {
+	return toolcalls.GetSync(ctx, (*service)(s).translations(), id)
 }
 
 // WaitSync returns the sync job id once it is completed, failed or
@@ -267,10 +213,10 @@ func (s *TranslationsService) CancelSync(ctx context.Context, project, id string
 	return toolcalls.CancelSync(ctx, (*service)(s).translations(), project, id)
 }
 
-// Context returns what translators need for keys of project: glossary
+// TranslationContext returns what translators need for keys of project: glossary
 // terms, translation-memory matches and the project's tone
 // (getTranslationContext).
-func (s *TranslationsService) Context(ctx context.Context, project string, opt translations.ContextOptions) (*translations.Context, error) {
+func (s *TranslationsService) TranslationContext(ctx context.Context, project string, opt translations.ContextOptions) (*translations.Context, error) {
 	return toolcalls.TranslationContext(ctx, (*service)(s).translations(), project, opt)
 }
 
@@ -280,10 +226,10 @@ func (s *TranslationsService) ProposeLanguages(ctx context.Context, project stri
 	return toolcalls.ProposeLanguages(ctx, (*service)(s).translations(), project, ls)
 }
 
-// EditLanguages proposes changes to project's target languages
+// ProposeLanguageEdits proposes changes to project's target languages
 // (proposeLanguageEdits).
-func (s *TranslationsService) EditLanguages(ctx context.Context, project string, es []translations.LanguageEdit) (*translations.EditLanguagesResult, error) {
-	return toolcalls.EditLanguages(ctx, (*service)(s).translations(), project, es)
+func (s *TranslationsService) ProposeLanguageEdits(ctx context.Context, project string, es []translations.LanguageEdit) (*translations.ProposeLanguageEditsResult, error) {
+	return toolcalls.ProposeLanguageEdits(ctx, (*service)(s).translations(), project, es)
 }
 
 // ToolsService lists and calls any tool of the service's MCP servers, for
@@ -314,7 +260,7 @@ func (s *ToolsService) List(ctx context.Context, server MCPServer) ([]Tool, erro
 	}
 	listed, err := sess.ListTools(ctx)
 	if err != nil {
-		return nil, err
+		return nil, public(err)
 	}
 	out := make([]Tool, len(listed))
 	for i, t := range listed {
@@ -331,8 +277,9 @@ func (s *ToolsService) List(ctx context.Context, server MCPServer) ([]Tool, erro
 // (nil to ignore it; a *json.RawMessage keeps it as sent), leniently: a
 // field whose JSON type does not fit is left alone. Failures are the same
 // typed errors as the wrapped tools'. A tool is sent again after a broken
-// connection only when the server marks it read-only, or mcp-tools.md
-// lists it as a read when List was not called.
+// connection only when the server marks it read-only (readOnlyHint) or,
+// before List was called, when it is one of the service's list* and get*
+// reads.
 func (s *ToolsService) Call(ctx context.Context, server MCPServer, name string, args, out any) error {
 	_, err := toolcalls.Call(ctx, caller{s.c, server}, name, args, out)
 	return err

@@ -93,14 +93,14 @@ func BenchmarkKeysCreate(b *testing.B) {
 		ctx := b.Context()
 		names := benchKeyNames(b.N)
 		// Warm up: refresh, mint, connect.
-		if _, err := c.Keys.Create(ctx, kb.projects[0], []keys.NewKey{{Name: "warm", Namespace: "common", SourceText: "Warm"}}); err != nil {
+		if _, err := c.Keys.Create(ctx, kb.projects[0], []keys.NewKey{{Name: "warm", Namespace: "common", SourceText: "Warm"}}, keys.CreateOptions{}); err != nil {
 			b.Fatal(err)
 		}
 		before := kb.mcpRequests()
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := range b.N {
-			res, err := c.Keys.Create(ctx, kb.project(i), []keys.NewKey{{Name: names[i], Namespace: "common", SourceText: "Home"}})
+			res, err := c.Keys.Create(ctx, kb.project(i), []keys.NewKey{{Name: names[i], Namespace: "common", SourceText: "Home"}}, keys.CreateOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -44,7 +44,7 @@ func (r *toolsRig) create(t *testing.T, names ...string) (*keys.CreateResult, er
 	for _, n := range names {
 		ks = append(ks, keys.NewKey{Name: n, SourceText: "text of " + n, Translations: map[string]string{"de": n + " (de)"}})
 	}
-	return r.c.Keys.Create(t.Context(), r.project, ks)
+	return r.c.Keys.Create(t.Context(), r.project, ks, keys.CreateOptions{})
 }
 
 // TestToolsTokenExpiresMidSession: the installation token expires between
@@ -367,7 +367,7 @@ func TestToolsSharedSessionConcurrency(t *testing.T) {
 		wg.Go(func() {
 			<-start
 			if i%2 == 0 {
-				_, errs[i] = r.c.Keys.Create(t.Context(), r.project, []keys.NewKey{{Name: fmt.Sprintf("k%03d", i), SourceText: "x"}})
+				_, errs[i] = r.c.Keys.Create(t.Context(), r.project, []keys.NewKey{{Name: fmt.Sprintf("k%03d", i), SourceText: "x"}}, keys.CreateOptions{})
 			} else {
 				_, errs[i] = r.c.Translations.Pending(t.Context(), r.project)
 			}

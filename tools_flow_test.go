@@ -132,7 +132,7 @@ func TestToolsFlowPublishWithWebhooks(t *testing.T) {
 	created, err := c.Keys.Create(ctx, r.project, []keys.NewKey{
 		{Name: "home.title", SourceText: "Welcome home"},
 		{Name: "home.cta", SourceText: "Sign up", Translations: map[string]string{"de": "Registrieren"}},
-	})
+	}, keys.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +226,7 @@ func TestToolsWaitSyncLongPolls(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := newToolsRig(t)
 		ctx := t.Context()
-		if _, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a", SourceText: "A", Translations: map[string]string{"de": "A-de"}}}); err != nil {
+		if _, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a", SourceText: "A", Translations: map[string]string{"de": "A-de"}}}, keys.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		pub, err := r.c.Translations.Publish(ctx, r.project, translations.PublishOptions{})
@@ -259,7 +259,7 @@ func TestToolsKeyListingPages(t *testing.T) {
 	for i := range 25 {
 		batch = append(batch, keys.NewKey{Name: fmt.Sprintf("k%02d", i), SourceText: fmt.Sprintf("text %d", i)})
 	}
-	if res, err := r.c.Keys.Create(ctx, r.project, batch); err != nil || res.Count != 25 {
+	if res, err := r.c.Keys.Create(ctx, r.project, batch, keys.CreateOptions{}); err != nil || res.Count != 25 {
 		t.Fatalf("Create = %+v, %v", res, err)
 	}
 
@@ -315,10 +315,10 @@ func TestToolsKeyListingPages(t *testing.T) {
 func TestToolsCreateDuplicatesSkipped(t *testing.T) {
 	r := newToolsRig(t)
 	ctx := t.Context()
-	if _, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a", SourceText: "A"}, {Name: "b", SourceText: "B"}}); err != nil {
+	if _, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a", SourceText: "A"}, {Name: "b", SourceText: "B"}}, keys.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "b", SourceText: "B again"}, {Name: "c", SourceText: "C"}})
+	res, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "b", SourceText: "B again"}, {Name: "c", SourceText: "C"}}, keys.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +369,7 @@ func TestToolsArgumentsCheckedBeforeAnyRequest(t *testing.T) {
 			return err
 		}},
 		{"empty project", "project", func(ctx context.Context) error {
-			_, err := r.c.Keys.Create(ctx, "", []keys.NewKey{{Name: "a"}})
+			_, err := r.c.Keys.Create(ctx, "", []keys.NewKey{{Name: "a"}}, keys.CreateOptions{})
 			return err
 		}},
 		{"project without org", "project", func(ctx context.Context) error {
@@ -381,11 +381,11 @@ func TestToolsArgumentsCheckedBeforeAnyRequest(t *testing.T) {
 			return err
 		}},
 		{"empty key name", "keys[1].Name", func(ctx context.Context) error {
-			_, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a"}, {SourceText: "no name"}})
+			_, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a"}, {SourceText: "no name"}}, keys.CreateOptions{})
 			return err
 		}},
 		{"no keys", "keys", func(ctx context.Context) error {
-			_, err := r.c.Keys.Create(ctx, r.project, nil)
+			_, err := r.c.Keys.Create(ctx, r.project, nil, keys.CreateOptions{})
 			return err
 		}},
 		{"page size over the limit", "PageSize", func(ctx context.Context) error {
@@ -423,7 +423,7 @@ func TestToolsOneRequestPerCall(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := newToolsRig(t)
 		ctx := t.Context()
-		res, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a", SourceText: "A"}})
+		res, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a", SourceText: "A"}}, keys.CreateOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -437,7 +437,7 @@ func TestToolsOneRequestPerCall(t *testing.T) {
 			call func() error
 		}{
 			{"Keys.Create", func() error {
-				_, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "b", SourceText: "B"}})
+				_, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "b", SourceText: "B"}}, keys.CreateOptions{})
 				return err
 			}},
 			{"Keys.All (one page)", func() error {
@@ -457,7 +457,7 @@ func TestToolsOneRequestPerCall(t *testing.T) {
 				return err
 			}},
 			{"Translations.Get", func() error {
-				_, err := r.c.Translations.Get(ctx, r.project, translations.Query{Languages: []string{"de"}})
+				_, err := r.c.Translations.Get(ctx, r.project, translations.GetOptions{Languages: []string{"de"}})
 				return err
 			}},
 			{"Translations.Pending", func() error {
@@ -471,16 +471,16 @@ func TestToolsOneRequestPerCall(t *testing.T) {
 				}
 				return err
 			}},
-			{"Translations.Syncs", func() error {
-				_, err := r.c.Translations.Syncs(ctx, r.project, translations.SyncsOptions{})
+			{"Translations.ListSyncs", func() error {
+				_, err := r.c.Translations.ListSyncs(ctx, r.project, translations.ListSyncsOptions{})
 				return err
 			}},
 			{"Translations.Sync", func() error {
-				_, err := r.c.Translations.Sync(ctx, syncID)
+				_, err := r.c.Translations.GetSync(ctx, syncID)
 				return err
 			}},
-			{"Translations.Context", func() error {
-				_, err := r.c.Translations.Context(ctx, r.project, translations.ContextOptions{KeyIDs: []string{id}})
+			{"Translations.TranslationContext", func() error {
+				_, err := r.c.Translations.TranslationContext(ctx, r.project, translations.ContextOptions{KeyIDs: []string{id}})
 				return err
 			}},
 			{"Keys.Delete", func() error {
@@ -528,7 +528,7 @@ func TestToolsTranslationContext(t *testing.T) {
 		DoNotTranslate: true, Translations: map[string]string{"de": "Acme Cloud", "fr": "Acme Cloud", "ja": "アクメ"}})
 	r.srv.AddGlossaryTerm(r.p.ID, partnertest.GlossaryTerm{Term: "checkout", Type: "terminology",
 		Translations: map[string]string{"de": "Kasse"}})
-	got, err := r.c.Translations.Context(t.Context(), r.project, translations.ContextOptions{Languages: []string{"de"}})
+	got, err := r.c.Translations.TranslationContext(t.Context(), r.project, translations.ContextOptions{Languages: []string{"de"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -600,7 +600,7 @@ func TestToolsList(t *testing.T) {
 func TestToolsCall(t *testing.T) {
 	r := newToolsRig(t)
 	ctx := t.Context()
-	if _, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a", Translations: map[string]string{"de": "A"}}}); err != nil {
+	if _, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a", Translations: map[string]string{"de": "A"}}}, keys.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	args := map[string]any{"project": r.project}
@@ -686,7 +686,7 @@ func TestToolsUnknownServerOrNoMCPURL(t *testing.T) {
 		}
 		calls := map[string]func() error{
 			"Keys.Create": func() error {
-				_, err := c.Keys.Create(ctx, "org/web", []keys.NewKey{{Name: "a"}})
+				_, err := c.Keys.Create(ctx, "org/web", []keys.NewKey{{Name: "a"}}, keys.CreateOptions{})
 				return err
 			},
 			"Keys.All": func() error {

@@ -34,7 +34,7 @@ func toolProject(srv *partnertest.Server, g partnertest.Grant) string {
 
 // createKey creates one key in project through c's translation tools.
 func createKey(ctx context.Context, c *partner.Client, project, name string) error {
-	_, err := c.Keys.Create(ctx, project, []keys.NewKey{{Name: name, SourceText: "Text of " + name}})
+	_, err := c.Keys.Create(ctx, project, []keys.NewKey{{Name: name, SourceText: "Text of " + name}}, keys.CreateOptions{})
 	return err
 }
 

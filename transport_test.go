@@ -35,7 +35,7 @@ func TestRequestShapes(t *testing.T) {
 	must(c.Me(ctx))
 	must(c.Organizations.List(ctx))
 	must(c.Projects.List(ctx, "org 1"))
-	must(c.Projects.Create(ctx, projects.CreateParams{Name: "Site", Slug: "site", SourceLanguage: "en"}))
+	must(c.Projects.Create(ctx, projects.NewProject{Name: "Site", Slug: "site", SourceLanguage: "en"}))
 	must(c.Projects.Get(ctx, "p?1"))
 	must(c.Projects.AddLanguage(ctx, "p1", "de"))
 
@@ -73,15 +73,15 @@ func TestBadParameters(t *testing.T) {
 		{"org id with ..", "orgID", func() error { _, err := c.Projects.List(ctx, "../admin"); return err }},
 		{"empty org id", "orgID", func() error { _, err := c.Projects.List(ctx, ""); return err }},
 		{"empty name", "Name", func() error {
-			_, err := c.Projects.Create(ctx, projects.CreateParams{Slug: "s", SourceLanguage: "en"})
+			_, err := c.Projects.Create(ctx, projects.NewProject{Slug: "s", SourceLanguage: "en"})
 			return err
 		}},
 		{"empty slug", "Slug", func() error {
-			_, err := c.Projects.Create(ctx, projects.CreateParams{Name: "n", SourceLanguage: "en"})
+			_, err := c.Projects.Create(ctx, projects.NewProject{Name: "n", SourceLanguage: "en"})
 			return err
 		}},
 		{"empty source language", "SourceLanguage", func() error {
-			_, err := c.Projects.Create(ctx, projects.CreateParams{Name: "n", Slug: "s"})
+			_, err := c.Projects.Create(ctx, projects.NewProject{Name: "n", Slug: "s"})
 			return err
 		}},
 		{"empty language code", "code", func() error { _, err := c.Projects.AddLanguage(ctx, "p1", ""); return err }},

@@ -1,5 +1,5 @@
 // Package content holds the types of the content CMS a partner works with
-// through the service's content tools on {content_mcp_url}: models and
+// through the service's content tools (the MCP server at Config.ContentMCPURL): models and
 // their fields (listContentModels, getContentModel, createContentModel,
 // updateContentModel, deleteContentModel, addField, updateField,
 // removeField, reorderFields) and entries (listContentEntries,

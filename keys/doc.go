@@ -1,6 +1,6 @@
 // Package keys holds the types of the translation keys a partner works
 // with through the service's translation tools (createKeys, listKeys,
-// updateKeys, deleteKeys on {mcp_url}): what to send, and the results with
+// updateKeys, deleteKeys on the MCP server at Config.MCPURL): what to send, and the results with
 // readable Go names instead of the tools' terse wire fields. The calls
 // themselves are methods of partner.Client.Keys.
 //

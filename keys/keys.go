@@ -225,35 +225,15 @@ type UpdateResult struct {
 	// Count is the number of texts changed (cnt).
 	Count int
 	// Updated lists the keys changed.
-	Updated []UpdatedKey
+	Updated []translations.UpdatedKey
 	// Errors lists the updates that failed (for example code
 	// "not_found").
-	Errors []ItemError
+	Errors []translations.ItemError
 	// Pending says what now waits to be published.
 	Pending *translations.PendingPublish
 	Hint    string
 	// Raw is the tool's whole answer.
 	Raw json.RawMessage
-}
-
-// UpdatedKey is a key Update changed.
-type UpdatedKey struct {
-	ID        string
-	Name      string
-	Languages []string
-	// Source reports whether the source text changed.
-	Source bool
-}
-
-// ItemError is the failure of one item of a batch.
-type ItemError struct {
-	KeyID     string
-	Name      string
-	Namespace string
-	Languages []string
-	// Code is the service's code, for example "not_found".
-	Code    string
-	Message string
 }
 
 // DeleteResult is what Delete reports. Deleting is soft: it becomes

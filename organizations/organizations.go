@@ -5,9 +5,9 @@ import (
 	"fmt"
 )
 
-// Organization is an organization the grant covers. The spec does not show
-// the record's fields: the obvious ones are decoded and the whole record is
-// kept in Raw.
+// Organization is an organization the grant covers. The record's fields
+// are not fixed: the obvious ones are decoded and the whole record is kept
+// in Raw.
 type Organization struct {
 	ID   string `json:"id"`
 	Slug string `json:"slug"`

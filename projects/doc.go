@@ -1,7 +1,7 @@
 // Package projects holds the records of the project endpoints (3 to 6):
-// Project, Language and the CreateParams of a new project. The calls are
+// Project, Language and the NewProject of a new project. The calls are
 // partner.Client.Projects (a *partner.ProjectsService).
 //
 // Project and language records keep everything the service sent in Raw,
-// since the spec does not show their fields.
+// since their fields are not fixed.
 package projects

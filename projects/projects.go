@@ -6,9 +6,10 @@ import (
 	"fmt"
 )
 
-// Project is a project of an organization. The spec shows only the fields
-// given at creation; the others are decoded where the service sends them
-// under the obvious names, and the whole record is kept in Raw.
+// Project is a project of an organization. Only the fields given at
+// creation are sure to be in the record; the others are decoded where the
+// service sends them under the obvious names, and the whole record is kept
+// in Raw.
 type Project struct {
 	ID             string `json:"id"`
 	OrganizationID string `json:"organizationId"`
@@ -34,8 +35,8 @@ type Language struct {
 	Raw json.RawMessage `json:"-"`
 }
 
-// CreateParams are the fields of a new project. All three are required.
-type CreateParams struct {
+// NewProject are the fields of a new project. All three are required.
+type NewProject struct {
 	Name           string `json:"name"`
 	Slug           string `json:"slug"`
 	SourceLanguage string `json:"sourceLanguage"`

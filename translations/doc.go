@@ -1,5 +1,5 @@
 // Package translations holds the types of the translation work a partner
-// does through the service's translation tools on {mcp_url}: reading and
+// does through the service's translation tools (the MCP server at Config.MCPURL): reading and
 // writing translations (getTranslations, setTranslations), pending changes
 // and publishing (getPendingChanges, publishTranslations), the sync jobs
 // that ship a publish (getSyncs, getSync, cancelSync), the translation

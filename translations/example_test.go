@@ -12,7 +12,7 @@ func ExampleValues() {
 	set := []translations.Values{
 		{KeyID: "0b5c6a1e-4c1f-4e0a-9d7b-2f1f7c2f9a10", Text: map[string]string{"fr": "Accueil", "de": "Startseite"}},
 	}
-	q := translations.Query{Languages: []string{"fr"}, Status: translations.StatusMissing}
+	q := translations.GetOptions{Languages: []string{"fr"}, Status: translations.StatusMissing}
 	fmt.Println(len(set), "key;", q.Status, "in", q.Languages)
 	// Output: 1 key; missing in [fr]
 }

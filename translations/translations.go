@@ -12,15 +12,13 @@ const (
 	// a split write could fail halfway with an error after some of it was
 	// written. Split it yourself (slices.Chunk) if that is what you want.
 	MaxSet = 500
-	// MaxQueryLimit is the largest Query.Limit.
-	MaxQueryLimit = 200
+	// MaxGetLimit is the largest GetOptions.Limit.
+	MaxGetLimit = 200
 	// MaxContextKeys is the most keys ContextOptions.KeyIDs may name.
 	MaxContextKeys = 50
 	// MaxLanguages is the most languages one ProposeLanguages or
-	// EditLanguages call may carry.
+	// ProposeLanguageEdits call may carry.
 	MaxLanguages = 50
-	// MaxSyncWait is the longest the service holds one getSync long-poll.
-	MaxSyncWait = 25 * time.Second
 )
 
 // PendingPublish says that changes wait to be published, as the write
@@ -63,26 +61,38 @@ type SetResult struct {
 	Raw json.RawMessage
 }
 
-// UpdatedKey is a key Set wrote.
+// UpdatedKey is a key a batch wrote: Translations.Set, or Keys.Update
+// (whose UpdateResult lists them too).
 type UpdatedKey struct {
-	KeyID     string
-	Name      string
+	// KeyID is the key's UUID.
+	KeyID string
+	// Name is the key, for example "nav.home".
+	Name string
+	// Languages are the languages written.
 	Languages []string
+	// Source reports whether the source text changed (Keys.Update).
+	Source bool
 }
 
-// ItemError is the failure of one key of a batch.
+// ItemError is the failure of one key of a batch: Translations.Set, or
+// Keys.Update (whose UpdateResult lists them too). Name and Namespace
+// are set when the service names the key.
 type ItemError struct {
+	// KeyID is the key's UUID, as sent.
 	KeyID     string
+	Name      string
+	Namespace string
+	// Languages are the languages that failed.
 	Languages []string
 	// Code is the service's code, for example "not_found".
 	Code    string
 	Message string
 }
 
-// Status is a translation's status in a Query.
+// Status is a translation's status in GetOptions.
 type Status string
 
-// The statuses a Query can filter by.
+// The statuses GetOptions can filter by.
 const (
 	StatusMissing   Status = "missing"
 	StatusDraft     Status = "draft"
@@ -90,9 +100,9 @@ const (
 	StatusAll       Status = "all"
 )
 
-// Query selects translations to read. getTranslations has no paging:
+// GetOptions selects the translations Get reads. getTranslations has no paging:
 // when Result.HasMore is true, narrow the query.
-type Query struct {
+type GetOptions struct {
 	// Search matches key names or texts; several terms match any.
 	Search []string
 	// Languages keeps these languages only.
@@ -104,7 +114,7 @@ type Query struct {
 	// Status filters by status (default StatusAll). It needs Languages:
 	// the service ignores it otherwise, so the SDK refuses it.
 	Status Status
-	// Limit caps the keys returned, 1 to MaxQueryLimit; 0 means the
+	// Limit caps the keys returned, 1 to MaxGetLimit; 0 means the
 	// service's default (100).
 	Limit int
 }
@@ -273,8 +283,8 @@ const (
 	SyncBatchPublish  SyncType = "batch_publish"
 )
 
-// SyncsOptions filters Syncs. The zero value lists the latest 10 jobs.
-type SyncsOptions struct {
+// ListSyncsOptions filters ListSyncs. The zero value lists the latest 10 jobs.
+type ListSyncsOptions struct {
 	// Limit is how many jobs to list, 1 to 50; 0 means the service's
 	// default (10).
 	Limit  int
@@ -282,7 +292,7 @@ type SyncsOptions struct {
 	Type   SyncType
 }
 
-// SyncList is what Syncs returns.
+// SyncList is what ListSyncs returns.
 type SyncList struct {
 	Project string
 	// Total is the number of jobs that match.
@@ -306,9 +316,9 @@ type Sync struct {
 	TriggeredBy *Person
 	// KeysProcessed is the meta counter kp.
 	KeysProcessed int
-	// Log is the job's log (Sync and WaitSync only).
+	// Log is the job's log (GetSync and WaitSync only).
 	Log []string
-	// AffectedKeys lists what the job did to which key (Sync and WaitSync
+	// AffectedKeys lists what the job did to which key (GetSync and WaitSync
 	// only).
 	AffectedKeys []AffectedKey
 	Hint         string
@@ -466,9 +476,9 @@ type LanguageEdit struct {
 	NewStatus LanguageStatus
 }
 
-// EditLanguagesResult is what EditLanguages reports. Codes the project
+// ProposeLanguageEditsResult is what ProposeLanguageEdits reports. Codes the project
 // does not have are listed in NotFound, not returned as a Go error.
-type EditLanguagesResult struct {
+type ProposeLanguageEditsResult struct {
 	Success  bool
 	Results  []LanguageEditResult
 	NotFound []string

@@ -153,7 +153,7 @@ func work(ctx context.Context, c *partner.Client, out io.Writer) error {
 		return errors.New("the grant covers no organization: the user must grant one")
 	}
 	slug := "content-" + strings.ToLower(rand.Text()[:8])
-	p, err := c.Projects.Create(ctx, projects.CreateParams{Name: "Content " + slug, Slug: slug, SourceLanguage: "en"})
+	p, err := c.Projects.Create(ctx, projects.NewProject{Name: "Content " + slug, Slug: slug, SourceLanguage: "en"})
 	if err != nil {
 		return err
 	}
@@ -201,7 +201,7 @@ func work(ctx context.Context, c *partner.Client, out io.Writer) error {
 	if _, err := c.Content.Entries.Update(ctx, project, hello.ID, content.EntryUpdate{Language: "de", Title: "Hallo Welt"}); err != nil {
 		return err
 	}
-	got, err := c.Content.Entries.Get(ctx, project, hello.ID)
+	got, err := c.Content.Entries.Get(ctx, project, hello.ID, content.GetOptions{})
 	if err != nil {
 		return err
 	}

@@ -130,7 +130,7 @@ func tour(ctx context.Context, c *partner.Client, source, target string, out io.
 	fmt.Fprintf(out, "Projects in %s: %d\n", or(org.Slug, org.ID), len(ps))
 
 	slug := "quickstart-" + rand.Text()[:8]
-	p, err := c.Projects.Create(ctx, projects.CreateParams{Name: "Quickstart " + slug, Slug: strings.ToLower(slug), SourceLanguage: source})
+	p, err := c.Projects.Create(ctx, projects.NewProject{Name: "Quickstart " + slug, Slug: strings.ToLower(slug), SourceLanguage: source})
 	if err != nil {
 		return err
 	}

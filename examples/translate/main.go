@@ -159,7 +159,7 @@ func work(ctx context.Context, c *partner.Client, source string, out io.Writer) 
 		return errors.New("the grant covers no organization: the user must grant one")
 	}
 	slug := "translate-" + strings.ToLower(rand.Text()[:8])
-	p, err := c.Projects.Create(ctx, projects.CreateParams{Name: "Translate " + slug, Slug: slug, SourceLanguage: source})
+	p, err := c.Projects.Create(ctx, projects.NewProject{Name: "Translate " + slug, Slug: slug, SourceLanguage: source})
 	if err != nil {
 		return err
 	}
@@ -191,7 +191,7 @@ func work(ctx context.Context, c *partner.Client, source string, out io.Writer) 
 	for i, t := range texts {
 		nks[i] = keys.NewKey{Name: t.name, Namespace: namespace, SourceText: t.source}
 	}
-	created, err := c.Keys.Create(ctx, project, nks)
+	created, err := c.Keys.Create(ctx, project, nks, keys.CreateOptions{})
 	if err != nil {
 		return err
 	}

@@ -109,7 +109,7 @@ func fakeProject(t *testing.T, scopes ...string) (*partner.Client, string, strin
 	}
 	t.Cleanup(func() { c.Close() })
 	ctx := t.Context()
-	p, err := c.Projects.Create(ctx, projects.CreateParams{Name: "Site", Slug: "site", SourceLanguage: "en"})
+	p, err := c.Projects.Create(ctx, projects.NewProject{Name: "Site", Slug: "site", SourceLanguage: "en"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func fakeProject(t *testing.T, scopes ...string) (*partner.Client, string, strin
 		t.Fatal(err)
 	}
 	project := g.Organizations[0].Slug + "/site"
-	res, err := c.Keys.Create(ctx, project, []keys.NewKey{{Name: "nav.home", SourceText: "Home"}})
+	res, err := c.Keys.Create(ctx, project, []keys.NewKey{{Name: "nav.home", SourceText: "Home"}}, keys.CreateOptions{})
 	if err != nil || len(res.Created) != 1 {
 		t.Fatalf("Keys.Create: %+v, %v", res, err)
 	}
@@ -159,7 +159,7 @@ func TestAdvicePublishCooldown(t *testing.T) {
 func TestAdviceToolError(t *testing.T) {
 	t.Parallel()
 	c, _, _ := fakeProject(t)
-	_, err := c.Keys.Create(t.Context(), "nobody/nothing", []keys.NewKey{{Name: "a"}})
+	_, err := c.Keys.Create(t.Context(), "nobody/nothing", []keys.NewKey{{Name: "a"}}, keys.CreateOptions{})
 	if got := advice(err); !strings.HasPrefix(got, "The tool createKeys refused the call (not_found): ") {
 		t.Errorf("advice(%v) = %q", err, got)
 	}

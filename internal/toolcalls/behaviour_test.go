@@ -75,7 +75,7 @@ func TestBadArgumentsFailBeforeAnyRequest(t *testing.T) {
 			return err
 		}},
 		{"status without languages", "Status", func() error {
-			_, err := toolcalls.GetTranslations(ctx, sess, "acme/web", translations.Query{Status: translations.StatusMissing})
+			_, err := toolcalls.GetTranslations(ctx, sess, "acme/web", translations.GetOptions{Status: translations.StatusMissing})
 			return err
 		}},
 		{"empty sync id", "sync id", func() error { _, err := toolcalls.WaitSync(ctx, sess, ""); return err }},

@@ -66,7 +66,7 @@ func decode(tool string, text []byte, v any) error {
 }
 
 // checkProject checks an "org/project" name: exactly one '/' between two
-// non-empty parts (mcp-tools.md section 6).
+// non-empty parts, as the tools name projects.
 func checkProject(project string) error {
 	org, name, ok := strings.Cut(project, "/")
 	switch {

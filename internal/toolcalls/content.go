@@ -11,7 +11,7 @@ import (
 	"github.com/locsvc/partner-go/internal/apierr"
 )
 
-// This file holds what the content tools (mcp-tools.md section 8) share:
+// This file holds what the content tools share:
 // argument checks and lenient wire types.
 
 // Patterns the content tools check.

@@ -1,7 +1,8 @@
 // Package toolcalls maps the SDK's readable types (packages keys,
-// translations and content) to the tools' wire arguments and results
-// (mcp-tools.md sections 7 and 8), checks what can be checked before any request,
-// and calls the tools through a Caller (the grant's mcpsession.Session).
+// translations and content) to the tools' wire arguments and results (the
+// abbreviated fields the servers send), checks what can be checked before
+// any request, and calls the tools through a Caller (the grant's
+// mcpsession.Session).
 // The partner package's services are thin wrappers over these functions.
 //
 // Results are decoded leniently: unknown fields are ignored, a field of an

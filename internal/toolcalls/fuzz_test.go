@@ -27,12 +27,12 @@ func FuzzResults(f *testing.F) {
 			t.Fatal("Raw lost")
 		}
 		toolcalls.ListKeys(ctx, c, "a/b", keys.ListOptions{}, 1)
-		toolcalls.GetTranslations(ctx, c, "a/b", translations.Query{})
+		toolcalls.GetTranslations(ctx, c, "a/b", translations.GetOptions{})
 		toolcalls.PendingChanges(ctx, c, "a/b")
-		toolcalls.Syncs(ctx, c, "a/b", translations.SyncsOptions{})
-		toolcalls.Sync(ctx, c, "s")
+		toolcalls.ListSyncs(ctx, c, "a/b", translations.ListSyncsOptions{})
+		toolcalls.GetSync(ctx, c, "s")
 		toolcalls.TranslationContext(ctx, c, "a/b", translations.ContextOptions{})
-		toolcalls.EditLanguages(ctx, c, "a/b", []translations.LanguageEdit{{Code: "de", NewStatus: translations.LanguageDraft}})
+		toolcalls.ProposeLanguageEdits(ctx, c, "a/b", []translations.LanguageEdit{{Code: "de", NewStatus: translations.LanguageDraft}})
 		fuzzContent(t, answer)
 	})
 }

@@ -296,27 +296,42 @@ type updateKeysArgs struct {
 	T       []updateWire `json:"t"`
 }
 
-type itemErrorWire struct {
-	ID   string      `json:"id"`
-	K    string      `json:"k"`
-	NS   string      `json:"ns"`
-	L    flexStrings `json:"l"`
-	Code string      `json:"code"`
-	Msg  string      `json:"msg"`
-}
-
-type updateKeysWire struct {
-	OK  bool `json:"ok"`
-	Cnt int  `json:"cnt"`
+// batchWire is what updateKeys and setTranslations both report: the keys
+// written and the items that failed.
+type batchWire struct {
 	Upd []struct {
 		ID  string      `json:"id"`
 		K   string      `json:"k"`
 		Lng flexStrings `json:"lng"`
 		Src bool        `json:"src"`
 	} `json:"upd"`
-	Errors []itemErrorWire `json:"errors"`
-	Pub    *pubWire        `json:"pub"`
-	Hint   string          `json:"hint"`
+	Errors []struct {
+		ID   string      `json:"id"`
+		K    string      `json:"k"`
+		NS   string      `json:"ns"`
+		L    flexStrings `json:"l"`
+		Code string      `json:"code"`
+		Msg  string      `json:"msg"`
+	} `json:"errors"`
+}
+
+// results returns the keys written and the items that failed.
+func (w *batchWire) results() (updated []translations.UpdatedKey, failed []translations.ItemError) {
+	for _, u := range w.Upd {
+		updated = append(updated, translations.UpdatedKey{KeyID: u.ID, Name: u.K, Languages: u.Lng, Source: u.Src})
+	}
+	for _, e := range w.Errors {
+		failed = append(failed, translations.ItemError{KeyID: e.ID, Name: e.K, Namespace: e.NS, Languages: e.L, Code: e.Code, Message: e.Msg})
+	}
+	return updated, failed
+}
+
+type updateKeysWire struct {
+	OK  bool `json:"ok"`
+	Cnt int  `json:"cnt"`
+	batchWire
+	Pub  *pubWire `json:"pub"`
+	Hint string   `json:"hint"`
 }
 
 // UpdateKeys changes texts with updateKeys. Unknown key ids are listed in
@@ -344,12 +359,7 @@ func UpdateKeys(ctx context.Context, c Caller, project string, us []keys.Update)
 		return nil, err
 	}
 	r := &keys.UpdateResult{OK: w.OK, Count: w.Cnt, Pending: w.Pub.pending(), Hint: w.Hint, Raw: raw}
-	for _, u := range w.Upd {
-		r.Updated = append(r.Updated, keys.UpdatedKey{ID: u.ID, Name: u.K, Languages: u.Lng, Source: u.Src})
-	}
-	for _, e := range w.Errors {
-		r.Errors = append(r.Errors, keys.ItemError{KeyID: e.ID, Name: e.K, Namespace: e.NS, Languages: e.L, Code: e.Code, Message: e.Msg})
-	}
+	r.Updated, r.Errors = w.results()
 	return r, nil
 }
 

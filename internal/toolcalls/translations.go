@@ -40,7 +40,7 @@ type getTranslationsArgs struct {
 }
 
 // getTranslationsWire accepts the long and the abbreviated form of the
-// answer (mcp-tools.md section 7).
+// answer: the server sends either.
 type getTranslationsWire struct {
 	Project        string `json:"project"`
 	Prj            string `json:"prj"`
@@ -75,11 +75,11 @@ type translationWire struct {
 }
 
 // GetTranslations reads translations with getTranslations.
-func GetTranslations(ctx context.Context, c Caller, project string, q translations.Query) (*translations.Result, error) {
+func GetTranslations(ctx context.Context, c Caller, project string, q translations.GetOptions) (*translations.Result, error) {
 	if err := checkProject(project); err != nil {
 		return nil, err
 	}
-	if err := between("Limit", q.Limit, 1, translations.MaxQueryLimit); err != nil {
+	if err := between("Limit", q.Limit, 1, translations.MaxGetLimit); err != nil {
 		return nil, err
 	}
 	switch q.Status {
@@ -135,14 +135,9 @@ type setTranslationsWire struct {
 	OK    bool `json:"ok"`
 	Cnt   int  `json:"cnt"`
 	Wrote int  `json:"wrote"`
-	Upd   []struct {
-		ID  string      `json:"id"`
-		K   string      `json:"k"`
-		Lng flexStrings `json:"lng"`
-	} `json:"upd"`
-	Errors []itemErrorWire `json:"errors"`
-	Pub    *pubWire        `json:"pub"`
-	Hint   string          `json:"hint"`
+	batchWire
+	Pub  *pubWire `json:"pub"`
+	Hint string   `json:"hint"`
 }
 
 // SetTranslations writes translations with setTranslations. More than
@@ -170,12 +165,7 @@ func SetTranslations(ctx context.Context, c Caller, project string, vs []transla
 		return nil, err
 	}
 	r := &translations.SetResult{OK: w.OK, Count: w.Cnt, Written: w.Wrote, Pending: w.Pub.pending(), Hint: w.Hint, Raw: raw}
-	for _, u := range w.Upd {
-		r.Updated = append(r.Updated, translations.UpdatedKey{KeyID: u.ID, Name: u.K, Languages: u.Lng})
-	}
-	for _, e := range w.Errors {
-		r.Errors = append(r.Errors, translations.ItemError{KeyID: e.ID, Languages: e.L, Code: e.Code, Message: e.Msg})
-	}
+	r.Updated, r.Errors = w.results()
 	return r, nil
 }
 
@@ -352,8 +342,8 @@ type getSyncsWire struct {
 	Msg string            `json:"msg"`
 }
 
-// Syncs lists a project's sync jobs with getSyncs.
-func Syncs(ctx context.Context, c Caller, project string, opt translations.SyncsOptions) (*translations.SyncList, error) {
+// ListSyncs lists a project's sync jobs with getSyncs.
+func ListSyncs(ctx context.Context, c Caller, project string, opt translations.ListSyncsOptions) (*translations.SyncList, error) {
 	if err := checkProject(project); err != nil {
 		return nil, err
 	}
@@ -381,7 +371,7 @@ type getSyncArgs struct {
 }
 
 // Sync reads a sync job with getSync, at once.
-func Sync(ctx context.Context, c Caller, id string) (*translations.Sync, error) {
+func GetSync(ctx context.Context, c Caller, id string) (*translations.Sync, error) {
 	if id == "" {
 		return nil, apierr.ArgumentError("sync id", "is empty")
 	}
@@ -403,6 +393,9 @@ func getSync(ctx context.Context, c Caller, id string, waitMs *int) (*translatio
 // asked again sooner (the service re-checks about every 2 s).
 const minPollSpacing = 2 * time.Second
 
+// maxSyncWait is the longest the service holds one getSync long-poll.
+const maxSyncWait = 25 * time.Second
+
 // WaitSync waits until the sync job is completed, failed or cancelled, or
 // ctx ends, with getSync's long-poll (waitMs, at most 25 s per request,
 // never past ctx's deadline). It returns the job in its final state.
@@ -411,7 +404,7 @@ func WaitSync(ctx context.Context, c Caller, id string) (*translations.Sync, err
 		return nil, apierr.ArgumentError("sync id", "is empty")
 	}
 	for {
-		wait := translations.MaxSyncWait
+		wait := maxSyncWait
 		if dl, ok := ctx.Deadline(); ok {
 			wait = min(max(time.Until(dl), time.Second), wait)
 		}
@@ -639,9 +632,9 @@ type editLanguagesWire struct {
 	Hint           string      `json:"hint"`
 }
 
-// EditLanguages changes the status of a project's languages with
+// ProposeLanguageEdits changes the status of a project's languages with
 // proposeLanguageEdits.
-func EditLanguages(ctx context.Context, c Caller, project string, es []translations.LanguageEdit) (*translations.EditLanguagesResult, error) {
+func ProposeLanguageEdits(ctx context.Context, c Caller, project string, es []translations.LanguageEdit) (*translations.ProposeLanguageEditsResult, error) {
 	if err := checkProject(project); err != nil {
 		return nil, err
 	}
@@ -662,7 +655,7 @@ func EditLanguages(ctx context.Context, c Caller, project string, es []translati
 	if err != nil {
 		return nil, err
 	}
-	r := &translations.EditLanguagesResult{
+	r := &translations.ProposeLanguageEditsResult{
 		Success: w.Success, NotFound: w.NotFound, Project: w.Project,
 		Pending: w.PendingPublish.pending(), Hint: w.Hint, Raw: raw,
 	}

@@ -138,8 +138,8 @@ func wireCases() []wireCase {
 			args:   `{"project":"acme/web","t":[{"id":"k-1","l":"de","t":"Start"},{"id":"k-2","l":"en","t":"About","s":true,"st":"draft"}]}`,
 			answer: `{"ok": true, "cnt": 1, "upd": [{"id": "k-1", "k": "nav.home", "lng": ["de"], "src": false}], "errors": [{"id": "k-2", "l": ["en"], "code": "not_found", "msg": "Key not found"}]}`,
 			want: &keys.UpdateResult{OK: true, Count: 1,
-				Updated: []keys.UpdatedKey{{ID: "k-1", Name: "nav.home", Languages: []string{"de"}}},
-				Errors:  []keys.ItemError{{KeyID: "k-2", Languages: []string{"en"}, Code: "not_found", Message: "Key not found"}}},
+				Updated: []translations.UpdatedKey{{KeyID: "k-1", Name: "nav.home", Languages: []string{"de"}}},
+				Errors:  []translations.ItemError{{KeyID: "k-2", Languages: []string{"en"}, Code: "not_found", Message: "Key not found"}}},
 			opts: []cmp.Option{ignoreRaw(keys.UpdateResult{}, "Raw")},
 		},
 		{
@@ -156,7 +156,7 @@ func wireCases() []wireCase {
 		{
 			tool: "getTranslations",
 			call: func(ctx context.Context, c toolcalls.Caller) (any, error) {
-				return toolcalls.GetTranslations(ctx, c, "acme/web", translations.Query{
+				return toolcalls.GetTranslations(ctx, c, "acme/web", translations.GetOptions{
 					Search: []string{"home"}, Languages: []string{"de"}, Namespaces: []string{"common"},
 					Keys: []string{"nav.home"}, Status: translations.StatusDraft, Limit: 10,
 				})
@@ -177,10 +177,10 @@ func wireCases() []wireCase {
 				})
 			},
 			args:   `{"project":"acme/web","t":[{"id":"k-1","t":{"fr":"Accueil"}},{"id":"k-9","t":{"fr":"x"}}]}`,
-			answer: `{"ok": true, "cnt": 1, "wrote": 1, "upd": [{"id": "k-1", "k": "nav.home", "lng": ["fr"]}], "errors": [{"id": "k-9", "l": ["fr"], "code": "not_found", "msg": "Key not found"}], "pub": {"has": true, "cnt": 1, "hint": "h"}}`,
+			answer: `{"ok": true, "cnt": 1, "wrote": 1, "upd": [{"id": "k-1", "k": "nav.home", "lng": ["fr"]}], "errors": [{"id": "k-9", "k": "nav.x", "ns": "common", "l": ["fr"], "code": "not_found", "msg": "Key not found"}], "pub": {"has": true, "cnt": 1, "hint": "h"}}`,
 			want: &translations.SetResult{OK: true, Count: 1, Written: 1,
 				Updated: []translations.UpdatedKey{{KeyID: "k-1", Name: "nav.home", Languages: []string{"fr"}}},
-				Errors:  []translations.ItemError{{KeyID: "k-9", Languages: []string{"fr"}, Code: "not_found", Message: "Key not found"}},
+				Errors:  []translations.ItemError{{KeyID: "k-9", Name: "nav.x", Namespace: "common", Languages: []string{"fr"}, Code: "not_found", Message: "Key not found"}},
 				Pending: &translations.PendingPublish{HasChanges: true, Count: 1, Hint: "h"}},
 			opts: []cmp.Option{ignoreRaw(translations.SetResult{}, "Raw")},
 		},
@@ -215,7 +215,7 @@ func wireCases() []wireCase {
 		{
 			tool: "getSyncs",
 			call: func(ctx context.Context, c toolcalls.Caller) (any, error) {
-				return toolcalls.Syncs(ctx, c, "acme/web", translations.SyncsOptions{Limit: 5, Status: translations.SyncCompleted, Type: translations.SyncCDNUpload})
+				return toolcalls.ListSyncs(ctx, c, "acme/web", translations.ListSyncsOptions{Limit: 5, Status: translations.SyncCompleted, Type: translations.SyncCDNUpload})
 			},
 			args: `{"project":"acme/web","limit":5,"status":"completed","type":"cdn_upload"}`,
 			answer: `{"prj": "acme/web", "tot": 1, "sy": [{"id": "s-1", "tp": "cdn_upload", "st": "completed", "st_at": "2026-04-30T12:00:00Z",
@@ -227,7 +227,7 @@ func wireCases() []wireCase {
 		},
 		{
 			tool: "getSync",
-			call: func(ctx context.Context, c toolcalls.Caller) (any, error) { return toolcalls.Sync(ctx, c, "s-1") },
+			call: func(ctx context.Context, c toolcalls.Caller) (any, error) { return toolcalls.GetSync(ctx, c, "s-1") },
 			args: `{"syncId":"s-1"}`,
 			answer: `{"id": "s-1", "tp": "batch_publish", "st": "failed", "st_at": "not a time", "err_msg": "boom", "trig_by": null,
 				"log": ["started", {"msg": "uploading"}], "aff_k": [{"k": "nav.home", "act": "updated"}]}`,
@@ -279,13 +279,13 @@ func wireCases() []wireCase {
 		{
 			tool: "proposeLanguageEdits",
 			call: func(ctx context.Context, c toolcalls.Caller) (any, error) {
-				return toolcalls.EditLanguages(ctx, c, "acme/web", []translations.LanguageEdit{{Code: "fr", NewStatus: translations.LanguageArchived}, {Code: "xx", NewStatus: translations.LanguageActive}})
+				return toolcalls.ProposeLanguageEdits(ctx, c, "acme/web", []translations.LanguageEdit{{Code: "fr", NewStatus: translations.LanguageArchived}, {Code: "xx", NewStatus: translations.LanguageActive}})
 			},
 			args:   `{"project":"acme/web","edits":[{"languageCode":"fr","newStatus":"archived"},{"languageCode":"xx","newStatus":"active"}]}`,
 			answer: `{"success": true, "results": [{"languageCode": "fr", "previousStatus": "active", "newStatus": "archived", "changed": true}], "notFound": ["xx"], "project": "acme/web"}`,
-			want: &translations.EditLanguagesResult{Success: true, NotFound: []string{"xx"}, Project: "acme/web",
+			want: &translations.ProposeLanguageEditsResult{Success: true, NotFound: []string{"xx"}, Project: "acme/web",
 				Results: []translations.LanguageEditResult{{Code: "fr", PreviousStatus: translations.LanguageActive, NewStatus: translations.LanguageArchived, Changed: true}}},
-			opts: []cmp.Option{ignoreRaw(translations.EditLanguagesResult{}, "Raw")},
+			opts: []cmp.Option{ignoreRaw(translations.ProposeLanguageEditsResult{}, "Raw")},
 		},
 	}
 }
