@@ -51,6 +51,9 @@ type Config struct {
 	BaseURL string
 	// AuthURL is the token endpoint's base address (the spec's {auth_url}).
 	AuthURL string
+	// TokenPath is the token endpoint's path under AuthURL (default
+	// TokenPath); see PoolConfig.TokenPath.
+	TokenPath string
 	// MCPURL is the translation tools' MCP endpoint (the spec's {mcp_url}),
 	// needed only by Keys, Translations and Tools. The installation token
 	// goes to its host as to BaseURL's, and nowhere else.
@@ -232,7 +235,7 @@ func NewClient(cfg Config) (*Client, error) {
 // pool returns the settings cfg shares with a PoolConfig.
 func (cfg *Config) pool() PoolConfig {
 	return PoolConfig{
-		BaseURL: cfg.BaseURL, AuthURL: cfg.AuthURL, MCPURL: cfg.MCPURL, ContentMCPURL: cfg.ContentMCPURL,
+		BaseURL: cfg.BaseURL, AuthURL: cfg.AuthURL, TokenPath: cfg.TokenPath, MCPURL: cfg.MCPURL, ContentMCPURL: cfg.ContentMCPURL,
 		ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret,
 		Store: cfg.Store, HTTPClient: cfg.HTTPClient, Logger: cfg.Logger,
 		UserAgent: cfg.UserAgent, AllowInsecureHTTP: cfg.AllowInsecureHTTP,
@@ -267,6 +270,10 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 	if err != nil {
 		return nil, err
 	}
+	tokenPath := cmp.Or(pc.TokenPath, TokenPath)
+	if err := checkPath(name+".TokenPath", tokenPath); err != nil {
+		return nil, err
+	}
 	var mcpURLs [2]*url.URL
 	for i, f := range [2]struct{ field, raw string }{{"MCPURL", pc.MCPURL}, {"ContentMCPURL", pc.ContentMCPURL}} {
 		if f.raw != "" {
@@ -296,6 +303,7 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 	})
 	ref := tokens.NewRefresher(tokens.Config{
 		AuthURL:      strings.TrimSuffix(authURL.String(), "/"),
+		TokenPath:    tokenPath,
 		AuthSetting:  name + ".AuthURL",
 		ClientID:     pc.ClientID,
 		ClientSecret: pc.ClientSecret,
@@ -318,6 +326,16 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 		}
 	}
 	return sh, nil
+}
+
+// checkPath checks a path setting under AuthURL: absolute, without a
+// query, a fragment or a "..".
+func checkPath(field, p string) error {
+	if !strings.HasPrefix(p, "/") || strings.ContainsAny(p, "?#") || strings.Contains(p, "..") ||
+		strings.IndexFunc(p, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
+		return apierr.ArgumentError(field, "must be a path starting with '/', without a query, a fragment, '..' or spaces")
+	}
+	return nil
 }
 
 // client wires one grant's client on its access-token source.
