@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -56,19 +57,10 @@ func (r *Refresher) Consent(authorizePath, redirectURL string, scopes []string) 
 	c.Endpoint.AuthURL = r.cfg.AuthURL + authorizePath
 	c.RedirectURL = redirectURL
 	c.Scopes = scopes
-	if !containsString(scopes, ScopeOfflineAccess) {
+	if !slices.Contains(scopes, ScopeOfflineAccess) {
 		c.Scopes = append(scopes[:len(scopes):len(scopes)], ScopeOfflineAccess)
 	}
 	return c
-}
-
-func containsString(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // TokenPath returns the token endpoint's whole path, for error messages.
