@@ -50,6 +50,7 @@ const (
 type Config struct {
 	BaseURL                  string        // as PoolConfig.BaseURL
 	AuthURL                  string        // as PoolConfig.AuthURL
+	TokenPath                string        // as PoolConfig.TokenPath
 	MCPURL                   string        // as PoolConfig.MCPURL
 	ContentMCPURL            string        // as PoolConfig.ContentMCPURL
 	ClientID                 string        // as PoolConfig.ClientID
@@ -193,7 +194,7 @@ func NewClient(cfg Config) (*Client, error) {
 // and builds from them as NewPool does (PoolConfig.build).
 func (cfg *Config) pool() PoolConfig {
 	return PoolConfig{
-		BaseURL: cfg.BaseURL, AuthURL: cfg.AuthURL, MCPURL: cfg.MCPURL, ContentMCPURL: cfg.ContentMCPURL,
+		BaseURL: cfg.BaseURL, AuthURL: cfg.AuthURL, TokenPath: cfg.TokenPath, MCPURL: cfg.MCPURL, ContentMCPURL: cfg.ContentMCPURL,
 		ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret,
 		Store: cfg.Store, HTTPClient: cfg.HTTPClient, Logger: cfg.Logger,
 		UserAgent: cfg.UserAgent, AllowInsecureHTTP: cfg.AllowInsecureHTTP,
@@ -225,6 +226,10 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 	}
 	authURL, err := checkURL(name+".AuthURL", pc.AuthURL, pc.AllowInsecureHTTP)
 	if err != nil {
+		return nil, err
+	}
+	tokenPath := cmp.Or(pc.TokenPath, TokenPath)
+	if err := checkPath(name+".TokenPath", tokenPath); err != nil {
 		return nil, err
 	}
 	var mcpURLs [2]*url.URL
@@ -264,6 +269,7 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 	})
 	ref := tokens.NewRefresher(tokens.Config{
 		AuthURL:      strings.TrimSuffix(authURL.String(), "/"),
+		TokenPath:    tokenPath,
 		AuthSetting:  name + ".AuthURL",
 		ClientID:     pc.ClientID,
 		ClientSecret: pc.ClientSecret,
@@ -282,6 +288,16 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 		}
 	}
 	return sh, nil
+}
+
+// checkPath checks a path setting under AuthURL: absolute, without a
+// query, a fragment or a "..".
+func checkPath(field, p string) error {
+	if !strings.HasPrefix(p, "/") || strings.ContainsAny(p, "?#") || strings.Contains(p, "..") ||
+		strings.IndexFunc(p, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
+		return apierr.ArgumentError(field, "must be a path starting with '/', without a query, a fragment, '..' or spaces")
+	}
+	return nil
 }
 
 // client wires one grant's client on its access-token source.

@@ -2,12 +2,14 @@ package partner
 
 import (
 	"context"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,15 +18,23 @@ import (
 
 	"github.com/locsvc/partner-go/auth"
 	"github.com/locsvc/partner-go/internal/apierr"
+	"github.com/locsvc/partner-go/internal/redact"
 	"github.com/locsvc/partner-go/internal/tokens"
 	"github.com/locsvc/partner-go/internal/transport"
 )
 
-// The scopes the service documents (service-notes section 2), for
-// PoolConfig.Scopes. The user may turn any of them off on the consent
-// screen; projects:write, translations:publish, content:publish and
-// glossary:write are off unless asked for. MissingScopeError.Required
-// names one of them.
+// AuthorizePath and TokenPath are the service's consent page and token
+// endpoint under AuthURL: the defaults of PoolConfig.AuthorizePath and
+// PoolConfig.TokenPath (and Config.TokenPath).
+const (
+	AuthorizePath = tokens.AuthorizePath
+	TokenPath     = tokens.TokenPath
+)
+
+// The scopes the service documents, for PoolConfig.Scopes. The user may
+// turn any of them off on the consent screen; projects:write,
+// translations:publish, content:publish and glossary:write are off unless
+// asked for. MissingScopeError.Required names one of them.
 const (
 	ScopeOrgRead             = "org:read"
 	ScopeProjectsRead        = "projects:read"
@@ -41,6 +51,12 @@ const (
 	ScopeGlossaryWrite       = "glossary:write"
 )
 
+// ScopeOfflineAccess is the OAuth scope that makes the token endpoint
+// issue a refresh token, without which the SDK cannot keep a grant.
+// AuthCodeURL always asks for it, whatever PoolConfig.Scopes says; it is
+// not a permission, so Grant.Scopes leaves it out.
+const ScopeOfflineAccess = tokens.ScopeOfflineAccess
+
 // Grant is one grant a consent created or updated: the user's connection
 // of the application to one organization. A consent in which the user
 // picked several organizations gives one Grant each. However it is printed or
@@ -52,7 +68,8 @@ type Grant struct {
 	// it in the exchange ("" otherwise; every installation token's mint
 	// says it, see InstallationToken).
 	OrganizationID string
-	// Scopes are the scopes granted, when the service said them.
+	// Scopes are the permissions granted, when the service said them
+	// (without ScopeOfflineAccess).
 	Scopes []string
 	// Token is the grant's token, already saved to the Store.
 	Token *oauth2.Token
@@ -74,31 +91,148 @@ func (g Grant) LogValue() slog.Value {
 		slog.Any("scopes", g.Scopes), slog.String("token", tokenRedacted(g.Token)))
 }
 
-// AuthCodeURL returns the address of the service's consent page, to send
-// the user's browser to: PoolConfig's ClientID, RedirectURL and Scopes,
-// state (an unguessable value the callback checks, against CSRF), and
-// opts. Send PKCE always (the service advertises S256):
+// AuthCodeURL returns the address of the service's consent page
+// (PoolConfig.AuthURL + AuthorizePath), to send the user's browser to:
+// PoolConfig's ClientID, RedirectURL and Scopes with ScopeOfflineAccess
+// added, state (an unguessable value the callback checks, against CSRF),
+// and opts. Send PKCE always (the service advertises S256):
 //
 //	verifier := oauth2.GenerateVerifier() // keep it with state, e.g. in the session
 //	http.Redirect(w, r, pool.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier)), http.StatusFound)
 //
-// and pass oauth2.VerifierOption(verifier) to Exchange.
+// then read the callback with ReadCallback and pass
+// oauth2.VerifierOption(verifier) to Exchange.
 func (p *Pool) AuthCodeURL(state string, opts ...oauth2.AuthCodeOption) string {
 	return p.consent.AuthCodeURL(state, opts...)
 }
 
-// Exchange trades the code the callback received for the grants of the
-// user's consent (the client secret goes in the form body, as for
-// refresh), saves each grant's token to the Store, and returns them once
-// all are saved. A grant with a client in use (the user consented again),
-// held by the pool or by a caller, takes the new token at once.
+// Sentinels of ReadCallback, to branch on with errors.Is.
+var (
+	// ErrConsentDenied: the user did not allow the connection on the
+	// consent page (the callback's error=access_denied). There is no code
+	// to exchange; offer to connect again.
+	ErrConsentDenied = errors.New("the user did not allow the connection (access_denied)")
+	// ErrInvalidCallback: the callback is not the answer to this
+	// browser's consent request: its state is not the one sent (a forged
+	// or stale link, or another tab's consent), a parameter is repeated,
+	// or it has neither a code nor an error. Exchange nothing; start the
+	// connection again.
+	ErrInvalidCallback = errors.New("the callback is not the answer to this browser's consent request")
+)
+
+// CallbackError is the error the service sent back to the callback instead
+// of a code (error=...&error_description=..., RFC 6749 section 4.1.2.1).
+// errors.Is matches it with ErrConsentDenied for access_denied (the user
+// refused), ErrConfiguration for invalid_scope (PoolConfig.Scopes names a
+// scope the service refuses), invalid_request, unauthorized_client,
+// unsupported_response_type and invalid_client, and ErrTemporary for
+// server_error and temporarily_unavailable.
+type CallbackError struct {
+	// Code is the error parameter, such as access_denied or invalid_scope.
+	Code string
+	// Description is the error_description, if any, on one bounded line.
+	Description string
+}
+
+// Error returns "partner: consent: <code>: <description>", then what to do.
+func (e *CallbackError) Error() string {
+	var b strings.Builder
+	b.WriteString("partner: consent: ")
+	b.WriteString(e.Code)
+	if e.Description != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Description)
+	}
+	switch {
+	case e.Code == "access_denied":
+		b.WriteString(": the user did not allow the connection")
+	case e.Code == "invalid_scope":
+		b.WriteString(": check PoolConfig.Scopes")
+	case e.Is(ErrConfiguration):
+		b.WriteString(": check PoolConfig.ClientID, RedirectURL and AuthorizePath")
+	case e.Is(ErrTemporary):
+		b.WriteString(": try again later")
+	}
+	return b.String()
+}
+
+// Is reports the class of the error; see CallbackError.
+func (e *CallbackError) Is(target error) bool {
+	switch target {
+	case ErrConsentDenied:
+		return e.Code == "access_denied"
+	case ErrConfiguration:
+		switch e.Code {
+		case "invalid_scope", "invalid_request", "unauthorized_client", "unsupported_response_type", "invalid_client":
+			return true
+		}
+	case ErrTemporary:
+		return e.Code == "server_error" || e.Code == "temporarily_unavailable"
+	}
+	return false
+}
+
+// ReadCallback reads the query of the request the service's consent page
+// sent the browser back with (r.URL.Query() in the callback handler), and
+// returns the code to pass to Exchange. state is the one this browser was
+// sent to AuthCodeURL with; it is compared in constant time, before
+// anything else. The error is ErrInvalidCallback for a state that does not
+// match (or a repeated parameter, or neither code nor error), or a
+// *CallbackError when the service sent an error instead of a code, such as
+// a consent the user refused (ErrConsentDenied). No error holds the code
+// or the state.
+func ReadCallback(query url.Values, state string) (code string, err error) {
+	if state == "" {
+		return "", apierr.ArgumentError("state", "is empty: pass the state this browser was sent to the consent page with")
+	}
+	for _, k := range []string{"state", "code", "error", "error_description"} {
+		if len(query[k]) > 1 {
+			return "", fmt.Errorf("partner: consent: %w: %s is repeated", ErrInvalidCallback, k)
+		}
+	}
+	if subtle.ConstantTimeCompare([]byte(query.Get("state")), []byte(state)) != 1 {
+		return "", fmt.Errorf("partner: consent: %w: the state does not match", ErrInvalidCallback)
+	}
+	code = query.Get("code")
+	if e := query.Get("error"); e != "" {
+		scrub := redact.New(code, state)
+		return "", &CallbackError{Code: apierr.Clean(e, scrub), Description: apierr.CleanMessage(query.Get("error_description"), scrub)}
+	}
+	if code == "" {
+		return "", fmt.Errorf("partner: consent: %w: it has neither a code nor an error", ErrInvalidCallback)
+	}
+	return code, nil
+}
+
+// Exchange trades the code the callback received (see ReadCallback) for
+// the grants of the user's consent (the client secret goes in the form
+// body, as for refresh), saves each grant's token to the Store, and
+// returns them once all are saved. A grant with a client in use (the user
+// consented again), held by the pool or by a caller, takes the new token
+// at once.
 //
-// A refused code is ErrInvalidGrant: the service does not say whether it
-// expired (after 10 minutes), was used already, or whether redirect_uri or
-// the PKCE verifier did not match the authorize request's, so the error
-// lists these; send the user through the consent again. If a Save fails,
-// Exchange returns every grant with an error naming the ones not saved:
-// save those yourself, as the code cannot be exchanged again.
+// The service spends a code at its first exchange, whatever comes of it,
+// so every error of Exchange but ErrInvalidArgument (found before any
+// request) means the user must go through the consent again:
+//
+//   - A refused code is ErrInvalidGrant (and ErrReauthorizationRequired):
+//     the service does not say whether it expired (after 10 minutes), was
+//     used already, or whether redirect_uri or the PKCE verifier did not
+//     match the authorize request's, so the error lists these.
+//   - A redirect_uri the service says is not the authorize request's is
+//     ErrConfiguration naming PoolConfig.RedirectURL; a refused client,
+//     ErrConfiguration naming AuthURL, ClientID and ClientSecret; a 404,
+//     ErrConfiguration naming AuthURL and TokenPath. Fix it first.
+//   - An answer the SDK cannot use is ErrUnexpectedResponse naming every
+//     field missing (grant_id, refresh_token), a grant_id that cannot name
+//     a grant in a request path (one with '/', '\', '..' or a control
+//     character: Client and Disconnect accept every grant Exchange
+//     returns), or an answer over 1 MiB (x/oauth2 reads no more of it).
+//     Nothing is saved; the tokens are discarded.
+//
+// If a Save fails, Exchange returns every grant with an error naming the
+// ones not saved: save those yourself, as the code cannot be exchanged
+// again.
 //
 // The answer is read in the shapes the service's documentation allows:
 // grant_id beside the tokens (one organization), or a "grants" array of
@@ -110,17 +244,17 @@ func (p *Pool) AuthCodeURL(state string, opts ...oauth2.AuthCodeOption) string {
 func (p *Pool) Exchange(ctx context.Context, code string, opts ...oauth2.AuthCodeOption) ([]Grant, error) {
 	switch {
 	case code == "":
-		return nil, apierr.ArgumentError("code", "is empty")
+		return nil, apierr.ArgumentError("code", "is empty (read the callback with ReadCallback)")
 	case p.consent.RedirectURL == "":
 		return nil, apierr.ArgumentError("PoolConfig.RedirectURL", "is required to exchange a code (the redirect_uri of the authorize request)")
 	}
-	tok, err := p.sh.ref.Exchange(ctx, &p.consent, code, opts...)
+	tok, err := p.sh.ref.Exchange(ctx, &p.consent, "PoolConfig.RedirectURL", code, opts...)
 	if err != nil {
 		return nil, public(err)
 	}
 	grants, err := grantsOf(tok)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("partner: POST %s: %w; %s", p.sh.ref.TokenPath(), err, tokens.DiscardedAdvice)
 	}
 	var unsaved []string
 	var errs []error
@@ -168,17 +302,16 @@ type grantWire struct {
 	ExpiresIn      json.Number          `json:"expires_in"`
 }
 
-// grantsOf reads the grants of an exchange's answer.
+// grantsOf reads the grants of an exchange's answer. Its errors are
+// ErrUnexpectedResponse, without the "partner: " prefix.
 func grantsOf(tok *oauth2.Token) ([]Grant, error) {
-	bad := func(why string) error {
-		return fmt.Errorf("partner: POST %s: %w: %s", tokens.TokenPath, ErrUnexpectedResponse, why)
-	}
+	bad := func(why string) error { return fmt.Errorf("%w: %s", ErrUnexpectedResponse, why) }
 	top := Grant{Token: &oauth2.Token{AccessToken: tok.AccessToken, TokenType: tok.TokenType,
 		RefreshToken: tok.RefreshToken, Expiry: tok.Expiry}}
 	top.GrantID, _ = extraString(tok, "grant_id")
 	top.OrganizationID, _ = extraString(tok, "organization_id")
 	if s, ok := extraString(tok, "scope"); ok {
-		top.Scopes = strings.Fields(s)
+		top.Scopes = permissions(s)
 	}
 	var list []grantWire
 	if raw := tok.Extra("grants"); raw != nil {
@@ -190,20 +323,41 @@ func grantsOf(tok *oauth2.Token) ([]Grant, error) {
 			return nil, bad(`"grants" is not a list of grants`)
 		}
 	}
+	var missing []string
 	if len(list) == 0 {
-		switch {
-		case top.GrantID == "":
-			return nil, bad("the answer has no grant_id")
-		case top.Token.RefreshToken == "":
-			return nil, bad("the answer has no refresh_token: the SDK needs one to keep the grant")
+		if top.GrantID == "" {
+			missing = append(missing, "grant_id")
 		}
-		return []Grant{top}, nil
+		if top.Token.RefreshToken == "" {
+			missing = append(missing, "refresh_token")
+		}
+	}
+	for i, w := range list {
+		if w.GrantID == "" {
+			missing = append(missing, fmt.Sprintf("grants[%d].grant_id", i))
+		}
+		if w.RefreshToken == "" && top.Token.RefreshToken == "" {
+			missing = append(missing, fmt.Sprintf("grants[%d].refresh_token", i))
+		}
+	}
+	if len(missing) > 0 {
+		why := "the answer has no " + strings.Join(missing, ", no ")
+		if slices.ContainsFunc(missing, func(f string) bool { return strings.HasSuffix(f, "refresh_token") }) {
+			why += " (the SDK needs a refresh token to keep a grant, and asked for " + ScopeOfflineAccess + ")"
+		}
+		return nil, bad(why)
+	}
+	if len(list) == 0 {
+		list = []grantWire{{GrantID: transport.FlexString(top.GrantID)}}
 	}
 	out := make([]Grant, 0, len(list))
-	for i, w := range list {
-		g := Grant{GrantID: string(w.GrantID), OrganizationID: string(w.OrganizationID), Scopes: strings.Fields(w.Scope)}
-		if g.GrantID == "" {
-			return nil, bad(fmt.Sprintf("grants[%d] has no grant_id", i))
+	for _, w := range list {
+		g := Grant{GrantID: string(w.GrantID), OrganizationID: string(w.OrganizationID), Scopes: permissions(w.Scope)}
+		// Client and Disconnect put the id in a request path: what they
+		// would refuse is refused here, before anything is saved.
+		if _, err := transport.PathParam("grant_id", g.GrantID); err != nil {
+			return nil, bad(fmt.Sprintf("grant_id %s cannot name a grant in a request path (it has '/', '\\', '..' or a control character)",
+				apierr.Quote(g.GrantID)))
 		}
 		switch {
 		case w.RefreshToken == "":
@@ -226,8 +380,6 @@ func grantsOf(tok *oauth2.Token) ([]Grant, error) {
 	for _, g := range out {
 		rt := g.Token.RefreshToken
 		switch other, seen := byRT[rt]; {
-		case rt == "":
-			return nil, bad(fmt.Sprintf("grant %s has no refresh_token: the SDK needs one to keep the grant", apierr.Quote(g.GrantID)))
 		case seen && other == g.GrantID:
 			return nil, bad(fmt.Sprintf("grant %s is listed twice", apierr.Quote(g.GrantID)))
 		case seen:
@@ -236,6 +388,16 @@ func grantsOf(tok *oauth2.Token) ([]Grant, error) {
 		byRT[rt] = g.GrantID
 	}
 	return out, nil
+}
+
+// permissions returns the permissions of a scope parameter: its names but
+// ScopeOfflineAccess, or nil if there are none.
+func permissions(scope string) []string {
+	s := slices.DeleteFunc(strings.Fields(scope), func(n string) bool { return n == ScopeOfflineAccess })
+	if len(s) == 0 {
+		return nil
+	}
+	return s
 }
 
 // extraString returns a string field of the token answer.

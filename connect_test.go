@@ -141,7 +141,7 @@ func TestPoolAuthCodeURL(t *testing.T) {
 		"client_id":             {srv.ClientID()},
 		"redirect_uri":          {callbackURL},
 		"response_type":         {"code"},
-		"scope":                 {"org:read projects:read"},
+		"scope":                 {"org:read projects:read offline_access"},
 		"state":                 {"state-xyz"},
 		"code_challenge":        {base64.RawURLEncoding.EncodeToString(sum[:])},
 		"code_challenge_method": {"S256"},
@@ -161,10 +161,48 @@ func TestPoolAuthCodeURL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if q := u.Query(); q.Has("scope") || q.Has("code_challenge") {
-			t.Errorf("query %v: want no scope (the service's defaults) and no challenge not asked for", q)
+		if q := u.Query(); q.Get("scope") != partner.ScopeOfflineAccess || q.Has("code_challenge") {
+			t.Errorf("query %v: want offline_access alone (the service's default permissions) and no challenge not asked for", q)
 		}
 	})
+	t.Run("offline_access named already", func(t *testing.T) {
+		_, pool := newConnectRig(t, auth.NewMemoryStore(), []string{partner.ScopeOfflineAccess, partner.ScopeKeysRead})
+		u, err := url.Parse(pool.AuthCodeURL("s"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := u.Query().Get("scope"); got != "offline_access keys:read" {
+			t.Errorf("scope %q, want offline_access once", got)
+		}
+	})
+}
+
+// TestPoolExchangeOfflineAccess: the service issues a refresh token only
+// for offline_access, which the Pool always asks for; Grant.Scopes lists
+// the permissions without it. Against a server that had issued none, the
+// grant could not have been kept.
+func TestPoolExchangeOfflineAccess(t *testing.T) {
+	store := auth.NewMemoryStore()
+	srv, pool := newConnectRig(t, store, []string{partnertest.ScopeOrgRead})
+	grants, err := connect(t, srv, pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := grants[0]; g.Token.RefreshToken == "" || !slices.Equal(g.Scopes, []string{partnertest.ScopeOrgRead}) {
+		t.Errorf("grant %v: want a refresh token and Scopes [org:read]", g)
+	}
+	checkGrant(t, srv, pool, store, grants[0])
+
+	// The answer's scope may name offline_access too; it is not a permission.
+	srv.InjectFault(partnertest.Fault{Host: partnertest.HostAuth, Path: partnertest.TokenPath, Status: 200,
+		Body: `{"access_token":"at_1","token_type":"Bearer","refresh_token":"rt_1","grant_id":"grt_1","scope":"org:read offline_access keys:read"}`})
+	grants, err = pool.Exchange(t.Context(), "pt_code_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"org:read", "keys:read"}; !slices.Equal(grants[0].Scopes, want) {
+		t.Errorf("Scopes = %q, want %q", grants[0].Scopes, want)
+	}
 }
 
 func TestPoolExchange(t *testing.T) {
@@ -241,12 +279,6 @@ func TestPoolExchangeRefused(t *testing.T) {
 			gs, err := pool.Exchange(t.Context(), code, oauth2.VerifierOption(v))
 			return gs, []string{code, v, first[0].Token.AccessToken, first[0].Token.RefreshToken}, err
 		}},
-		{"redirect mismatch", func(t *testing.T, srv *partnertest.Server, pool *partner.Pool) ([]partner.Grant, []string, error) {
-			v := oauth2.GenerateVerifier()
-			code := authorize(t, srv, pool.AuthCodeURL("s", oauth2.S256ChallengeOption(v), oauth2.SetAuthURLParam("redirect_uri", other)))
-			gs, err := pool.Exchange(t.Context(), code, oauth2.VerifierOption(v))
-			return gs, []string{code, v}, err
-		}},
 		{"wrong verifier", func(t *testing.T, srv *partnertest.Server, pool *partner.Pool) ([]partner.Grant, []string, error) {
 			v, wrong := oauth2.GenerateVerifier(), oauth2.GenerateVerifier()
 			code := authorize(t, srv, pool.AuthCodeURL("s", oauth2.S256ChallengeOption(v)))
@@ -289,7 +321,91 @@ func TestPoolExchangeRefused(t *testing.T) {
 					}
 				}
 				assertNoSecret(t, msg, append(secrets, srv.ClientSecret()))
+				if !errors.Is(err, partner.ErrReauthorizationRequired) || errors.Is(err, partner.ErrConfiguration) {
+					t.Errorf("Exchange: %v, want ErrReauthorizationRequired too, and not ErrConfiguration", err)
+				}
+				assertSpent(t, msg)
 			})
+		})
+	}
+}
+
+// assertSpent checks that an exchange error says the code is spent and the
+// user must go through the consent again, and nothing to the contrary.
+func assertSpent(t *testing.T, msg string) {
+	t.Helper()
+	if !strings.Contains(msg, "spent") {
+		t.Errorf("%q: want it to say the code is spent", msg)
+	}
+	assertConsentAgain(t, msg)
+}
+
+// assertConsentAgain checks that an exchange error says the user must go
+// through the consent again, and nothing to the contrary.
+func assertConsentAgain(t *testing.T, msg string) {
+	t.Helper()
+	if !strings.Contains(msg, "consent again") || strings.Contains(msg, "need not reconnect") {
+		t.Errorf("%q: want it to say the user must go through the consent again", msg)
+	}
+}
+
+// TestPoolExchangeRedirectMismatch: a redirect_uri that is not the
+// authorize request's is the application's configuration: ErrConfiguration
+// naming PoolConfig.RedirectURL, and the user must consent again once it
+// is fixed (the code is spent).
+func TestPoolExchangeRedirectMismatch(t *testing.T) {
+	const other = "https://app.example.test/other"
+	srv, pool := newConnectRig(t, auth.NewMemoryStore(), nil, partnertest.WithRedirectURLs(other))
+	v := oauth2.GenerateVerifier()
+	code := authorize(t, srv, pool.AuthCodeURL("s", oauth2.S256ChallengeOption(v), oauth2.SetAuthURLParam("redirect_uri", other)))
+	grants, err := pool.Exchange(t.Context(), code, oauth2.VerifierOption(v))
+	if !errors.Is(err, partner.ErrConfiguration) || errors.Is(err, partner.ErrInvalidGrant) || grants != nil {
+		t.Fatalf("Exchange: %v, %v; want ErrConfiguration only", grants, err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "PoolConfig.RedirectURL") {
+		t.Errorf("%q does not name PoolConfig.RedirectURL", msg)
+	}
+	assertSpent(t, err.Error())
+	assertNoSecret(t, err.Error(), []string{code, v, srv.ClientSecret()})
+}
+
+// TestPoolExchangeErrorClasses: the token server's answers to a refused
+// exchange, as the service's (Better Auth's) token endpoint words them,
+// land in the class that says what to do, and every message says the code
+// is spent.
+func TestPoolExchangeErrorClasses(t *testing.T) {
+	cases := []struct {
+		name, body string
+		status     int
+		class      error
+		names      string // what the message must name
+	}{
+		{"wrong PKCE verifier", `{"error":"invalid_request","error_description":"code verification failed"}`, 401, partner.ErrInvalidGrant, "PKCE verifier"},
+		{"missing PKCE verifier", `{"error":"invalid_request","error_description":"code verifier is missing"}`, 400, partner.ErrInvalidGrant, "PKCE verifier"},
+		{"unknown code", `{"error":"invalid_grant","error_description":"invalid code"}`, 401, partner.ErrInvalidGrant, "expired"},
+		{"redirect_uri, invalid_client", `{"error":"invalid_client","error_description":"invalid redirect_uri"}`, 401, partner.ErrConfiguration, "PoolConfig.RedirectURL"},
+		{"redirect_uri, invalid_grant", `{"error":"invalid_grant","error_description":"redirect_uri mismatch"}`, 400, partner.ErrConfiguration, "PoolConfig.RedirectURL"},
+		{"wrong secret", `{"error":"invalid_client","error_description":"invalid client_secret"}`, 401, partner.ErrConfiguration, "ClientSecret"},
+		{"no token endpoint", `{"error":"Not found"}`, 404, partner.ErrConfiguration, "PoolConfig.TokenPath"},
+		{"a proxy's page", `<html>Forbidden</html>`, 403, partner.ErrConfiguration, "PoolConfig.AuthURL"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, pool := newConnectRig(t, auth.NewMemoryStore(), nil)
+			srv.InjectFault(partnertest.Fault{Host: partnertest.HostAuth, Path: partnertest.TokenPath, Status: tc.status, Body: tc.body})
+			grants, err := pool.Exchange(t.Context(), "pt_code_S3CR3T")
+			if !errors.Is(err, tc.class) || grants != nil {
+				t.Fatalf("Exchange: %v, %v; want %v", grants, err, tc.class)
+			}
+			if msg := err.Error(); !strings.Contains(msg, tc.names) {
+				t.Errorf("%q does not name %s", msg, tc.names)
+			}
+			if tc.status == 404 { // the code reached no token endpoint
+				assertConsentAgain(t, err.Error())
+			} else {
+				assertSpent(t, err.Error())
+			}
+			assertNoSecret(t, err.Error(), []string{"pt_code_S3CR3T", srv.ClientSecret()})
 		})
 	}
 }
@@ -685,5 +801,8 @@ func TestScopeNamesAreTheServices(t *testing.T) {
 		partner.ScopeContentWrite, partner.ScopeContentPublish, partner.ScopeGlossaryRead, partner.ScopeGlossaryWrite}
 	if want := partnertest.AllScopes(); !slices.Equal(got, want) {
 		t.Errorf("partner's scopes %q, the service's %q", got, want)
+	}
+	if partner.ScopeOfflineAccess != partnertest.ScopeOfflineAccess {
+		t.Errorf("partner.ScopeOfflineAccess %q, the service's %q", partner.ScopeOfflineAccess, partnertest.ScopeOfflineAccess)
 	}
 }

@@ -2,12 +2,7 @@ package partner
 
 import (
 	"github.com/locsvc/partner-go/internal/apierr"
-	"github.com/locsvc/partner-go/internal/tokens"
 )
-
-// AuthorizePath is the consent page's path under AuthURL, for the test of
-// AuthCodeURL.
-const AuthorizePath = tokens.AuthorizePath
 
 // InstallationTokenPrefix starts every installation token, for the tests
 // that tell it from an access token.

@@ -1,6 +1,7 @@
 package partner
 
 import (
+	"cmp"
 	"container/list"
 	"context"
 	"errors"
@@ -95,8 +96,15 @@ type PoolConfig struct {
 	// service: the redirect_uri of AuthCodeURL and Exchange.
 	RedirectURL string
 	// Scopes are the scopes AuthCodeURL asks for, e.g. ScopeOrgRead,
-	// ScopeKeysWrite; none asks for the service's defaults.
+	// ScopeKeysWrite; ScopeOfflineAccess is always added, and none asks for
+	// the service's defaults.
 	Scopes []string
+	// AuthorizePath and TokenPath are the consent page's and the token
+	// endpoint's paths under AuthURL (default AuthorizePath and
+	// TokenPath): a service that moves them, for example to
+	// /oauth2/authorize and /oauth2/token, needs only these set. A 404
+	// from the token endpoint is ErrConfiguration naming TokenPath.
+	AuthorizePath, TokenPath string
 
 	// MaxClients is how many grants' clients the pool keeps in memory
 	// (default DefaultMaxClients). Past that the least recently used is
@@ -172,7 +180,11 @@ func NewPool(cfg PoolConfig) (*Pool, error) {
 			return nil, apierr.ArgumentError("PoolConfig.RedirectURL", "must be an absolute http(s) URL without a fragment, as registered with the service")
 		}
 	}
-	return &Pool{sh: sh, store: cfg.Store, max: max, consent: sh.ref.Consent(cfg.RedirectURL, cfg.Scopes),
+	authorize := cmp.Or(cfg.AuthorizePath, AuthorizePath)
+	if err := checkPath("PoolConfig.AuthorizePath", authorize); err != nil {
+		return nil, err
+	}
+	return &Pool{sh: sh, store: cfg.Store, max: max, consent: sh.ref.Consent(authorize, cfg.RedirectURL, cfg.Scopes),
 		byID: make(map[string]*list.Element), fByID: make(map[string]*list.Element)}, nil
 }
 

@@ -15,7 +15,8 @@ import (
 	"time"
 )
 
-// TokenPath is the token endpoint's path on the AuthURL server.
+// TokenPath is the token endpoint's path on the AuthURL server, unless
+// WithAuthPaths moves it.
 const TokenPath = "/api/auth/mcp/token"
 
 // maxBodyBytes caps request bodies the server reads.
@@ -561,8 +562,8 @@ func (c *call) readJSON(v any) bool {
 // endpoint.
 func (c *call) serveAuth() {
 	switch c.r.URL.Path {
-	case TokenPath:
-	case AuthorizePath:
+	case c.s.tokenPath:
+	case c.s.authorizePath:
 		c.consentScreen()
 		return
 	default:
@@ -601,11 +602,17 @@ func (c *call) serveAuth() {
 		if _, _, ok := c.r.BasicAuth(); ok {
 			msg += "; HTTP Basic authentication is not accepted"
 		}
+		if form.Get("grant_type") == "authorization_code" {
+			c.spendCode(form.Get("code"))
+		}
 		c.error(http.StatusUnauthorized, "invalid_client", msg)
 		return
 	}
 	if subtle.ConstantTimeCompare([]byte(id), []byte(s.clientID)) != 1 ||
 		subtle.ConstantTimeCompare([]byte(secret), []byte(s.clientSecret)) != 1 {
+		if form.Get("grant_type") == "authorization_code" {
+			c.spendCode(form.Get("code"))
+		}
 		c.error(http.StatusUnauthorized, "invalid_client", "unknown client or wrong secret")
 		return
 	}

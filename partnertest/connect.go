@@ -15,8 +15,37 @@ import (
 )
 
 // AuthorizePath is the authorize endpoint's path on the AuthURL server:
-// where an application sends the browser to connect a user.
+// where an application sends the browser to connect a user (unless
+// WithAuthPaths moves it).
 const AuthorizePath = "/api/auth/mcp/authorize"
+
+// The OpenID Connect scopes the token server accepts beside the service's
+// permissions (AllScopes), as its OAuth metadata lists them. They grant no
+// permission: ScopeOfflineAccess makes the code exchange issue a refresh
+// token, which it does not without it; the others change nothing here.
+const (
+	ScopeOfflineAccess = "offline_access"
+	ScopeOpenID        = "openid"
+	ScopeProfile       = "profile"
+	ScopeEmail         = "email"
+)
+
+// oidcScope reports whether name is one of the OpenID Connect scopes.
+func oidcScope(name string) bool {
+	switch name {
+	case ScopeOfflineAccess, ScopeOpenID, ScopeProfile, ScopeEmail:
+		return true
+	}
+	return false
+}
+
+// WithAuthPaths serves the authorize endpoint and the token endpoint at
+// these paths on the AuthURL server instead of AuthorizePath and
+// TokenPath, as a token server that moved them does (for example
+// "/oauth2/authorize" and "/oauth2/token"): the old paths then answer 404.
+func WithAuthPaths(authorize, token string) Option {
+	return func(c *config) { c.authorizePath, c.tokenPath = authorize, token }
+}
 
 // AuthorizationCodeLifetime is how long an authorization code can be
 // exchanged, on the server's clock, as the service documents.
@@ -80,9 +109,9 @@ type Consent struct {
 	// made for that user at their first consent.
 	Organizations []Organization
 	// Scopes are the scopes the user leaves on. Nil grants the scopes the
-	// request asked for (DefaultScopes when it names none); non-nil grants
-	// exactly these, whatever was asked, as a user who toggled
-	// permissions.
+	// request asked for (DefaultScopes when it names none of AllScopes);
+	// non-nil grants exactly these, whatever was asked, as a user who
+	// toggled permissions.
 	Scopes []string
 	// Deny makes the user refuse: the browser goes to
 	// redirect_uri?error=access_denied&state=...
@@ -134,8 +163,10 @@ type authCode struct {
 	user        User
 	orgs        []Organization
 	scopes      []string
+	offline     bool // offline_access was asked for: the exchange issues refresh tokens
 	expires     time.Time
 	used        bool
+	spent       string   // why an exchange of it was refused, which spent it
 	grants      []*grant // issued by its exchange
 }
 
@@ -205,7 +236,7 @@ func (c *call) consentScreen() {
 		fail("unsupported_response_type", "response_type must be code")
 		return
 	}
-	requested, unknown := parseScope(q.Get("scope"))
+	requested, offline, unknown := parseScope(q.Get("scope"))
 	if unknown != "" {
 		fail("invalid_scope", "unknown scope "+strconv.Quote(unknown))
 		return
@@ -262,6 +293,7 @@ func (c *call) consentScreen() {
 		user:        user,
 		orgs:        orgs,
 		scopes:      scopes,
+		offline:     offline,
 		expires:     c.now.Add(AuthorizationCodeLifetime),
 	}
 	s.mu.Unlock()
@@ -269,22 +301,24 @@ func (c *call) consentScreen() {
 	c.redirect(redirect, back)
 }
 
-// parseScope splits a scope parameter; none means DefaultScopes. It
-// returns the first unknown scope, if any.
-func parseScope(v string) (scopes []string, unknown string) {
-	names := strings.Fields(v)
-	if len(names) == 0 {
-		return DefaultScopes(), ""
-	}
-	for _, sc := range names {
-		if !slices.Contains(AllScopes(), sc) {
-			return nil, sc
-		}
-		if !slices.Contains(scopes, sc) {
+// parseScope splits a scope parameter into the permissions it asks for
+// (DefaultScopes when it names none) and whether it asks for
+// offline_access. It returns the first unknown scope, if any.
+func parseScope(v string) (scopes []string, offline bool, unknown string) {
+	for _, sc := range strings.Fields(v) {
+		switch {
+		case oidcScope(sc):
+			offline = offline || sc == ScopeOfflineAccess
+		case !slices.Contains(AllScopes(), sc):
+			return nil, false, sc
+		case !slices.Contains(scopes, sc):
 			scopes = append(scopes, sc)
 		}
 	}
-	return scopes, ""
+	if scopes == nil {
+		scopes = DefaultScopes()
+	}
+	return scopes, offline, ""
 }
 
 // validChallenge reports whether v is an S256 code challenge: the
@@ -335,31 +369,31 @@ type grantTokens struct {
 	AccessToken    string `json:"access_token"`
 	TokenType      string `json:"token_type"`
 	ExpiresIn      int    `json:"expires_in"`
-	RefreshToken   string `json:"refresh_token"`
+	RefreshToken   string `json:"refresh_token,omitempty"`
 	Scope          string `json:"scope"`
 	GrantID        string `json:"grant_id"`
 	OrganizationID string `json:"organization_id,omitempty"`
 }
 
 // exchange serves grant_type=authorization_code at the token endpoint,
-// once the client's credentials were checked.
+// once the client's credentials were checked. As the service's token
+// server does, it spends a code it refuses for any cause but being unknown,
+// used or expired: the code cannot be exchanged after that.
 func (c *call) exchange(form url.Values) {
 	code, redirect, verifier := form.Get("code"), form.Get("redirect_uri"), form.Get("code_verifier")
-	switch {
-	case code == "":
+	if code == "" {
 		c.error(http.StatusBadRequest, "invalid_request", "missing code")
-		return
-	case redirect == "":
-		c.error(http.StatusBadRequest, "invalid_request", "missing redirect_uri")
 		return
 	}
 	s := c.s
 	s.mu.Lock()
 	ac := s.codes[code]
-	var msg string
+	status, errCode, msg := http.StatusBadRequest, "invalid_grant", ""
 	switch {
 	case ac == nil:
 		msg = "unknown authorization code"
+	case ac.spent != "":
+		msg = "the authorization code was spent by an exchange refused earlier (" + ac.spent + ")"
 	case ac.used:
 		msg = "the authorization code was used already; the grants it issued are revoked"
 		s.counts.ReusedCodes++
@@ -372,38 +406,46 @@ func (c *call) exchange(form url.Values) {
 		}
 	case !c.now.Before(ac.expires):
 		msg = "the authorization code expired at " + ac.expires.UTC().Format(time.RFC3339)
+	case redirect == "":
+		errCode, msg = "invalid_request", "missing redirect_uri"
 	case redirect != ac.redirectURI:
-		msg = "redirect_uri differs from the authorize request's"
-	case ac.challenge == "" && verifier != "":
-		msg = "code_verifier sent, but the authorize request had no code_challenge"
+		status, errCode, msg = http.StatusUnauthorized, "invalid_client", "invalid redirect_uri: it differs from the authorize request's"
 	case ac.challenge != "" && verifier == "":
-		msg = "missing code_verifier: the authorize request had a code_challenge"
+		errCode, msg = "invalid_request", "code verifier is missing: the authorize request had a code_challenge"
+	case ac.challenge == "" && verifier != "":
+		status, errCode, msg = http.StatusUnauthorized, "invalid_request", "code verification failed: code_verifier sent, but the authorize request had no code_challenge"
 	case ac.challenge != "" && !validVerifier(verifier):
-		msg = "code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9 and -._~"
+		status, errCode, msg = http.StatusUnauthorized, "invalid_request", "code verification failed: code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9 and -._~"
 	case ac.challenge != "" && subtle.ConstantTimeCompare([]byte(s256(verifier)), []byte(ac.challenge)) != 1:
-		msg = "code_verifier does not match the code_challenge"
+		status, errCode, msg = http.StatusUnauthorized, "invalid_request", "code verification failed: code_verifier does not match the code_challenge"
 	}
 	if msg != "" {
+		if ac != nil && ac.spent == "" && !ac.used && c.now.Before(ac.expires) {
+			ac.spent = msg
+		}
 		s.mu.Unlock()
-		c.error(http.StatusBadRequest, "invalid_grant", msg)
+		c.error(status, errCode, msg)
 		return
 	}
 	ac.used = true
 	answers := make([]grantTokens, 0, len(ac.orgs))
 	for _, o := range ac.orgs {
-		g := s.consentGrantLocked(ac.user, o, ac.scopes)
+		g := s.consentGrantLocked(ac.user, o, ac.scopes, ac.offline)
 		ac.grants = append(ac.grants, g)
 		s.counts.Exchanges++
 		g.counts.Exchanges++
-		answers = append(answers, grantTokens{
+		gt := grantTokens{
 			AccessToken:    s.issueLocked(g, TokenAccess, c.now),
 			TokenType:      "Bearer",
 			ExpiresIn:      int(s.accessLife / time.Second),
-			RefreshToken:   g.RefreshToken,
 			Scope:          strings.Join(g.Scopes, " "),
 			GrantID:        g.ID,
 			OrganizationID: o.ID,
-		})
+		}
+		if ac.offline {
+			gt.RefreshToken = g.RefreshToken
+		}
+		answers = append(answers, gt)
 	}
 	s.mu.Unlock()
 	c.grantID = answers[0].GrantID
@@ -421,14 +463,28 @@ func (c *call) exchange(form url.Values) {
 	c.json(http.StatusOK, out)
 }
 
+// spendCode spends code, if it could still be exchanged, as an exchange of
+// it refused for the client's credentials does.
+func (c *call) spendCode(code string) {
+	s := c.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ac := s.codes[code]; ac != nil && ac.spent == "" && !ac.used && c.now.Before(ac.expires) {
+		ac.spent = "the client was refused"
+	}
+}
+
 // consentGrantLocked returns the grant a consent gives the user for one
 // organization: their live grant for exactly that organization, updated
-// in place (new scopes, a new refresh token), or a new grant.
-func (s *Server) consentGrantLocked(user User, o Organization, scopes []string) *grant {
+// in place (new scopes, and a new refresh token if offline), or a new
+// grant.
+func (s *Server) consentGrantLocked(user User, o Organization, scopes []string, offline bool) *grant {
 	for _, g := range s.grants {
 		if g.User.ID == user.ID && !g.revoked && len(g.Organizations) == 1 && g.Organizations[0].ID == o.ID {
 			g.setScopes(scopes)
-			s.newRefreshTokenLocked(g)
+			if offline {
+				s.newRefreshTokenLocked(g)
+			}
 			return g
 		}
 	}

@@ -32,13 +32,14 @@ func challenge(v string) string {
 }
 
 // authorizeQuery is a valid authorize request's query: client, callback,
-// scopes, state and an S256 challenge of verifier.
+// scopes (with offline_access, for a refresh token), state and an S256
+// challenge of verifier.
 func authorizeQuery(edit func(url.Values)) url.Values {
 	q := url.Values{
 		"response_type":         {"code"},
 		"client_id":             {partnertest.DefaultClientID},
 		"redirect_uri":          {callback},
-		"scope":                 {"org:read projects:read keys:read"},
+		"scope":                 {"org:read projects:read keys:read offline_access"},
 		"state":                 {"st-1"},
 		"code_challenge":        {challenge(verifier)},
 		"code_challenge_method": {"S256"},
@@ -310,6 +311,11 @@ func TestExchange(t *testing.T) {
 	}
 }
 
+// TestExchangeRefusals: each refusal answers as the service's token server
+// does (a PKCE mismatch is invalid_request, a redirect_uri mismatch
+// invalid_client "invalid redirect_uri"), and a refusal of a code that
+// could still be exchanged spends it, as that server deletes the code
+// before it checks the rest.
 func TestExchangeRefusals(t *testing.T) {
 	srv := newServer(t, partnertest.WithRedirectURLs(callback, callback+"/"))
 	noPKCE := func(q url.Values) { q.Del("code_challenge"); q.Del("code_challenge_method") }
@@ -319,38 +325,103 @@ func TestExchangeRefusals(t *testing.T) {
 		edit       func(url.Values)
 		wantStatus int
 		wantError  string
+		wantMsg    string
+		spends     bool // the code cannot be exchanged afterwards
 	}{
-		{"unknown code", nil, func(v url.Values) { v.Set("code", "pt_code_guess") }, 400, "invalid_grant"},
-		{"no code", nil, func(v url.Values) { v.Del("code") }, 400, "invalid_request"},
-		{"no redirect_uri", nil, func(v url.Values) { v.Del("redirect_uri") }, 400, "invalid_request"},
-		{"another registered redirect_uri", nil, func(v url.Values) { v.Set("redirect_uri", callback+"/") }, 400, "invalid_grant"},
-		{"wrong verifier", nil, func(v url.Values) { v.Set("code_verifier", strings.Repeat("a", 43)) }, 400, "invalid_grant"},
-		{"the challenge as verifier", nil, func(v url.Values) { v.Set("code_verifier", challenge(verifier)) }, 400, "invalid_grant"},
-		{"short verifier", nil, func(v url.Values) { v.Set("code_verifier", "abc") }, 400, "invalid_grant"},
-		{"no verifier", nil, func(v url.Values) { v.Del("code_verifier") }, 400, "invalid_grant"},
-		{"verifier without a challenge", noPKCE, nil, 400, "invalid_grant"},
-		{"no secret", nil, func(v url.Values) { v.Del("client_secret") }, 401, "invalid_client"},
-		{"wrong secret", nil, func(v url.Values) { v.Set("client_secret", "nope") }, 401, "invalid_client"},
-		{"repeated code", nil, func(v url.Values) { v.Add("code", "x") }, 400, "invalid_request"},
-		{"repeated verifier", nil, func(v url.Values) { v.Add("code_verifier", verifier) }, 400, "invalid_request"},
+		{"unknown code", nil, func(v url.Values) { v.Set("code", "pt_code_guess") }, 400, "invalid_grant", "unknown", false},
+		{"no code", nil, func(v url.Values) { v.Del("code") }, 400, "invalid_request", "missing code", false},
+		{"no redirect_uri", nil, func(v url.Values) { v.Del("redirect_uri") }, 400, "invalid_request", "redirect_uri", true},
+		{"another registered redirect_uri", nil, func(v url.Values) { v.Set("redirect_uri", callback+"/") }, 401, "invalid_client", "invalid redirect_uri", true},
+		{"wrong verifier", nil, func(v url.Values) { v.Set("code_verifier", strings.Repeat("a", 43)) }, 401, "invalid_request", "code verification failed", true},
+		{"the challenge as verifier", nil, func(v url.Values) { v.Set("code_verifier", challenge(verifier)) }, 401, "invalid_request", "code verification failed", true},
+		{"short verifier", nil, func(v url.Values) { v.Set("code_verifier", "abc") }, 401, "invalid_request", "code verification failed", true},
+		{"no verifier", nil, func(v url.Values) { v.Del("code_verifier") }, 400, "invalid_request", "code verifier is missing", true},
+		{"verifier without a challenge", noPKCE, nil, 401, "invalid_request", "code verification failed", true},
+		{"no secret", nil, func(v url.Values) { v.Del("client_secret") }, 401, "invalid_client", "client_secret", true},
+		{"wrong secret", nil, func(v url.Values) { v.Set("client_secret", "nope") }, 401, "invalid_client", "wrong secret", true},
+		{"repeated code", nil, func(v url.Values) { v.Add("code", "x") }, 400, "invalid_request", "repeated", false},
+		{"repeated verifier", nil, func(v url.Values) { v.Add("code_verifier", verifier) }, 400, "invalid_request", "repeated", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := code(t, srv, authorizeQuery(tt.authorize))
 			r := send(t, srv, "POST", srv.AuthURL+partnertest.TokenPath, "", formType, exchangeForm(c, tt.edit))
-			if r.status != tt.wantStatus || r.errorCode() != tt.wantError {
-				t.Fatalf("got %d %s, want %d %s", r.status, r.body, tt.wantStatus, tt.wantError)
+			if r.status != tt.wantStatus || r.errorCode() != tt.wantError || !strings.Contains(string(r.body), tt.wantMsg) {
+				t.Fatalf("got %d %s, want %d %s (%q)", r.status, r.body, tt.wantStatus, tt.wantError, tt.wantMsg)
 			}
-			// A refused exchange leaves the code usable.
 			edit := func(url.Values) {}
 			if tt.authorize != nil {
 				edit = func(v url.Values) { v.Del("code_verifier") }
 			}
-			exchange(t, srv, exchangeForm(c, edit))
+			if !tt.spends {
+				exchange(t, srv, exchangeForm(c, edit)) // the code is still good
+				return
+			}
+			again := send(t, srv, "POST", srv.AuthURL+partnertest.TokenPath, "", formType, exchangeForm(c, edit))
+			if again.status != 400 || again.errorCode() != "invalid_grant" || !strings.Contains(string(again.body), "spent") {
+				t.Errorf("the code after the refusal: %d %s, want 400 invalid_grant (spent)", again.status, again.body)
+			}
 		})
 	}
 	if c := srv.Counts(); c.ReuseRevocations != 0 || c.ReusedCodes != 0 {
 		t.Errorf("Counts = %+v, want no reuse", c)
+	}
+}
+
+// TestExchangeOfflineAccess: the exchange issues a refresh token only when
+// the authorize request asked for offline_access, as the service's token
+// server does; the OpenID Connect scopes are accepted and grant no
+// permission.
+func TestExchangeOfflineAccess(t *testing.T) {
+	srv := newServer(t, partnertest.WithRedirectURLs(callback))
+	for _, tc := range []struct {
+		scope, wantScope string
+		refresh          bool
+	}{
+		{"org:read keys:read", "org:read keys:read", false},
+		{"org:read keys:read offline_access", "org:read keys:read", true},
+		{"openid profile email offline_access org:read", "org:read", true},
+		{"openid profile email", strings.Join(partnertest.DefaultScopes(), " "), false},
+		{partnertest.ScopeOfflineAccess, strings.Join(partnertest.DefaultScopes(), " "), true},
+	} {
+		c := code(t, srv, authorizeQuery(func(q url.Values) { q.Set("scope", tc.scope) }))
+		r := send(t, srv, "POST", srv.AuthURL+partnertest.TokenPath, "", formType, exchangeForm(c, nil))
+		var body map[string]any
+		if err := json.Unmarshal(r.body, &body); err != nil || r.status != 200 {
+			t.Fatalf("scope %q: %d %s", tc.scope, r.status, r.body)
+		}
+		if _, has := body["refresh_token"]; has != tc.refresh || body["scope"] != tc.wantScope {
+			t.Errorf("scope %q: answer %s, want a refresh token %v and scope %q", tc.scope, r.body, tc.refresh, tc.wantScope)
+		}
+		if g, _ := srv.Grant(body["grant_id"].(string)); strings.Join(g.Scopes, " ") != tc.wantScope {
+			t.Errorf("scope %q: the grant has %v, want %q", tc.scope, g.Scopes, tc.wantScope)
+		}
+	}
+}
+
+// TestWithAuthPaths: the authorize and token endpoints move to the paths
+// given, and the old ones answer 404.
+func TestWithAuthPaths(t *testing.T) {
+	srv := newServer(t, partnertest.WithRedirectURLs(callback), partnertest.WithAuthPaths("/oauth2/authorize", "/oauth2/token"))
+	c := *srv.Client()
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := c.Get(srv.AuthURL + "/oauth2/authorize?" + authorizeQuery(nil).Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	loc, _ := url.Parse(resp.Header.Get("Location"))
+	if resp.StatusCode != http.StatusFound || loc == nil || loc.Query().Get("code") == "" {
+		t.Fatalf("authorize at the new path: %d Location=%v", resp.StatusCode, loc)
+	}
+	if r := send(t, srv, "POST", srv.AuthURL+"/oauth2/token", "", formType, exchangeForm(loc.Query().Get("code"), nil)); r.status != 200 {
+		t.Errorf("exchange at the new path: %d %s", r.status, r.body)
+	}
+	if r := send(t, srv, "POST", srv.AuthURL+partnertest.TokenPath, "", formType, refreshForm("x").Encode()); r.status != 404 {
+		t.Errorf("the old token path: %d %s, want 404", r.status, r.body)
+	}
+	if a := authorize(t, srv, authorizeQuery(nil)); a.status != 404 {
+		t.Errorf("the old authorize path: %d, want 404", a.status)
 	}
 }
 
@@ -435,7 +506,7 @@ func TestConsentAgainUpdatesGrant(t *testing.T) {
 	srv := newServer(t, partnertest.WithRedirectURLs(callback))
 	first := exchange(t, srv, exchangeForm(code(t, srv, authorizeQuery(nil)), nil))
 	at := first.AccessToken
-	wider := authorizeQuery(func(q url.Values) { q.Set("scope", "org:read projects:read projects:write") })
+	wider := authorizeQuery(func(q url.Values) { q.Set("scope", "org:read projects:read projects:write offline_access") })
 	again := exchange(t, srv, exchangeForm(code(t, srv, wider), nil))
 	if again.GrantID != first.GrantID || again.RefreshToken == first.RefreshToken || again.Scope != "org:read projects:read projects:write" {
 		t.Errorf("second consent: %+v, want grant %s updated with a new refresh token and the new scopes", again.grantTokens, first.GrantID)

@@ -36,9 +36,12 @@
 //	410 grant_revoked         the grant was revoked (by the user, the partner or reuse detection)
 //	429 rate_limited          over WithRateLimit's cap, with Retry-After
 //	400 invalid_grant         (token endpoint) a refresh token unknown, replaced or revoked;
-//	                          a code unknown, used, expired, or with another redirect_uri or code_verifier
+//	                          a code unknown, used, expired or spent
+//	400 invalid_request       (token endpoint) a code exchange without code_verifier where the
+//	                          authorize request had a challenge (401 for a verifier that does not match)
 //	400 unsupported_grant_type (token endpoint) neither refresh_token nor authorization_code
-//	401 invalid_client        (token endpoint) wrong client credentials
+//	401 invalid_client        (token endpoint) wrong client credentials; "invalid redirect_uri" for a
+//	                          code exchange with another redirect_uri than the authorize request's
 //
 // and unsupported_media_type (415), conflict (409), not_found (404) and
 // method_not_allowed (405).
@@ -53,8 +56,12 @@
 // and chooses with SetConsent who consents, which organizations they pick
 // and which scopes they leave on; by default a user of the server's own
 // picks their first organization and grants the scopes requested
-// (DefaultScopes when the request names none). StartApp runs the test's
-// callback next to the fake, also on the in-memory network.
+// (DefaultScopes when the request names none of AllScopes). The OpenID
+// Connect scopes offline_access, openid, profile and email are accepted
+// too and grant no permission; as on the service, the code exchange
+// issues a refresh token only when offline_access was asked for.
+// WithAuthPaths moves both endpoints. StartApp runs the test's callback
+// next to the fake, also on the in-memory network.
 //
 // Refusals follow RFC 6749 section 4.1.2.1. A missing or unknown client_id
 // and a missing or unregistered redirect_uri are answered 400 with a JSON
@@ -73,10 +80,14 @@
 // lives AuthorizationCodeLifetime (10 minutes, as the service documents)
 // on the server's clock and is single-use: a second exchange is refused
 // and revokes the grants the first one issued, as RFC 6749 section 4.1.2
-// advises (Counts.ReusedCodes, Counts.ReuseRevocations). Every refusal is
-// 400 invalid_grant, as the service does not tell the causes apart (the
-// message does, for the test's reader); a refused exchange does not use
-// the code up.
+// advises (Counts.ReusedCodes, Counts.ReuseRevocations). A code unknown,
+// used or expired is 400 invalid_grant; a missing or wrong code_verifier
+// is invalid_request (400 missing, 401 wrong), and a redirect_uri other
+// than the authorize request's is 401 invalid_client "invalid
+// redirect_uri", as the service's token server answers them. As that
+// server does, a refused exchange spends the code, whatever the cause
+// (wrong client credentials included): the next exchange of it is 400
+// invalid_grant.
 //
 // The answer for one organization is the documented shape plus the
 // granted scopes:

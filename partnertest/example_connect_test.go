@@ -56,7 +56,7 @@ func ExampleServer_SetConsent() {
 	acme, globex := srv.AddOrganization("acme", "Acme"), srv.AddOrganization("globex", "Globex")
 	srv.SetConsent(partnertest.Consent{Organizations: []partnertest.Organization{acme, globex}})
 
-	conf := oauthConfig(srv, callback, partnertest.ScopeOrgRead, partnertest.ScopeProjectsRead)
+	conf := oauthConfig(srv, callback, partnertest.ScopeOrgRead, partnertest.ScopeProjectsRead, partnertest.ScopeOfflineAccess)
 	verifier := oauth2.GenerateVerifier()
 	back := browse(srv, conf.AuthCodeURL("state-123", oauth2.S256ChallengeOption(verifier)))
 	fmt.Println("state:", back.Get("state"))

@@ -159,8 +159,8 @@ func (c *call) serveMCP() {
 	case "/.well-known/oauth-authorization-server":
 		c.json(http.StatusOK, map[string]any{
 			"issuer":                           c.s.AuthURL,
-			"authorization_endpoint":           c.s.AuthURL + "/api/auth/mcp/authorize",
-			"token_endpoint":                   c.s.AuthURL + TokenPath,
+			"authorization_endpoint":           c.s.AuthURL + c.s.authorizePath,
+			"token_endpoint":                   c.s.AuthURL + c.s.tokenPath,
 			"code_challenge_methods_supported": []string{"S256"},
 			"scopes_supported":                 []string{"openid", "profile", "email", "offline_access"},
 		})

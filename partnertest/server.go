@@ -50,16 +50,18 @@ type Server struct {
 	// from MCPURL's. Give it to partner.Config.ContentMCPURL.
 	ContentMCPURL string
 
-	clientID     string
-	clientSecret string
-	clock        func() time.Time
-	offset       atomic.Int64 // nanoseconds added to clock by Advance
-	logLimit     int
-	rateLimit    int           // requests per minute per installation token; 0: none
-	rotation     bool          // WithRefreshRotation
-	pkceRequired bool          // WithPKCERequired
-	accessLife   time.Duration // WithTokenLifetimes
-	installLife  time.Duration // WithTokenLifetimes
+	clientID      string
+	clientSecret  string
+	clock         func() time.Time
+	offset        atomic.Int64 // nanoseconds added to clock by Advance
+	logLimit      int
+	rateLimit     int           // requests per minute per installation token; 0: none
+	rotation      bool          // WithRefreshRotation
+	pkceRequired  bool          // WithPKCERequired
+	authorizePath string        // WithAuthPaths
+	tokenPath     string        // WithAuthPaths
+	accessLife    time.Duration // WithTokenLifetimes
+	installLife   time.Duration // WithTokenLifetimes
 
 	api, auth    *httptest.Server
 	mcp, content *mcpListener // the translation and content tools' listeners
@@ -81,14 +83,15 @@ type Server struct {
 type Option func(*config)
 
 type config struct {
-	clientID, clientSecret  string
-	clock                   func() time.Time
-	inMemory                bool
-	logLimit                int
-	rateLimit               int
-	redirectURLs            []string
-	rotation, pkce          bool
-	accessLife, installLife time.Duration
+	clientID, clientSecret   string
+	clock                    func() time.Time
+	inMemory                 bool
+	logLimit                 int
+	rateLimit                int
+	redirectURLs             []string
+	rotation, pkce           bool
+	accessLife, installLife  time.Duration
+	authorizePath, tokenPath string
 }
 
 // WithClientCredentials sets the client id and secret the token endpoint
@@ -171,17 +174,19 @@ func NewServer(opts ...Option) *Server {
 			"a server on loopback sockets keeps the bubble's fake clock from advancing, so the test would hang")
 	}
 	s := &Server{
-		clientID:     cfg.clientID,
-		clientSecret: cfg.clientSecret,
-		clock:        cfg.clock,
-		logLimit:     cfg.logLimit,
-		rateLimit:    cfg.rateLimit,
-		rotation:     cfg.rotation,
-		pkceRequired: cfg.pkce,
-		accessLife:   cmp.Or(max(cfg.accessLife, 0), AccessTokenLifetime),
-		installLife:  cmp.Or(max(cfg.installLife, 0), InstallationTokenLifetime),
-		done:         make(chan struct{}),
-		state:        newState(),
+		clientID:      cfg.clientID,
+		clientSecret:  cfg.clientSecret,
+		clock:         cfg.clock,
+		logLimit:      cfg.logLimit,
+		rateLimit:     cfg.rateLimit,
+		rotation:      cfg.rotation,
+		pkceRequired:  cfg.pkce,
+		authorizePath: cmp.Or(cfg.authorizePath, AuthorizePath),
+		tokenPath:     cmp.Or(cfg.tokenPath, TokenPath),
+		accessLife:    cmp.Or(max(cfg.accessLife, 0), AccessTokenLifetime),
+		installLife:   cmp.Or(max(cfg.installLife, 0), InstallationTokenLifetime),
+		done:          make(chan struct{}),
+		state:         newState(),
 	}
 
 	for _, u := range cfg.redirectURLs {

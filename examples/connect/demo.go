@@ -101,8 +101,8 @@ func describe(views []grantView) string {
 }
 
 // runDemo does what a user's browser does on the app, against the fake
-// service: connect (two organizations), list, a forged callback, and
-// disconnect one grant; one line per step.
+// service: connect (two organizations), list, a forged callback, a
+// refused consent, and disconnect one grant; one line per step.
 func runDemo(ctx context.Context, base string, fake *partnertest.Server, store auth.Store, out io.Writer) error {
 	b := newBrowser(base)
 	defer b.client.CloseIdleConnections()
@@ -155,7 +155,21 @@ func runDemo(ctx context.Context, base string, fake *partnertest.Server, store a
 	}
 	fmt.Fprintf(out, "A callback with another state: %d %s, no code sent to the service\n", status, http.StatusText(status))
 
-	// 4. Disconnect the first grant: revoked at the service, its token
+	// 4. The user refuses on the consent page: the service sends the
+	// browser back with error=access_denied and no code.
+	fake.SetConsent(partnertest.Consent{Deny: true})
+	before = fake.Counts().Exchanges
+	status, _, err = b.do(ctx, http.MethodGet, "/connect", "", true)
+	if err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+	if sent := fake.Counts().Exchanges - before; status != http.StatusForbidden || sent != 0 || len(b.hops) != 2 {
+		return fmt.Errorf("a refused consent: %d after %d redirects, %d exchanges", status, len(b.hops), sent)
+	}
+	fmt.Fprintf(out, "A refused consent: %s?error=%s: %d %s, nothing exchanged\n",
+		b.hops[1].Path, b.hops[1].Query().Get("error"), status, http.StatusText(status))
+
+	// 5. Disconnect the first grant: revoked at the service, its token
 	// deleted from the Store.
 	id := views[0].GrantID
 	status, body, err = b.do(ctx, http.MethodPost, "/disconnect?grant="+url.QueryEscape(id), "", true)
@@ -170,7 +184,7 @@ func runDemo(ctx context.Context, base string, fake *partnertest.Server, store a
 	fmt.Fprintf(out, "Disconnect %s: revoked at the service %v, token deleted from the Store %v\n",
 		id, g.Revoked, errors.Is(lerr, auth.ErrNoToken))
 
-	// 5. The others stay connected.
+	// 6. The others stay connected.
 	if views, err = b.list(ctx); err != nil {
 		return err
 	}

@@ -1,7 +1,8 @@
 // Command connect is a small web application that connects users to a
 // partner application: /connect sends the browser to the service's consent
 // page (with state and S256 PKCE), /callback exchanges the code and keeps
-// the grants (one per organization the user picked), / lists the
+// the grants (one per organization the user picked; a refused consent
+// gets a page that says so), / lists the
 // connected grants with their organizations, and POST /disconnect?grant=...
 // revokes one at the service.
 //
@@ -27,7 +28,6 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -62,7 +62,8 @@ var required = []string{
 	"PARTNER_CLIENT_SECRET", "PARTNER_REDIRECT_URL",
 }
 
-// scopes are what the app asks the user for.
+// scopes are what the app asks the user for; the Pool adds
+// partner.ScopeOfflineAccess, for the refresh token it needs.
 var scopes = []string{partnertest.ScopeOrgRead, partnertest.ScopeProjectsRead}
 
 // run is the program; it returns the exit code: 0 on success, 1 when a
@@ -238,8 +239,10 @@ func (a *app) connect(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, a.pool.AuthCodeURL(req.state, oauth2.S256ChallengeOption(req.verifier)), http.StatusFound)
 }
 
-// exchange is the callback: it checks state, exchanges the code with the
-// PKCE verifier, keeps the grants and sends the browser to the list.
+// exchange is the callback: it reads the callback against the state of
+// this browser's connection (partner.ReadCallback), exchanges the code
+// with the PKCE verifier, keeps the grants and sends the browser to the
+// list.
 func (a *app) exchange(w http.ResponseWriter, r *http.Request) {
 	var req authRequest
 	ok := false
@@ -249,26 +252,30 @@ func (a *app) exchange(w http.ResponseWriter, r *http.Request) {
 		delete(a.pending, c.Value) // one callback per consent
 		a.mu.Unlock()
 	}
-	q := r.URL.Query()
-	switch {
-	case !ok || time.Now().After(req.expires):
+	if !ok || time.Now().After(req.expires) {
 		http.Error(w, "No connection in progress in this browser, or it took too long: start again at /connect.", http.StatusBadRequest)
 		return
-	case subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(req.state)) != 1:
-		http.Error(w, "The state does not match this browser's connection: start again at /connect.", http.StatusBadRequest)
+	}
+	code, err := partner.ReadCallback(r.URL.Query(), req.state)
+	switch {
+	case errors.Is(err, partner.ErrConsentDenied):
+		http.Error(w, "You did not allow the connection (access_denied): connect again at /connect whenever you like.", http.StatusForbidden)
 		return
-	case q.Get("error") != "":
-		http.Error(w, fmt.Sprintf("The service did not connect the application: %s %s", q.Get("error"), q.Get("error_description")), http.StatusForbidden)
+	case errors.Is(err, partner.ErrInvalidCallback):
+		http.Error(w, "This is not the answer to this browser's connection: start again at /connect.", http.StatusBadRequest)
+		return
+	case err != nil: // the service refused: a scope it does not know, or it is down
+		http.Error(w, err.Error(), http.StatusBadGateway) // the SDK's errors never contain a token
 		return
 	}
-	grants, err := a.pool.Exchange(r.Context(), q.Get("code"), oauth2.VerifierOption(req.verifier))
+	grants, err := a.pool.Exchange(r.Context(), code, oauth2.VerifierOption(req.verifier))
 	a.keep(grants) // with an error too: Exchange returns the grants it could not save
 	if err != nil {
 		status := http.StatusBadGateway
 		if errors.Is(err, partner.ErrInvalidGrant) {
 			status = http.StatusBadRequest // the code was refused: connect again
 		}
-		http.Error(w, err.Error(), status) // the SDK's errors never contain a token
+		http.Error(w, err.Error(), status) // the code is spent either way: the message says to connect again
 		return
 	}
 	http.Redirect(w, r, "/", http.StatusSeeOther)

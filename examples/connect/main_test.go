@@ -28,9 +28,10 @@ func TestDemo(t *testing.T) {
 	want := []string{
 		`^No PARTNER_\* settings: using the built-in fake service`,
 		`^Set PARTNER_BASE_URL, .*PARTNER_REDIRECT_URL to use a real one\.$`,
-		`^Connect: /connect -> consent page 127\.0\.0\.1:\d+/api/auth/mcp/authorize \(state, S256 challenge, scope "org:read projects:read"\) -> /callback\?code=\.\.\. -> /: 200$`,
+		`^Connect: /connect -> consent page 127\.0\.0\.1:\d+/api/auth/mcp/authorize \(state, S256 challenge, scope "org:read projects:read offline_access"\) -> /callback\?code=\.\.\. -> /: 200$`,
 		`^List: 2 grants: (grant_\w+) in Acme \(acme\); (grant_\w+) in Globex \(globex\)$`,
 		`^A callback with another state: 400 Bad Request, no code sent to the service$`,
+		`^A refused consent: /callback\?error=access_denied: 403 Forbidden, nothing exchanged$`,
 		`^Disconnect grant_\w+: revoked at the service true, token deleted from the Store true$`,
 		`^List: 1 grant: grant_\w+ in Globex \(globex\)$`,
 		`^Done\.$`,

@@ -293,6 +293,10 @@ func clean(s string, limit int, scrub redact.Secrets) string {
 // as FromResponse does: no secret, one line, bounded.
 func Clean(code string, scrub redact.Secrets) string { return clean(code, 64, scrub) }
 
+// CleanMessage makes a server-supplied message safe to put in an error
+// line, as FromResponse does: no secret, one line, bounded.
+func CleanMessage(msg string, scrub redact.Secrets) string { return clean(msg, 200, scrub) }
+
 // Quote returns a short, safe quotation of a bad value from an answer, for
 // an error message: at most 16 bytes, and nothing at all when it looks
 // like a token (a long run without spaces), since the field may hold one.

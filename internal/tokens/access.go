@@ -48,8 +48,7 @@ const (
 	DefaultAccessLifetime = 1800 * time.Second
 )
 
-// TokenPath is the token endpoint's path under AuthURL: it answers the
-// refresh_token and authorization_code grants.
+// TokenPath is the token endpoint's default path under {auth_url}.
 const TokenPath = "/api/auth/mcp/token"
 
 // Config configures a Refresher: what every grant of a partner
@@ -58,7 +57,11 @@ type Config struct {
 	// AuthURL is the service's authorization server; the token endpoint
 	// is AuthURL + TokenPath.
 	AuthURL string
-	// AuthSetting names the AuthURL setting in advice ("PoolConfig.AuthURL").
+	// TokenPath is the token endpoint's path under AuthURL (default
+	// TokenPath).
+	TokenPath string
+	// AuthSetting names the AuthURL setting in advice ("PoolConfig.AuthURL");
+	// the TokenPath setting is named after it ("PoolConfig.TokenPath").
 	AuthSetting string
 	// ClientID and ClientSecret are the partner application's credentials,
 	// sent in the form body (oauth2.AuthStyleInParams).
@@ -118,6 +121,9 @@ func NewRefresher(cfg Config) *Refresher {
 	if cfg.AuthSetting == "" {
 		cfg.AuthSetting = "AuthURL"
 	}
+	if cfg.TokenPath == "" {
+		cfg.TokenPath = TokenPath
+	}
 	if cfg.LeaseTTL <= 0 {
 		cfg.LeaseTTL = cfg.Timeout + LeaseSlack
 	}
@@ -127,12 +133,12 @@ func NewRefresher(cfg Config) *Refresher {
 			ClientID:     cfg.ClientID,
 			ClientSecret: cfg.ClientSecret,
 			Endpoint: oauth2.Endpoint{
-				TokenURL: cfg.AuthURL + TokenPath,
+				TokenURL: cfg.AuthURL + cfg.TokenPath,
 				// Explicit: auto-detection would send the grant twice.
 				AuthStyle: oauth2.AuthStyleInParams,
 			},
 		},
-		tokPath: TokenPath,
+		tokPath: cfg.TokenPath,
 	}
 	if u, err := url.Parse(r.oauth.Endpoint.TokenURL); err == nil {
 		r.tokPath = u.Path
@@ -697,7 +703,7 @@ func (r *Refresher) classify(err error, scrub redact.Secrets) (final bool, until
 			// answered: the same for every grant, and no user can fix it by
 			// reconnecting.
 			return true, time.Now().Add(ConfigurationHold), apierr.Classify(apierr.ErrConfiguration, e,
-				"check "+r.cfg.AuthSetting+", ClientID and ClientSecret; users need not reconnect")
+				r.checkAdvice(status)+"; users need not reconnect")
 		case apierr.Temporary(status):
 			return false, time.Time{}, e
 		default: // a 2xx or 3xx with an error code

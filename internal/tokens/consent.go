@@ -2,50 +2,239 @@ package tokens
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
 
 	"golang.org/x/oauth2"
 
 	"github.com/locsvc/partner-go/internal/apierr"
 	"github.com/locsvc/partner-go/internal/redact"
+	"github.com/locsvc/partner-go/internal/transport"
 )
 
-// AuthorizePath is the consent page's path under {auth_url}.
+// AuthorizePath is the consent page's default path under {auth_url}.
 const AuthorizePath = "/api/auth/mcp/authorize"
+
+// ScopeOfflineAccess is the scope that makes the token endpoint issue a
+// refresh token; the consent flow always asks for it.
+const ScopeOfflineAccess = "offline_access"
+
+// MaxExchangeAnswer is how much of the code exchange's answer x/oauth2
+// reads; it cuts the rest off without a word.
+const MaxExchangeAnswer = 1 << 20
+
+// SpentAdvice ends every error of a code exchange: the service spends a
+// code at its first exchange, whatever comes of it.
+const SpentAdvice = "the code is spent: send the user through the consent again"
+
+// DiscardedAdvice ends the error of an exchange whose answer the SDK could
+// not use.
+const DiscardedAdvice = "the answer's tokens were discarded and " + SpentAdvice
 
 // ExchangeAdvice lists why the service refuses a code: it does not say
 // which.
-const ExchangeAdvice = "the code expired (it lives 10 minutes) or was used already, or redirect_uri or the PKCE verifier does not match the authorize request's; send the user through the consent again"
+const ExchangeAdvice = "the code was refused and is spent: it expired (it lives 10 minutes) or was used already, " +
+	"or redirect_uri or the PKCE verifier did not match the authorize request's; send the user through the consent again"
+
+// refusedCode is the class of a refused code: ErrInvalidGrant, and so
+// ErrReauthorizationRequired as an invalid_grant answer is, whatever code
+// the service answered with.
+var refusedCode = errors.Join(apierr.ErrInvalidGrant, apierr.ErrReauthorizationRequired)
 
 // Consent returns the x/oauth2 configuration of the consent flow: the
-// authorize URL, the token endpoint with the client secret in the form
-// body (as for refresh), redirectURL and scopes.
-func (r *Refresher) Consent(redirectURL string, scopes []string) oauth2.Config {
+// authorize URL (AuthURL + authorizePath), the token endpoint with the
+// client secret in the form body (as for refresh), redirectURL, and scopes
+// with ScopeOfflineAccess added when missing (without a refresh token the
+// SDK cannot keep a grant).
+func (r *Refresher) Consent(authorizePath, redirectURL string, scopes []string) oauth2.Config {
 	c := r.oauth
-	c.Endpoint.AuthURL = r.cfg.AuthURL + AuthorizePath
+	c.Endpoint.AuthURL = r.cfg.AuthURL + authorizePath
 	c.RedirectURL = redirectURL
 	c.Scopes = scopes
+	if !slices.Contains(scopes, ScopeOfflineAccess) {
+		c.Scopes = append(scopes[:len(scopes):len(scopes)], ScopeOfflineAccess)
+	}
 	return c
 }
 
+// TokenPath returns the token endpoint's whole path, for error messages.
+func (r *Refresher) TokenPath() string { return r.tokPath }
+
+// tokenPathSetting names the TokenPath setting beside AuthSetting.
+func (r *Refresher) tokenPathSetting() string {
+	return strings.TrimSuffix(r.cfg.AuthSetting, "AuthURL") + "TokenPath"
+}
+
+// checkAdvice says which settings to check when the token endpoint refuses
+// the application with status: a 404 means nothing answers at the path.
+func (r *Refresher) checkAdvice(status int) string {
+	if status == http.StatusNotFound {
+		return "no token endpoint at this address: check " + r.cfg.AuthSetting + " and " + r.tokenPathSetting()
+	}
+	return "check " + r.cfg.AuthSetting + ", ClientID and ClientSecret"
+}
+
 // Exchange trades an authorization code for tokens at the token endpoint,
-// through the SDK's HTTP client, within the refresh timeout. A refused code
-// is ErrInvalidGrant with ExchangeAdvice; no error holds the code, a token
-// or the secret.
-func (r *Refresher) Exchange(ctx context.Context, cfg *oauth2.Config, code string, opts ...oauth2.AuthCodeOption) (*oauth2.Token, error) {
+// through the SDK's HTTP client, within the refresh timeout. Every error
+// says that the code is spent (the service spends it at the first try),
+// and never holds the code, a token or the secret:
+//
+//   - a refused code (invalid_grant, or invalid_request as for a wrong or
+//     missing PKCE verifier) is ErrInvalidGrant and
+//     ErrReauthorizationRequired, with ExchangeAdvice;
+//   - a redirect_uri that is not the authorize request's is
+//     ErrConfiguration naming redirectSetting;
+//   - a 404 is ErrConfiguration naming the AuthURL and TokenPath
+//     settings, and any other refusal of the application names AuthURL,
+//     ClientID and ClientSecret;
+//   - an answer cut at MaxExchangeAnswer is ErrUnexpectedResponse saying so.
+//
+// An answer x/oauth2 refuses only because it has no access_token is
+// returned as a token without one, its fields in Extra, so that the
+// caller names every field missing.
+func (r *Refresher) Exchange(ctx context.Context, cfg *oauth2.Config, redirectSetting, code string, opts ...oauth2.AuthCodeOption) (*oauth2.Token, error) {
 	if r.cfg.Context != nil {
 		ctx = r.cfg.Context(ctx, r.cfg.AuthSetting)
 	}
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
+	hc, _ := ctx.Value(oauth2.HTTPClient).(*http.Client)
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	w := &answerWatch{base: hc.Transport}
+	watched := *hc
+	watched.Transport = w
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, &watched)
+
 	tok, err := cfg.Exchange(ctx, code, opts...)
 	if err == nil {
 		return tok, nil
 	}
-	_, _, err = r.classify(err, redact.New(code, r.cfg.ClientSecret))
-	var ae *apierr.APIError
-	if errors.As(err, &ae) && ae.Code == apierr.CodeInvalidGrant {
-		return nil, apierr.Classify(apierr.ErrInvalidGrant, ae, ExchangeAdvice)
+	path := r.tokPath
+	switch {
+	case w.cut:
+		return nil, fmt.Errorf("partner: POST %s: %w: the answer was cut at %d bytes (1 MiB), where x/oauth2 stops reading; %s",
+			path, apierr.ErrUnexpectedResponse, MaxExchangeAnswer, DiscardedAdvice)
+	case strings.Contains(err.Error(), "server response missing access_token"):
+		// x/oauth2's own check, before the caller's: hand the answer on,
+		// so that every missing field is named at once.
+		if t := w.token(); t != nil {
+			return t, nil
+		}
 	}
-	return nil, err
+	var rde *transport.RedirectError
+	if errors.As(err, &rde) {
+		return nil, apierr.Classify(apierr.ErrConfiguration, fmt.Errorf("partner: POST %s: %w", path, rde),
+			"check "+rde.Setting+"; "+SpentAdvice+" once it is fixed")
+	}
+	scrub := redact.New(code, r.cfg.ClientSecret)
+	if w.body != nil {
+		// A 2xx answer x/oauth2 could not use: the service took the code.
+		// x/oauth2's text quotes the body of an answer with an error code
+		// (which may hold a token), and at most a character otherwise.
+		why := apierr.Clean(err.Error(), scrub)
+		var re *oauth2.RetrieveError
+		if errors.As(err, &re) {
+			why = "error " + strconv.Quote(apierr.Clean(re.ErrorCode, scrub))
+		}
+		return nil, fmt.Errorf("partner: POST %s: %w: the answer could not be used (%s); %s",
+			path, apierr.ErrUnexpectedResponse, why, DiscardedAdvice)
+	}
+	_, _, err = r.classify(err, scrub)
+	var ae *apierr.APIError
+	switch {
+	case !errors.As(err, &ae):
+		// A network error or a timeout: whether the service took the
+		// code is unknown.
+		return nil, fmt.Errorf("%w; %s", err, maybeSpent)
+	}
+	redirect := strings.Contains(strings.ToLower(ae.Message), "redirect_uri")
+	switch {
+	case redirect && (ae.Code == apierr.CodeInvalidClient || ae.Code == apierr.CodeInvalidGrant):
+		return nil, apierr.Classify(apierr.ErrConfiguration, ae,
+			"check "+redirectSetting+": it must be the redirect_uri of the authorize request (AuthCodeURL's), "+
+				"as registered with the service; "+SpentAdvice+" once it is fixed")
+	case ae.Code == apierr.CodeInvalidGrant || ae.Code == apierr.CodeInvalidRequest:
+		return nil, apierr.Classify(refusedCode, ae, ExchangeAdvice)
+	case ae.StatusCode == http.StatusNotFound:
+		return nil, apierr.Classify(apierr.ErrConfiguration, ae, r.checkAdvice(ae.StatusCode)+
+			"; the code reached no token endpoint, but will have expired by then: send the user through the consent again once it is fixed")
+	case ae.Code == apierr.CodeInvalidClient ||
+		(ae.StatusCode < 500 && ae.StatusCode != http.StatusTooManyRequests):
+		return nil, apierr.Classify(apierr.ErrConfiguration, ae, r.checkAdvice(ae.StatusCode)+"; "+SpentAdvice+" once it is fixed")
+	}
+	return nil, fmt.Errorf("%w; %s", err, maybeSpent)
+}
+
+// maybeSpent ends an exchange error after which the code may or may not
+// be spent.
+const maybeSpent = "the code may be spent: if trying again fails, send the user through the consent again"
+
+// answerWatch is the code exchange's transport: it keeps what x/oauth2
+// reads of a 2xx answer, and notes an answer longer than x/oauth2 reads.
+type answerWatch struct {
+	base http.RoundTripper
+	body *watchedBody // of the last 2xx answer
+	cut  bool
+}
+
+func (w *answerWatch) RoundTrip(req *http.Request) (*http.Response, error) {
+	base := w.base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	resp, err := base.RoundTrip(req)
+	if err == nil && resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		w.body = &watchedBody{ReadCloser: resp.Body, w: w}
+		resp.Body = w.body
+	}
+	return resp, err
+}
+
+// token returns the last 2xx answer as a token without access token, its
+// fields in Extra, or nil when it is not a JSON object.
+func (w *answerWatch) token() *oauth2.Token {
+	if w.body == nil {
+		return nil
+	}
+	var fields map[string]any
+	if json.Unmarshal(w.body.read, &fields) != nil || fields == nil {
+		return nil
+	}
+	rt, _ := fields["refresh_token"].(string)
+	return (&oauth2.Token{RefreshToken: rt}).WithExtra(fields)
+}
+
+// watchedBody keeps what is read of an answer and, when it is closed after
+// MaxExchangeAnswer bytes, whether more was left.
+type watchedBody struct {
+	io.ReadCloser
+	w    *answerWatch
+	read []byte // the first MaxExchangeAnswer bytes
+	n    int
+}
+
+func (b *watchedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if keep := min(n, MaxExchangeAnswer-len(b.read)); keep > 0 {
+		b.read = append(b.read, p[:keep]...)
+	}
+	b.n += n
+	return n, err
+}
+
+func (b *watchedBody) Close() error {
+	if b.n >= MaxExchangeAnswer {
+		var one [1]byte
+		n, _ := io.ReadFull(b.ReadCloser, one[:])
+		b.w.cut = b.w.cut || n > 0
+	}
+	return b.ReadCloser.Close()
 }
