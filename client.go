@@ -178,7 +178,7 @@ func NewClient(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := transport.PathParam("Config.GrantID", cfg.GrantID); err != nil {
+	if _, err := pathParam("Config.GrantID", cfg.GrantID); err != nil {
 		return nil, err
 	}
 	switch {
@@ -367,19 +367,19 @@ func (id Identity) String() string {
 }
 
 type person struct {
-	ID     transport.FlexString `json:"id"`
-	UserID transport.FlexString `json:"userId"`
-	Email  string               `json:"email"`
-	Name   string               `json:"name"`
+	ID     flexString `json:"id"`
+	UserID flexString `json:"userId"`
+	Email  string     `json:"email"`
+	Name   string     `json:"name"`
 }
 
 type identityWire struct {
 	person
-	AccountID transport.FlexString `json:"accountId"`
-	User      *person              `json:"user"`
+	AccountID flexString `json:"accountId"`
+	User      *person    `json:"user"`
 	Account   *struct {
-		ID   transport.FlexString `json:"id"`
-		Name string               `json:"name"`
+		ID   flexString `json:"id"`
+		Name string     `json:"name"`
 	} `json:"account"`
 }
 
@@ -394,7 +394,7 @@ func (c *Client) Me(ctx context.Context) (*Identity, error) {
 		return nil, err
 	}
 	var w identityWire
-	if err := transport.Decode(http.MethodGet, c.fullPath(mePath), data, &w); err != nil {
+	if err := decode(http.MethodGet, c.fullPath(mePath), data, &w); err != nil {
 		return nil, err
 	}
 	p := w.person

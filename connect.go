@@ -293,13 +293,13 @@ func (p *Pool) adopt(g Grant) {
 
 // grantWire is one grant in the exchange's answer.
 type grantWire struct {
-	GrantID        transport.FlexString `json:"grant_id"`
-	OrganizationID transport.FlexString `json:"organization_id"`
-	Scope          string               `json:"scope"`
-	AccessToken    string               `json:"access_token"`
-	TokenType      string               `json:"token_type"`
-	RefreshToken   string               `json:"refresh_token"`
-	ExpiresIn      json.Number          `json:"expires_in"`
+	GrantID        flexString  `json:"grant_id"`
+	OrganizationID flexString  `json:"organization_id"`
+	Scope          string      `json:"scope"`
+	AccessToken    string      `json:"access_token"`
+	TokenType      string      `json:"token_type"`
+	RefreshToken   string      `json:"refresh_token"`
+	ExpiresIn      json.Number `json:"expires_in"`
 }
 
 // grantsOf reads the grants of an exchange's answer. Its errors are
@@ -348,14 +348,14 @@ func grantsOf(tok *oauth2.Token) ([]Grant, error) {
 		return nil, bad(why)
 	}
 	if len(list) == 0 {
-		list = []grantWire{{GrantID: transport.FlexString(top.GrantID)}}
+		list = []grantWire{{GrantID: flexString(top.GrantID)}}
 	}
 	out := make([]Grant, 0, len(list))
 	for _, w := range list {
 		g := Grant{GrantID: string(w.GrantID), OrganizationID: string(w.OrganizationID), Scopes: permissions(w.Scope)}
 		// Client and Disconnect put the id in a request path: what they
 		// would refuse is refused here, before anything is saved.
-		if _, err := transport.PathParam("grant_id", g.GrantID); err != nil {
+		if _, err := pathParam("grant_id", g.GrantID); err != nil {
 			return nil, bad(fmt.Sprintf("grant_id %s cannot name a grant in a request path (it has '/', '\\', '..' or a control character)",
 				apierr.Quote(g.GrantID)))
 		}
@@ -424,7 +424,7 @@ const disconnectedAdvice = "the application disconnected the grant; the user mus
 // ErrReauthorizationRequired without a request, until the Store holds a
 // new token for it.
 func (p *Pool) Disconnect(ctx context.Context, grantID string) error {
-	if _, err := transport.PathParam("grantID", grantID); err != nil {
+	if _, err := pathParam("grantID", grantID); err != nil {
 		return err
 	}
 	c, err := p.Client(ctx, grantID)

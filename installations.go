@@ -146,14 +146,14 @@ func (c *Client) LastInstallationToken() (InstallationToken, bool) {
 // parseMint decodes a mint answer received at received.
 func parseMint(path string, data []byte, received time.Time) (*InstallationToken, error) {
 	var w mintTokenWire
-	if err := transport.Decode(http.MethodPost, path, data, &w); err != nil {
+	if err := decode(http.MethodPost, path, data, &w); err != nil {
 		return nil, err
 	}
 	raw := json.RawMessage(data)
 	if cmp.Or(w.Token, w.InstallationToken, w.InstallationToken2, w.AccessToken) == "" {
-		if inner := transport.Envelope(data, "data", "installation"); inner != nil {
+		if inner := envelope(data, "data", "installation"); inner != nil {
 			w = mintTokenWire{}
-			if err := transport.Decode(http.MethodPost, path, inner, &w); err != nil {
+			if err := decode(http.MethodPost, path, inner, &w); err != nil {
 				return nil, err
 			}
 			raw = inner

@@ -16,7 +16,6 @@ import (
 
 	"github.com/locsvc/partner-go/auth"
 	"github.com/locsvc/partner-go/internal/apierr"
-	"github.com/locsvc/partner-go/internal/transport"
 )
 
 // DefaultMaxClients is how many grants' clients a Pool keeps by default.
@@ -193,7 +192,7 @@ func NewPool(cfg PoolConfig) (*Pool, error) {
 // uses of one grant build it once. For a grant stuck on a final error it
 // returns that error, unless the Store now holds a new token.
 func (p *Pool) Client(ctx context.Context, grantID string) (*Client, error) {
-	if _, err := transport.PathParam("grantID", grantID); err != nil {
+	if _, err := pathParam("grantID", grantID); err != nil {
 		return nil, err
 	}
 	p.mu.Lock()

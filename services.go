@@ -2,6 +2,7 @@ package partner
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -37,30 +38,23 @@ func (s *OrganizationsService) List(ctx context.Context) ([]organizations.Organi
 		return nil, err
 	}
 	full := c.fullPath(orgsPath)
-	items, err := transport.List(http.MethodGet, full, data, "organizations", "data", "items")
+	items, err := decodeList(http.MethodGet, full, data, "organizations", "data", "items")
 	if err != nil {
 		return nil, err
 	}
 	orgs := make([]organizations.Organization, len(items))
 	for i, raw := range items {
-		o := &orgs[i]
-		loose, err := transport.Tolerant[orgLoose](http.MethodGet, full, raw, o)
-		if err != nil {
+		var w struct {
+			ID   flexString `json:"id"`
+			Slug string     `json:"slug"`
+			Name string     `json:"name"`
+		}
+		if err := decode(http.MethodGet, full, raw, &w); err != nil {
 			return nil, err
 		}
-		if loose != nil {
-			*o = organizations.Organization{ID: string(loose.ID), Slug: loose.Slug, Name: loose.Name}
-		}
-		o.Raw = raw
+		orgs[i] = organizations.Organization{ID: string(w.ID), Slug: w.Slug, Name: w.Name, Raw: raw}
 	}
 	return orgs, nil
-}
-
-// orgLoose accepts an id sent as a number.
-type orgLoose struct {
-	ID   transport.FlexString `json:"id"`
-	Slug string               `json:"slug"`
-	Name string               `json:"name"`
 }
 
 const projectsV1 = "/api/oauth-client/v1/projects"
@@ -69,7 +63,7 @@ const projectsV1 = "/api/oauth-client/v1/projects"
 // /api/oauth-client/organizations/<orgID>/projects). It needs the
 // projects:read scope.
 func (s *ProjectsService) List(ctx context.Context, orgID string) ([]projects.Project, error) {
-	id, err := transport.PathParam("orgID", orgID)
+	id, err := pathParam("orgID", orgID)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +74,7 @@ func (s *ProjectsService) List(ctx context.Context, orgID string) ([]projects.Pr
 		return nil, err
 	}
 	full := c.fullPath(path)
-	items, err := transport.List(http.MethodGet, full, data, "projects", "data", "items")
+	items, err := decodeList(http.MethodGet, full, data, "projects", "data", "items")
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +111,7 @@ func (s *ProjectsService) Create(ctx context.Context, p projects.NewProject) (*p
 // Get returns project projectID (GET /api/oauth-client/v1/projects/<id>).
 // It needs the projects:read scope.
 func (s *ProjectsService) Get(ctx context.Context, projectID string) (*projects.Project, error) {
-	id, err := transport.PathParam("projectID", projectID)
+	id, err := pathParam("projectID", projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +128,7 @@ func (s *ProjectsService) Get(ctx context.Context, projectID string) (*projects.
 // /api/oauth-client/v1/projects/<id>/languages) and returns it. It needs
 // the projects:write scope.
 func (s *ProjectsService) AddLanguage(ctx context.Context, projectID, code string) (*projects.Language, error) {
-	id, err := transport.PathParam("projectID", projectID)
+	id, err := pathParam("projectID", projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -150,14 +144,14 @@ func (s *ProjectsService) AddLanguage(ctx context.Context, projectID, code strin
 		return nil, err
 	}
 	full := c.fullPath(path)
-	var l looseLanguage
-	if err := transport.Decode(http.MethodPost, full, data, &l); err != nil {
+	var l languageWire
+	if err := decode(http.MethodPost, full, data, &l); err != nil {
 		return nil, err
 	}
 	raw := json.RawMessage(data)
 	if l.Code == "" {
-		if inner := transport.Envelope(data, "language", "data"); inner != nil {
-			if err := transport.Decode(http.MethodPost, full, inner, &l); err != nil {
+		if inner := envelope(data, "language", "data"); inner != nil {
+			if err := decode(http.MethodPost, full, inner, &l); err != nil {
 				return nil, err
 			}
 			raw = inner
@@ -179,7 +173,7 @@ func decodeProject(method, path string, data []byte) (*projects.Project, error) 
 		return nil, err
 	}
 	if p.ID == "" {
-		if inner := transport.Envelope(data, "project", "data"); inner != nil {
+		if inner := envelope(data, "project", "data"); inner != nil {
 			if err := parseProject(method, path, inner, p); err != nil {
 				return nil, err
 			}
@@ -188,78 +182,50 @@ func decodeProject(method, path string, data []byte) (*projects.Project, error) 
 	return p, nil
 }
 
-// languageWire accepts both names the display name may come under;
-// looseLanguage and looseProject accept the variants a plain Project does
-// not (ids as numbers, languages as bare codes).
+// languageWire is a target language: an object, with its display name
+// under either of two names, or a bare code.
 type languageWire struct {
 	Code         string `json:"code"`
 	Name         string `json:"name"`
 	LanguageName string `json:"languageName"`
 }
 
-func (w *languageWire) language() projects.Language {
-	name := w.Name
-	if name == "" {
-		name = w.LanguageName
-	}
-	return projects.Language{Code: w.Code, Name: name}
-}
-
-type looseLanguage struct{ languageWire }
-
 // UnmarshalJSON accepts a language object or a bare code string.
-func (l *looseLanguage) UnmarshalJSON(b []byte) error {
+func (l *languageWire) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
 	if len(b) > 0 && b[0] == '"' {
-		l.languageWire = languageWire{}
+		*l = languageWire{}
 		return json.Unmarshal(b, &l.Code)
 	}
-	return json.Unmarshal(b, &l.languageWire)
+	type plain languageWire
+	return json.Unmarshal(b, (*plain)(l))
 }
 
-type looseProject struct {
-	ID              transport.FlexString `json:"id"`
-	OrganizationID  transport.FlexString `json:"organizationId"`
-	Name            string               `json:"name"`
-	Slug            string               `json:"slug"`
-	SourceLanguage  string               `json:"sourceLanguage"`
-	TargetLanguages []looseLanguage      `json:"targetLanguages"`
+func (w *languageWire) language() projects.Language {
+	return projects.Language{Code: w.Code, Name: cmp.Or(w.Name, w.LanguageName)}
 }
 
-// parseProject decodes one project record into p. The usual record
-// decodes straight into the Project; a variant goes through looseProject.
+// parseProject decodes one project record into p, accepting ids sent as
+// numbers and languages sent as bare codes.
 func parseProject(method, path string, data []byte, p *projects.Project) error {
-	*p = projects.Project{}
-	lp, err := transport.Tolerant[looseProject](method, path, data, p)
-	if err != nil {
+	var w struct {
+		ID              flexString     `json:"id"`
+		OrganizationID  flexString     `json:"organizationId"`
+		Name            string         `json:"name"`
+		Slug            string         `json:"slug"`
+		SourceLanguage  string         `json:"sourceLanguage"`
+		TargetLanguages []languageWire `json:"targetLanguages"`
+	}
+	if err := decode(method, path, data, &w); err != nil {
 		return err
 	}
-	if lp == nil && missingNames(p.TargetLanguages) && bytes.Contains(data, []byte(`"languageName"`)) {
-		// Display names under the events' field name.
-		lp = new(looseProject)
-		if err := transport.Decode(method, path, data, lp); err != nil {
-			return err
+	*p = projects.Project{ID: string(w.ID), OrganizationID: string(w.OrganizationID),
+		Name: w.Name, Slug: w.Slug, SourceLanguage: w.SourceLanguage, Raw: data}
+	if w.TargetLanguages != nil {
+		p.TargetLanguages = make([]projects.Language, len(w.TargetLanguages))
+		for i := range w.TargetLanguages {
+			p.TargetLanguages[i] = w.TargetLanguages[i].language()
 		}
 	}
-	if lp != nil {
-		*p = projects.Project{ID: string(lp.ID), OrganizationID: string(lp.OrganizationID),
-			Name: lp.Name, Slug: lp.Slug, SourceLanguage: lp.SourceLanguage}
-		if lp.TargetLanguages != nil {
-			p.TargetLanguages = make([]projects.Language, len(lp.TargetLanguages))
-			for i := range lp.TargetLanguages {
-				p.TargetLanguages[i] = lp.TargetLanguages[i].language()
-			}
-		}
-	}
-	p.Raw = data
 	return nil
-}
-
-func missingNames(ls []projects.Language) bool {
-	for _, l := range ls {
-		if l.Name == "" {
-			return true
-		}
-	}
-	return false
 }

@@ -1,9 +1,8 @@
-package transport
+package partner
 
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -11,9 +10,9 @@ import (
 	"github.com/locsvc/partner-go/internal/apierr"
 )
 
-// Decode unmarshals a 2xx body into v. An empty body or invalid JSON is
+// decode unmarshals a 2xx body into v. An empty body or invalid JSON is
 // ErrUnexpectedResponse naming the endpoint.
-func Decode(method, path string, data []byte, v any) error {
+func decode(method, path string, data []byte, v any) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return fmt.Errorf("partner: %s %s: %w: empty body where a record was expected", method, path, apierr.ErrUnexpectedResponse)
 	}
@@ -23,20 +22,20 @@ func Decode(method, path string, data []byte, v any) error {
 	return nil
 }
 
-// List returns the elements of a list answer: a bare JSON array, or an
+// decodeList returns the elements of a list answer: a bare JSON array, or an
 // object holding the array under one of keys (tried in order) or as its
 // only array-valued field.
-func List(method, path string, data []byte, keys ...string) ([]json.RawMessage, error) {
+func decodeList(method, path string, data []byte, keys ...string) ([]json.RawMessage, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) > 0 && data[0] == '[' {
 		var items []json.RawMessage
-		if err := Decode(method, path, data, &items); err != nil {
+		if err := decode(method, path, data, &items); err != nil {
 			return nil, err
 		}
 		return items, nil
 	}
 	var obj map[string]json.RawMessage
-	if err := Decode(method, path, data, &obj); err != nil {
+	if err := decode(method, path, data, &obj); err != nil {
 		return nil, err
 	}
 	arrays := func(k string) ([]json.RawMessage, bool) {
@@ -65,9 +64,9 @@ func List(method, path string, data []byte, keys ...string) ([]json.RawMessage, 
 	return nil, fmt.Errorf("partner: %s %s: %w: no list in the answer", method, path, apierr.ErrUnexpectedResponse)
 }
 
-// PathParam checks and escapes a path parameter: it must be non-empty and
+// pathParam checks and escapes a path parameter: it must be non-empty and
 // hold no '/', '\' or "..", so that it can only name one path segment.
-func PathParam(field, v string) (string, error) {
+func pathParam(field, v string) (string, error) {
 	switch {
 	case v == "":
 		return "", apierr.ArgumentError(field, "is empty")
@@ -79,19 +78,19 @@ func PathParam(field, v string) (string, error) {
 	return url.PathEscape(v), nil
 }
 
-// FlexString decodes a JSON string or number as a string, so an id the
+// flexString decodes a JSON string or number as a string, so an id the
 // service sends as a number still decodes. null decodes as "".
-type FlexString string
+type flexString string
 
 // UnmarshalJSON implements json.Unmarshaler.
-func (s *FlexString) UnmarshalJSON(b []byte) error {
+func (s *flexString) UnmarshalJSON(b []byte) error {
 	switch {
 	case len(b) > 0 && b[0] == '"':
 		var v string
 		if err := json.Unmarshal(b, &v); err != nil {
 			return err
 		}
-		*s = FlexString(v)
+		*s = flexString(v)
 	case string(b) == "null":
 		*s = ""
 	default:
@@ -99,33 +98,14 @@ func (s *FlexString) UnmarshalJSON(b []byte) error {
 		if err := json.Unmarshal(b, &n); err != nil {
 			return fmt.Errorf("expected a string or number, got %.20s", b)
 		}
-		*s = FlexString(n)
+		*s = flexString(n)
 	}
 	return nil
 }
 
-// Tolerant decodes a 2xx body into fast, a struct of plain types. When
-// the body has a field of another type than fast expects (an id sent as a
-// number, a language as a bare code), it decodes into loose instead, whose
-// types accept the variants, and reports that it did. The fast path keeps
-// the common case as cheap as a plain json.Unmarshal.
-func Tolerant[L any](method, path string, data []byte, fast any) (loose *L, err error) {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, Decode(method, path, data, fast)
-	}
-	if err = json.Unmarshal(data, fast); err == nil {
-		return nil, nil
-	}
-	if te := new(json.UnmarshalTypeError); errors.As(err, &te) {
-		loose = new(L)
-		return loose, Decode(method, path, data, loose)
-	}
-	return nil, fmt.Errorf("partner: %s %s: %w: %v", method, path, apierr.ErrUnexpectedResponse, err)
-}
-
-// Envelope returns the object held under the first of keys in a JSON
+// envelope returns the object held under the first of keys in a JSON
 // object (an answer such as {"project": {...}}), or nil.
-func Envelope(data []byte, keys ...string) []byte {
+func envelope(data []byte, keys ...string) []byte {
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(data, &obj) != nil {
 		return nil
