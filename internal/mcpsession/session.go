@@ -202,7 +202,7 @@ func (s *Session) ListTools(ctx context.Context) ([]*mcp.Tool, error) {
 
 // ReadOnly reports whether a call of tool may be sent again after it may
 // have run: what the server's tools/list said (readOnlyHint) once
-// ListTools was called, else the read tools of mcp-tools.md. A tool
+// ListTools was called, else the tools the service documents as read-only. A tool
 // neither names is taken to change something.
 func (s *Session) ReadOnly(tool string) bool {
 	s.mu.Lock()
@@ -214,7 +214,7 @@ func (s *Session) ReadOnly(tool string) bool {
 	return documentedReadOnly(tool)
 }
 
-// documentedReadOnly reports whether mcp-tools.md lists tool as a read
+// documentedReadOnly reports whether the service documents tool as a read
 // tool (kind R) on either server.
 func documentedReadOnly(tool string) bool {
 	switch tool {

@@ -1,6 +1,6 @@
 // Package mcptest is a small MCP server for the SDK's own tests: the
 // go-sdk's stateless Streamable HTTP handler with JSON responses, behind
-// an HTTP layer that checks what mcp-tools.md section 2 and 3 require
+// an HTTP layer that checks what the service's MCP servers require
 // (POST only, Accept, Content-Type, a bearer token), counts what it gets,
 // and lets a test inject faults.
 package mcptest
