@@ -389,7 +389,7 @@ const mePath = "/api/oauth-client/me"
 // uses the access token, so it works right after the code exchange,
 // before any installation token exists.
 func (c *Client) Me(ctx context.Context) (*Identity, error) {
-	data, err := c.do(ctx, transport.Request{Method: http.MethodGet, Path: mePath, Auth: c.access})
+	data, err := c.do(ctx, transport.Request{Method: http.MethodGet, Path: mePath, Auth: c.access, Setting: c.sh.name + ".BaseURL"})
 	if err != nil {
 		return nil, err
 	}

@@ -212,3 +212,37 @@ func TestConfigIsPoolConfigForOneGrant(t *testing.T) {
 		t.Fatalf("only %d shared settings: is the walk broken?", len(shared))
 	}
 }
+
+// TestMisconfigurationOnFixedEndpoints: a 404 without a code from an
+// endpoint that always exists (no id in its path) means the URL is wrong:
+// ErrConfiguration naming BaseURL, for Me (the access token, no mint) as
+// for the calls that mint first. A 404 for a record by id stays a plain
+// *APIError: the record may be gone.
+func TestMisconfigurationOnFixedEndpoints(t *testing.T) {
+	notHere := reply{status: http.StatusNotFound, ctype: "text/plain", body: "404 page not found\n"}
+	t.Run("Me", func(t *testing.T) {
+		s := newScript()
+		s.then(epMe, notHere)
+		_, err := s.client(t, s.config()).Me(t.Context())
+		if !errors.Is(err, partner.ErrConfiguration) || !strings.Contains(err.Error(), "Config.BaseURL") {
+			t.Fatalf("err = %v, want ErrConfiguration naming Config.BaseURL", err)
+		}
+	})
+	t.Run("Organizations.List", func(t *testing.T) {
+		s := newScript()
+		s.then(epOrgs, notHere)
+		_, err := s.client(t, s.config()).Organizations.List(t.Context())
+		if !errors.Is(err, partner.ErrConfiguration) || !strings.Contains(err.Error(), "Config.BaseURL") {
+			t.Fatalf("err = %v, want ErrConfiguration naming Config.BaseURL", err)
+		}
+	})
+	t.Run("Projects.Get of a missing id", func(t *testing.T) {
+		s := newScript()
+		s.then(epGet, notHere)
+		_, err := s.client(t, s.config()).Projects.Get(t.Context(), "gone")
+		var ae *partner.APIError
+		if !errors.As(err, &ae) || ae.StatusCode != http.StatusNotFound || errors.Is(err, partner.ErrConfiguration) {
+			t.Fatalf("err = %v, want a plain 404 *APIError", err)
+		}
+	})
+}

@@ -116,7 +116,10 @@ type Request struct {
 	// (a read-only tool): it is retried like a GET.
 	Idempotent bool
 	// Setting names the configuration field that holds the URL, for the
-	// advice of ErrConfiguration ("Config.MCPURL").
+	// advice of ErrConfiguration ("Config.MCPURL"). On a REST request it
+	// marks an endpoint that always exists (no id in its path): a 404 or
+	// 405 without a known code then means the URL is wrong, not that a
+	// record is missing.
 	Setting string
 }
 
@@ -388,7 +391,8 @@ func (r *Runner) Send(ctx context.Context, q Request) (Response, error) {
 			}
 		case q.Kind == MCP && ae.StatusCode == http.StatusUnauthorized:
 			err = q.Auth.Refusals().mcpError(c.endpoint, c.token, err)
-		case q.Kind == Credential && credentialRefused(ae):
+		case q.Kind == Credential && credentialRefused(ae),
+			q.Kind == REST && q.Setting != "" && ae.Code == "" && (ae.StatusCode == http.StatusNotFound || ae.StatusCode == http.StatusMethodNotAllowed):
 			err = apierr.Classify(apierr.ErrConfiguration, err, "check "+q.Setting+"; users need not reconnect")
 		}
 		return Response{}, err
