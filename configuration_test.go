@@ -1,8 +1,10 @@
 package partner_test
 
 import (
+	"cmp"
 	"errors"
 	"net/http"
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -11,6 +13,7 @@ import (
 
 	partner "github.com/locsvc/partner-go"
 	"github.com/locsvc/partner-go/auth"
+	"github.com/locsvc/partner-go/partnertest"
 )
 
 // TestMisconfiguration: a wrong URL or a refused application is
@@ -245,4 +248,43 @@ func TestMisconfigurationOnFixedEndpoints(t *testing.T) {
 			t.Fatalf("err = %v, want a plain 404 *APIError", err)
 		}
 	})
+}
+
+// TestWrongMCPURL: an MCP URL that is not the MCP endpoint (no /mcp path,
+// the REST host, a wrong prefix) is ErrConfiguration naming the setting
+// and the path tried, on the first tool call.
+func TestWrongMCPURL(t *testing.T) {
+	srv := partnertest.NewServer()
+	t.Cleanup(srv.Close)
+	g := srv.NewGrant()
+	mcpOrigin := strings.TrimSuffix(srv.MCPURL, "/mcp")
+	for name, tc := range map[string]struct{ translations, content string }{
+		"no /mcp path":     {mcpOrigin, ""},
+		"the REST host":    {srv.URL + "/mcp", ""},
+		"a wrong prefix":   {mcpOrigin + "/v1/mcp", ""},
+		"content, no path": {"", strings.TrimSuffix(srv.ContentMCPURL, "/mcp")},
+	} {
+		t.Run(name, func(t *testing.T) {
+			cfg := flowConfig(srv, g)
+			cfg.MCPURL, cfg.ContentMCPURL = tc.translations, tc.content
+			c, err := partner.NewClient(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { c.Close() })
+			server, setting, tried := partner.TranslationTools, "Config.MCPURL", tc.translations
+			if tc.content != "" {
+				server, setting, tried = partner.ContentTools, "Config.ContentMCPURL", tc.content
+			}
+			_, err = c.Tools.List(t.Context(), server)
+			if !errors.Is(err, partner.ErrConfiguration) {
+				t.Fatalf("err = %v, want ErrConfiguration", err)
+			}
+			u, _ := url.Parse(tried)
+			path := cmp.Or(u.Path, "/")
+			if msg := err.Error(); !strings.Contains(msg, setting) || !strings.Contains(msg, "POST "+path+":") {
+				t.Errorf("err = %s, want %s and the path %q", msg, setting, path)
+			}
+		})
+	}
 }

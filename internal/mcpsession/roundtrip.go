@@ -73,8 +73,7 @@ func (t roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 			// The server forgot a session it gave out: the go-sdk turns
 			// this into ErrSessionMissing, and the Session reconnects.
 			return answer(req, http.StatusNotFound, nil, ae.Body), nil
-		case msg.Method == "initialize" && ae.Code == "" &&
-			(ae.StatusCode == http.StatusNotFound || ae.StatusCode == http.StatusMethodNotAllowed):
+		case msg.Method == "initialize" && ae.WrongURL():
 			err = s.misconfigured(err)
 		}
 		return nil, &failure{err}
@@ -176,7 +175,7 @@ func (s *Session) unusable(msg message, problem string) error {
 // naming the setting and the path tried.
 func (s *Session) misconfigured(err error) error {
 	return apierr.Classify(apierr.ErrConfiguration, err, fmt.Sprintf(
-		"check %s: %s did not answer as the service's MCP server; users need not reconnect", s.setting, apierr.Quote(s.endpoint)))
+		"check %s: the path %s of its host did not answer as the service's MCP server; users need not reconnect", s.setting, s.path))
 }
 
 func cmpOr(s, def string) string {

@@ -118,8 +118,8 @@ type Request struct {
 	// Setting names the configuration field that holds the URL, for the
 	// advice of ErrConfiguration ("Config.MCPURL"). On a REST request it
 	// marks an endpoint that always exists (no id in its path): a 404 or
-	// 405 without a known code then means the URL is wrong, not that a
-	// record is missing.
+	// 405 without an error code (a page, not the service's JSON) then
+	// means the URL is wrong, not that a record is missing.
 	Setting string
 }
 
@@ -392,7 +392,7 @@ func (r *Runner) Send(ctx context.Context, q Request) (Response, error) {
 		case q.Kind == MCP && ae.StatusCode == http.StatusUnauthorized:
 			err = q.Auth.Refusals().mcpError(c.endpoint, c.token, err)
 		case q.Kind == Credential && credentialRefused(ae),
-			q.Kind == REST && q.Setting != "" && ae.Code == "" && (ae.StatusCode == http.StatusNotFound || ae.StatusCode == http.StatusMethodNotAllowed):
+			q.Kind == REST && q.Setting != "" && ae.Code == "" && ae.WrongURL():
 			err = apierr.Classify(apierr.ErrConfiguration, err, "check "+q.Setting+"; users need not reconnect")
 		}
 		return Response{}, err
@@ -424,7 +424,7 @@ func (r *Runner) newCall(q *Request) *call {
 			c.url = &url.URL{Path: r.basePath + q.Path}
 		}
 	}
-	c.path = c.url.EscapedPath()
+	c.path = cmpOr(c.url.EscapedPath(), "/")
 	c.origin = Origin(c.url)
 	c.endpoint = c.origin + c.path
 	return c
