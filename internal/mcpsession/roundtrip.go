@@ -2,6 +2,7 @@ package mcpsession
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -97,7 +98,7 @@ func check(msg message, resp transport.Response) string {
 	case "text/event-stream":
 		events = sseData(resp.Body)
 	default:
-		return fmt.Sprintf("the answer is %s, not JSON-RPC", apierr.Quote(cmpOr(ct, "without a Content-Type")))
+		return fmt.Sprintf("the answer is %s, not JSON-RPC", apierr.Quote(cmp.Or(ct, "without a Content-Type")))
 	}
 	for _, data := range events {
 		var got message
@@ -176,13 +177,6 @@ func (s *Session) unusable(msg message, problem string) error {
 func (s *Session) misconfigured(err error) error {
 	return apierr.Classify(apierr.ErrConfiguration, err, fmt.Sprintf(
 		"check %s: the path %s of its host did not answer as the service's MCP server; users need not reconnect", s.setting, s.path))
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // mcpHeaders returns the headers of the go-sdk's own that the request

@@ -1,6 +1,7 @@
 package mcpsession
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -93,7 +94,7 @@ func New(cfg Config) (*Session, error) {
 	if runner == nil {
 		runner = transport.New(transport.Options{BaseURL: u})
 	}
-	s := &Session{endpoint: u.String(), url: u, path: cmpOr(u.EscapedPath(), "/"), setting: cmpOr(cfg.Setting, "the MCP URL"),
+	s := &Session{endpoint: u.String(), url: u, path: cmp.Or(u.EscapedPath(), "/"), setting: cmp.Or(cfg.Setting, "the MCP URL"),
 		runner: runner, tokens: cfg.Tokens}
 	s.stopped, s.stop = context.WithCancel(context.Background())
 	s.hc = &http.Client{Transport: roundTripper{s}}

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -176,7 +177,7 @@ func New(o Options) *Runner {
 		prefix:   strings.TrimSuffix(o.BaseURL.String(), "/"),
 		basePath: strings.TrimSuffix(o.BaseURL.Path, "/"),
 		origins:  []string{Origin(o.BaseURL)},
-		name:     cmpOr(o.Name, "Config"),
+		name:     cmp.Or(o.Name, "Config"),
 		ua:       "partner-go/" + Version,
 		maxBody:  o.MaxResponseBytes,
 		secrets:  o.Secrets,
@@ -252,13 +253,6 @@ func orDefault(d, def time.Duration) time.Duration {
 	return d
 }
 
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
 // Origin is u's scheme://host, lowercased: what the hosts rule compares.
 func Origin(u *url.URL) string { return strings.ToLower(u.Scheme + "://" + u.Host) }
 
@@ -288,7 +282,7 @@ type credentialTransport struct {
 }
 
 func (t credentialTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	body, err := readRequest(req)
+	body, err := ReadRequest(req)
 	if err != nil {
 		return nil, err
 	}
@@ -424,7 +418,7 @@ func (r *Runner) newCall(q *Request) *call {
 			c.url = &url.URL{Path: r.basePath + q.Path}
 		}
 	}
-	c.path = cmpOr(c.url.EscapedPath(), "/")
+	c.path = cmp.Or(c.url.EscapedPath(), "/")
 	c.origin = Origin(c.url)
 	c.endpoint = c.origin + c.path
 	return c
@@ -665,16 +659,14 @@ func discard(resp *http.Response) {
 	}
 }
 
-func readRequest(req *http.Request) ([]byte, error) {
+// ReadRequest reads and closes req's body: nil when there is none.
+func ReadRequest(req *http.Request) ([]byte, error) {
 	if req.Body == nil || req.Body == http.NoBody {
 		return nil, nil
 	}
 	defer req.Body.Close()
 	return io.ReadAll(req.Body)
 }
-
-// ReadRequest reads and closes req's body: nil when there is none.
-func ReadRequest(req *http.Request) ([]byte, error) { return readRequest(req) }
 
 // credentialRefused reports whether an answer to a credential request
 // says the application, not the grant, is wrong: invalid_client, or a 4xx
