@@ -560,3 +560,24 @@ func TestHTTPClientRedirectErrorsHoldNoToken(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPClientRedirectToAnotherConfiguredHost: a redirect from BaseURL's
+// host to MCPURL's carries the installation token there too: both are
+// hosts the token may go to.
+func TestHTTPClientRedirectToAnotherConfiguredHost(t *testing.T) {
+	s, c := hcScript(t)
+	s.handle("", func(r *http.Request) reply {
+		if r.URL.Host == "api.example.test" {
+			return reply{status: http.StatusTemporaryRedirect, header: http.Header{"Location": {"https://mcp.example.test/elsewhere"}}}
+		}
+		return reply{status: 200, body: `{}`}
+	})
+	resp, err := c.HTTPClient().Get(widgets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readAll(t, resp)
+	if got := sentTo(s, "mcp.example.test", "/elsewhere"); len(got) != 1 || got[0].Auth != "Bearer svc_oat_1" {
+		t.Errorf("the redirected request: %+v, want one with the installation token", got)
+	}
+}

@@ -438,7 +438,7 @@ func (c *call) exchange(ctx context.Context) (*http.Response, error) {
 	}
 	h := req.Header
 	for k, v := range c.q.Header {
-		if k != "Authorization" && k != "Host" {
+		if k != "Host" && (k != "Authorization" || c.q.Auth == nil) {
 			h[k] = v
 		}
 	}
@@ -527,7 +527,10 @@ func (c *call) redirect(req *http.Request, via []*http.Request) error {
 	case c.q.Kind == Raw && !c.r.Allowed(req.URL):
 		return c.r.hostError(req.URL.Host)
 	case c.q.Kind == Raw:
-		return nil // another configured host: authorize puts the token back
+		// Another configured host: net/http dropped the token, which may
+		// go there.
+		req.Header.Set("Authorization", "Bearer "+c.token)
+		return nil
 	}
 	req.Header.Del("Authorization")
 	return nil
