@@ -24,8 +24,8 @@ var (
 const usersModel = "users"
 
 // contentToolScopes are the scopes this fake requires of the content
-// tools: the service documents none, and these are the inference
-// service-notes.md names (see the package doc). A call that asks for
+// tools: the service documents none, and these are inferred from the
+// REST scopes' names (see the package doc). A call that asks for
 // status published also needs ScopeContentPublish.
 var contentToolScopes = map[string]string{
 	"listContentModels": ScopeContentRead, "getContentModel": ScopeContentRead,

@@ -255,7 +255,7 @@ func toolDefs() []toolDef {
 func (s *Server) newMCPServer(name, instructions string, defs []toolDef) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: name, Version: "0.0.0"}, &mcp.ServerOptions{
 		Instructions: instructions,
-		// The service's servers advertise {tools:{}, logging:{}} (mcp-tools.md section 2).
+		// The service's servers advertise {tools:{}, logging:{}}.
 		//lint:ignore SA1019 the hosted servers still advertise logging; the fake answers as they do
 		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Logging: &mcp.LoggingCapabilities{}},
 		SupportedProtocolVersions: MCPProtocolVersions(),
