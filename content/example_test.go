@@ -31,12 +31,13 @@ func ExampleNewModel() {
 }
 
 // Content.Models.UpdateField changes only what is set: here the field
-// becomes localized and optional.
+// becomes localized and optional, and leaves the entry table.
+// content.Ptr(false) switches a setting off; nil leaves it as it is.
 func ExampleFieldUpdate() {
-	yes, no := true, false
-	u := content.FieldUpdate{Localized: &yes, Required: &no}
-	fmt.Println(*u.Localized, *u.Required, u.DisplayName == "")
-	// Output: true false true
+	u := content.FieldUpdate{Localized: content.Ptr(true), Required: content.Ptr(false),
+		Options: &content.FieldOptions{ShowInTable: content.Ptr(false)}}
+	fmt.Println(*u.Localized, *u.Required, *u.Options.ShowInTable, u.Options.Unsplash == nil, u.DisplayName == "")
+	// Output: true false false true true
 }
 
 // An entry for Content.Entries.Create, with a custom field value in the

@@ -182,7 +182,7 @@
 //
 // A third listener serves the service's translation tools at MCPURL (its
 // path is MCPPath) as a Streamable HTTP MCP server, built on the official Go MCP SDK
-// and behaving as mcp-tools.md describes: stateless (no session id; no
+// and behaving as the service's published MCP servers do: stateless (no session id; no
 // initialize needed), one application/json answer per POST, only the
 // protocol versions in MCPProtocolVersions (a newer protocol's
 // server/discover call gets "Method not found"), 406 unless Accept lists
@@ -205,11 +205,18 @@
 // completed, on the server's clock (Advance moves it); a second publish
 // within PublishCooldown fails with TOO_MANY_REQUESTS; getSync's waitMs
 // waits on the server's clock. AddGlossaryTerm seeds the glossary;
-// TranslationKeys reads the keys back. Results are the abbreviated JSON of
-// mcp-tools.md section 7 in content[0] text; failures are isError texts.
+// TranslationKeys reads the keys back. Results are the published servers'
+// abbreviated JSON (prj, tot, has_more, ...) in content[0] text; failures
+// are isError texts. createKeys and updateKeys take any number of items,
+// as the published tools do. setTranslations refuses, per key in the
+// result's errors[] (code not_found), a language the project lacks (not
+// a target language, or archived), and writes the key's other languages.
+// listProjects and getProject report each project's fileStructure and
+// keyFormat (SetProjectLayout; null until set) and CDN URLs on a CDN host
+// that does not answer yet.
 //
-// Each change sends the matching signed webhook to every webhook config
-// that subscribes to it (keys.created, keys.deleted, translations.updated,
+// Each change sends the matching signed webhook to every webhook config of
+// its project that subscribes to it (keys.created, keys.deleted, translations.updated,
 // language.added, language.removed, and translations.published and
 // sync.completed when a sync job completes); the tool call, or the Advance
 // or request that noticed the completion, returns after the deliveries
@@ -234,8 +241,9 @@
 // config), entries with a slug per model, a status, custom field values
 // (shared ones, and localized ones per language), per-language titles and
 // bodies, versions, and the block catalog. Inputs, limits and results are
-// those of mcp-tools.md section 8, with its terse names (EntryMin, Model,
-// FieldOut); failures are isError texts: "Validation error: ..." with the
+// those of the published content server, with its terse names (the
+// short entry record, Model, FieldOut); listContentEntries' includeBody
+// makes search match body text and adds no body to the items; failures are isError texts: "Validation error: ..." with the
 // validator's messages, "Model "x" not found", "Entry not found",
 // "Block not found", "An entry with slug "x" already exists in model
 // "y"", and for values: unknown fields, values of the wrong type (a
@@ -247,7 +255,7 @@
 // archived). AddContentModel seeds a model without events; ContentEntries
 // reads the entries back.
 //
-// Choices where mcp-tools.md leaves the shape open: bulkPublishEntries
+// Choices where the published servers leave the shape open: bulkPublishEntries
 // answers {"pub": <count>, "fail": [{id, err}]}; an entry id listed twice
 // is published once; bulk failures (failed, fail) are rows of the result,
 // never an isError, and change nothing of that row. Entry ids are UUIDs,
@@ -258,8 +266,8 @@
 // cfv shows every field of the model, a string value as is, another as
 // its JSON text, and null for none.
 //
-// Scopes (the service documents none for these tools; this is the
-// inference of service-notes.md): the read tools need ScopeContentRead,
+// Scopes (the service documents none for these tools; this is an
+// inference from the REST scopes' names): the read tools need ScopeContentRead,
 // the others ScopeContentWrite, except publishContentEntry and
 // bulkPublishEntries, which need ScopeContentPublish, as does any create
 // or update asking for status "published" (a bulk call is refused whole
@@ -329,11 +337,14 @@
 //     model's entries, then content.model.deleted. createContentModel's
 //     initial fields send no content.field.added.
 //   - reorderFields and the block tools send nothing; bulkCreateEntries
-//     sends no rollup (mcp-tools.md section 9).
+//     sends no rollup (the service documents none).
 //
 // # Webhooks
 //
-// AddWebhook configures an endpoint and returns its secret, once.
+// AddWebhook configures an endpoint for one project's events, as the
+// service configures webhooks per project, and returns its secret, once;
+// RemoveWebhook removes it. The tools' events reach the configs of their
+// project only.
 // Deliver sends an event to it as the service does: a JSON envelope,
 // signed with webhook.Sign, with the X-Service-* headers and a
 // DeliveryTimeout. Given a data struct of package webhook, Deliver checks
