@@ -66,6 +66,7 @@ type tproject struct {
 	syncs    []*syncJob
 	lastPub  time.Time
 	glossary []GlossaryTerm
+	files    [2]string // fileStructure and keyFormat; "" is the service's default
 }
 
 type tkey struct {
@@ -89,6 +90,7 @@ type syncJob struct {
 	keys      []string // names of the keys affected
 	langs     []string
 	notified  bool
+	files     cdnFiles // what the CDN serves once the job completed
 }
 
 // state returns the job's status at now.
@@ -442,7 +444,7 @@ func (tc *toolCall) listProjects() (any, error) {
 			})
 		}
 	}
-	return map[string]any{"projects": nonNil(out), "cdnBaseUrl": "https://cdn.partnertest.invalid"}, nil
+	return map[string]any{"projects": nonNil(out), "cdnBaseUrl": tc.s.CDNURL}, nil
 }
 
 func (tc *toolCall) getProject() (any, error) {
@@ -476,12 +478,17 @@ func (tc *toolCall) getProject() (any, error) {
 		}
 		cov[l] = map[string]int{"tr": tr, "pct": pct}
 	}
-	base := "https://cdn.partnertest.invalid/" + slug
+	fs, kf := tp.fileLayout()
+	base := tc.s.CDNURL + "/" + slug
+	pat, file := base+"/{locale}/translations.json", "translations"
+	if fs == "namespaced_folders" {
+		pat, file = base+"/{locale}/{namespace}.json", cmp.Or(tp.nsOrder...)
+	}
 	return map[string]any{
 		"prj": slug, "sl": p.SourceLanguage, "nss": nonNil(nss), "lng": nonNil(langs),
 		"tk": len(live), "cov": cov,
-		"cdn": map[string]any{"base": base, "mfst": base + "/manifest.json", "pat": base + "/{locale}/translations.json",
-			"ex": []string{base + "/" + p.SourceLanguage + "/translations.json"}, "fs": "single_file", "kf": "nested"},
+		"cdn": map[string]any{"base": base, "mfst": base + "/manifest.json", "pat": pat,
+			"ex": []string{base + "/" + p.SourceLanguage + "/" + cmp.Or(file, "default") + ".json"}, "fs": fs, "kf": kf},
 	}, nil
 }
 
@@ -1067,7 +1074,8 @@ func (tc *toolCall) publishTranslations() (any, error) {
 		out["message"] = "Nothing to publish."
 		return out, nil
 	}
-	job := &syncJob{id: newUUID(), tp: "batch_publish", project: p, org: orgSlug(slug), started: tc.now, keys: keys, langs: slices.Sorted(mapsKeys(langSet))}
+	job := &syncJob{id: newUUID(), tp: "batch_publish", project: p, org: orgSlug(slug), started: tc.now, keys: keys, langs: slices.Sorted(mapsKeys(langSet)),
+		files: tc.s.cdnSnapshotLocked(p, tp)}
 	tp.syncs = append(tp.syncs, job)
 	out["syncJobIds"] = []string{job.id}
 	out["deletedKeysProcessed"] = deleted
