@@ -2,6 +2,7 @@ package locales_test
 
 import (
 	"context"
+	"github.com/locsvc/partner-go/keys"
 	"os"
 	"path/filepath"
 	"slices"
@@ -112,3 +113,8 @@ func readTree(t testing.TB, dir string) map[string]string {
 
 var _ = slices.Sort[[]string]
 var _ = context.Background
+
+type (
+	keysNewKey        = keys.NewKey
+	keysCreateOptions = keys.CreateOptions
+)

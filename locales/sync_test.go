@@ -2,8 +2,12 @@ package locales_test
 
 import (
 	"context"
+	"github.com/locsvc/partner-go/partnertest"
+	"github.com/locsvc/partner-go/translations"
 	"slices"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -130,6 +134,70 @@ func TestPushEachLayout(t *testing.T) {
 			if diff := cmp.Diff(readTree(t, dir), readTree(t, out)); diff != "" {
 				t.Errorf("pulled tree differs (-pushed +pulled):\n%s", diff)
 			}
+		})
+	}
+}
+
+// Pushing with Publish and Wait ships the texts: the cooldown of an
+// earlier publish is waited out as the service names it, the sync job is
+// followed to its end, and a pull from the CDN, without a token, writes
+// back the files pushed, byte for byte, in each layout.
+func TestPushPublishPullCDN(t *testing.T) {
+	for _, layout := range layouts {
+		t.Run(name(layout), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				f := newFake(t, partnertest.WithInMemoryNetwork())
+				f.srv.SetProjectFiles(f.id, string(layout.Files), string(layout.Keys))
+				dir := t.TempDir()
+				if err := sample().Write(dir, layout); err != nil {
+					t.Fatal(err)
+				}
+				ctx := context.Background()
+				if _, err := f.c.Translations.Publish(ctx, f.project, translations.PublishOptions{}); err != nil {
+					t.Fatal(err) // starts the cooldown
+				}
+				start := time.Now()
+				var steps []locales.Step
+				_, rep := f.push(t, dir, locales.PlanOptions{}, locales.ApplyOptions{Publish: true, Wait: true,
+					OnProgress: func(p locales.Progress) {
+						if len(steps) == 0 || steps[len(steps)-1] != p.Step {
+							steps = append(steps, p.Step)
+						}
+					}})
+				if waited := time.Since(start); waited < partnertest.PublishCooldown {
+					t.Errorf("published after %v, within the cooldown", waited)
+				}
+				if rep.Published == nil || len(rep.Published.Syncs) != 1 || rep.Published.Syncs[0].Status != translations.SyncCompleted {
+					t.Fatalf("published %+v", rep.Published)
+				}
+				if want := []locales.Step{locales.StepCreate, locales.StepPublish, locales.StepWait}; !slices.Equal(steps, want) {
+					t.Errorf("progress steps %v, want %v", steps, want)
+				}
+				if rep.Calls["publishTranslations"] != 2 {
+					t.Errorf("publish calls %d, want 2 (one refused in the cooldown)", rep.Calls["publishTranslations"])
+				}
+
+				mark := f.mark()
+				pulled, err := locales.Pull(ctx, f.c, f.project, locales.PullOptions{FromCDN: true, HTTPClient: f.srv.Client()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if pulled.Layout != layout {
+					t.Errorf("pulled layout %+v, want the project's %+v", pulled.Layout, layout)
+				}
+				for _, r := range f.srv.Requests()[mark:] {
+					if r.Host == partnertest.HostCDN && r.Token != partnertest.TokenNone {
+						t.Errorf("CDN request %s with a %s token", r.Path, r.Token)
+					}
+				}
+				out := t.TempDir()
+				if err := pulled.Write(out, locales.Layout{}); err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(readTree(t, dir), readTree(t, out)); diff != "" {
+					t.Errorf("CDN tree differs (-pushed +pulled):\n%s", diff)
+				}
+			})
 		})
 	}
 }
