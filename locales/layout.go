@@ -2,6 +2,8 @@ package locales
 
 import (
 	"fmt"
+
+	"github.com/locsvc/partner-go/translations"
 	"path"
 	"strings"
 )
@@ -11,8 +13,8 @@ import (
 const DefaultNamespace = "default"
 
 // FileStructure says how a tree splits a language's texts into files:
-// the values of the project's fileStructure setting.
-type FileStructure string
+// the project's fileStructure setting, as GetProject reports it.
+type FileStructure = translations.FileStructure
 
 // The file structures of the service.
 const (
@@ -23,25 +25,25 @@ const (
 	// format applies (nested, "common:nav.home" is
 	// {"common:nav": {"home": …}}). So a default-namespace key cannot
 	// have a ':' before its first '.' in this structure.
-	SingleFile FileStructure = "single_file"
+	SingleFile = translations.SingleFile
 	// NamespacedFolders is a folder per language with a file per
 	// namespace, <dir>/<lang>/<namespace>.json; the default namespace is
 	// default.json.
-	NamespacedFolders FileStructure = "namespaced_folders"
+	NamespacedFolders = translations.NamespacedFolders
 )
 
-// KeyFormat says how keys are written in a file: the values of the
-// project's keyFormat setting.
-type KeyFormat string
+// KeyFormat says how keys are written in a file: the project's
+// keyFormat setting, as GetProject reports it.
+type KeyFormat = translations.KeyFormat
 
 // The key formats of the service.
 const (
 	// FlatKeys writes each key whole: {"nav.home": "Home"}.
-	FlatKeys KeyFormat = "flat"
+	FlatKeys = translations.Flat
 	// NestedKeys writes a level per dot: {"nav": {"home": "Home"}}. A
 	// key that is also the parent of others ("a" beside "a.b") cannot
 	// be written nested.
-	NestedKeys KeyFormat = "nested"
+	NestedKeys = translations.Nested
 )
 
 // Layout is how a locale tree is laid out: files, key format and file

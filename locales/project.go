@@ -2,41 +2,24 @@ package locales
 
 import (
 	"context"
-
-	partner "github.com/locsvc/partner-go"
 )
 
-// getProjectWire is the part of getProject's answer a sync reads.
-type getProjectWire struct {
-	SL  string   `json:"sl"`
-	Lng []string `json:"lng"`
-	NSS []struct {
-		NM string `json:"nm"`
-	} `json:"nss"`
-	CDN *struct {
-		Base string `json:"base"`
-		Pat  string `json:"pat"`
-		FS   string `json:"fs"`
-		KF   string `json:"kf"`
-	} `json:"cdn"`
-}
-
 func (r client) project(ctx context.Context, project string) (*projectInfo, error) {
-	var w getProjectWire
-	if err := r.c.Tools.Call(ctx, partner.TranslationTools, "getProject", map[string]any{"project": project}, &w); err != nil {
+	p, err := r.c.Translations.GetProject(ctx, project)
+	if err != nil {
 		return nil, err
 	}
-	p := &projectInfo{source: w.SL, targets: w.Lng}
-	for _, ns := range w.NSS {
-		p.namespaces = append(p.namespaces, ns.NM)
+	info := &projectInfo{source: p.SourceLanguage, targets: p.Languages,
+		layout: Layout{Files: p.FileStructure(), Keys: p.KeyFormat()}}
+	for _, ns := range p.Namespaces {
+		info.namespaces = append(info.namespaces, ns.Name)
 	}
-	if w.CDN != nil {
-		p.layout = Layout{Files: FileStructure(w.CDN.FS), Keys: KeyFormat(w.CDN.KF)}
-		p.cdn = cdnInfo{base: w.CDN.Base, pattern: w.CDN.Pat}
+	if p.CDN != nil {
+		info.cdn = cdnInfo{base: p.CDN.BaseURL, pattern: p.CDN.Pattern}
 	}
-	if p.layout.check() != nil {
-		p.layout = Layout{}
+	if info.layout.check() != nil {
+		info.layout = Layout{} // a layout this version does not know: the defaults
 	}
-	p.layout = p.layout.orDefault()
-	return p, nil
+	info.layout = info.layout.orDefault()
+	return info, nil
 }

@@ -147,7 +147,7 @@ func TestPushPublishPullCDN(t *testing.T) {
 		t.Run(name(layout), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				f := newFake(t, partnertest.WithInMemoryNetwork())
-				f.srv.SetProjectFiles(f.id, string(layout.Files), string(layout.Keys))
+				f.srv.SetProjectLayout(f.id, layout.Files, layout.Keys)
 				dir := t.TempDir()
 				if err := sample().Write(dir, layout); err != nil {
 					t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/locsvc/partner-go/translations"
 )
 
 // The CDN listener (HostCDN, at Server.CDNURL) serves what publishing
@@ -36,7 +38,7 @@ func (s *Server) cdnSnapshotLocked(p *Project, tp *tproject) cdnFiles {
 	files := map[string]file{}
 	add := func(lang, ns, key, text string) {
 		path := lang + "/translations.json"
-		if fileStructure == "namespaced_folders" {
+		if fileStructure == translations.NamespacedFolders {
 			path = lang + "/" + ns + ".json"
 		} else if ns != "default" {
 			key = ns + ":" + key
@@ -58,7 +60,7 @@ func (s *Server) cdnSnapshotLocked(p *Project, tp *tproject) cdnFiles {
 	manifest := map[string][]string{}
 	for path, texts := range files {
 		var v any = texts
-		if keyFormat != "flat" {
+		if keyFormat != translations.Flat {
 			v = nest(texts)
 		}
 		b, _ := json.MarshalIndent(v, "", "  ") // maps of strings always marshal
@@ -146,22 +148,8 @@ func (tp *tproject) cdnFile(path string, now time.Time) []byte {
 	return nil
 }
 
-// SetProjectFiles sets a project's fileStructure ("single_file" or
-// "namespaced_folders") and keyFormat ("flat" or "nested"), which
-// getProject reports and the CDN lays its files out in; "" is the
-// service's default (single_file, nested). Publish again for the CDN to
-// follow. It panics if the project is unknown.
-func (s *Server) SetProjectFiles(projectID, fileStructure, keyFormat string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p := s.projects[projectID]
-	if p == nil {
-		panic("partnertest: SetProjectFiles: unknown project " + projectID)
-	}
-	s.tprojLocked(p).files = [2]string{fileStructure, keyFormat}
-}
-
-// fileLayout returns the project's fileStructure and keyFormat.
-func (tp *tproject) fileLayout() (fileStructure, keyFormat string) {
-	return cmp.Or(tp.files[0], "single_file"), cmp.Or(tp.files[1], "nested")
+// fileLayout returns the project's fileStructure and keyFormat, the
+// service's null read as its meaning.
+func (tp *tproject) fileLayout() (translations.FileStructure, translations.KeyFormat) {
+	return cmp.Or(tp.files, translations.SingleFile), cmp.Or(tp.keyFormat, translations.Nested)
 }

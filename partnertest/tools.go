@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/locsvc/partner-go/translations"
 	"github.com/locsvc/partner-go/webhook"
 )
 
@@ -66,7 +67,10 @@ type tproject struct {
 	syncs    []*syncJob
 	lastPub  time.Time
 	glossary []GlossaryTerm
-	files    [2]string // fileStructure and keyFormat; "" is the service's default
+	// files and keyFormat are the layout SetProjectLayout set; "" is the
+	// service's null.
+	files     translations.FileStructure
+	keyFormat translations.KeyFormat
 }
 
 type tkey struct {
@@ -447,6 +451,22 @@ func (tc *toolCall) listProjects() (any, error) {
 	return map[string]any{"projects": nonNil(out), "cdnBaseUrl": tc.s.CDNURL}, nil
 }
 
+// SetProjectLayout sets how the project's files are laid out, as the
+// translation tools report it: listProjects' fileStructure and
+// keyFormat, and getProject's CDN pattern and example URLs. "" is the
+// service's null (single_file, nested), which is also where a project
+// starts. It panics if the project is unknown.
+func (s *Server) SetProjectLayout(projectID string, fs translations.FileStructure, kf translations.KeyFormat) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.projects[projectID]
+	if p == nil {
+		panic(fmt.Sprintf("partnertest: SetProjectLayout: unknown project %q", projectID))
+	}
+	tp := s.tprojLocked(p)
+	tp.files, tp.keyFormat = fs, kf
+}
+
 func (tc *toolCall) getProject() (any, error) {
 	p, tp, slug, err := tc.project()
 	if err != nil {
@@ -478,17 +498,20 @@ func (tc *toolCall) getProject() (any, error) {
 		}
 		cov[l] = map[string]int{"tr": tr, "pct": pct}
 	}
-	fs, kf := tp.fileLayout()
 	base := tc.s.CDNURL + "/" + slug
-	pat, file := base+"/{locale}/translations.json", "translations"
-	if fs == "namespaced_folders" {
-		pat, file = base+"/{locale}/{namespace}.json", cmp.Or(tp.nsOrder...)
+	fs, kf := tp.fileLayout()
+	pat, ex := base+"/{locale}/translations.json", []string{base + "/" + p.SourceLanguage + "/translations.json"}
+	if fs == translations.NamespacedFolders {
+		pat, ex = base+"/{locale}/{namespace}.json", nil
+		for _, ns := range tp.nsOrder {
+			ex = append(ex, base+"/"+p.SourceLanguage+"/"+ns+".json")
+		}
 	}
 	return map[string]any{
 		"prj": slug, "sl": p.SourceLanguage, "nss": nonNil(nss), "lng": nonNil(langs),
 		"tk": len(live), "cov": cov,
 		"cdn": map[string]any{"base": base, "mfst": base + "/manifest.json", "pat": pat,
-			"ex": []string{base + "/" + p.SourceLanguage + "/" + cmp.Or(file, "default") + ".json"}, "fs": fs, "kf": kf},
+			"ex": nonNil(ex), "fs": fs, "kf": kf},
 	}, nil
 }
 
