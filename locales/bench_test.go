@@ -223,8 +223,8 @@ func BenchmarkPush10k(b *testing.B) {
 	}
 	pages := int(math.Ceil(float64(n) / keys.MaxPageSize))
 	required := map[string]float64{
-		"create": math.Ceil(float64(bytes)/maxCallBytes) + 2, // getProject, one listKeys page of none
-		"no-change": float64(pages) + 1,                      // getProject
+		"create":    math.Ceil(float64(bytes)/maxCallBytes) + 2, // getProject, one listKeys page of none
+		"no-change": float64(pages) + 1,                         // getProject
 	}
 	floor := func(calls int) float64 {
 		return math.Max(0, float64(calls-partner.DefaultPacingBurst)) * 60 / partner.DefaultPacingPerMinute
