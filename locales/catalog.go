@@ -292,7 +292,6 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 // conflicts returns a problem for each key that is both a text and the
 // parent of another key of its namespace, in any of the languages.
 func (c *Catalog) conflicts() []Problem {
-	type at struct{ lk, key string }
 	byNS := map[string]map[string]string{} // ns -> key -> a language key holding it
 	for lk, l := range c.langs {
 		for ns, n := range l.ns {

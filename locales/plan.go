@@ -361,7 +361,7 @@ func (pl *planner) compare(k *keys.Key, del bool) {
 			continue
 		}
 		code := pl.codes[i]
-		if old, ok := k.Translations[code]; ok && old == t.s {
+		if old, ok := translation(k.Translations, code); ok && old == t.s {
 			pl.count(code, k.Namespace).Unchanged++
 			continue
 		}
@@ -514,4 +514,18 @@ func sortedCounts(m map[countKey]*Count) []Count {
 		return cmp.Or(strings.Compare(a.Language, b.Language), strings.Compare(a.Namespace, b.Namespace))
 	})
 	return out
+}
+
+// translation returns the text of language code in a listed key's
+// translations, whose codes the service may spell in another case.
+func translation(tr map[string]string, code string) (string, bool) {
+	if t, ok := tr[code]; ok {
+		return t, true
+	}
+	for l, t := range tr {
+		if LanguageKey(l) == LanguageKey(code) {
+			return t, true
+		}
+	}
+	return "", false
 }
