@@ -77,7 +77,8 @@ type Report struct {
 	Failed []Item `json:"failed,omitempty"`
 	// Counts counts the texts by language and namespace.
 	Counts []Count `json:"counts"`
-	// Calls counts the tool calls sent, by tool.
+	// Calls counts the tool calls Apply sent, by tool (the plan's reads
+	// are not counted).
 	Calls map[string]int `json:"calls"`
 	// Published is what the publish did; nil without ApplyOptions.Publish
 	// or when a write failed.
@@ -150,8 +151,11 @@ func (p *Plan) apply(ctx context.Context, r remote, opt ApplyOptions) (*Report, 
 	for _, l := range [][]Item{rep.Created, rep.Updated, rep.Deleted, rep.Skipped, rep.Failed} {
 		sortItems(l)
 	}
-	if a.err != nil {
+	switch {
+	case a.err != nil && len(rep.Failed) > 0:
 		return rep, fmt.Errorf("locales: push of %s stopped, %d keys not written: %w", p.Project, len(rep.Failed), a.err)
+	case a.err != nil:
+		return rep, fmt.Errorf("locales: publishing %s: %w", p.Project, a.err)
 	}
 	return rep, nil
 }
