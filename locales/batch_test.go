@@ -21,12 +21,16 @@ type sizing struct {
 }
 
 func (r *sizing) createKeys(ctx context.Context, p string, ks []keys.NewKey) (*keys.CreateResult, error) {
+	r.mu.Lock()
 	r.creates = append(r.creates, ks)
+	r.mu.Unlock()
 	return r.prepared.createKeys(ctx, p, ks)
 }
 
 func (r *sizing) setTranslations(ctx context.Context, p string, vs []translations.Values) (*translations.SetResult, error) {
+	r.mu.Lock()
 	r.sets = append(r.sets, vs)
+	r.mu.Unlock()
 	return r.prepared.setTranslations(ctx, p, vs)
 }
 
@@ -41,7 +45,8 @@ func TestApplyBatches(t *testing.T) {
 		cat.Set("en", "", key, long)
 		cat.Set("de", "", key, "short")
 	}
-	r := &sizing{prepared: prepared{calls: map[string]int{}}}
+	r := &sizing{}
+	r.calls = map[string]int{}
 	plan, err := newPlan(ctx, r, "acme/web", cat, PlanOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +77,8 @@ func TestApplyBatches(t *testing.T) {
 		cat.Set("de", "", "k"+itoa(i), "new")
 		listing = append(listing, keys.Key{Name: "k" + itoa(i), Namespace: DefaultNamespace, ID: "id" + itoa(i), SourceText: "s", Translations: map[string]string{"de": "old"}})
 	}
-	r = &sizing{prepared: prepared{pages: []*keys.Page{{Keys: listing}}, calls: map[string]int{}}}
+	r = &sizing{}
+	r.pages, r.calls = []*keys.Page{{Keys: listing}}, map[string]int{}
 	plan, err = newPlan(ctx, r, "acme/web", cat, PlanOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"iter"
 	"math"
 	"strconv"
+	"sync"
 	"testing"
 
 	"golang.org/x/oauth2"
@@ -61,7 +62,14 @@ func listed(cat *Catalog) []*keys.Page {
 // accepts every write, counting the calls.
 type prepared struct {
 	pages []*keys.Page
+	mu    sync.Mutex // Apply calls concurrently
 	calls map[string]int
+}
+
+func (r *prepared) count(tool string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls[tool]++
 }
 
 func (r *prepared) project(context.Context, string) (*projectInfo, error) {
@@ -80,7 +88,7 @@ func (r *prepared) keyPages(context.Context, string, keys.ListOptions) iter.Seq2
 }
 
 func (r *prepared) createKeys(_ context.Context, _ string, ks []keys.NewKey) (*keys.CreateResult, error) {
-	r.calls["createKeys"]++
+	r.count("createKeys")
 	res := &keys.CreateResult{OK: true, Count: len(ks), Created: make([]keys.CreatedKey, len(ks))}
 	for i, k := range ks {
 		res.Created[i] = keys.CreatedKey{Name: k.Name, ID: "id"}
@@ -89,17 +97,17 @@ func (r *prepared) createKeys(_ context.Context, _ string, ks []keys.NewKey) (*k
 }
 
 func (r *prepared) updateKeys(_ context.Context, _ string, us []keys.Update) (*keys.UpdateResult, error) {
-	r.calls["updateKeys"]++
+	r.count("updateKeys")
 	return &keys.UpdateResult{OK: true, Count: len(us)}, nil
 }
 
 func (r *prepared) setTranslations(_ context.Context, _ string, vs []translations.Values) (*translations.SetResult, error) {
-	r.calls["setTranslations"]++
+	r.count("setTranslations")
 	return &translations.SetResult{OK: true, Count: len(vs)}, nil
 }
 
 func (r *prepared) deleteKeys(_ context.Context, _ string, ids []string) (*keys.DeleteResult, error) {
-	r.calls["deleteKeys"]++
+	r.count("deleteKeys")
 	return &keys.DeleteResult{OK: true, Count: len(ids)}, nil
 }
 
