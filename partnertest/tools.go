@@ -94,6 +94,7 @@ type syncJob struct {
 	keys      []string // names of the keys affected
 	langs     []string
 	notified  bool
+	files     cdnFiles // what the CDN serves once the job completed
 }
 
 // state returns the job's status at now.
@@ -451,11 +452,8 @@ func (tc *toolCall) listProjects() (any, error) {
 			})
 		}
 	}
-	return map[string]any{"projects": nonNil(out), "cdnBaseUrl": cdnBase}, nil
+	return map[string]any{"projects": nonNil(out), "cdnBaseUrl": tc.s.CDNURL}, nil
 }
-
-// cdnBase is the CDN origin the tools name. No CDN answers there yet.
-const cdnBase = "https://cdn.partnertest.invalid"
 
 // nullIfEmpty is nil for "", as the service sends an unset layout.
 func nullIfEmpty(s string) any {
@@ -512,8 +510,8 @@ func (tc *toolCall) getProject() (any, error) {
 		}
 		cov[l] = map[string]int{"tr": tr, "pct": pct}
 	}
-	base := cdnBase + "/" + slug
-	fs := cmp.Or(tp.files, translations.SingleFile)
+	base := tc.s.CDNURL + "/" + slug
+	fs, kf := tp.fileLayout()
 	pat, ex := base+"/{locale}/translations.json", []string{base + "/" + p.SourceLanguage + "/translations.json"}
 	if fs == translations.NamespacedFolders {
 		pat, ex = base+"/{locale}/{namespace}.json", nil
@@ -525,7 +523,7 @@ func (tc *toolCall) getProject() (any, error) {
 		"prj": slug, "sl": p.SourceLanguage, "nss": nonNil(nss), "lng": nonNil(langs),
 		"tk": len(live), "cov": cov,
 		"cdn": map[string]any{"base": base, "mfst": base + "/manifest.json", "pat": pat,
-			"ex": nonNil(ex), "fs": fs, "kf": cmp.Or(tp.keyFormat, translations.Nested)},
+			"ex": nonNil(ex), "fs": fs, "kf": kf},
 	}, nil
 }
 
@@ -1121,7 +1119,8 @@ func (tc *toolCall) publishTranslations() (any, error) {
 		out["message"] = "Nothing to publish."
 		return out, nil
 	}
-	job := &syncJob{id: newUUID(), tp: "batch_publish", project: p, org: orgSlug(slug), started: tc.now, keys: keys, langs: slices.Sorted(mapsKeys(langSet))}
+	job := &syncJob{id: newUUID(), tp: "batch_publish", project: p, org: orgSlug(slug), started: tc.now, keys: keys, langs: slices.Sorted(mapsKeys(langSet)),
+		files: tc.s.cdnSnapshotLocked(p, tp)}
 	tp.syncs = append(tp.syncs, job)
 	out["syncJobIds"] = []string{job.id}
 	out["deletedKeysProcessed"] = deleted
