@@ -97,12 +97,7 @@ func exportedRecv(recv *ast.FieldList) bool {
 // on whole, fields and methods, as types of package partner: no exported
 // type is an alias of a type the user cannot read.
 func TestErrorTypesShowWhole(t *testing.T) {
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := doc.New(pkgs["partner"], "github.com/locsvc/partner-go", 0)
+	p := packageDoc(t)
 	types := map[string]*doc.Type{}
 	for _, typ := range p.Types {
 		types[typ.Name] = typ
@@ -142,13 +137,9 @@ func TestErrorTypesShowWhole(t *testing.T) {
 // required struct whose zero value takes the defaults, never as a variadic
 // argument of which only the first counts.
 func TestOptionsAreOneValue(t *testing.T) {
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fset, files := parsePackage(t)
 	checked := 0
-	for _, f := range pkgs["partner"].Files {
+	for _, f := range files {
 		for _, decl := range f.Decls {
 			fn, ok := decl.(*ast.FuncDecl)
 			if !ok || fn.Recv == nil || !fn.Name.IsExported() || !exportedRecv(fn.Recv) {
@@ -176,12 +167,7 @@ func TestOptionsAreOneValue(t *testing.T) {
 // TestNoGoStringBesideFormat: fmt never calls GoString on a type with a
 // Format method, so such a GoString is dead code.
 func TestNoGoStringBesideFormat(t *testing.T) {
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, typ := range doc.New(pkgs["partner"], "github.com/locsvc/partner-go", 0).Types {
+	for _, typ := range packageDoc(t).Types {
 		var names []string
 		for _, m := range typ.Methods {
 			names = append(names, m.Name)
@@ -190,4 +176,37 @@ func TestNoGoStringBesideFormat(t *testing.T) {
 			t.Errorf("%s has both Format and GoString; GoString never runs", typ.Name)
 		}
 	}
+}
+
+// parsePackage parses package partner's non-test files, with comments.
+func parsePackage(t *testing.T) (*token.FileSet, []*ast.File) {
+	t.Helper()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return fset, files
+}
+
+// packageDoc is package partner's documentation, as go doc reads it.
+func packageDoc(t *testing.T) *doc.Package {
+	t.Helper()
+	fset, files := parsePackage(t)
+	p, err := doc.NewFromFiles(fset, files, "github.com/locsvc/partner-go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
