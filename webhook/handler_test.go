@@ -126,6 +126,41 @@ func TestHandlerServer(t *testing.T) {
 	}
 }
 
+// TestHandlerBodyBufferGrowsAsBytesArrive sends a request that looks
+// fresh (a current t, a forged v1) and announces a body of the whole limit,
+// then sends a few bytes. The handler must not set aside the announced size
+// before the bytes come: the largest buffer it offers the body's Read stays
+// small.
+func TestHandlerBodyBufferGrowsAsBytesArrive(t *testing.T) {
+	body := &capRecorder{r: strings.NewReader(`{"id":"evt_1","eventType":"keys.created"}`)}
+	r := httptest.NewRequest(http.MethodPost, "/hooks", nil)
+	r.Body, r.ContentLength = body, DefaultMaxBodyBytes
+	r.Header.Set(SignatureHeader, fmt.Sprintf("t=%d,v1=%s", testNow.Unix(), strings.Repeat("00", 32)))
+	rec := &recorder{}
+	w := serve(NewHandler(newTestVerifier(t), rec.handle), r)
+	if w.Code != http.StatusUnauthorized || rec.count() != 0 {
+		t.Fatalf("status %d, %d calls; want 401 and no call", w.Code, rec.count())
+	}
+	if body.largest == 0 || body.largest > 64<<10 {
+		t.Errorf("the handler read the body into a buffer of %d bytes for a Content-Length of %d; want it to grow as bytes arrive",
+			body.largest, r.ContentLength)
+	}
+}
+
+// capRecorder is a request body that records the largest buffer a Read is
+// given room in.
+type capRecorder struct {
+	r       io.Reader
+	largest int
+}
+
+func (c *capRecorder) Read(p []byte) (int, error) {
+	c.largest = max(c.largest, cap(p))
+	return c.r.Read(p)
+}
+
+func (c *capRecorder) Close() error { return nil }
+
 // TestHandlerIgnoresUnsignedHeaders shows the event type and id come from
 // the signed body, whatever X-Service-Event and X-Service-Id say.
 func TestHandlerIgnoresUnsignedHeaders(t *testing.T) {

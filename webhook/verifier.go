@@ -253,9 +253,9 @@ func matches(pool *sync.Pool, h *sigHeader, body []byte) bool {
 	return ok
 }
 
-// readBody reads r's body up to the limit. It is io.ReadAll with a first
-// buffer sized by Content-Length, so a body of the announced length costs
-// one allocation instead of a chain of growing ones.
+// readBody reads r's body up to the limit. The buffer grows as bytes
+// arrive, so a request cannot make the receiver set aside the size it
+// announces before it sends the bytes.
 func (v *Verifier) readBody(r *http.Request) ([]byte, error) {
 	if r.ContentLength > v.maxBody {
 		return nil, fmt.Errorf("%w: Content-Length %d, limit %d", ErrBodyTooLarge, r.ContentLength, v.maxBody)
@@ -263,25 +263,12 @@ func (v *Verifier) readBody(r *http.Request) ([]byte, error) {
 	if r.Body == nil {
 		return []byte{}, nil
 	}
-	size := int64(512)
-	if r.ContentLength >= 0 {
-		size = r.ContentLength + 1 // room to read EOF without growing
+	body, err := io.ReadAll(io.LimitReader(r.Body, v.maxBody+1))
+	if err != nil {
+		return nil, fmt.Errorf("webhook: reading body: %w", err)
 	}
-	body := make([]byte, 0, size)
-	for {
-		if len(body) == cap(body) {
-			body = append(body, 0)[:len(body)] // grow as io.ReadAll does
-		}
-		n, err := r.Body.Read(body[len(body):min(int64(cap(body)), v.maxBody+1)])
-		body = body[:len(body)+n]
-		if int64(len(body)) > v.maxBody {
-			return nil, fmt.Errorf("%w: more than %d bytes", ErrBodyTooLarge, v.maxBody)
-		}
-		if err == io.EOF {
-			return body, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("webhook: reading body: %w", err)
-		}
+	if int64(len(body)) > v.maxBody {
+		return nil, fmt.Errorf("%w: more than %d bytes", ErrBodyTooLarge, v.maxBody)
 	}
+	return body, nil
 }
