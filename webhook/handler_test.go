@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -123,6 +125,57 @@ func TestHandlerServer(t *testing.T) {
 	}
 	if _, ok := rec.events[0].Data.(*TranslationsPublished); !ok {
 		t.Errorf("Data is %T, want *TranslationsPublished", rec.events[0].Data)
+	}
+}
+
+// TestHandlerCallbackPanics goes through a real server: a callback that
+// panics gets the delivery answered 500, so the service records a failed
+// delivery instead of a dropped connection, and with WithDeduplication its
+// claim is released, so a redelivery runs the callback again.
+func TestHandlerCallbackPanics(t *testing.T) {
+	body := readGolden(t, EventKeysCreated)
+	for _, dedup := range []bool{false, true} {
+		t.Run(fmt.Sprintf("dedup=%v", dedup), func(t *testing.T) {
+			var calls atomic.Int32
+			var logs bytes.Buffer
+			opts := []HandlerOption{WithLogger(slog.New(slog.NewTextHandler(&logs, nil)))}
+			if dedup {
+				opts = append(opts, WithDeduplication(nil))
+			}
+			srv := httptest.NewUnstartedServer(NewHandler(newTestVerifier(t), func(context.Context, *Event) error {
+				if calls.Add(1) == 1 {
+					panic("boom")
+				}
+				return nil
+			}, opts...))
+			srv.Config.ErrorLog = log.New(io.Discard, "", 0) // net/http's "panic serving" line, before the fix
+			srv.Start()
+			defer srv.Close()
+			post := func() (int, error) {
+				req, err := http.NewRequest(http.MethodPost, srv.URL, bytes.NewReader(body))
+				if err != nil {
+					return 0, err
+				}
+				req.Header.Set(SignatureHeader, Sign(testSecret, testNow, body))
+				resp, err := srv.Client().Do(req)
+				if err != nil {
+					return 0, err
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				return resp.StatusCode, nil
+			}
+			if code, err := post(); code != http.StatusInternalServerError {
+				t.Fatalf("panicking callback: status %d, %v; want 500", code, err)
+			}
+			if code, err := post(); code != http.StatusOK || calls.Load() != 2 {
+				t.Fatalf("redelivery: status %d, %v, %d calls; want 200 and 2 calls", code, err, calls.Load())
+			}
+			out := logs.String()
+			if !strings.Contains(out, "callback panicked: boom") || strings.Contains(out, testSecret) {
+				t.Errorf("log should say the callback panicked, without the secret:\n%s", out)
+			}
+		})
 	}
 }
 
