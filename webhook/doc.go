@@ -88,9 +88,9 @@
 // To rotate the secret, regenerate it in the dashboard and run with both
 // for a while: NewVerifier(newSecret, WithSecrets(oldSecret)).
 //
-// Verify allocates nothing and costs little more than the HMAC itself
-// (see BenchmarkVerify). A Verifier is immutable and safe for concurrent
-// use: build one at start-up and share it.
+// Verify costs little more than the HMAC itself (see BenchmarkVerify). A
+// Verifier is immutable and safe for concurrent use: build one at start-up
+// and share it.
 //
 // # Events
 //

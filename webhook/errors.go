@@ -13,8 +13,8 @@ var (
 
 	// ErrMalformedHeader means the signature header could not be parsed:
 	// too long, a component without '=', no t or more than one, a t that
-	// is not 1 to 19 decimal digits (no sign), or a v1 that is not 64 hex
-	// digits.
+	// is not a decimal integer from 0 to math.MaxInt64 (no sign), or a v1
+	// that is not 64 hex digits.
 	ErrMalformedHeader = errors.New("webhook: malformed signature header")
 
 	// ErrNoSignature means the header holds no v1 signature. The legacy
