@@ -39,8 +39,8 @@ var (
 	// ErrInvalidPayload means Parse could not decode the body: not a JSON
 	// object, no id or eventType, or a field of the wrong JSON type. The
 	// envelope's timestamp may come as a number or a numeric string, and
-	// its version as a string or a number: the spec does not pin those
-	// down, so both are accepted.
+	// its version as a string or a number: the service's documentation
+	// does not pin those down, so both are accepted.
 	ErrInvalidPayload = errors.New("webhook: invalid payload")
 
 	// ErrEmptyBody means the body was empty and so did not match the
