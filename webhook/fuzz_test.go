@@ -2,7 +2,6 @@ package webhook
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,13 +39,8 @@ func FuzzParseHeader(f *testing.F) {
 		var h sigHeader
 		err := h.parse(header)
 		if err == nil {
-			if len(h.sigs) < 1 || len(h.sigs) > maxSignatures || h.t < 0 || len(header) > MaxHeaderBytes {
+			if h.n < 1 || h.n > maxSignatures || h.t < 0 || len(header) > MaxHeaderBytes {
 				t.Fatalf("accepted %q as %+v", header, h)
-			}
-			for _, sig := range h.sigs {
-				if len(sig) != sha256.Size {
-					t.Fatalf("accepted %q with a %d-byte v1", header, len(sig))
-				}
 			}
 			if got, err := strconv.ParseInt(h.ts, 10, 64); err != nil || got != h.t {
 				t.Fatalf("t digits %q do not give %d", h.ts, h.t)

@@ -20,12 +20,13 @@ const maxSignatures = 8
 // sigHeader is a parsed signature header.
 type sigHeader struct {
 	t    int64
-	ts   string   // t's digits as sent, which is what was signed
-	sigs [][]byte // the decoded v1 values
+	ts   string // t's digits as sent, which is what was signed
+	sigs [maxSignatures][sha256.Size]byte
+	n    int // sigs[:n] are the decoded v1 values
 }
 
 // parse reads "t=<unix>,v1=<hex>[,v1=<hex>...][,sha256=<hex>]": components
-// split on ',', each split on its first '=', spaces and tabs around keys and
+// split on ',', each split on its first '=', white space around keys and
 // values trimmed, empty components skipped. Every v1 is kept; sha256 and
 // unknown keys are ignored. Exactly one t is required.
 func (h *sigHeader) parse(header string) error {
@@ -55,17 +56,19 @@ func (h *sigHeader) parse(header string) error {
 			}
 			h.t, h.ts, seenT = int64(t), val, true
 		case "v1":
-			if len(h.sigs) == maxSignatures {
+			if h.n == maxSignatures {
 				return fmt.Errorf("%w: more than %d v1 signatures", ErrMalformedHeader, maxSignatures)
 			}
-			sig, err := hex.DecodeString(val)
-			if err != nil || len(sig) != sha256.Size {
-				return fmt.Errorf("%w: v1 is not %d hex digits", ErrMalformedHeader, 2*sha256.Size)
+			if len(val) != hex.EncodedLen(sha256.Size) { // else hex.Decode would overrun sigs[h.n]
+				return fmt.Errorf("%w: v1 is not %d hex digits", ErrMalformedHeader, hex.EncodedLen(sha256.Size))
 			}
-			h.sigs = append(h.sigs, sig)
+			if _, err := hex.Decode(h.sigs[h.n][:], []byte(val)); err != nil {
+				return fmt.Errorf("%w: v1 is not hex", ErrMalformedHeader)
+			}
+			h.n++
 		}
 	}
-	if len(h.sigs) == 0 {
+	if h.n == 0 {
 		if strings.TrimSpace(header) == "" {
 			return ErrMissingHeader
 		}

@@ -261,8 +261,8 @@ func matches(mac hash.Hash, h *sigHeader, body []byte) bool {
 	mac.Write(body)
 	sum := mac.Sum(nil)
 	ok := false
-	for _, sig := range h.sigs {
-		ok = hmac.Equal(sum, sig) || ok // no early exit: compare all
+	for i := range h.n {
+		ok = hmac.Equal(sum, h.sigs[i][:]) || ok // no early exit: compare all
 	}
 	return ok
 }
