@@ -49,8 +49,8 @@ type KeysDeleted struct {
 type SyncCompleted struct {
 	Org     string `json:"org"`
 	Project string `json:"project"`
-	// Status is the outcome. The spec shows only SyncStatusCompleted;
-	// anything else should be read as a failure.
+	// Status is the outcome. The service documents only
+	// SyncStatusCompleted; anything else should be read as a failure.
 	Status       string `json:"status"`
 	KeysImported int    `json:"keysImported"`
 	// DurationMS is the job's duration in milliseconds as sent; see
@@ -113,7 +113,7 @@ type Actor struct {
 // Via says where a content mutation came from.
 type Via string
 
-// The origins the spec lists for Actor.Via.
+// The origins the service documents for Actor.Via.
 const (
 	ViaUI     Via = "ui"     // the dashboard
 	ViaMCP    Via = "mcp"    // an agent through the service's MCP tools
@@ -124,7 +124,7 @@ const (
 // EntryStatus is the status of a content entry.
 type EntryStatus string
 
-// The entry statuses the spec lists.
+// The entry statuses the service documents.
 const (
 	EntryStatusDraft     EntryStatus = "draft"
 	EntryStatusPublished EntryStatus = "published"

@@ -30,8 +30,8 @@
 //
 // The handler reads at most the body limit, verifies the signature, parses
 // the event and calls the function with the request's context. It answers
-// 200 when the function returns nil and 500 when it returns an error, so
-// the delivery shows as failed and can be redelivered; requests that are
+// 200 when the function returns nil and 500 when it returns an error or
+// panics, so the delivery shows as failed and can be redelivered; requests that are
 // not genuine get 400, 401, 405 or 413 (see NewHandler). A body that
 // arrives empty, as when a middleware read it first, fails with
 // ErrEmptyBody rather than as a signature mismatch.
@@ -88,9 +88,9 @@
 // To rotate the secret, regenerate it in the dashboard and run with both
 // for a while: NewVerifier(newSecret, WithSecrets(oldSecret)).
 //
-// Verify allocates nothing and costs little more than the HMAC itself
-// (see BenchmarkVerify). A Verifier is immutable and safe for concurrent
-// use: build one at start-up and share it.
+// Verify costs little more than the HMAC itself (see BenchmarkVerify). A
+// Verifier is immutable and safe for concurrent use: build one at start-up
+// and share it.
 //
 // # Events
 //

@@ -13,8 +13,8 @@ var (
 
 	// ErrMalformedHeader means the signature header could not be parsed:
 	// too long, a component without '=', no t or more than one, a t that
-	// is not 1 to 19 decimal digits (no sign), or a v1 that is not 64 hex
-	// digits.
+	// is not a decimal integer from 0 to math.MaxInt64 (no sign), or a v1
+	// that is not 64 hex digits.
 	ErrMalformedHeader = errors.New("webhook: malformed signature header")
 
 	// ErrNoSignature means the header holds no v1 signature. The legacy
@@ -39,8 +39,8 @@ var (
 	// ErrInvalidPayload means Parse could not decode the body: not a JSON
 	// object, no id or eventType, or a field of the wrong JSON type. The
 	// envelope's timestamp may come as a number or a numeric string, and
-	// its version as a string or a number: the spec does not pin those
-	// down, so both are accepted.
+	// its version as a string or a number: the service's documentation
+	// does not pin those down, so both are accepted.
 	ErrInvalidPayload = errors.New("webhook: invalid payload")
 
 	// ErrEmptyBody means the body was empty and so did not match the

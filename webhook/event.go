@@ -81,10 +81,16 @@ func (e *Event) RawData() json.RawMessage {
 	if e.raw != nil || e.body == nil {
 		return e.raw
 	}
+	return dataIn(e.body)
+}
+
+// dataIn returns the data member of body, a JSON object, as sent: the last
+// one if it is repeated, nil if there is none.
+func dataIn(body []byte) json.RawMessage {
 	var env struct {
 		Data json.RawMessage `json:"data"`
 	}
-	if json.Unmarshal(e.body, &env) != nil {
+	if json.Unmarshal(body, &env) != nil {
 		return nil // cannot happen: Parse has decoded the body
 	}
 	return env.Data
@@ -114,68 +120,43 @@ func Parse(body []byte) (*Event, error) {
 	if !isObject(body) {
 		return nil, fmt.Errorf("%w: not a JSON object", ErrInvalidPayload)
 	}
-	// One json.Unmarshal reads the body: when eventType comes before data,
-	// as the service sends it, decoding eventType points the envelope's
-	// Data at the struct of the type, so that encoding/json decodes data
-	// straight into it. Decoding data into a json.RawMessage and then into
-	// the struct would read it four times instead of twice (skipped, then
-	// validated again before the second decode). When data comes first, it
-	// is kept raw and decoded once the type is known. Anything less
-	// ordinary (a second eventType, data null, a version that is not a
-	// string, any error) goes to parseTwoPass, which defines the result.
-	var env envelope
-	env.EventType.env = &env
-	env.Data = &env.raw
-	if json.Unmarshal(body, &env) != nil {
-		return parseTwoPass(body)
+	env, err := decodeEnvelope(body, true)
+	if env.typed != nil && env.typedAs != env.EventType.t {
+		// eventType changed after the data's struct was chosen by an
+		// earlier one: decode again, keeping the data as sent.
+		env, err = decodeEnvelope(body, false)
 	}
-	ev, err := env.event()
 	if err != nil {
-		return nil, err
-	}
-	switch {
-	case env.typed != nil && env.typedAs == ev.Type && env.Data == env.typed:
-		ev.Data, ev.body = env.typed, body // decoded in one pass
-	case env.typed == nil && env.Data == &env.raw:
-		ev.raw = env.raw // nil if there was no data
-		if ev.Data = newData(ev.Type); ev.Data == nil {
-			ev.Data = &UnknownData{Raw: env.raw}
-		} else if env.raw != nil {
-			if err := json.Unmarshal(env.raw, ev.Data); err != nil {
-				return nil, fmt.Errorf("%w: data of %s: %w", ErrInvalidPayload, ev.Type, err)
-			}
-		}
-	default:
-		return parseTwoPass(body)
-	}
-	return ev, nil
-}
-
-// parseTwoPass decodes body as Parse does, in two passes: the envelope
-// with data kept as raw JSON, then the data into the struct of the type.
-func parseTwoPass(body []byte) (*Event, error) {
-	var env struct {
-		envelopeFields
-		EventType EventType `json:"eventType"`
-		// Version is documented as the string "1", but a number 1 reads
-		// the same.
-		Version json.RawMessage `json:"version"`
-		Data    json.RawMessage `json:"data"`
-	}
-	if err := json.Unmarshal(body, &env); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidPayload, err)
 	}
-	ev, err := env.event(env.EventType, jsonScalar(env.Version))
-	if err != nil {
-		return nil, err
+	ev := &Event{ID: env.ID, WebhookConfigID: env.WebhookConfigID, Type: env.EventType.t, Version: jsonScalar(env.Version)}
+	if ev.ID == "" {
+		return nil, fmt.Errorf("%w: no id", ErrInvalidPayload)
 	}
-	ev.raw = env.Data
-	if ev.Data = newData(ev.Type); ev.Data == nil {
-		ev.Data = &UnknownData{Raw: env.Data}
+	if ev.Type == "" {
+		return nil, fmt.Errorf("%w: no eventType", ErrInvalidPayload)
+	}
+	if ev.Timestamp, err = unixMillis(env.Timestamp); err != nil {
+		return nil, fmt.Errorf("%w: timestamp: %w", ErrInvalidPayload, err)
+	}
+	if ev.CreatedAt, err = parseCreatedAt(env.CreatedAt); err != nil {
+		return nil, fmt.Errorf("%w: createdAt: %w", ErrInvalidPayload, err)
+	}
+	if env.typed != nil && env.Data == env.typed {
+		ev.Data, ev.body = env.typed, body // decoded in the one pass
 		return ev, nil
 	}
-	if len(env.Data) > 0 {
-		if err := json.Unmarshal(env.Data, ev.Data); err != nil {
+	// The data came before eventType, or eventType changed, or the data is
+	// null (which sets env.Data to nil) or came after a null: decode it as
+	// sent into the struct of the type.
+	ev.raw = env.raw
+	if env.Data != any(&env.raw) {
+		ev.raw = dataIn(body)
+	}
+	if ev.Data = newData(ev.Type); ev.Data == nil {
+		ev.Data = &UnknownData{Raw: ev.raw}
+	} else if ev.raw != nil {
+		if err := json.Unmarshal(ev.raw, ev.Data); err != nil {
 			return nil, fmt.Errorf("%w: data of %s: %w", ErrInvalidPayload, ev.Type, err)
 		}
 	}
@@ -189,57 +170,42 @@ func isObject(body []byte) bool {
 	return len(trimmed) > 0 && trimmed[0] == '{'
 }
 
-// envelopeFields are the members of the envelope that both parses decode
-// alike.
-type envelopeFields struct {
+// envelope is the wire form of an Event.
+type envelope struct {
 	ID              string      `json:"id"`
 	WebhookConfigID string      `json:"webhookConfigId"`
+	EventType       typeField   `json:"eventType"`
 	Timestamp       json.Number `json:"timestamp"`
 	CreatedAt       string      `json:"createdAt"`
-}
-
-// event checks the fields and returns an Event of type t with them, and no
-// data yet.
-func (f *envelopeFields) event(t EventType, version string) (*Event, error) {
-	if f.ID == "" {
-		return nil, fmt.Errorf("%w: no id", ErrInvalidPayload)
-	}
-	if t == "" {
-		return nil, fmt.Errorf("%w: no eventType", ErrInvalidPayload)
-	}
-	ev := &Event{ID: f.ID, WebhookConfigID: f.WebhookConfigID, Type: t, Version: version}
-	var err error
-	if ev.Timestamp, err = unixMillis(f.Timestamp); err != nil {
-		return nil, fmt.Errorf("%w: timestamp: %w", ErrInvalidPayload, err)
-	}
-	if ev.CreatedAt, err = parseCreatedAt(f.CreatedAt); err != nil {
-		return nil, fmt.Errorf("%w: createdAt: %w", ErrInvalidPayload, err)
-	}
-	return ev, nil
-}
-
-// envelope is the wire form of an Event for Parse's single pass.
-type envelope struct {
-	envelopeFields
-	EventType typeField `json:"eventType"`
-	// Version takes only a string: any other JSON type fails the single
-	// pass, and parseTwoPass reads it.
-	Version string `json:"version"`
-	// Data starts as &raw; decoding eventType replaces it with the struct
-	// of the type (typed), unless data came first.
+	// Version is documented as the string "1", but a number 1 reads the
+	// same.
+	Version json.RawMessage `json:"version"`
+	// Data starts as &raw. When typing, decoding eventType replaces it
+	// with the struct of the type (typed), unless data came first.
 	Data    any `json:"data"`
 	raw     json.RawMessage
+	typing  bool
 	typed   any
 	typedAs EventType
 }
 
-// event is envelopeFields.event with the decoded type and version.
-func (env *envelope) event() (*Event, error) {
-	return env.envelopeFields.event(env.EventType.t, env.Version)
+// decodeEnvelope decodes body, a JSON object, into an envelope in one
+// json.Unmarshal. With typing, eventType, which the service sends before
+// data, points Data at the struct of the type, so that the data is decoded
+// straight into it; decoding it into a json.RawMessage and then into the
+// struct would read it four times instead of twice (skipped, then
+// validated again before the second decode). Without typing, or when data
+// comes first, the data is kept as sent.
+func decodeEnvelope(body []byte, typing bool) (*envelope, error) {
+	env := &envelope{typing: typing}
+	env.EventType.env = env
+	env.Data = &env.raw
+	return env, json.Unmarshal(body, env)
 }
 
 // typeField is the envelope's eventType. Decoding the first one points the
-// envelope's Data at the struct of the type, if data has not come yet.
+// envelope's Data at the struct of the type, if the envelope is typing and
+// data has not come yet.
 type typeField struct {
 	t   EventType
 	env *envelope
@@ -251,7 +217,7 @@ type typeField struct {
 // alone, and any other JSON type is a type error.)
 func (f *typeField) UnmarshalText(b []byte) error {
 	f.t = EventType(b)
-	if env := f.env; env.typed == nil && env.raw == nil {
+	if env := f.env; env.typing && env.typed == nil && env.raw == nil {
 		if d := newData(f.t); d != nil {
 			env.Data, env.typed, env.typedAs = d, d, f.t
 		}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"time"
 )
 
@@ -124,9 +126,10 @@ type handler struct {
 //     (WithDeduplication);
 //   - 409 Conflict for a duplicate that waited in vain for another
 //     delivery of its event to finish (WithDeduplication);
-//   - 500 Internal Server Error when fn returns an error, so the delivery
-//     shows as failed in the dashboard and can be redelivered. The error's
-//     text is not sent; a 4xx body is only the sentinel's short message.
+//   - 500 Internal Server Error when fn returns an error or panics, so the
+//     delivery shows as failed in the dashboard and can be redelivered. The
+//     error's text is not sent (WithLogger logs it, with the stack of a
+//     panic); a 4xx body is only the sentinel's short message.
 //
 // The service waits 10 seconds for an answer: do slow work after fn
 // returns, for example by queueing the event. NewHandler panics if v or fn
@@ -212,7 +215,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if h.dedup == nil {
-		h.answer(w, r, ev, h.fn(ctx, r, ev))
+		h.answer(w, r, ev, h.call(ctx, r, ev))
 		return
 	}
 	h.serveOnce(w, r, ev)
@@ -276,7 +279,7 @@ func (h *handler) callClaimed(ctx context.Context, r *http.Request, ev *Event, k
 			h.log.ErrorContext(ctx, "webhook: dedup release failed", "event", ev.ID, "error", err)
 		}
 	}()
-	err := h.fn(ctx, r, ev)
+	err := h.call(ctx, r, ev)
 	if ok = err == nil; ok {
 		// The event is handled even if this fails: answer 200 and let the
 		// claim expire; a redelivery after that runs the callback again.
@@ -285,6 +288,18 @@ func (h *handler) callClaimed(ctx context.Context, r *http.Request, ev *Event, k
 		}
 	}
 	return err
+}
+
+// call runs the callback. A panic in it becomes its error, with the stack,
+// so that the delivery is answered 500 (and its claim released) rather than
+// net/http dropping the connection without a status.
+func (h *handler) call(ctx context.Context, r *http.Request, ev *Event) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("webhook: callback panicked: %v\n%s", p, debug.Stack())
+		}
+	}()
+	return h.fn(ctx, r, ev)
 }
 
 // answer writes 200 for a callback that succeeded, 500 for one that failed.

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -125,6 +127,92 @@ func TestHandlerServer(t *testing.T) {
 		t.Errorf("Data is %T, want *TranslationsPublished", rec.events[0].Data)
 	}
 }
+
+// TestHandlerCallbackPanics goes through a real server: a callback that
+// panics gets the delivery answered 500, so the service records a failed
+// delivery instead of a dropped connection, and with WithDeduplication its
+// claim is released, so a redelivery runs the callback again.
+func TestHandlerCallbackPanics(t *testing.T) {
+	body := readGolden(t, EventKeysCreated)
+	for _, dedup := range []bool{false, true} {
+		t.Run(fmt.Sprintf("dedup=%v", dedup), func(t *testing.T) {
+			var calls atomic.Int32
+			var logs bytes.Buffer
+			opts := []HandlerOption{WithLogger(slog.New(slog.NewTextHandler(&logs, nil)))}
+			if dedup {
+				opts = append(opts, WithDeduplication(nil))
+			}
+			srv := httptest.NewUnstartedServer(NewHandler(newTestVerifier(t), func(context.Context, *Event) error {
+				if calls.Add(1) == 1 {
+					panic("boom")
+				}
+				return nil
+			}, opts...))
+			srv.Config.ErrorLog = log.New(io.Discard, "", 0) // net/http's "panic serving" line, before the fix
+			srv.Start()
+			defer srv.Close()
+			post := func() (int, error) {
+				req, err := http.NewRequest(http.MethodPost, srv.URL, bytes.NewReader(body))
+				if err != nil {
+					return 0, err
+				}
+				req.Header.Set(SignatureHeader, Sign(testSecret, testNow, body))
+				resp, err := srv.Client().Do(req)
+				if err != nil {
+					return 0, err
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				return resp.StatusCode, nil
+			}
+			if code, err := post(); code != http.StatusInternalServerError {
+				t.Fatalf("panicking callback: status %d, %v; want 500", code, err)
+			}
+			if code, err := post(); code != http.StatusOK || calls.Load() != 2 {
+				t.Fatalf("redelivery: status %d, %v, %d calls; want 200 and 2 calls", code, err, calls.Load())
+			}
+			out := logs.String()
+			if !strings.Contains(out, "callback panicked: boom") || strings.Contains(out, testSecret) {
+				t.Errorf("log should say the callback panicked, without the secret:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestHandlerBodyBufferGrowsAsBytesArrive sends a request that looks
+// fresh (a current t, a forged v1) and announces a body of the whole limit,
+// then sends a few bytes. The handler must not set aside the announced size
+// before the bytes come: the largest buffer it offers the body's Read stays
+// small.
+func TestHandlerBodyBufferGrowsAsBytesArrive(t *testing.T) {
+	body := &capRecorder{r: strings.NewReader(`{"id":"evt_1","eventType":"keys.created"}`)}
+	r := httptest.NewRequest(http.MethodPost, "/hooks", nil)
+	r.Body, r.ContentLength = body, DefaultMaxBodyBytes
+	r.Header.Set(SignatureHeader, fmt.Sprintf("t=%d,v1=%s", testNow.Unix(), strings.Repeat("00", 32)))
+	rec := &recorder{}
+	w := serve(NewHandler(newTestVerifier(t), rec.handle), r)
+	if w.Code != http.StatusUnauthorized || rec.count() != 0 {
+		t.Fatalf("status %d, %d calls; want 401 and no call", w.Code, rec.count())
+	}
+	if body.largest == 0 || body.largest > 64<<10 {
+		t.Errorf("the handler read the body into a buffer of %d bytes for a Content-Length of %d; want it to grow as bytes arrive",
+			body.largest, r.ContentLength)
+	}
+}
+
+// capRecorder is a request body that records the largest buffer a Read is
+// given room in.
+type capRecorder struct {
+	r       io.Reader
+	largest int
+}
+
+func (c *capRecorder) Read(p []byte) (int, error) {
+	c.largest = max(c.largest, cap(p))
+	return c.r.Read(p)
+}
+
+func (c *capRecorder) Close() error { return nil }
 
 // TestHandlerIgnoresUnsignedHeaders shows the event type and id come from
 // the signed body, whatever X-Service-Event and X-Service-Id say.

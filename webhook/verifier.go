@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -32,19 +31,12 @@ const SecretPrefix = "whsec_"
 
 // A Verifier checks the signature of webhook deliveries. Create one with
 // NewVerifier at start-up and share it: it is immutable and safe for
-// concurrent use, and Verify allocates nothing.
+// concurrent use.
 type Verifier struct {
-	macs      []*sync.Pool // one per distinct secret, holding *macState keyed with it
+	macs      []keyedMAC // one per distinct secret
 	tolerance time.Duration
 	maxBody   int64
 	now       func() time.Time
-}
-
-// macState is a keyed HMAC and a scratch buffer, reused through a sync.Pool
-// because a keyed hash.Hash must not be shared between goroutines.
-type macState struct {
-	mac hash.Hash
-	buf [sha256.Size]byte // first "<t>.", then the sum
 }
 
 // An Option configures a Verifier in NewVerifier.
@@ -146,10 +138,7 @@ func NewVerifier(secret string, opts ...Option) (*Verifier, error) {
 		if slices.Contains(c.secrets[:i], s) {
 			continue // the same key twice would only double the work
 		}
-		key := []byte(s)
-		v.macs = append(v.macs, &sync.Pool{New: func() any {
-			return &macState{mac: hmac.New(sha256.New, key)}
-		}})
+		v.macs = append(v.macs, newKeyedMAC([]byte(s)))
 	}
 	return v, nil
 }
@@ -226,8 +215,8 @@ func (v *Verifier) checkBody(h *sigHeader, body []byte) error {
 	if int64(len(body)) > v.maxBody {
 		return fmt.Errorf("%w: %d bytes, limit %d", ErrBodyTooLarge, len(body), v.maxBody)
 	}
-	for _, pool := range v.macs {
-		if matches(pool, h, body) {
+	for _, km := range v.macs {
+		if matches(km.new(), h, body) {
 			return nil
 		}
 	}
@@ -237,25 +226,50 @@ func (v *Verifier) checkBody(h *sigHeader, body []byte) error {
 	return ErrSignatureMismatch
 }
 
-// matches reports whether any v1 in h is the HMAC of "<t>.<body>" under the
-// key of pool's states, t being the digits exactly as sent.
-func matches(pool *sync.Pool, h *sigHeader, body []byte) bool {
-	st := pool.Get().(*macState)
-	st.mac.Reset()
-	st.mac.Write(append(append(st.buf[:0], h.ts...), '.')) // at most 20 bytes
-	st.mac.Write(body)
-	sum := st.mac.Sum(st.buf[:0])
+// keyedMAC is one secret's HMAC-SHA256, keyed once. A hash.Hash is not
+// safe for concurrent use, so mac is only ever cloned, never written.
+type keyedMAC struct {
+	key []byte
+	mac hash.Hash
+}
+
+// newKeyedMAC keys an HMAC-SHA256 with key. It resets it once: crypto/hmac
+// then saves its keyed inner and outer states, which each clone restores
+// rather than hashing the padded key again.
+func newKeyedMAC(key []byte) keyedMAC {
+	mac := hmac.New(sha256.New, key)
+	mac.Reset()
+	return keyedMAC{key: key, mac: mac}
+}
+
+// new returns a fresh HMAC under k's key: a clone of the one keyed in
+// NewVerifier, which skips keying again, or, where the hash cannot be
+// cloned, a new one.
+func (k keyedMAC) new() hash.Hash {
+	if c, ok := k.mac.(hash.Cloner); ok {
+		if mac, err := c.Clone(); err == nil {
+			return mac
+		}
+	}
+	return hmac.New(sha256.New, k.key)
+}
+
+// matches reports whether any v1 in h is mac's sum of "<t>.<body>", t being
+// the digits exactly as sent.
+func matches(mac hash.Hash, h *sigHeader, body []byte) bool {
+	mac.Write([]byte(h.ts + "."))
+	mac.Write(body)
+	sum := mac.Sum(nil)
 	ok := false
 	for i := range h.n {
 		ok = hmac.Equal(sum, h.sigs[i][:]) || ok // no early exit: compare all
 	}
-	pool.Put(st)
 	return ok
 }
 
-// readBody reads r's body up to the limit. It is io.ReadAll with a first
-// buffer sized by Content-Length, so a body of the announced length costs
-// one allocation instead of a chain of growing ones.
+// readBody reads r's body up to the limit. The buffer grows as bytes
+// arrive, so a request cannot make the receiver set aside the size it
+// announces before it sends the bytes.
 func (v *Verifier) readBody(r *http.Request) ([]byte, error) {
 	if r.ContentLength > v.maxBody {
 		return nil, fmt.Errorf("%w: Content-Length %d, limit %d", ErrBodyTooLarge, r.ContentLength, v.maxBody)
@@ -263,25 +277,12 @@ func (v *Verifier) readBody(r *http.Request) ([]byte, error) {
 	if r.Body == nil {
 		return []byte{}, nil
 	}
-	size := int64(512)
-	if r.ContentLength >= 0 {
-		size = r.ContentLength + 1 // room to read EOF without growing
+	body, err := io.ReadAll(io.LimitReader(r.Body, v.maxBody+1))
+	if err != nil {
+		return nil, fmt.Errorf("webhook: reading body: %w", err)
 	}
-	body := make([]byte, 0, size)
-	for {
-		if len(body) == cap(body) {
-			body = append(body, 0)[:len(body)] // grow as io.ReadAll does
-		}
-		n, err := r.Body.Read(body[len(body):min(int64(cap(body)), v.maxBody+1)])
-		body = body[:len(body)+n]
-		if int64(len(body)) > v.maxBody {
-			return nil, fmt.Errorf("%w: more than %d bytes", ErrBodyTooLarge, v.maxBody)
-		}
-		if err == io.EOF {
-			return body, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("webhook: reading body: %w", err)
-		}
+	if int64(len(body)) > v.maxBody {
+		return nil, fmt.Errorf("%w: more than %d bytes", ErrBodyTooLarge, v.maxBody)
 	}
+	return body, nil
 }
