@@ -44,7 +44,7 @@ type fileData struct {
 
 // fileGrant is one grant's token and the leases held on it.
 type fileGrant struct {
-	Token  *oauth2.Token              `json:"token,omitempty"`
+	Token  *oauth2.Token                `json:"token,omitempty"`
 	Leases map[auth.TokenKind]fileLease `json:"leases,omitempty"`
 }
 

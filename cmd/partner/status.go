@@ -155,7 +155,7 @@ type publishResult struct {
 	Published int `json:"published"`
 	// Syncs are the jobs that ship the publish: as started, or as they
 	// ended with --wait.
-	Syncs []syncResult `json:"syncs"`
+	Syncs   []syncResult `json:"syncs"`
 	Message string       `json:"message,omitempty"`
 }
 
