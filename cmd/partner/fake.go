@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"net"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -20,6 +21,7 @@ func (a *app) fakeCmd() *cobra.Command {
 	var (
 		addr, hook       string
 		printEnv, rotate bool
+		lifetime         time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "fake [--addr HOST:PORT] [--print-env] [--webhook URL] [--rotate]",
@@ -54,6 +56,9 @@ the grant, as the service may do: share a PARTNER_STORE between processes.`,
 			opts := []partnertest.Option{partnertest.WithListener(l), partnertest.WithRedirectURLs(redirect)}
 			if rotate {
 				opts = append(opts, partnertest.WithRefreshRotation())
+			}
+			if lifetime > 0 {
+				opts = append(opts, partnertest.WithTokenLifetimes(lifetime, 0))
 			}
 			srv := partnertest.NewServer(opts...)
 			defer srv.Close()
@@ -91,7 +96,9 @@ the grant, as the service may do: share a PARTNER_STORE between processes.`,
 			fmt.Fprintf(a.stderr, "partner fake: serving the API at %s, project %s/%s, grant %s; stop with Ctrl-C\n",
 				srv.URL, fakeOrgSlug, fakeProjectSlug, g.ID)
 			<-cmd.Context().Done()
-			fmt.Fprintln(a.stderr, "partner fake: stopped")
+			n := srv.Counts()
+			fmt.Fprintf(a.stderr, "partner fake: stopped after %d refreshes, %d installation tokens, %d code exchanges; %d refresh tokens reused, %d grants revoked for reuse\n",
+				n.Refreshes, n.Mints, n.Exchanges, n.ReusedRefreshTokens, n.ReuseRevocations)
 			return nil
 		},
 	}
@@ -100,6 +107,10 @@ the grant, as the service may do: share a PARTNER_STORE between processes.`,
 	f.BoolVar(&printEnv, "print-env", false, "print KEY=VALUE lines for every PARTNER_* setting on stdout")
 	f.StringVar(&hook, "webhook", "", "send the events the tools fire to this URL, signed with PARTNER_WEBHOOK_SECRET")
 	f.BoolVar(&rotate, "rotate", false, "rotate refresh tokens on every refresh, and revoke a grant whose retired refresh token comes back")
+	// Short-lived access tokens make every run refresh, for tests of
+	// rotation; not part of the documented interface.
+	f.DurationVar(&lifetime, "access-token-lifetime", 0, "how long access tokens live (default 30m)")
+	f.MarkHidden("access-token-lifetime")
 	return cmd
 }
 

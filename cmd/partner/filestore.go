@@ -58,7 +58,7 @@ const lockRetry = 5 * time.Millisecond
 
 func newFileStore(path string) (*fileStore, error) {
 	if path == "" {
-		return nil, errors.New("file: needs a path, as in file:/var/lib/partner/tokens.json")
+		return nil, usageErrorf("file: needs a path, as in file:/var/lib/partner/tokens.json")
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {

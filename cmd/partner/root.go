@@ -35,7 +35,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
 	if err != nil {
-		fmt.Fprintf(stderr, "partner: %v\n", err)
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "partner: ") {
+			msg = "partner: " + msg
+		}
+		fmt.Fprintln(stderr, msg)
 		if hint := advice(err); hint != "" {
 			fmt.Fprintf(stderr, "  %s\n", hint)
 		}
