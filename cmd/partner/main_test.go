@@ -110,8 +110,10 @@ func startFake(t *testing.T, args ...string) map[string]string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	drained := make(chan struct{})
 	t.Cleanup(func() {
 		cmd.Process.Signal(syscall.SIGTERM)
+		<-drained // before Wait, which closes the pipe
 		if err := cmd.Wait(); err != nil {
 			t.Errorf("partner fake after SIGTERM: %v; stderr:\n%s", err, stderr.String())
 		}
@@ -126,8 +128,9 @@ func startFake(t *testing.T, args ...string) map[string]string {
 		env[k] = v
 	}
 	if len(env) < len(fakeEnvKeys) {
+		close(drained)
 		t.Fatalf("partner fake --print-env stopped after %v; stderr:\n%s", env, stderr.String())
 	}
-	go io.Copy(io.Discard, stdout)
+	go func() { io.Copy(io.Discard, stdout); close(drained) }()
 	return env
 }
