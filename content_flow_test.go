@@ -39,13 +39,13 @@ type contentInbox struct {
 	events []*webhook.Event
 }
 
-// newContentInbox starts a receiver subscribed to every event of srv and
-// returns it; it stops when the test ends.
-func newContentInbox(t *testing.T, srv *partnertest.Server) *contentInbox {
+// newContentInbox starts a receiver subscribed to every event of the
+// project and returns it; it stops when the test ends.
+func newContentInbox(t *testing.T, srv *partnertest.Server, projectID string) *contentInbox {
 	t.Helper()
 	in := &contentInbox{}
 	rcv := httptest.NewUnstartedServer(nil)
-	wh := srv.AddWebhook("http://" + rcv.Listener.Addr().String() + "/hooks")
+	wh := srv.AddWebhook(projectID, "http://"+rcv.Listener.Addr().String()+"/hooks")
 	v, err := webhook.NewVerifier(wh.Secret, webhook.WithClock(srv.Now))
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +131,7 @@ type contentRig struct {
 func newContentRig(t *testing.T, opts ...partnertest.GrantOption) *contentRig {
 	t.Helper()
 	r := &contentRig{toolsRig: newToolsRig(t, opts...)}
-	r.in = newContentInbox(t, r.srv)
+	r.in = newContentInbox(t, r.srv, r.p.ID)
 	return r
 }
 

@@ -149,7 +149,8 @@ type ToolError struct {
 	// tool.
 	Required string
 	// RetryAfter is, for ToolTooManyRequests, how long to wait before
-	// trying again (the service's publish cooldown); 0 otherwise.
+	// trying again: the wait the text gives, or else the service's 30 s
+	// publish cooldown; 0 otherwise.
 	RetryAfter time.Duration
 
 	scope *MissingScopeError // for ToolMissingScope
@@ -200,8 +201,8 @@ func (e *ToolError) internal() *apierr.ToolError {
 func (*ToolError) public() {}
 
 // ToolErrorKind says what a tool failure was, as far as its text tells:
-// the codes it carries are recognised case-insensitively, never a whole
-// sentence.
+// the codes it carries, or a few phrases of the service's messages,
+// recognised case-insensitively; anything else is ToolOther.
 type ToolErrorKind string
 
 // The kinds of ToolError.
@@ -217,17 +218,19 @@ const (
 	// ToolMissingScope: the grant lacks a scope (missing_scope).
 	// errors.As finds a *MissingScopeError with Required set.
 	ToolMissingScope ToolErrorKind = "missing_scope"
-	// ToolConflict: the change conflicts with existing data (CONFLICT).
-	// errors.Is(err, ErrConflict).
+	// ToolConflict: the change conflicts with existing data (CONFLICT,
+	// "already exists"). errors.Is(err, ErrConflict).
 	ToolConflict ToolErrorKind = "conflict"
-	// ToolTooManyRequests: the publish cooldown (TOO_MANY_REQUESTS).
-	// errors.Is(err, ErrTemporary); RetryAfter is the cooldown.
+	// ToolTooManyRequests: the publish cooldown (TOO_MANY_REQUESTS, "rate
+	// limited", "wait N seconds"). errors.Is(err, ErrTemporary);
+	// RetryAfter is the wait the text gives, or else the 30 s cooldown.
 	ToolTooManyRequests ToolErrorKind = "too_many_requests"
 	// ToolNotFound: the project, key, entry or sync job does not exist
 	// ("not found").
 	ToolNotFound ToolErrorKind = "not_found"
 	// ToolValidation: the tool refused its arguments ("Validation error",
-	// "Invalid project format").
+	// "Invalid project format", or the validator's JSON list of issues,
+	// whose messages and paths Text then gives).
 	ToolValidation ToolErrorKind = "validation"
 	// ToolUnknown: the server has no tool of that name ("Unknown tool").
 	ToolUnknown ToolErrorKind = "unknown_tool"

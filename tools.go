@@ -164,7 +164,23 @@ func (s *KeysService) Delete(ctx context.Context, project string, ids []string) 
 // (Config.MCPURL). Projects are named "org/project".
 type TranslationsService service
 
-// Get returns translations of project's keys (getTranslations).
+// ListProjects lists the projects the grant can use (listProjects), with
+// their languages and file layout. Name them to the other tools by
+// their Slug ("org/project"). Not the REST Projects service, which names
+// projects by id.
+func (s *TranslationsService) ListProjects(ctx context.Context) (*translations.ProjectList, error) {
+	return toolcalls.ListProjects(ctx, (*service)(s).translations())
+}
+
+// GetProject returns project's overview (getProject): its languages,
+// namespaces, key counts and coverage, and where its files are served
+// (CDN URLs, file structure and key format), as locale sync needs them.
+func (s *TranslationsService) GetProject(ctx context.Context, project string) (*translations.Project, error) {
+	return toolcalls.GetProject(ctx, (*service)(s).translations(), project)
+}
+
+// Get returns translations of project's keys (getTranslations), with the
+// details of their namespaces when the service sends them.
 func (s *TranslationsService) Get(ctx context.Context, project string, q translations.GetOptions) (*translations.Result, error) {
 	return toolcalls.GetTranslations(ctx, (*service)(s).translations(), project, q)
 }
@@ -185,12 +201,15 @@ func (s *TranslationsService) Pending(ctx context.Context, project string) (*tra
 // Publish publishes the pending changes, all of them or opt's selection
 // (publishTranslations), and returns the sync jobs it started. A publish
 // within the service's cooldown fails with a *ToolError matching
-// ErrTemporary, whose RetryAfter is the cooldown; the SDK does not wait.
+// ErrTemporary, whose RetryAfter is the wait the service gives (or else
+// its 30 s cooldown); the SDK does not wait.
 func (s *TranslationsService) Publish(ctx context.Context, project string, opt translations.PublishOptions) (*translations.PublishResult, error) {
 	return toolcalls.Publish(ctx, (*service)(s).translations(), project, opt)
 }
 
-// ListSyncs lists project's sync jobs (getSyncs).
+// ListSyncs lists project's sync jobs (getSyncs). A Status the tool
+// cannot filter by (SyncCancelled) is refused with ErrInvalidArgument
+// before any request.
 func (s *TranslationsService) ListSyncs(ctx context.Context, project string, opt translations.ListSyncsOptions) (*translations.SyncList, error) {
 	return toolcalls.ListSyncs(ctx, (*service)(s).translations(), project, opt)
 }

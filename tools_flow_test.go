@@ -119,7 +119,7 @@ func TestToolsFlowPublishWithWebhooks(t *testing.T) {
 
 	var got received
 	rcv := httptest.NewUnstartedServer(nil)
-	wh := srv.AddWebhook("http://"+rcv.Listener.Addr().String()+"/hooks",
+	wh := srv.AddWebhook(r.p.ID, "http://"+rcv.Listener.Addr().String()+"/hooks",
 		webhook.EventKeysCreated, webhook.EventTranslationsPublished, webhook.EventSyncCompleted)
 	v, err := webhook.NewVerifier(wh.Secret, webhook.WithClock(srv.Now))
 	if err != nil {

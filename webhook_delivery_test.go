@@ -87,7 +87,9 @@ func TestDeliveryMatrix(t *testing.T) {
 			r := &deliveryRig{srv: srv}
 			rcv := httptest.NewUnstartedServer(nil)
 			// No types: the config subscribes to all, unknown ones included.
-			r.hook = srv.AddWebhook("http://" + rcv.Listener.Addr().String() + "/hooks")
+			org := srv.AddOrganization("acme", "Acme")
+			p := srv.AddProject(org.ID, partnertest.Project{Name: "Web", Slug: "web", SourceLanguage: "en"})
+			r.hook = srv.AddWebhook(p.ID, "http://"+rcv.Listener.Addr().String()+"/hooks")
 			r.secrets = []string{r.hook.Secret, "whsec_previous"}
 			v, err := webhook.NewVerifier(r.secrets[0], webhook.WithSecrets(r.secrets[1:]...))
 			if err != nil {

@@ -50,9 +50,14 @@ type Entry struct {
 	// Slug is shared by all languages.
 	Slug   string
 	Status Status
-	// Body is the markdown body in the source language, when sent
-	// (ListOptions.IncludeBody).
+	// Body is the markdown body in the source language: the source
+	// language's Translations body (Entries.Get). Listings and the short
+	// record carry no body.
 	Body string
+	// RichBody is the source language's body when the service sends it
+	// as a rich-text document (JSON, a Plate editor document) instead of
+	// markdown text; Body is then empty. Nil otherwise.
+	RichBody json.RawMessage
 	// SourceLanguage is the language Fields and Title are in.
 	SourceLanguage string
 	// Languages are the languages the entry has.
@@ -86,9 +91,13 @@ type Translation struct {
 	// Language is the language code.
 	Language string
 	Title    string
-	// Body is the markdown body.
-	Body   string
-	Status Status
+	// Body is the markdown body, when the service sends the body as text.
+	Body string
+	// RichBody is the body when the service sends it as a rich-text
+	// document (JSON, a Plate editor document: a list of nodes) instead
+	// of text; Body is then empty. Nil otherwise.
+	RichBody json.RawMessage
+	Status   Status
 	// Fields maps localized field names to their values in this
 	// language, as text.
 	Fields map[string]string
@@ -234,8 +243,10 @@ type ListOptions struct {
 	Search []string
 	// SearchLocales limits Search to these languages.
 	SearchLocales []string
-	// IncludeBody fills Entry.Body. It needs Model.
-	IncludeBody bool
+	// SearchBody makes Search match the entries' body text too, not only
+	// titles and slugs. It needs Model. It does not add bodies to the
+	// listing: read an entry's body with Entries.Get.
+	SearchBody bool
 	// Statuses keeps entries with any of these statuses.
 	Statuses []Status
 	// Language keeps entries that have this language; LanguageMode says

@@ -98,31 +98,41 @@ type EnumValue struct {
 	Label, Value string
 }
 
+// Ptr returns a pointer to v, for the optional members of FieldOptions,
+// Relation, FieldUpdate and ModelUpdate: content.Ptr(false) switches a
+// setting off, where nil leaves it as it is.
+func Ptr[T any](v T) *T { return &v }
+
 // Relation is the target of a relation field.
 type Relation struct {
 	// TargetModel is the slug of the model the field points at;
-	// UsersModel points at project members.
+	// UsersModel points at project members. "" sends none.
 	TargetModel string
-	// Multiple allows more than one related entry.
-	Multiple bool
+	// Multiple allows more than one related entry: Ptr(true) or
+	// Ptr(false); nil sends nothing (in a Field, the service did not say).
+	Multiple *bool
 }
 
 // FieldOptions are a field's options as the tools take them. They are
-// sent as one object, and a false flag or an empty list is left out.
+// sent as one object; a nil member or an empty list is left out, so
+// that a setting is switched off with Ptr(false).
 type FieldOptions struct {
 	// EnumValues are the choices of an enum field, at most
 	// MaxEnumValues.
 	EnumValues []EnumValue
-	// Unsplash enables picking images from Unsplash (media fields).
-	Unsplash bool
-	// AIGeneration enables generating the field's value; nil leaves it
-	// off.
+	// Unsplash enables (Ptr(true)) or disables (Ptr(false)) picking
+	// images from Unsplash (media fields).
+	Unsplash *bool
+	// AIGeneration configures generating the field's value; nil sends
+	// none.
 	AIGeneration *AIGeneration
-	// ShowInTable shows the field in the dashboard's entry table.
-	ShowInTable bool
+	// ShowInTable shows (Ptr(true)) or hides (Ptr(false)) the field in
+	// the dashboard's entry table.
+	ShowInTable *bool
 }
 
-// AIGeneration configures the generation of a field's value.
+// AIGeneration configures the generation of a field's value. It is sent
+// whole: Enabled false switches generation off.
 type AIGeneration struct {
 	Enabled bool
 	// Prompt is the instruction (at most 2,000 characters); Model the
@@ -140,9 +150,11 @@ type NewField struct {
 	DisplayName string
 	// Type is the field's type; "" means FieldText.
 	Type FieldType
-	// Localized gives the field a value per language.
+	// Localized gives the field a value per language (false, the
+	// service's default, sends nothing).
 	Localized bool
-	// Required makes the field mandatory.
+	// Required makes the field mandatory (false, the service's default,
+	// sends nothing).
 	Required bool
 	// Placeholder and HelpText are at most 500 characters each.
 	Placeholder string
@@ -157,13 +169,15 @@ type NewField struct {
 }
 
 // FieldUpdate changes a field with Models.UpdateField. A zero value or
-// nil member leaves that property unchanged. The name and position are
-// not changed here (see Models.ReorderFields).
+// nil member leaves that property unchanged; Ptr(false) switches a flag
+// off. The name and position are not changed here (see
+// Models.ReorderFields).
 type FieldUpdate struct {
 	DisplayName string
 	Type        FieldType
-	Localized   *bool
-	Required    *bool
+	// Localized and Required: Ptr(true) or Ptr(false); nil leaves them.
+	Localized *bool
+	Required  *bool
 	// Placeholder and HelpText are at most 500 characters; a pointer to
 	// "" clears them.
 	Placeholder *string
@@ -198,7 +212,8 @@ type NewModel struct {
 }
 
 // ModelUpdate changes a model with Models.Update. A zero value or nil
-// member leaves that property unchanged; the slug cannot change.
+// member leaves that property unchanged (Ptr(false) switches a flag
+// off); the slug cannot change.
 type ModelUpdate struct {
 	// DisplayName is 1 to 200 characters.
 	DisplayName string

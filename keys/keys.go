@@ -39,15 +39,9 @@ type NewKey struct {
 }
 
 // NamespaceContext describes a namespace for human and machine
-// translators.
-type NamespaceContext struct {
-	Description string
-	Team        string
-	Domain      string
-	// AIPrompt is an instruction for machine translation.
-	AIPrompt string
-	Tags     []string
-}
+// translators. It is translations.NamespaceContext, so a context read with
+// Translations.GetProject can be given to a NewKey as it is.
+type NamespaceContext = translations.NamespaceContext
 
 // CreateOptions changes how Create treats the keys.
 type CreateOptions struct {

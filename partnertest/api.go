@@ -87,6 +87,8 @@ func (s *Server) handler(h Host) http.Handler {
 			c.serveAPI()
 		case HostAuth:
 			c.serveAuth()
+		case HostCDN:
+			c.serveCDN()
 		default:
 			c.serveMCP()
 		}

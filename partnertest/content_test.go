@@ -64,7 +64,7 @@ func newContentFixture(t testing.TB, opts ...partnertest.GrantOption) *contentFi
 	tok := srv.IssueInstallationToken(g.ID)
 	f := &contentFixture{srv: srv, g: g, p: p, token: tok, cs: connectTo(t, srv, srv.ContentMCPURL, tok), rcv: &eventLog{}}
 	h := httptest.NewUnstartedServer(nil)
-	wh := srv.AddWebhook("http://" + h.Listener.Addr().String())
+	wh := srv.AddWebhook(p.ID, "http://"+h.Listener.Addr().String())
 	v, err := webhook.NewVerifier(wh.Secret, webhook.WithClock(srv.Now))
 	if err != nil {
 		t.Fatal(err)

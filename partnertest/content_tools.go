@@ -512,7 +512,7 @@ func (tc *toolCall) listContentEntries() (any, error) {
 	for _, e := range cp.entries {
 		if (m != nil && e.model != m) || (len(slugs) > 0 && !slices.Contains(slugs, e.slug)) ||
 			(len(statuses) > 0 && !slices.Contains(statuses, e.status)) ||
-			(missing != "" && e.langs[missing] != nil) || !e.hasLangs(has, mode) || !e.matches(search, locales) ||
+			(missing != "" && e.langs[missing] != nil) || !e.hasLangs(has, mode) || !e.matches(search, locales, includeBody && m != nil) ||
 			!e.where(where) {
 			continue
 		}
@@ -549,9 +549,6 @@ func (tc *toolCall) listContentEntries() (any, error) {
 		if len(expand) > 0 {
 			it["rels"] = cp.rels(e, expand)
 		}
-		if includeBody && m != nil && m.ib {
-			it["body"] = e.langs[e.src].body
-		}
 		items = append(items, it)
 	}
 	return map[string]any{"items": items, "tot": len(hits), "more": to < len(hits)}, nil
@@ -583,7 +580,10 @@ func (e *centry) hasLangs(langs []string, mode string) bool {
 
 // matches reports whether any search term is in e's slug or in a title of
 // the locales (all when none), case-insensitively.
-func (e *centry) matches(search, locales []string) bool {
+// matches reports whether any search term is in e's slug or a title (of
+// locales, if any), or, with body, a body: includeBody widens the search,
+// it adds no body to the listing.
+func (e *centry) matches(search, locales []string, body bool) bool {
 	if len(search) == 0 {
 		return true
 	}
@@ -593,7 +593,8 @@ func (e *centry) matches(search, locales []string) bool {
 			return true
 		}
 		for l, t := range e.langs {
-			if (len(locales) == 0 || slices.Contains(locales, l)) && strings.Contains(strings.ToLower(t.title), q) {
+			if (len(locales) == 0 || slices.Contains(locales, l)) &&
+				(strings.Contains(strings.ToLower(t.title), q) || body && strings.Contains(strings.ToLower(t.body), q)) {
 				return true
 			}
 		}

@@ -218,6 +218,16 @@
 // may echo the request's token. The request log notes each MCP request's
 // JSON-RPC method and tool.
 //
+// # CDN
+//
+// A fifth listener is the public CDN, at Server.CDNURL (HostCDN; with
+// WithInMemoryNetwork, https://cdn.in-memory.partnertest.invalid). It
+// needs no token and serves, once a publish's sync job has completed,
+// the project's published texts in the project's layout
+// (SetProjectLayout): {org}/{project}/{locale}/translations.json or
+// {org}/{project}/{locale}/{namespace}.json, flat or nested keys, and a
+// manifest.json. getProject's cdn object names these URLs.
+//
 // # Content tools (MCP)
 //
 // A fourth listener serves the content server's 25 tools at ContentMCPURL:

@@ -103,7 +103,7 @@ func ExampleServer_ContentEntries() {
 		got []received
 	)
 	rcv := httptest.NewUnstartedServer(nil)
-	wh := srv.AddWebhook("http://" + rcv.Listener.Addr().String())
+	wh := srv.AddWebhook(p.ID, "http://"+rcv.Listener.Addr().String())
 	v, err := webhook.NewVerifier(wh.Secret, webhook.WithClock(srv.Now))
 	if err != nil {
 		panic(err)

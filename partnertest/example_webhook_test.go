@@ -21,7 +21,11 @@ func ExampleServer_AddWebhook() {
 	defer srv.Close()
 
 	rcv := httptest.NewUnstartedServer(nil)
-	wh := srv.AddWebhook("http://"+rcv.Listener.Addr().String()+"/hooks", webhook.EventKeysCreated)
+	org := srv.AddOrganization("acme", "Acme")
+	p := srv.AddProject(org.ID, partnertest.Project{Name: "Web", Slug: "web", SourceLanguage: "en"})
+	// Webhooks are configured per project: this one receives the web
+	// project's keys.created events.
+	wh := srv.AddWebhook(p.ID, "http://"+rcv.Listener.Addr().String()+"/hooks", webhook.EventKeysCreated)
 	v, err := webhook.NewVerifier(wh.Secret)
 	if err != nil {
 		panic(err)
@@ -52,7 +56,7 @@ func ExampleServer_Deliver() {
 	srv := partnertest.NewServer()
 	defer srv.Close()
 	rcv := httptest.NewUnstartedServer(nil)
-	wh := srv.AddWebhook("http://" + rcv.Listener.Addr().String())
+	wh := srv.AddWebhook(aProject(srv), "http://"+rcv.Listener.Addr().String())
 	v, _ := webhook.NewVerifier(wh.Secret)
 	rcv.Config.Handler = webhook.NewHandler(v, func(_ context.Context, ev *webhook.Event) error {
 		switch d := ev.Data.(type) {
@@ -89,7 +93,7 @@ func ExampleServer_Deliver_content() {
 	}))
 	defer srv.Close()
 	rcv := httptest.NewUnstartedServer(nil)
-	wh := srv.AddWebhook("http://" + rcv.Listener.Addr().String())
+	wh := srv.AddWebhook(aProject(srv), "http://"+rcv.Listener.Addr().String())
 	v, _ := webhook.NewVerifier(wh.Secret, webhook.WithClock(srv.Now))
 	rcv.Config.Handler = webhook.NewHandler(v, func(_ context.Context, ev *webhook.Event) error {
 		d := ev.Data.(*webhook.EntryPublished)
@@ -119,7 +123,7 @@ func ExampleServer_Redeliver() {
 	srv := partnertest.NewServer()
 	defer srv.Close()
 	rcv := httptest.NewUnstartedServer(nil)
-	wh := srv.AddWebhook("http://" + rcv.Listener.Addr().String())
+	wh := srv.AddWebhook(aProject(srv), "http://"+rcv.Listener.Addr().String())
 	v, _ := webhook.NewVerifier(wh.Secret)
 	var down atomic.Bool
 	down.Store(true)
@@ -151,7 +155,7 @@ func ExampleServer_RotateSecret() {
 	srv := partnertest.NewServer()
 	defer srv.Close()
 	rcv := httptest.NewUnstartedServer(nil)
-	wh := srv.AddWebhook("http://" + rcv.Listener.Addr().String())
+	wh := srv.AddWebhook(aProject(srv), "http://"+rcv.Listener.Addr().String())
 	v, _ := webhook.NewVerifier(wh.Secret)
 	rcv.Config.Handler = webhook.NewHandler(v, func(context.Context, *webhook.Event) error { return nil })
 	rcv.Start()
@@ -175,7 +179,7 @@ func ExampleServer_Deliveries() {
 	srv := partnertest.NewServer()
 	defer srv.Close()
 	rcv := httptest.NewUnstartedServer(nil)
-	wh := srv.AddWebhook("http://" + rcv.Listener.Addr().String())
+	wh := srv.AddWebhook(aProject(srv), "http://"+rcv.Listener.Addr().String())
 	v, _ := webhook.NewVerifier(wh.Secret)
 	rcv.Config.Handler = webhook.NewHandler(v, func(context.Context, *webhook.Event) error { return nil })
 	rcv.Start()
@@ -198,7 +202,7 @@ func ExampleSignedAt() {
 	srv := partnertest.NewServer()
 	defer srv.Close()
 	rcv := httptest.NewUnstartedServer(nil)
-	wh := srv.AddWebhook("http://" + rcv.Listener.Addr().String())
+	wh := srv.AddWebhook(aProject(srv), "http://"+rcv.Listener.Addr().String())
 	v, _ := webhook.NewVerifier(wh.Secret)
 	rcv.Config.Handler = webhook.NewHandler(v, func(context.Context, *webhook.Event) error { return nil })
 	rcv.Start()
@@ -215,7 +219,7 @@ func ExampleSignedWith() {
 	srv := partnertest.NewServer()
 	defer srv.Close()
 	rcv := httptest.NewUnstartedServer(nil)
-	wh := srv.AddWebhook("http://" + rcv.Listener.Addr().String())
+	wh := srv.AddWebhook(aProject(srv), "http://"+rcv.Listener.Addr().String())
 	v, _ := webhook.NewVerifier(wh.Secret)
 	rcv.Config.Handler = webhook.NewHandler(v, func(context.Context, *webhook.Event) error { return nil })
 	rcv.Start()
@@ -225,4 +229,11 @@ func ExampleSignedWith() {
 		partnertest.SignedWith("whsec_not_the_secret"))
 	fmt.Print(d.Status, " ", d.ResponseBody)
 	// Output: 401 webhook: signature mismatch
+}
+
+// aProject adds an organization and a project to srv and returns the
+// project's id, for a webhook config.
+func aProject(srv *partnertest.Server) string {
+	org := srv.AddOrganization("acme", "Acme")
+	return srv.AddProject(org.ID, partnertest.Project{Name: "Web", Slug: "web", SourceLanguage: "en"}).ID
 }

@@ -20,9 +20,11 @@ const (
 	// HostContentMCP is the content tools' server at
 	// Server.ContentMCPURL.
 	HostContentMCP
+	// HostCDN is the public CDN at Server.CDNURL.
+	HostCDN
 )
 
-// String returns "any", "api", "auth", "mcp" or "content-mcp".
+// String returns "any", "api", "auth", "mcp", "content-mcp" or "cdn".
 func (h Host) String() string {
 	switch h {
 	case HostAny:
@@ -35,6 +37,8 @@ func (h Host) String() string {
 		return "mcp"
 	case HostContentMCP:
 		return "content-mcp"
+	case HostCDN:
+		return "cdn"
 	}
 	return "Host(" + strconv.Itoa(int(h)) + ")"
 }

@@ -124,7 +124,7 @@ func TestMCPFlow(t *testing.T) {
 	var mu sync.Mutex
 	var got []webhook.EventType
 	rcv := httptest.NewUnstartedServer(nil)
-	wh := f.srv.AddWebhook("http://" + rcv.Listener.Addr().String())
+	wh := f.srv.AddWebhook(f.p.ID, "http://"+rcv.Listener.Addr().String())
 	v, err := webhook.NewVerifier(wh.Secret, webhook.WithClock(f.srv.Now))
 	if err != nil {
 		t.Fatal(err)

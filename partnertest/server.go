@@ -49,6 +49,10 @@ type Server struct {
 	// {content_mcp_url}: the path MCPPath on a host of its own, apart
 	// from MCPURL's. Give it to partner.Config.ContentMCPURL.
 	ContentMCPURL string
+	// CDNURL is the public CDN's origin, the service's {cdn_url}: what
+	// publishing shipped, without a token, on a host of its own (see
+	// HostCDN). getProject names its URLs.
+	CDNURL string
 
 	clientID      string
 	clientSecret  string
@@ -64,6 +68,7 @@ type Server struct {
 	installLife   time.Duration // WithTokenLifetimes
 
 	api, auth    *httptest.Server
+	cdn          *httptest.Server
 	mcp, content *mcpListener // the translation and content tools' listeners
 	tlsConf      *tls.Config  // with WithInMemoryNetwork; nil otherwise
 	netMu        sync.Mutex
@@ -218,7 +223,8 @@ func NewServer(opts ...Option) *Server {
 		s.auth = s.startMem(memHostAuth, s.handler(HostAuth))
 		s.mcp.ts = s.startMem(memHostMCP, s.handler(HostMCP))
 		s.content.ts = s.startMem(memHostContent, s.handler(HostContentMCP))
-		s.URL, s.AuthURL = "https://"+memHostAPI, "https://"+memHostAuth
+		s.cdn = s.startMem(memHostCDN, s.handler(HostCDN))
+		s.URL, s.AuthURL, s.CDNURL = "https://"+memHostAPI, "https://"+memHostAuth, "https://"+memHostCDN
 		s.mcp.origin, s.content.origin = "https://"+memHostMCP, "https://"+memHostContent
 		tr.TLSClientConfig = &tls.Config{RootCAs: pool}
 		tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -239,7 +245,8 @@ func NewServer(opts ...Option) *Server {
 		s.auth = start(s.handler(HostAuth))
 		s.mcp.ts = start(s.handler(HostMCP))
 		s.content.ts = start(s.handler(HostContentMCP))
-		s.URL, s.AuthURL = s.api.URL, s.auth.URL
+		s.cdn = start(s.handler(HostCDN))
+		s.URL, s.AuthURL, s.CDNURL = s.api.URL, s.auth.URL, s.cdn.URL
 		s.mcp.origin, s.content.origin = s.mcp.ts.URL, s.content.ts.URL
 	}
 	s.MCPURL, s.ContentMCPURL = s.mcp.url(), s.content.url()
@@ -282,6 +289,7 @@ const (
 	memHostMCP  = "mcp." + memDomain
 	// memHostContent is the content tools' host.
 	memHostContent = "content." + memDomain
+	memHostCDN     = "cdn." + memDomain
 )
 
 // startMem starts h on a new in-memory listener at host:443.
@@ -344,6 +352,7 @@ func (s *Server) Close() {
 		s.auth.Close()
 		s.mcp.ts.Close()
 		s.content.ts.Close()
+		s.cdn.Close()
 		s.client.CloseIdleConnections()
 		s.delivery.CloseIdleConnections()
 	})

@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/locsvc/partner-go/translations"
 	"github.com/locsvc/partner-go/webhook"
 )
 
@@ -66,6 +67,10 @@ type tproject struct {
 	syncs    []*syncJob
 	lastPub  time.Time
 	glossary []GlossaryTerm
+	// files and keyFormat are the layout SetProjectLayout set; "" is the
+	// service's null.
+	files     translations.FileStructure
+	keyFormat translations.KeyFormat
 }
 
 type tkey struct {
@@ -89,6 +94,7 @@ type syncJob struct {
 	keys      []string // names of the keys affected
 	langs     []string
 	notified  bool
+	files     cdnFiles // what the CDN serves once the job completed
 }
 
 // state returns the job's status at now.
@@ -196,11 +202,14 @@ type toolCall struct {
 	tok   *token
 	a     *args
 	fires []firing // webhooks to send once the state is unlocked
+	pid   string   // the id of the project the call names, once resolved
 }
 
+// firing is an event of a project, for the project's webhook configs.
 type firing struct {
-	typ  webhook.EventType
-	data any
+	project string // id
+	typ     webhook.EventType
+	data    any
 }
 
 // errText is a tool failure: an isError result with this text.
@@ -354,6 +363,7 @@ func (tc *toolCall) project() (*Project, *tproject, string, error) {
 				if !tc.g.hasOrg(o.ID) {
 					return nil, nil, "", errText("Forbidden")
 				}
+				tc.pid = p.ID
 				return p, s.tprojLocked(p), v, nil
 			}
 		}
@@ -362,7 +372,7 @@ func (tc *toolCall) project() (*Project, *tproject, string, error) {
 }
 
 func (tc *toolCall) fire(typ webhook.EventType, data any) {
-	tc.fires = append(tc.fires, firing{typ, data})
+	tc.fires = append(tc.fires, firing{tc.pid, typ, data})
 }
 
 func orgSlug(slug string) string  { o, _, _ := strings.Cut(slug, "/"); return o }
@@ -438,11 +448,35 @@ func (tc *toolCall) listProjects() (any, error) {
 			out = append(out, map[string]any{
 				"id": p.ID, "slug": o.Slug + "/" + p.Slug, "name": p.Name, "organizationName": o.Name,
 				"sourceLanguage": p.SourceLanguage, "targetLanguages": nonNil(targetLangs(p, tp)),
-				"cdnFormat": "json", "fileStructure": nil, "keyFormat": nil,
+				"cdnFormat": "json", "fileStructure": nullIfEmpty(string(tp.files)), "keyFormat": nullIfEmpty(string(tp.keyFormat)),
 			})
 		}
 	}
-	return map[string]any{"projects": nonNil(out), "cdnBaseUrl": "https://cdn.partnertest.invalid"}, nil
+	return map[string]any{"projects": nonNil(out), "cdnBaseUrl": tc.s.CDNURL}, nil
+}
+
+// nullIfEmpty is nil for "", as the service sends an unset layout.
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// SetProjectLayout sets how the project's files are laid out, as the
+// translation tools report it: listProjects' fileStructure and
+// keyFormat, and getProject's CDN pattern and example URLs. "" is the
+// service's null (single_file, nested), which is also where a project
+// starts. It panics if the project is unknown.
+func (s *Server) SetProjectLayout(projectID string, fs translations.FileStructure, kf translations.KeyFormat) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.projects[projectID]
+	if p == nil {
+		panic(fmt.Sprintf("partnertest: SetProjectLayout: unknown project %q", projectID))
+	}
+	tp := s.tprojLocked(p)
+	tp.files, tp.keyFormat = fs, kf
 }
 
 func (tc *toolCall) getProject() (any, error) {
@@ -476,12 +510,20 @@ func (tc *toolCall) getProject() (any, error) {
 		}
 		cov[l] = map[string]int{"tr": tr, "pct": pct}
 	}
-	base := "https://cdn.partnertest.invalid/" + slug
+	base := tc.s.CDNURL + "/" + slug
+	fs, kf := tp.fileLayout()
+	pat, ex := base+"/{locale}/translations.json", []string{base + "/" + p.SourceLanguage + "/translations.json"}
+	if fs == translations.NamespacedFolders {
+		pat, ex = base+"/{locale}/{namespace}.json", nil
+		for _, ns := range tp.nsOrder {
+			ex = append(ex, base+"/"+p.SourceLanguage+"/"+ns+".json")
+		}
+	}
 	return map[string]any{
 		"prj": slug, "sl": p.SourceLanguage, "nss": nonNil(nss), "lng": nonNil(langs),
 		"tk": len(live), "cov": cov,
-		"cdn": map[string]any{"base": base, "mfst": base + "/manifest.json", "pat": base + "/{locale}/translations.json",
-			"ex": []string{base + "/" + p.SourceLanguage + "/translations.json"}, "fs": "single_file", "kf": "nested"},
+		"cdn": map[string]any{"base": base, "mfst": base + "/manifest.json", "pat": pat,
+			"ex": nonNil(ex), "fs": fs, "kf": kf},
 	}, nil
 }
 
@@ -730,7 +772,7 @@ func (tc *toolCall) createKeys() (any, error) {
 		desc          string
 	}
 	var ins []in
-	for _, it := range tc.a.array("k", true, 1, 200) {
+	for _, it := range tc.a.array("k", true, 1, 0) { // no upper limit, as the tool has none
 		m := tc.a.objectOf(it, true)
 		k := in{name: tc.a.strOf(m["n"], true, 1, 0), ns: cmp.Or(tc.a.strOf(m["ns"], false, 0, 0), "default"), src: tc.a.strOf(m["v"], false, 0, 0)}
 		k.tr = tc.a.textMap(m["t"], false)
@@ -808,7 +850,7 @@ func (tc *toolCall) updateKeys() (any, error) {
 		src                    bool
 	}
 	var ins []in
-	for _, it := range tc.a.array("t", true, 1, 200) {
+	for _, it := range tc.a.array("t", true, 1, 0) { // no upper limit, as the tool has none
 		m := tc.a.objectOf(it, true)
 		sub := &args{m: m}
 		ins = append(ins, in{
@@ -896,9 +938,13 @@ func (tc *toolCall) setTranslations() (any, error) {
 			errs = append(errs, map[string]any{"id": u.id, "l": langs, "code": "not_found", "msg": "Key not found"})
 			continue
 		}
-		var written []string
+		var written, lacking []string
 		for _, l := range langs {
 			if l == strings.ToLower(p.SourceLanguage) {
+				continue
+			}
+			if !slices.Contains(targetLangs(p, tp), l) {
+				lacking = append(lacking, l)
 				continue
 			}
 			t := k.tr[l]
@@ -911,7 +957,13 @@ func (tc *toolCall) setTranslations() (any, error) {
 			perLang[l]++
 			wrote++
 		}
-		upd = append(upd, map[string]any{"id": k.id, "k": k.name, "lng": nonNil(written)})
+		if len(lacking) > 0 {
+			errs = append(errs, map[string]any{"id": u.id, "l": lacking, "code": "not_found",
+				"msg": fmt.Sprintf("Language not found in project: %s", strings.Join(lacking, ", "))})
+		}
+		if len(written) > 0 || len(lacking) == 0 {
+			upd = append(upd, map[string]any{"id": k.id, "k": k.name, "lng": nonNil(written)})
+		}
 	}
 	tc.fireUpdated(slug, perLang)
 	out := map[string]any{"ok": len(upd) > 0, "cnt": len(upd), "wrote": wrote, "upd": upd}
@@ -1067,7 +1119,8 @@ func (tc *toolCall) publishTranslations() (any, error) {
 		out["message"] = "Nothing to publish."
 		return out, nil
 	}
-	job := &syncJob{id: newUUID(), tp: "batch_publish", project: p, org: orgSlug(slug), started: tc.now, keys: keys, langs: slices.Sorted(mapsKeys(langSet))}
+	job := &syncJob{id: newUUID(), tp: "batch_publish", project: p, org: orgSlug(slug), started: tc.now, keys: keys, langs: slices.Sorted(mapsKeys(langSet)),
+		files: tc.s.cdnSnapshotLocked(p, tp)}
 	tp.syncs = append(tp.syncs, job)
 	out["syncJobIds"] = []string{job.id}
 	out["deletedKeysProcessed"] = deleted
@@ -1319,9 +1372,9 @@ func (s *Server) settleLocked(now time.Time) {
 			j.notified = true
 			at := j.completedAt().UTC()
 			s.pendingFires = append(s.pendingFires,
-				firing{webhook.EventTranslationsPublished, &webhook.TranslationsPublished{Org: j.org, Project: j.project.Slug,
+				firing{j.project.ID, webhook.EventTranslationsPublished, &webhook.TranslationsPublished{Org: j.org, Project: j.project.Slug,
 					Languages: nonNil(j.langs), PublishedAt: at, KeysCount: len(j.keys)}},
-				firing{webhook.EventSyncCompleted, &webhook.SyncCompleted{Org: j.org, Project: j.project.Slug,
+				firing{j.project.ID, webhook.EventSyncCompleted, &webhook.SyncCompleted{Org: j.org, Project: j.project.Slug,
 					Status: webhook.SyncStatusCompleted, KeysImported: len(j.keys), DurationMS: float64((SyncPendingTime + SyncRunTime) / time.Millisecond)}},
 			)
 		}
@@ -1329,8 +1382,8 @@ func (s *Server) settleLocked(now time.Time) {
 }
 
 // fire sends fs, and any webhooks settleLocked queued, to every webhook
-// config that subscribes to their types, one after the other. It returns
-// when every delivery was attempted.
+// config of their project that subscribes to their types, one after the
+// other. It returns when every delivery was attempted.
 func (s *Server) fire(fs []firing) {
 	s.mu.Lock()
 	fs = append(s.pendingFires, fs...)
@@ -1340,14 +1393,14 @@ func (s *Server) fire(fs []firing) {
 		s.mu.Lock()
 		var ids []string
 		for id, w := range s.webhooks {
-			if len(w.EventTypes) == 0 || slices.Contains(w.EventTypes, f.typ) {
+			if w.ProjectID == f.project && (len(w.EventTypes) == 0 || slices.Contains(w.EventTypes, f.typ)) {
 				ids = append(ids, id)
 			}
 		}
 		s.mu.Unlock()
 		slices.Sort(ids)
 		for _, id := range ids {
-			s.Deliver(context.Background(), id, f.typ, f.data)
+			s.deliver(context.Background(), id, f.typ, f.data, false, nil)
 		}
 	}
 }

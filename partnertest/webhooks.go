@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -23,11 +24,14 @@ const DeliveryTimeout = 10 * time.Second
 const loggedBodyChars = 500
 
 // A WebhookConfig is a webhook endpoint, as a customer configures it in a
-// project's Integrations area.
+// project's Integrations area: it receives the events of that project
+// only.
 type WebhookConfig struct {
 	// ID is the config's id, with the wh_ prefix; it is the envelope's
 	// webhookConfigId.
 	ID string
+	// ProjectID is the project whose events it receives.
+	ProjectID string
 	// URL is where deliveries are sent.
 	URL string
 	// EventTypes are the event types delivered; empty means all.
@@ -112,15 +116,32 @@ func envelopeBody(env envelope, data []byte) []byte {
 	return append(b, '}')
 }
 
-// AddWebhook configures a webhook endpoint at url for these event types
-// (all of them if none) and returns it, with its secret.
-func (s *Server) AddWebhook(url string, eventTypes ...webhook.EventType) WebhookConfig {
+// AddWebhook configures a webhook endpoint at url for the events of a
+// project (its id) of these types (all of them if none), as the service
+// configures webhooks per project, and returns it, with its secret. The
+// tools' events of other projects do not reach it. It panics if the
+// project is unknown.
+func (s *Server) AddWebhook(projectID, url string, eventTypes ...webhook.EventType) WebhookConfig {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.projects[projectID] == nil {
+		panic(fmt.Sprintf("partnertest: AddWebhook: unknown project %q", projectID))
+	}
 	id, _ := s.nextID("wh")
-	w := &WebhookConfig{ID: id, URL: url, EventTypes: slices.Clone(eventTypes), Secret: secret("whsec_")}
+	w := &WebhookConfig{ID: id, ProjectID: projectID, URL: url, EventTypes: slices.Clone(eventTypes), Secret: secret("whsec_")}
 	s.webhooks[id] = w
 	return w.clone()
+}
+
+// RemoveWebhook removes a webhook config: nothing is delivered to it any
+// more, and Deliver and Redeliver of it panic as for an unknown config.
+// Deliveries already logged stay in Deliveries. It panics if the config is
+// unknown.
+func (s *Server) RemoveWebhook(webhookID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.webhookLocked("RemoveWebhook", webhookID)
+	delete(s.webhooks, webhookID)
 }
 
 func (w *WebhookConfig) clone() WebhookConfig {
@@ -173,12 +194,21 @@ func (s *Server) RotateSecret(webhookID string) string {
 // subscribe to eventType, or data is not valid JSON or is a struct of
 // another event type. It panics if the config is unknown.
 func (s *Server) Deliver(ctx context.Context, webhookID string, eventType webhook.EventType, data any, opts ...DeliverOption) (Delivery, error) {
+	return s.deliver(ctx, webhookID, eventType, data, true, opts)
+}
+
+// errRemoved is deliver's answer for a config removed meanwhile.
+var errRemoved = errors.New("partnertest: webhook config removed")
+
+// deliver is Deliver; when the config is unknown it panics if mustExist,
+// and else returns errRemoved (a tool's event racing RemoveWebhook).
+func (s *Server) deliver(ctx context.Context, webhookID string, eventType webhook.EventType, data any, mustExist bool, opts []DeliverOption) (Delivery, error) {
 	now := s.Now().Truncate(time.Millisecond)
 	raw, err := marshalData(eventType, data, now)
 	if err != nil {
 		return Delivery{}, err
 	}
-	id, ev, url, secret, err := s.newEvent(webhookID, eventType, raw, now)
+	id, ev, url, secret, err := s.newEvent(webhookID, eventType, raw, now, mustExist)
 	if err != nil {
 		return Delivery{}, err
 	}
@@ -186,9 +216,12 @@ func (s *Server) Deliver(ctx context.Context, webhookID string, eventType webhoo
 }
 
 // newEvent makes and keeps an event, and returns it with where to send it.
-func (s *Server) newEvent(webhookID string, eventType webhook.EventType, data []byte, now time.Time) (id string, ev *event, url, secret string, err error) {
+func (s *Server) newEvent(webhookID string, eventType webhook.EventType, data []byte, now time.Time, mustExist bool) (id string, ev *event, url, secret string, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !mustExist && s.webhooks[webhookID] == nil {
+		return "", nil, "", "", errRemoved
+	}
 	w := s.webhookLocked("Deliver", webhookID)
 	if len(w.EventTypes) > 0 && !slices.Contains(w.EventTypes, eventType) {
 		return "", nil, "", "", fmt.Errorf("partnertest: webhook config %s does not subscribe to %s", webhookID, eventType)

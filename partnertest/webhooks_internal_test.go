@@ -22,7 +22,9 @@ func TestDeliveryTimeout(t *testing.T) {
 			<-r.Context().Done()
 			return nil, r.Context().Err()
 		})}
-		wh := srv.AddWebhook("http://receiver.invalid/hooks")
+		org := srv.AddOrganization("", "")
+		p := srv.AddProject(org.ID, Project{Name: "Web", Slug: "web", SourceLanguage: "en"})
+		wh := srv.AddWebhook(p.ID, "http://receiver.invalid/hooks")
 		start := time.Now()
 		d, err := srv.Deliver(t.Context(), wh.ID, "keys.created", nil)
 		if !errors.Is(err, context.DeadlineExceeded) || d.Status != 0 {

@@ -94,11 +94,18 @@ func checkSignature(t *testing.T, secret string, signedAt time.Time, got receive
 	}
 }
 
+// someProject adds a project to srv and returns its id, for a webhook
+// config (configs are per project).
+func someProject(srv *partnertest.Server) string {
+	org := srv.AddOrganization("", "")
+	return srv.AddProject(org.ID, partnertest.Project{Name: "Web", Slug: "web", SourceLanguage: "en"}).ID
+}
+
 func TestDeliver(t *testing.T) {
 	now := time.Date(2026, 5, 6, 7, 8, 9, 123456789, time.UTC)
 	srv := newServer(t, partnertest.WithClock(func() time.Time { return now }))
 	rc := newReceiver(t)
-	wh := srv.AddWebhook(rc.URL, webhook.EventTranslationsPublished, webhook.EventKeysCreated)
+	wh := srv.AddWebhook(someProject(srv), rc.URL, webhook.EventTranslationsPublished, webhook.EventKeysCreated)
 	if !strings.HasPrefix(wh.ID, "wh_") || !strings.HasPrefix(wh.Secret, "whsec_") {
 		t.Fatalf("AddWebhook = %+v", wh)
 	}
@@ -165,7 +172,7 @@ func errorsEqual(a, b error) bool { return (a == nil) == (b == nil) }
 func TestDeliverRefuses(t *testing.T) {
 	srv := newServer(t)
 	rc := newReceiver(t)
-	wh := srv.AddWebhook(rc.URL, webhook.EventKeysDeleted)
+	wh := srv.AddWebhook(someProject(srv), rc.URL, webhook.EventKeysDeleted)
 	if _, err := srv.Deliver(t.Context(), wh.ID, webhook.EventKeysCreated, nil); err == nil {
 		t.Error("delivered an event type the config does not subscribe to")
 	}
@@ -225,7 +232,7 @@ var allTypes = []struct {
 func TestDeliverEveryType(t *testing.T) {
 	srv := newServer(t)
 	rc := newReceiver(t)
-	wh := srv.AddWebhook(rc.URL) // all types
+	wh := srv.AddWebhook(someProject(srv), rc.URL) // all types
 	v, err := webhook.NewVerifier(wh.Secret)
 	if err != nil {
 		t.Fatal(err)
@@ -252,7 +259,7 @@ func TestRedeliver(t *testing.T) {
 	srv := newServer(t, partnertest.WithClock(func() time.Time { return time.Unix(1_700_000_000, 0) }))
 	rc := newReceiver(t)
 	rc.set(500, strings.Repeat("é", 600))
-	wh := srv.AddWebhook(rc.URL)
+	wh := srv.AddWebhook(someProject(srv), rc.URL)
 
 	first, err := srv.Deliver(t.Context(), wh.ID, webhook.EventLanguageAdded, &webhook.LanguageAdded{Language: "de", LanguageName: "German"})
 	if err == nil || first.Status != 500 || first.ResponseBody != strings.Repeat("é", 500) || !errors.Is(err, first.Err) {
@@ -282,7 +289,7 @@ func TestRedeliver(t *testing.T) {
 func TestDeliverOptions(t *testing.T) {
 	srv := newServer(t)
 	rc := newReceiver(t)
-	wh := srv.AddWebhook(rc.URL)
+	wh := srv.AddWebhook(someProject(srv), rc.URL)
 	v, err := webhook.NewVerifier(wh.Secret)
 	if err != nil {
 		t.Fatal(err)
@@ -312,7 +319,7 @@ func TestDeliverWithoutReceiver(t *testing.T) {
 	rc := newReceiver(t)
 	url := rc.URL
 	rc.Close()
-	wh := srv.AddWebhook(url)
+	wh := srv.AddWebhook(someProject(srv), url)
 	d, err := srv.Deliver(t.Context(), wh.ID, webhook.EventKeysCreated, nil)
 	if err == nil || d.Status != 0 || d.Err == nil {
 		t.Errorf("delivery to a closed port: %+v, %v", d, err)
@@ -331,7 +338,7 @@ func TestDeliverContentMeta(t *testing.T) {
 	now := time.Date(2026, 5, 6, 7, 8, 9, 123456789, time.UTC)
 	srv := newServer(t, partnertest.WithClock(func() time.Time { return now }))
 	rc := newReceiver(t)
-	wh := srv.AddWebhook(rc.URL)
+	wh := srv.AddWebhook(someProject(srv), rc.URL)
 	v, err := webhook.NewVerifier(wh.Secret, webhook.WithClock(srv.Now))
 	if err != nil {
 		t.Fatal(err)
@@ -386,7 +393,7 @@ func TestDeliverContentMeta(t *testing.T) {
 func TestDeliverRefusesMismatchedData(t *testing.T) {
 	srv := newServer(t)
 	rc := newReceiver(t)
-	wh := srv.AddWebhook(rc.URL)
+	wh := srv.AddWebhook(someProject(srv), rc.URL)
 	for _, tt := range []struct {
 		name string
 		typ  webhook.EventType

@@ -131,9 +131,39 @@ type Result struct {
 	HasMore bool
 	// Keys are the keys with their translations.
 	Keys []KeyTranslations
-	Hint string
+	// Namespaces describes the namespaces of Keys, by name, when the
+	// service sends them (namespaceDetails).
+	Namespaces []Namespace
+	Hint       string
 	// Raw is the tool's whole answer.
 	Raw json.RawMessage
+}
+
+// Namespace is a namespace of a project's keys, as GetProject and Get
+// describe it.
+type Namespace struct {
+	Name        string
+	Description string
+	// KeyCount is the number of keys in the namespace, when the service
+	// counts them (GetProject).
+	KeyCount int
+	// Context is the namespace's context for translators, in the form
+	// keys.NewKey takes it (its Description is the namespace's); nil when
+	// the service sends none.
+	Context *NamespaceContext
+	// Raw is the namespace as the service sent it.
+	Raw json.RawMessage
+}
+
+// NamespaceContext describes a namespace for human and machine
+// translators. keys.NamespaceContext is the same type.
+type NamespaceContext struct {
+	Description string
+	Team        string
+	Domain      string
+	// AIPrompt is an instruction for machine translation.
+	AIPrompt string
+	Tags     []string
 }
 
 // KeyTranslations is one key and its translations.
@@ -250,8 +280,12 @@ type PublishResult struct {
 	// changes the publish included.
 	DeletedKeysProcessed, LanguageChangesProcessed int
 	Message                                        string
-	Hint                                           string
-	// Raw is the tool's whole answer (including its repositories).
+	// Repositories are the source-code repositories the publish commits
+	// to, as the service sent them (a count or a list: the service does
+	// not pin the shape); nil when it did not say.
+	Repositories json.RawMessage
+	Hint         string
+	// Raw is the tool's whole answer.
 	Raw json.RawMessage
 }
 
@@ -287,9 +321,14 @@ const (
 type ListSyncsOptions struct {
 	// Limit is how many jobs to list, 1 to 50; 0 means the service's
 	// default (10).
-	Limit  int
+	Limit int
+	// Status keeps jobs in this state: SyncPending, SyncInProgress,
+	// SyncCompleted or SyncFailed. The tool cannot filter by
+	// SyncCancelled, so ListSyncs refuses it with ErrInvalidArgument
+	// before sending anything; "" lists every state.
 	Status SyncStatus
-	Type   SyncType
+	// Type keeps jobs of this kind; "" lists every kind.
+	Type SyncType
 }
 
 // SyncList is what ListSyncs returns.
@@ -314,8 +353,10 @@ type Sync struct {
 	Error string
 	// TriggeredBy is who started the job, when known.
 	TriggeredBy *Person
-	// KeysProcessed is the meta counter kp.
-	KeysProcessed int
+	// KeysProcessed, Files and FilesProcessed are the service's meta
+	// counters kp, tf and pf as it reports them (ListSyncs): keys
+	// processed, translation files of the job, files processed so far.
+	KeysProcessed, Files, FilesProcessed int
 	// Log is the job's log (GetSync and WaitSync only).
 	Log []string
 	// AffectedKeys lists what the job did to which key (GetSync and WaitSync
@@ -495,4 +536,123 @@ type LanguageEditResult struct {
 	PreviousStatus LanguageStatus
 	NewStatus      LanguageStatus
 	Changed        bool
+}
+
+// FileStructure is how a project's translation files are laid out (on
+// the CDN and in a repository).
+type FileStructure string
+
+// The layouts of a project's files.
+const (
+	// SingleFile is one file per language, {locale}/translations.json
+	// (the default when the service says nothing).
+	SingleFile FileStructure = "single_file"
+	// NamespacedFolders is a folder per language with a file per
+	// namespace, {locale}/{namespace}.json.
+	NamespacedFolders FileStructure = "namespaced_folders"
+)
+
+// KeyFormat is how keys are written in a project's files.
+type KeyFormat string
+
+// The formats of keys in a project's files.
+const (
+	// Nested writes "a.b" as {"a": {"b": ...}} (the default when the
+	// service says nothing).
+	Nested KeyFormat = "nested"
+	// Flat writes "a.b" as {"a.b": ...}.
+	Flat KeyFormat = "flat"
+)
+
+// ProjectSummary is a project the grant can use, as ListProjects lists it.
+type ProjectSummary struct {
+	// ID is the project's id; Slug names it in the tools ("org/project").
+	ID, Slug string
+	Name     string
+	// OrganizationName is the display name of the project's organization.
+	OrganizationName string
+	SourceLanguage   string
+	TargetLanguages  []string
+	// CDNFormat is the format of its CDN files, for example "json".
+	CDNFormat string
+	// FileStructure and KeyFormat are the project's layout; the service's
+	// null is given as its meaning, SingleFile and Nested.
+	FileStructure FileStructure
+	KeyFormat     KeyFormat
+	// Raw is the project as the service sent it.
+	Raw json.RawMessage
+}
+
+// ProjectList is what ListProjects returns.
+type ProjectList struct {
+	Projects []ProjectSummary
+	// CDNBaseURL is the CDN's address, when the service gives it.
+	CDNBaseURL string
+	// Raw is the tool's whole answer.
+	Raw json.RawMessage
+}
+
+// Project is a project's overview, as GetProject returns it: what locale
+// sync needs to lay out its files.
+type Project struct {
+	// Slug names the project ("org/project").
+	Slug           string
+	SourceLanguage string
+	// Languages are the project's target languages.
+	Languages []string
+	// Namespaces are the project's namespaces, with their key counts.
+	Namespaces []Namespace
+	// TotalKeys is the number of keys.
+	TotalKeys int
+	// Coverage maps target languages to how far they are translated.
+	Coverage map[string]Coverage
+	// CDN says where the published files are; nil when the project
+	// publishes nowhere the service serves.
+	CDN *CDN
+	// Message is the service's note, if any.
+	Message string
+	// Raw is the tool's whole answer.
+	Raw json.RawMessage
+}
+
+// FileStructure returns the project's file layout: the CDN's, or
+// SingleFile when the service does not say.
+func (p *Project) FileStructure() FileStructure {
+	if p.CDN != nil && p.CDN.FileStructure != "" {
+		return p.CDN.FileStructure
+	}
+	return SingleFile
+}
+
+// KeyFormat returns how the project's files write keys: the CDN's, or
+// Nested when the service does not say.
+func (p *Project) KeyFormat() KeyFormat {
+	if p.CDN != nil && p.CDN.KeyFormat != "" {
+		return p.CDN.KeyFormat
+	}
+	return Nested
+}
+
+// Coverage is how far one language is translated.
+type Coverage struct {
+	// Translated is the number of keys with a text in the language.
+	Translated int
+	// Percent is Translated as a percentage of the keys, 0 to 100.
+	Percent int
+}
+
+// CDN is where a project's published files are served. Prefer these URLs
+// to building paths: their layout depends on FileStructure.
+type CDN struct {
+	// BaseURL is the project's folder on the CDN.
+	BaseURL string
+	// ManifestURL is the project's manifest (the files and languages).
+	ManifestURL string
+	// Pattern is a file's URL with placeholders, for example
+	// ".../{locale}/translations.json" or ".../{locale}/{namespace}.json".
+	Pattern string
+	// Examples are URLs of some of the project's files.
+	Examples      []string
+	FileStructure FileStructure
+	KeyFormat     KeyFormat
 }

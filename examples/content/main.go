@@ -111,25 +111,29 @@ func run(ctx context.Context, getenv func(string) string, out io.Writer) int {
 	defer c.Close() // ends the MCP session
 
 	var in *inbox
+	// onProject adds the webhook once work has created the project:
+	// webhooks are configured per project.
+	var onProject func(projectID string) error
 	if fake != nil {
 		in = newInbox()
 		rcv := httptest.NewUnstartedServer(nil) // listens on 127.0.0.1 already; serves after Start
-		wh := fake.AddWebhook("http://"+rcv.Listener.Addr().String(), subscribed...)
-		v, err := webhook.NewVerifier(wh.Secret) // the secret is shown once, at creation
-		if err != nil {
-			rcv.Close()
-			fmt.Fprintf(out, "content: %v\n", err)
-			return 1
-		}
-		rcv.Config.Handler = webhook.NewHandler(v, in.receive)
-		rcv.Start()
 		defer rcv.Close()
-		fmt.Fprintf(out, "Webhook receiver at %s (%s), subscribed to %d content events\n", rcv.URL, wh.ID, len(subscribed))
+		onProject = func(projectID string) error {
+			wh := fake.AddWebhook(projectID, "http://"+rcv.Listener.Addr().String(), subscribed...)
+			v, err := webhook.NewVerifier(wh.Secret) // the secret is shown once, at creation
+			if err != nil {
+				return err
+			}
+			rcv.Config.Handler = webhook.NewHandler(v, in.receive)
+			rcv.Start()
+			fmt.Fprintf(out, "Webhook receiver at %s (%s), subscribed to %d content events\n", rcv.URL, wh.ID, len(subscribed))
+			return nil
+		}
 	} else {
 		fmt.Fprintf(out, "Webhooks: skipped (the service cannot reach 127.0.0.1). To receive them, add a webhook in the project's Integrations area with a public https URL and the events %s, and serve it with webhook.NewHandler (see examples/webhook-receiver).\n", list(subscribed))
 	}
 
-	if err := work(ctx, c, out); err != nil {
+	if err := work(ctx, c, out, onProject); err != nil {
 		fmt.Fprintln(out, advice(err))
 		return 1
 	}
@@ -143,8 +147,9 @@ func run(ctx context.Context, getenv func(string) string, out io.Writer) int {
 	return 0
 }
 
-// work does the content steps, one line each.
-func work(ctx context.Context, c *partner.Client, out io.Writer) error {
+// work does the content steps, one line each. onProject, if not nil, is
+// called with the id of the project it creates.
+func work(ctx context.Context, c *partner.Client, out io.Writer, onProject func(string) error) error {
 	orgs, err := c.Organizations.List(ctx)
 	if err != nil {
 		return err
@@ -168,6 +173,11 @@ func work(ctx context.Context, c *partner.Client, out io.Writer) error {
 	}
 	project := org.Slug + "/" + p.Slug // the tools name projects "org/project"
 	fmt.Fprintf(out, "Created project %s (source en, target de)\n", project)
+	if onProject != nil {
+		if err := onProject(p.ID); err != nil {
+			return err
+		}
+	}
 
 	m, err := c.Content.Models.Create(ctx, project, content.NewModel{Slug: "article", DisplayName: "Article", Fields: []content.NewField{
 		{Name: "summary", DisplayName: "Summary", Localized: true}, // a value per language

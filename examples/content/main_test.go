@@ -29,8 +29,8 @@ func TestFakeMode(t *testing.T) {
 	want := []string{
 		`^No PARTNER_\* settings: using the built-in fake service`,
 		`^Set PARTNER_BASE_URL, .*PARTNER_CONTENT_MCP_URL`,
-		`^Webhook receiver at http://127\.0\.0\.1:\d+ \(wh_\w+\), subscribed to 7 content events$`,
 		`^Created project [\w-]+/content-\w+ \(source en, target de\)$`,
+		`^Webhook receiver at http://127\.0\.0\.1:\d+ \(wh_\w+\), subscribed to 7 content events$`,
 		`^Created model article with fields summary \(text, localized\), minutes \(number\)$`,
 		`^Created entry hello: draft, languages de, en$`,
 		`^Created entry goodbye: draft, languages en$`,

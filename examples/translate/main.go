@@ -111,26 +111,30 @@ func run(ctx context.Context, getenv func(string) string, out io.Writer) int {
 
 	var in *inbox
 	var whID string
+	// onProject adds the webhook once work has created the project:
+	// webhooks are configured per project.
+	var onProject func(projectID string) error
 	if fake != nil {
 		in = newInbox()
 		rcv := httptest.NewUnstartedServer(nil) // listens on 127.0.0.1 already; serves after Start
-		wh := fake.AddWebhook("http://"+rcv.Listener.Addr().String(), subscribed...)
-		v, err := webhook.NewVerifier(wh.Secret) // the secret is shown once, at creation
-		if err != nil {
-			rcv.Close()
-			fmt.Fprintf(out, "translate: %v\n", err)
-			return 1
-		}
-		whID = wh.ID
-		rcv.Config.Handler = webhook.NewHandler(v, in.receive)
-		rcv.Start()
 		defer rcv.Close()
-		fmt.Fprintf(out, "Webhook receiver at %s (%s), subscribed to %s\n", rcv.URL, wh.ID, list(subscribed))
+		onProject = func(projectID string) error {
+			wh := fake.AddWebhook(projectID, "http://"+rcv.Listener.Addr().String(), subscribed...)
+			v, err := webhook.NewVerifier(wh.Secret) // the secret is shown once, at creation
+			if err != nil {
+				return err
+			}
+			whID = wh.ID
+			rcv.Config.Handler = webhook.NewHandler(v, in.receive)
+			rcv.Start()
+			fmt.Fprintf(out, "Webhook receiver at %s (%s), subscribed to %s\n", rcv.URL, wh.ID, list(subscribed))
+			return nil
+		}
 	} else {
 		fmt.Fprintf(out, "Webhooks: skipped (the service cannot reach 127.0.0.1). To receive them, add a webhook in the project's Integrations area with a public https URL and the events %s, and serve it with webhook.NewHandler (see examples/webhook-receiver).\n", list(subscribed))
 	}
 
-	if err := work(ctx, c, source, out); err != nil {
+	if err := work(ctx, c, source, out, onProject); err != nil {
 		fmt.Fprintln(out, advice(err))
 		return 1
 	}
@@ -149,8 +153,9 @@ func run(ctx context.Context, getenv func(string) string, out io.Writer) int {
 	return 0
 }
 
-// work does the translation steps, one line each.
-func work(ctx context.Context, c *partner.Client, source string, out io.Writer) error {
+// work does the translation steps, one line each. onProject, if not nil,
+// is called with the id of the project it creates.
+func work(ctx context.Context, c *partner.Client, source string, out io.Writer, onProject func(string) error) error {
 	orgs, err := c.Organizations.List(ctx)
 	if err != nil {
 		return err
@@ -171,6 +176,11 @@ func work(ctx context.Context, c *partner.Client, source string, out io.Writer) 
 	}
 	project := org.Slug + "/" + p.Slug // the tools name projects "org/project"
 	fmt.Fprintf(out, "Created project %s (id %s, source %s)\n", project, p.ID, p.SourceLanguage)
+	if onProject != nil {
+		if err := onProject(p.ID); err != nil {
+			return err
+		}
+	}
 
 	var added []string
 	for _, code := range []string{"de", "fr"} {

@@ -28,8 +28,8 @@ func TestFakeMode(t *testing.T) {
 	want := []string{
 		`^No PARTNER_\* settings: using the built-in fake service`,
 		`^Set PARTNER_BASE_URL, .*PARTNER_MCP_URL`,
-		`^Webhook receiver at http://127\.0\.0\.1:\d+ \(wh_\w+\), subscribed to keys\.created, translations\.published, sync\.completed$`,
 		`^Created project [\w-]+/translate-\w+ \(id \w+, source en\)$`,
+		`^Webhook receiver at http://127\.0\.0\.1:\d+ \(wh_\w+\), subscribed to keys\.created, translations\.published, sync\.completed$`,
 		`^Added target languages de \(German\), fr \(French\)$`,
 		`^Created 3 keys in namespace common: nav\.home, nav\.pricing, cta\.signup \(skipped 0, blocked 0\)$`,
 		`^Wrote 6 translations for 3 keys \(0 failed\)$`,

@@ -145,7 +145,10 @@ func demo(ctx context.Context, out io.Writer) error {
 		return err
 	}
 	url := "http://" + ln.Addr().String() + "/webhooks"
-	hook := fake.AddWebhook(url) // all event types; the secret is shown once
+	// Webhooks are configured per project, in its Integrations area.
+	org := fake.AddOrganization("acme", "Acme")
+	site := fake.AddProject(org.ID, partnertest.Project{Name: "Site", Slug: "site", SourceLanguage: "en"})
+	hook := fake.AddWebhook(site.ID, url) // all event types; the secret is shown once
 	h, err := receiver(hook.Secret, out)
 	if err != nil {
 		return err

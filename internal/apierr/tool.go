@@ -1,8 +1,11 @@
 package apierr
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,9 +30,9 @@ const PublishCooldown = 30 * time.Second
 // ToolErrorKind says what a tool failure was, as far as its text tells.
 type ToolErrorKind string
 
-// The kinds of tool failure the SDK recognises. The service's texts are
-// matched by the codes they carry, case-insensitively, never by whole
-// sentences.
+// The kinds of tool failure the SDK recognises, by the codes a text
+// carries or a few phrases of the service's messages (see FromToolText),
+// case-insensitively.
 const (
 	// ToolUnauthorized: the service behind the MCP server refused the token
 	// for this call ("Unauthorized"). errors.Is(err, ErrMCPUnauthorized).
@@ -41,17 +44,19 @@ const (
 	// ToolMissingScope: the grant lacks a scope (missing_scope).
 	// errors.As finds a *MissingScopeError with Required set.
 	ToolMissingScope ToolErrorKind = "missing_scope"
-	// ToolConflict: the change conflicts with existing data (CONFLICT).
-	// errors.Is(err, ErrConflict).
+	// ToolConflict: the change conflicts with existing data (CONFLICT,
+	// "already exists"). errors.Is(err, ErrConflict).
 	ToolConflict ToolErrorKind = "conflict"
-	// ToolTooManyRequests: the publish cooldown (TOO_MANY_REQUESTS).
-	// errors.Is(err, ErrTemporary); RetryAfter is the cooldown. The SDK
-	// does not wait by itself.
+	// ToolTooManyRequests: the publish cooldown (TOO_MANY_REQUESTS, "rate
+	// limited", "wait N seconds"). errors.Is(err, ErrTemporary);
+	// RetryAfter is the wait the text gives, or else the 30 s cooldown.
+	// The SDK does not wait by itself.
 	ToolTooManyRequests ToolErrorKind = "too_many_requests"
 	// ToolNotFound: the project, key or sync job does not exist ("not found").
 	ToolNotFound ToolErrorKind = "not_found"
 	// ToolValidation: the tool refused its arguments ("Validation error",
-	// "Invalid project format").
+	// "Invalid project format", or the validator's JSON list of issues,
+	// whose messages and paths Text then gives).
 	ToolValidation ToolErrorKind = "validation"
 	// ToolUnknown: the server has no tool of that name ("Unknown tool").
 	ToolUnknown ToolErrorKind = "unknown_tool"
@@ -79,7 +84,8 @@ type ToolError struct {
 	// in Text, or else the scope the service documents for the tool.
 	Required string
 	// RetryAfter is how long to wait before trying again, for
-	// ToolTooManyRequests (PublishCooldown); 0 otherwise.
+	// ToolTooManyRequests: the wait the text gives, or else
+	// PublishCooldown; 0 otherwise.
 	RetryAfter time.Duration
 
 	scope *MissingScopeError // for ToolMissingScope
@@ -132,12 +138,37 @@ func (e *ToolError) As(target any) bool {
 }
 
 // FromToolText returns the error for a tool's failure text (an isError
-// result or a JSON-RPC error message): always a *ToolError, whose Kind
-// comes from the codes the text carries. No secret in scrub stays in the
-// error, in any form the text echoes it.
+// result or a JSON-RPC error message): always a *ToolError. No secret in
+// scrub stays in the error, in any form the text echoes it.
+//
+// The published MCP servers forward the service's message alone, or as
+// "Error executing <tool>: <message>", mostly without the API's error
+// code. The Kind comes from, in this order:
+//   - what the tools write themselves: "Validation error: ...",
+//     "Invalid project format ...", "Unknown tool: ...", and a JSON list
+//     of validation issues [{"code", "message", "path"}] (the validator's
+//     own error message), whose messages and paths become the Text;
+//   - the API's codes, when the text carries one: grant_revoked,
+//     missing_scope, too_many_requests, conflict, forbidden, unauthorized,
+//     not_found;
+//   - a few phrases of the service's messages: "not found", "rate
+//     limited" or "wait N seconds" (the publish cooldown: RetryAfter is N
+//     seconds, or PublishCooldown when the text gives no number), and
+//     "already exists" (a conflict).
+//
+// Anything else is ToolOther: no class that would make a write be sent
+// again is guessed. Words in double quotes are the caller's values echoed
+// back, and are not read.
 func FromToolText(tool, text string, scrub redact.Secrets) error {
+	prefix, msg := splitExecuting(text)
+	var kind ToolErrorKind
+	if issues, ok := validationIssues(msg); ok {
+		kind, text = ToolValidation, prefix+"Validation error: "+issues
+	} else {
+		kind = toolKind(unquoted(strings.ToLower(msg)))
+	}
 	text = clean(text, MaxToolText, scrub)
-	e := &ToolError{Tool: tool, Kind: toolKind(strings.ToLower(text)), Text: text}
+	e := &ToolError{Tool: tool, Kind: kind, Text: text}
 	switch e.Kind {
 	case ToolMissingScope:
 		e.Required = scopeIn(text)
@@ -156,14 +187,101 @@ func FromToolText(tool, text string, scrub redact.Secrets) error {
 			Required: e.Required,
 		}
 	case ToolTooManyRequests:
-		e.RetryAfter = PublishCooldown
+		e.RetryAfter = waitIn(unquoted(strings.ToLower(msg)))
+		if e.RetryAfter == 0 {
+			e.RetryAfter = PublishCooldown
+		}
 	}
 	return e
 }
 
-// toolKind recognises the codes in a lowercased failure text. Prefixes the
-// tools write themselves come first, because the rest of such a text
-// echoes the caller's input (a project name that says "conflict").
+// splitExecuting splits "Error executing <tool>: <message>", as the
+// servers forward a failure, into its prefix and the message; a text
+// without that prefix is all message.
+func splitExecuting(text string) (prefix, msg string) {
+	const lead = "Error executing "
+	if rest, ok := strings.CutPrefix(text, lead); ok {
+		if name, m, ok := strings.Cut(rest, ": "); ok && name != "" && !strings.ContainsAny(name, " \t\r\n") {
+			return text[:len(text)-len(m)], m
+		}
+	}
+	return "", text
+}
+
+// maxIssues bounds the validation issues read from one text.
+const maxIssues = 20
+
+// validationIssues reads msg as the validator's list of issues
+// ([{"code":...,"message":...,"path":[...]}]) and returns their messages,
+// each after its path ("t.0.id: Invalid uuid"), joined with ", ". ok is
+// false for any other text.
+func validationIssues(msg string) (string, bool) {
+	msg = strings.TrimSpace(msg)
+	if !strings.HasPrefix(msg, "[") {
+		return "", false
+	}
+	var issues []struct {
+		Code    *string           `json:"code"`
+		Message *string           `json:"message"`
+		Path    []json.RawMessage `json:"path"`
+	}
+	if json.Unmarshal([]byte(msg), &issues) != nil || len(issues) == 0 {
+		return "", false
+	}
+	var b strings.Builder
+	for i, is := range issues {
+		if is.Code == nil || is.Message == nil {
+			return "", false
+		}
+		if i == maxIssues {
+			fmt.Fprintf(&b, ", and %d more", len(issues)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		for j, p := range is.Path {
+			if j > 0 {
+				b.WriteByte('.')
+			}
+			var s string
+			if json.Unmarshal(p, &s) != nil {
+				s = string(p)
+			}
+			b.WriteString(s)
+		}
+		if len(is.Path) > 0 {
+			b.WriteString(": ")
+		}
+		b.WriteString(*is.Message)
+	}
+	return b.String(), true
+}
+
+// unquoted returns s without its double-quoted parts: the caller's values
+// that a message echoes ("Key \"rate limited\" already exists").
+func unquoted(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '"')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i+1:], '"')
+		if j < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		b.WriteByte(' ')
+		s = s[i+1+j+1:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// toolKind recognises a lowercased failure message, with its quoted parts
+// removed. What the tools write themselves comes first, then the API's
+// codes, then the service's phrases.
 func toolKind(s string) ToolErrorKind {
 	switch {
 	case strings.HasPrefix(s, "validation error"), strings.HasPrefix(s, "invalid project format"):
@@ -174,9 +292,10 @@ func toolKind(s string) ToolErrorKind {
 		return ToolGrantRevoked
 	case hasCode(s, "missing_scope"):
 		return ToolMissingScope
-	case hasCode(s, "too_many_requests"):
+	case hasCode(s, "too_many_requests"), hasCode(s, "too many requests"),
+		hasCode(s, "rate limited"), hasCode(s, "rate limit exceeded"), waitIn(s) > 0:
 		return ToolTooManyRequests
-	case hasCode(s, "conflict"):
+	case hasCode(s, "conflict"), hasCode(s, "already exists"):
 		return ToolConflict
 	case hasCode(s, "forbidden"):
 		return ToolForbidden
@@ -188,6 +307,40 @@ func toolKind(s string) ToolErrorKind {
 		return ToolValidation
 	}
 	return ToolOther
+}
+
+// maxWait bounds a wait read from a text: a day.
+const maxWait = 24 * time.Hour
+
+// waitIn returns the N of "wait N seconds" (also "wait N s", "wait N
+// sec", "wait for N seconds") in a lowercased text, or 0.
+func waitIn(s string) time.Duration {
+	for i := 0; ; {
+		j := strings.Index(s[i:], "wait ")
+		if j < 0 {
+			return 0
+		}
+		j += i
+		i = j + 1
+		if j > 0 && wordByte(s[j-1]) {
+			continue
+		}
+		rest := strings.TrimPrefix(s[j+len("wait "):], "for ")
+		n := 0
+		for n < len(rest) && n < 6 && rest[n] >= '0' && rest[n] <= '9' {
+			n++
+		}
+		if n == 0 || n == 6 {
+			continue
+		}
+		secs, _ := strconv.Atoi(rest[:n])
+		unit := strings.TrimLeft(rest[n:], " ")
+		for _, u := range [...]string{"seconds", "second", "secs", "sec", "s"} {
+			if strings.HasPrefix(unit, u) && !followedByWord(unit, len(u)) {
+				return min(time.Duration(secs)*time.Second, maxWait)
+			}
+		}
+	}
 }
 
 // hasCode reports whether code occurs in s as a word of its own: not

@@ -145,8 +145,8 @@ func TestContentBadArgumentsFailBeforeAnyRequest(t *testing.T) {
 			_, err := toolcalls.ListEntries(ctx, sess, "acme/web", content.ListOptions{PageSize: content.MaxPageSize + 1}, 1)
 			return err
 		}},
-		{"body without model", "IncludeBody", func() error {
-			_, err := toolcalls.ListEntries(ctx, sess, "acme/web", content.ListOptions{IncludeBody: true}, 1)
+		{"body without model", "SearchBody", func() error {
+			_, err := toolcalls.ListEntries(ctx, sess, "acme/web", content.ListOptions{SearchBody: true}, 1)
 			return err
 		}},
 		{"list status", "Statuses[1]", func() error {

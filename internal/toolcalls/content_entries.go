@@ -1,6 +1,7 @@
 package toolcalls
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -34,7 +35,7 @@ type entryWire struct {
 	Sl    string                `json:"sl"`
 	St    string                `json:"st"`
 	T     string                `json:"t"`
-	Body  string                `json:"body"`
+	Body  bodyWire              `json:"body"`
 	PubAt flexTime              `json:"pub_at"`
 	CAt   flexTime              `json:"c_at"`
 	UAt   flexTime              `json:"u_at"`
@@ -51,7 +52,7 @@ type translWire struct {
 	ID   string      `json:"id"`
 	Lc   string      `json:"lc"`
 	T    string      `json:"t"`
-	Body string      `json:"body"`
+	Body bodyWire    `json:"body"`
 	St   string      `json:"st"`
 	Cfv  fieldValues `json:"cfv"`
 }
@@ -90,12 +91,27 @@ func (m *modelRef) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// bodyWire is a body: markdown text, or a rich-text document (any other
+// JSON value, kept as sent). null leaves it empty. It never fails.
+type bodyWire struct {
+	Text string
+	Rich json.RawMessage
+}
+
+func (b *bodyWire) UnmarshalJSON(data []byte) error {
+	if json.Unmarshal(data, &b.Text) == nil {
+		return nil
+	}
+	b.Rich = present(bytes.Clone(data))
+	return nil
+}
+
 // entryFrom decodes one entry record; an odd record keeps its Raw.
 func entryFrom(tool string, raw json.RawMessage) content.Entry {
 	var w entryWire
 	_ = decode(tool, raw, &w)
 	e := content.Entry{
-		ID: w.ID, Slug: w.Sl, Status: content.Status(w.St), Title: w.T, Body: w.Body,
+		ID: w.ID, Slug: w.Sl, Status: content.Status(w.St), Title: w.T, Body: w.Body.Text, RichBody: w.Body.Rich,
 		Model: w.Mdl.Sl, ModelName: w.Mdl.Dn, ModelKind: content.ModelKind(w.Mdl.Kind),
 		SourceLanguage: w.Slang, Languages: w.Langs, Fields: w.Cfv, Relations: w.Rels,
 		PublishedAt: w.PubAt.Time, CreatedAt: w.CAt.Time, UpdatedAt: w.UAt.Time, Raw: raw,
@@ -104,11 +120,14 @@ func entryFrom(tool string, raw json.RawMessage) content.Entry {
 		e.Translations = make(map[string]content.Translation, len(w.Tr))
 		for lang, t := range w.Tr {
 			e.Translations[lang] = content.Translation{
-				ID: t.ID, Language: cmp.Or(t.Lc, lang), Title: t.T, Body: t.Body, Status: content.Status(t.St), Fields: t.Cfv,
+				ID: t.ID, Language: cmp.Or(t.Lc, lang), Title: t.T, Body: t.Body.Text, RichBody: t.Body.Rich,
+				Status: content.Status(t.St), Fields: t.Cfv,
 			}
 		}
-		if e.Title == "" {
-			e.Title = e.Translations[e.SourceLanguage].Title
+		src := e.Translations[e.SourceLanguage]
+		e.Title = cmp.Or(e.Title, src.Title)
+		if e.Body == "" && e.RichBody == nil {
+			e.Body, e.RichBody = src.Body, src.RichBody
 		}
 	}
 	for _, v := range w.Vers {
@@ -147,7 +166,7 @@ type listEntriesArgs struct {
 	Slugs           any               `json:"slugs,omitempty"`
 	Search          any               `json:"search,omitempty"`
 	SearchLocales   []string          `json:"searchLocales,omitempty"`
-	IncludeBody     bool              `json:"includeBody,omitempty"`
+	SearchBody      bool              `json:"includeBody,omitempty"`
 	Status          any               `json:"status,omitempty"`
 	Language        string            `json:"language,omitempty"`
 	LanguageMode    string            `json:"languageMode,omitempty"`
@@ -168,8 +187,8 @@ func checkEntryList(project string, opt content.ListOptions) error {
 	if err := between("PageSize", opt.PageSize, 1, content.MaxPageSize); err != nil {
 		return err
 	}
-	if opt.IncludeBody && opt.Model == "" {
-		return apierr.ArgumentError("IncludeBody", "needs Model: the service takes it only with a model")
+	if opt.SearchBody && opt.Model == "" {
+		return apierr.ArgumentError("SearchBody", "needs Model: the service searches bodies only within a model")
 	}
 	for i, s := range opt.Statuses {
 		if err := checkStatus(fmt.Sprintf("Statuses[%d]", i), s, true); err != nil {
@@ -214,7 +233,7 @@ func ListEntries(ctx context.Context, c Caller, project string, opt content.List
 func listEntries(ctx context.Context, c Caller, project string, opt content.ListOptions, page int) (*content.Page, error) {
 	args := listEntriesArgs{
 		Project: project, ModelSlug: opt.Model, Slugs: search(opt.Slugs), Search: search(opt.Search),
-		SearchLocales: opt.SearchLocales, IncludeBody: opt.IncludeBody, Language: opt.Language,
+		SearchLocales: opt.SearchLocales, SearchBody: opt.SearchBody, Language: opt.Language,
 		LanguageMode: string(opt.LanguageMode), MissingLanguage: opt.MissingLanguage, Where: opt.Where,
 		Expand: opt.Expand, Compact: opt.Compact, Sort: string(opt.Sort), Order: string(opt.Order),
 		Page: page, Limit: opt.PageSize,

@@ -56,7 +56,7 @@ type fieldWire struct {
 	} `json:"opts"`
 	Fc *struct {
 		Tm string `json:"tm"`
-		Mp bool   `json:"mp"`
+		Mp *bool  `json:"mp"`
 	} `json:"fc"`
 }
 
@@ -93,7 +93,7 @@ func fieldFrom(tool string, raw json.RawMessage) content.Field {
 			f.EnumValues = append(f.EnumValues, content.EnumValue{Label: ev.L, Value: ev.V})
 		}
 	}
-	if w.Fc != nil && (w.Fc.Tm != "" || w.Fc.Mp) {
+	if w.Fc != nil && (w.Fc.Tm != "" || w.Fc.Mp != nil) {
 		f.Relation = &content.Relation{TargetModel: w.Fc.Tm, Multiple: w.Fc.Mp}
 	}
 	return f
@@ -161,7 +161,7 @@ type fieldOptionsArg struct {
 	EnumValues   []enumValueArg `json:"enumValues,omitempty"`
 	Unsplash     *enabledArg    `json:"unsplash,omitempty"`
 	AIGeneration *aiArg         `json:"aiGeneration,omitempty"`
-	ShowInTable  bool           `json:"showInTable,omitempty"`
+	ShowInTable  *bool          `json:"showInTable,omitempty"`
 }
 
 type enumValueArg struct {
@@ -181,7 +181,7 @@ type aiArg struct {
 
 type fieldConfigArg struct {
 	TargetModel string `json:"targetModel,omitempty"`
-	Multiple    bool   `json:"multiple,omitempty"`
+	Multiple    *bool  `json:"multiple,omitempty"`
 }
 
 func checkFieldType(field string, t content.FieldType) error {
@@ -213,8 +213,8 @@ func optionsArg(field string, o *content.FieldOptions) (*fieldOptionsArg, error)
 		}
 		w.EnumValues = append(w.EnumValues, enumValueArg{Label: ev.Label, Value: ev.Value})
 	}
-	if o.Unsplash {
-		w.Unsplash = &enabledArg{Enabled: true}
+	if o.Unsplash != nil {
+		w.Unsplash = &enabledArg{Enabled: *o.Unsplash}
 	}
 	if ai := o.AIGeneration; ai != nil {
 		if err := maxLen(field+".AIGeneration.Prompt", ai.Prompt, 2000); err != nil {

@@ -87,7 +87,7 @@ func contentCases() []contentCase {
 			want: &content.Model{ID: "m-1", Slug: "blog-post", DisplayName: "Blog post", Description: "Articles", Kind: content.KindCollection,
 				Icon: "pen", VersionHistory: true, IncludeBody: true, Fields: []content.Field{
 					{ID: "f-0", Name: "summary", DisplayName: "Summary", Type: content.FieldTextarea, Localized: true},
-					{ID: "f-2", Name: "author", DisplayName: "Author", Type: content.FieldRelation, Position: 1, Relation: &content.Relation{TargetModel: content.UsersModel}},
+					{ID: "f-2", Name: "author", DisplayName: "Author", Type: content.FieldRelation, Position: 1, Relation: &content.Relation{TargetModel: content.UsersModel, Multiple: content.Ptr(false)}},
 				}},
 		},
 		{
@@ -98,10 +98,10 @@ func contentCases() []contentCase {
 					Fields: []content.NewField{
 						{Name: "summary", DisplayName: "Summary", Type: content.FieldTextarea, Localized: true, Position: &pos},
 						{Name: "category", DisplayName: "Category", Type: content.FieldEnum, Required: true, Placeholder: "Pick one",
-							Options: &content.FieldOptions{EnumValues: []content.EnumValue{{Label: "News", Value: "news"}}, ShowInTable: true}},
+							Options: &content.FieldOptions{EnumValues: []content.EnumValue{{Label: "News", Value: "news"}}, ShowInTable: content.Ptr(true)}},
 						{Name: "cover", DisplayName: "Cover", Type: content.FieldMedia, HelpText: "16:9",
-							Options: &content.FieldOptions{Unsplash: true, AIGeneration: &content.AIGeneration{Enabled: true, Prompt: "a cover"}}},
-						{Name: "related", DisplayName: "Related", Type: content.FieldRelation, Relation: &content.Relation{TargetModel: "blog-post", Multiple: true}},
+							Options: &content.FieldOptions{Unsplash: content.Ptr(true), AIGeneration: &content.AIGeneration{Enabled: true, Prompt: "a cover"}}},
+						{Name: "related", DisplayName: "Related", Type: content.FieldRelation, Relation: &content.Relation{TargetModel: "blog-post", Multiple: content.Ptr(true)}},
 					},
 				})
 			},
@@ -115,7 +115,7 @@ func contentCases() []contentCase {
 			want: &content.Model{ID: "m-1", Slug: "blog-post", DisplayName: "Blog post", Description: "Articles", Kind: content.KindCollection,
 				Icon: "pen", VersionHistory: true, IncludeBody: true, Fields: []content.Field{
 					{ID: "f-0", Name: "summary", DisplayName: "Summary", Type: content.FieldTextarea, Localized: true},
-					{ID: "f-2", Name: "author", DisplayName: "Author", Type: content.FieldRelation, Position: 1, Relation: &content.Relation{TargetModel: content.UsersModel}},
+					{ID: "f-2", Name: "author", DisplayName: "Author", Type: content.FieldRelation, Position: 1, Relation: &content.Relation{TargetModel: content.UsersModel, Multiple: content.Ptr(false)}},
 				}},
 			raw: modelAnswer,
 		},
@@ -142,7 +142,7 @@ func contentCases() []contentCase {
 			tool: "addField",
 			call: func(ctx context.Context, c toolcalls.Caller) (any, error) {
 				return toolcalls.AddField(ctx, c, "acme/web", "blog-post", content.NewField{Name: "category", DisplayName: "Category", Type: content.FieldEnum,
-					Required: true, Options: &content.FieldOptions{EnumValues: []content.EnumValue{{Label: "News", Value: "news"}, {Label: "Guide", Value: "guide"}}, ShowInTable: true}})
+					Required: true, Options: &content.FieldOptions{EnumValues: []content.EnumValue{{Label: "News", Value: "news"}, {Label: "Guide", Value: "guide"}}, ShowInTable: content.Ptr(true)}})
 			},
 			args: `{"project":"acme/web","modelSlug":"blog-post","name":"category","displayName":"Category","type":"enum","required":true,
 				"options":{"enumValues":[{"label":"News","value":"news"},{"label":"Guide","value":"guide"}],"showInTable":true}}`,
@@ -188,7 +188,7 @@ func contentCases() []contentCase {
 			call: func(ctx context.Context, c toolcalls.Caller) (any, error) {
 				return toolcalls.ListEntries(ctx, c, "acme/web", content.ListOptions{
 					Model: "blog-post", Slugs: []string{"hello"}, Search: []string{"hi", "hey"}, SearchLocales: []string{"de"},
-					IncludeBody: true, Statuses: []content.Status{content.StatusDraft, content.StatusArchived}, Language: "de",
+					SearchBody: true, Statuses: []content.Status{content.StatusDraft, content.StatusArchived}, Language: "de",
 					LanguageMode: content.AllLanguages, MissingLanguage: "fr", Where: map[string]string{"category": "news"},
 					Expand: []string{"author"}, Sort: content.SortTitle, Order: content.Ascending, PageSize: 10,
 				}, 2)
@@ -216,7 +216,7 @@ func contentCases() []contentCase {
 					"de": {"id": "t-2", "lc": "de", "t": "Hallo", "body": "Hallo Welt", "st": "draft", "cfv": {"summary": "Hallo"}}},
 				"vers": [{"id": "v-1", "v": 1, "lc": "en", "chg": "created", "c_at": "2026-05-01T10:00:00Z", "by": {"id": "u-1", "nm": "Ada", "img": "https://img"}},
 					{"id": "v-2", "v": 2, "lc": "de", "chg": {"fields": ["summary"]}, "c_at": "2026-05-02T09:30:00Z", "by": null}]}`,
-			want: &content.Entry{ID: "e-1", Slug: "hello", Status: content.StatusPublished, Title: "Hello", Model: "blog-post", ModelName: "Blog post",
+			want: &content.Entry{ID: "e-1", Slug: "hello", Status: content.StatusPublished, Title: "Hello", Body: "# no", Model: "blog-post", ModelName: "Blog post",
 				ModelKind: content.KindCollection, SourceLanguage: "en", Languages: []string{"en", "de"}, Fields: map[string]string{"summary": "Hi"},
 				Translations: map[string]content.Translation{
 					"en": {ID: "t-1", Language: "en", Title: "Hello", Body: "# no", Status: content.StatusPublished},

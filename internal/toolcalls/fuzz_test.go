@@ -17,6 +17,9 @@ func FuzzResults(f *testing.F) {
 	}
 	f.Add(`{"k": [1, "x", null], "nss": [{"nm": 3}], "tot": "many"}`)
 	f.Add(`[]`)
+	f.Add(`{"nsd": {"a": "x", "b": {"ctx": {"tg": [1, {"name": "n"}]}}}, "namespaceDetails": ["c", 7]}`)
+	f.Add(`{"projects": [{"fileStructure": 3}], "nss": {"x": null}, "cdn": {"ex": "one"}, "cov": {"de": 1}}`)
+	f.Add(`{"tr": {"de": {"body": [{"type": "p", "children": [{"text": "x"}]}]}, "en": {"body": {"a": 1}}}}`)
 	for _, s := range contentSeeds() {
 		f.Add(s)
 	}
@@ -29,6 +32,9 @@ func FuzzResults(f *testing.F) {
 		toolcalls.ListKeys(ctx, c, "a/b", keys.ListOptions{}, 1)
 		toolcalls.GetTranslations(ctx, c, "a/b", translations.GetOptions{})
 		toolcalls.PendingChanges(ctx, c, "a/b")
+		toolcalls.ListProjects(ctx, c)
+		toolcalls.GetProject(ctx, c, "a/b")
+		toolcalls.Publish(ctx, c, "a/b", translations.PublishOptions{})
 		toolcalls.ListSyncs(ctx, c, "a/b", translations.ListSyncsOptions{})
 		toolcalls.GetSync(ctx, c, "s")
 		toolcalls.TranslationContext(ctx, c, "a/b", translations.ContextOptions{})

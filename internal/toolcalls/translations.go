@@ -63,7 +63,9 @@ type getTranslationsWire struct {
 		Translations map[string]translationWire `json:"translations"`
 		Tr           map[string]translationWire `json:"tr"`
 	} `json:"keys"`
-	Hint string `json:"hint"`
+	NamespaceDetails namespacesWire `json:"namespaceDetails"`
+	NSD              namespacesWire `json:"nsd"`
+	Hint             string         `json:"hint"`
 }
 
 type translationWire struct {
@@ -102,7 +104,7 @@ func GetTranslations(ctx context.Context, c Caller, project string, q translatio
 	r := &translations.Result{
 		Project: cmp.Or(w.Project, w.Prj), SourceLanguage: cmp.Or(w.SourceLanguage, w.SL),
 		Returned: cmp.Or(w.Returned, w.Ret), Total: cmp.Or(w.Total, w.Tot),
-		HasMore: w.HasMore || w.HasMore2, Hint: w.Hint, Raw: raw,
+		HasMore: w.HasMore || w.HasMore2, Namespaces: w.NamespaceDetails.or(w.NSD), Hint: w.Hint, Raw: raw,
 	}
 	for _, k := range w.Keys {
 		kt := translations.KeyTranslations{KeyID: k.ID, Name: cmp.Or(k.Key, k.K), Namespace: cmp.Or(k.Namespace, k.NS), SourceText: cmp.Or(k.SourceText, k.Src)}
@@ -253,18 +255,19 @@ type publishArgs struct {
 }
 
 type publishWire struct {
-	Success                  bool        `json:"success"`
-	Published                int         `json:"published"`
-	SyncJobIDs               flexStrings `json:"syncJobIds"`
-	DeletedKeysProcessed     int         `json:"deletedKeysProcessed"`
-	LanguageChangesProcessed int         `json:"languageChangesProcessed"`
-	Message                  string      `json:"message"`
-	Hint                     string      `json:"hint"`
+	Success                  bool            `json:"success"`
+	Published                int             `json:"published"`
+	Repositories             json.RawMessage `json:"repositories"`
+	SyncJobIDs               flexStrings     `json:"syncJobIds"`
+	DeletedKeysProcessed     int             `json:"deletedKeysProcessed"`
+	LanguageChangesProcessed int             `json:"languageChangesProcessed"`
+	Message                  string          `json:"message"`
+	Hint                     string          `json:"hint"`
 }
 
 // Publish publishes everything pending, or opt.Only, with
-// publishTranslations. The service's 30 s cooldown per project comes back
-// as a *apierr.ToolError that is ErrTemporary; the SDK does not wait.
+// publishTranslations. The service's cooldown per project comes back as a
+// *apierr.ToolError that is ErrTemporary; the SDK does not wait.
 func Publish(ctx context.Context, c Caller, project string, opt translations.PublishOptions) (*translations.PublishResult, error) {
 	if err := checkProject(project); err != nil {
 		return nil, err
@@ -287,7 +290,7 @@ func Publish(ctx context.Context, c Caller, project string, opt translations.Pub
 	return &translations.PublishResult{
 		Success: w.Success, Published: w.Published, SyncIDs: w.SyncJobIDs,
 		DeletedKeysProcessed: w.DeletedKeysProcessed, LanguageChangesProcessed: w.LanguageChangesProcessed,
-		Message: w.Message, Hint: w.Hint, Raw: raw,
+		Repositories: present(w.Repositories), Message: w.Message, Hint: w.Hint, Raw: raw,
 	}, nil
 }
 
@@ -303,7 +306,9 @@ type syncWire struct {
 		Img string `json:"img"`
 	} `json:"trig_by"`
 	Meta struct {
-		KP int `json:"kp"`
+		KP flexCount `json:"kp"`
+		TF flexCount `json:"tf"`
+		PF flexCount `json:"pf"`
 	} `json:"meta"`
 	Log  flexStrings `json:"log"`
 	AffK []struct {
@@ -316,7 +321,8 @@ type syncWire struct {
 func (w *syncWire) sync(raw json.RawMessage) translations.Sync {
 	s := translations.Sync{
 		ID: w.ID, Type: translations.SyncType(w.Tp), Status: translations.SyncStatus(w.St),
-		StartedAt: w.StAt.Time, CompletedAt: w.CpAt.Time, Error: w.ErrMsg, KeysProcessed: w.Meta.KP,
+		StartedAt: w.StAt.Time, CompletedAt: w.CpAt.Time, Error: w.ErrMsg,
+		KeysProcessed: int(w.Meta.KP), Files: int(w.Meta.TF), FilesProcessed: int(w.Meta.PF),
 		Log: w.Log, Hint: w.Hint, Raw: raw,
 	}
 	if w.TrigBy != nil {
@@ -349,6 +355,16 @@ func ListSyncs(ctx context.Context, c Caller, project string, opt translations.L
 	}
 	if err := between("Limit", opt.Limit, 1, 50); err != nil {
 		return nil, err
+	}
+	switch opt.Status {
+	case "", translations.SyncPending, translations.SyncInProgress, translations.SyncCompleted, translations.SyncFailed:
+	default:
+		return nil, apierr.ArgumentError("Status", fmt.Sprintf("%s is not pending, in_progress, completed or failed (the states getSyncs filters by)", apierr.Quote(string(opt.Status))))
+	}
+	switch opt.Type {
+	case "", translations.SyncInitialImport, translations.SyncSourceSync, translations.SyncCDNUpload, translations.SyncBatchPublish:
+	default:
+		return nil, apierr.ArgumentError("Type", fmt.Sprintf("%s is not initial_import, source_sync, cdn_upload or batch_publish", apierr.Quote(string(opt.Type))))
 	}
 	var w getSyncsWire
 	args := getSyncsArgs{Project: project, Limit: opt.Limit, Status: string(opt.Status), Type: string(opt.Type)}

@@ -209,7 +209,7 @@ func wireCases() []wireCase {
 			},
 			args:   `{"project":"acme/web","translations":[{"keyId":"k-1","languageCode":"fr"}]}`,
 			answer: `{"success": true, "published": 1, "repositories": 0, "syncJobIds": ["s-1"], "message": "Publishing"}`,
-			want:   &translations.PublishResult{Success: true, Published: 1, SyncIDs: []string{"s-1"}, Message: "Publishing"},
+			want:   &translations.PublishResult{Success: true, Published: 1, SyncIDs: []string{"s-1"}, Message: "Publishing", Repositories: json.RawMessage("0")},
 			opts:   []cmp.Option{ignoreRaw(translations.PublishResult{}, "Raw")},
 		},
 		{

@@ -1,0 +1,98 @@
+package locales_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/locsvc/partner-go/locales"
+)
+
+// Load detects the layout from the tree, and namespaces of a single
+// file are read from their "ns:" prefix.
+func TestLoadDetectsLayout(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  locales.Layout
+	}{
+		{"single nested", map[string]string{"en.json": `{"nav": {"home": "Home"}, "common:ok": "OK"}`}, locales.Layout{Files: locales.SingleFile, Keys: locales.NestedKeys}},
+		{"single flat", map[string]string{"en.json": `{"nav.home": "Home", "common:ok": "OK"}`}, locales.Layout{Files: locales.SingleFile, Keys: locales.FlatKeys}},
+		{"folders nested", map[string]string{"en/default.json": `{"nav": {"home": "Home"}}`, "en/common.json": `{"ok": "OK"}`, "README.md": "x"}, locales.Layout{Files: locales.NamespacedFolders, Keys: locales.NestedKeys}},
+		{"folders flat", map[string]string{"en/default.json": `{"nav.home": "Home"}`, "en/common.json": `{"ok": "OK"}`, ".git/x.json": "{"}, locales.Layout{Files: locales.NamespacedFolders, Keys: locales.FlatKeys}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cat, err := locales.Load(tree(t, tt.files), locales.Layout{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cat.Layout != tt.want {
+				t.Errorf("layout %+v, want %+v", cat.Layout, tt.want)
+			}
+			var got []locales.Entry
+			for e := range cat.All() {
+				got = append(got, e)
+			}
+			want := []locales.Entry{{Language: "en", Namespace: "common", Key: "ok", Text: "OK"}, {Language: "en", Namespace: "default", Key: "nav.home", Text: "Home"}}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("entries (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Write keeps a language's spelling on disk, spells a new one by BCP 47,
+// and leaves a file whose content would not change untouched.
+func TestWriteSpellingAndStability(t *testing.T) {
+	dir := tree(t, map[string]string{"PT-br.json": "{}\n"})
+	cat := &locales.Catalog{}
+	cat.Set("pt-br", "", "a", "x")
+	cat.Set("zh-hant-tw", "", "a", "y")
+	if err := cat.Write(dir, locales.Layout{}); err != nil {
+		t.Fatal(err)
+	}
+	got := readTree(t, dir)
+	want := map[string]string{"PT-br.json": "{\n  \"a\": \"x\"\n}\n", "zh-Hant-TW.json": "{\n  \"a\": \"y\"\n}\n"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	old := time.Now().Add(-time.Hour)
+	name := filepath.Join(dir, "PT-br.json")
+	if err := os.Chtimes(name, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := cat.Write(dir, locales.Layout{}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(name); err != nil || !fi.ModTime().Equal(old) {
+		t.Errorf("an unchanged file was written again (%v)", err)
+	}
+}
+
+// What a layout cannot hold is refused before any file is written.
+func TestWriteRefusesWhatTheLayoutCannotHold(t *testing.T) {
+	cat := &locales.Catalog{}
+	cat.Set("en", "", "ok", "OK")
+	cat.Set("de", "", "a", "x")
+	cat.Set("de", "", "a.b", "y")
+	dir := t.TempDir()
+	if err := cat.Write(dir, locales.Layout{Keys: locales.NestedKeys}); err == nil {
+		t.Fatal("a text that is a parent written nested")
+	}
+	cat2 := &locales.Catalog{}
+	cat2.Set("en", "", "ok", "OK")
+	cat2.Set("en", "default", "err:x", "y")
+	if err := cat2.Write(dir, locales.Layout{Files: locales.SingleFile}); err == nil {
+		t.Fatal(`a default-namespace key "err:x" written in a single file`)
+	}
+	if got := readTree(t, dir); len(got) != 0 {
+		t.Errorf("files written: %v", got)
+	}
+	if err := cat2.Write(dir, locales.Layout{Files: locales.NamespacedFolders}); err != nil {
+		t.Errorf("namespaced folders: %v", err)
+	}
+}

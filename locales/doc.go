@@ -1,0 +1,47 @@
+// Package locales keeps a project's locale files and the service in
+// step: read a tree of JSON locale files (Load), compare it with the
+// project and say what a push would do (NewPlan), carry that out
+// (Plan.Apply, optionally publishing and waiting for the sync jobs), and
+// bring the project's texts back into a tree (Pull, then Catalog.Write).
+//
+// # Layouts
+//
+// The service lays its files out as a project's fileStructure and
+// keyFormat say, and a tree here follows the same rules (see Layout):
+//
+//	SingleFile         <dir>/<lang>.json              (CDN: <lang>/translations.json)
+//	NamespacedFolders  <dir>/<lang>/<namespace>.json  (the default namespace is default.json)
+//	FlatKeys           {"nav.home": "Home"}
+//	NestedKeys         {"nav": {"home": "Home"}}
+//
+// In a single file the default namespace's keys sit at the top level and
+// another namespace's keys are written "namespace:key". Languages are
+// compared as the service compares them, without regard to case:
+// pt-BR.json on disk is the project's pt-br, and stays pt-BR.json when
+// written back. Files are written stable (members sorted, two-space
+// indentation, a final newline), so a pull followed by a push changes
+// nothing and a diff of a tree shows only real changes.
+//
+// # Push
+//
+// A plan lists the project's keys with their texts (listKeys, a page at
+// a time) and writes only what differs: keys to create with their source
+// text and translations, source texts and translations to change, and,
+// only with PlanOptions.Delete, keys to delete (more than a tenth of the
+// project needs AllowMassDelete too). A plan that writes nothing is
+// Empty; it is also the dry run. Bad input (malformed files, duplicate or
+// empty keys, a key that is both a text and a parent, a language the
+// project lacks) is refused before anything is written, as an
+// *InputError naming the file, line and key of every problem.
+//
+// Apply sends the fewest calls the tools allow, several at a time under
+// the client's pacing. A failed call stops the push and the Report says,
+// per key, what was written and what was not; since a plan writes only
+// what differs, pushing again completes it. Progress goes to a callback;
+// the package never prints.
+//
+// # Other formats
+//
+// A Format reads a file into messages and writes messages into a file;
+// JSON is the service's own, and Layout.Format takes others.
+package locales

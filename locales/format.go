@@ -1,0 +1,442 @@
+package locales
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// A Message is one text of a locale file: its key, as the file spells
+// it once levels are joined with dots, and its text.
+type Message struct {
+	Key  string
+	Text string
+	// Line is the line of the file where the key is, from 1; 0 when not
+	// known.
+	Line int
+}
+
+// A Format reads a locale file into messages and writes messages into a
+// file. JSON is the service's own format; other formats plug in here.
+//
+// Decode reports every problem of the file it can find as a
+// *InputError whose Problems have Line and Key set (the caller fills in
+// File); it never returns two messages with the same key. The KeyFormat
+// it returns is what the file shows: NestedKeys when it has nested
+// objects, FlatKeys when it has dotted keys at its top level only, ""
+// when it cannot tell.
+//
+// Encode writes msgs, sorted by key and with unique keys, in key format
+// keys. It must be stable: the same messages give the same bytes.
+type Format interface {
+	// Ext is the file name extension of the format, with its dot.
+	Ext() string
+	Decode(data []byte) ([]Message, KeyFormat, error)
+	Encode(msgs []Message, keys KeyFormat) ([]byte, error)
+}
+
+// JSON is the service's file format: one JSON object per file whose
+// members are keys (FlatKeys) or nested objects whose member names join
+// with dots (NestedKeys), and whose leaves are strings.
+//
+// Decode refuses, with the line and key of each: a member repeated in
+// one object, a key repeated once levels are joined ({"a.b":…} beside
+// {"a":{"b":…}}), an empty key or an empty level ("", "a..b", "a."), and
+// a value that is not a string or an object. Empty objects hold no text
+// and are passed over.
+//
+// Encode writes members sorted by name (byte order), indented by two
+// spaces, with characters as they are (no \u escapes for <, > or &) and
+// a final newline.
+type JSON struct{}
+
+// Ext returns ".json".
+func (JSON) Ext() string { return ".json" }
+
+// Decode reads a JSON locale file.
+func (JSON) Decode(data []byte) ([]Message, KeyFormat, error) {
+	d := jsonDecoder{data: data, dec: json.NewDecoder(bytes.NewReader(data)), seen: map[string]int{}}
+	d.dec.UseNumber()
+	return d.decode()
+}
+
+type jsonDecoder struct {
+	data     []byte
+	dec      *json.Decoder
+	lineAt   int64 // offset up to which newlines were counted
+	line     int   // line at lineAt
+	msgs     []Message
+	seen     map[string]int // joined key -> line
+	problems []Problem
+	nested   bool
+	dotted   bool
+}
+
+// lineOf returns the line of byte offset off; offsets only grow.
+func (d *jsonDecoder) lineOf(off int64) int {
+	if off > int64(len(d.data)) {
+		off = int64(len(d.data))
+	}
+	if off > d.lineAt {
+		d.line += bytes.Count(d.data[d.lineAt:off], []byte{'\n'})
+		d.lineAt = off
+	}
+	return d.line + 1
+}
+
+func (d *jsonDecoder) problem(line int, key, format string, args ...any) {
+	d.problems = append(d.problems, Problem{Line: line, Key: key, Message: fmt.Sprintf(format, args...)})
+}
+
+func (d *jsonDecoder) decode() ([]Message, KeyFormat, error) {
+	tok, err := d.dec.Token()
+	if err != nil {
+		return nil, "", d.syntax(err, "")
+	}
+	if tok != json.Delim('{') {
+		return nil, "", &InputError{Problems: []Problem{{Line: 1, Message: fmt.Sprintf("the file holds %s; want a JSON object of keys", kind(tok))}}}
+	}
+	if err := d.object("", 0); err != nil {
+		return nil, "", err
+	}
+	if _, err := d.dec.Token(); err != io.EOF {
+		off := d.dec.InputOffset()
+		if err != nil {
+			return nil, "", d.syntax(err, "")
+		}
+		return nil, "", &InputError{Problems: []Problem{{Line: d.lineOf(off), Message: "more JSON after the object"}}}
+	}
+	if len(d.problems) > 0 {
+		return nil, "", &InputError{Problems: d.problems}
+	}
+	kf := KeyFormat("")
+	switch {
+	case d.nested:
+		kf = NestedKeys
+	case d.dotted:
+		kf = FlatKeys
+	}
+	return d.msgs, kf, nil
+}
+
+// maxDepth bounds the nesting the decoder follows, so that a hostile file
+// cannot exhaust the stack.
+const maxDepth = 100
+
+// object reads the members of an object whose '{' was read; prefix is
+// its joined key ("" at the top).
+func (d *jsonDecoder) object(prefix string, depth int) error {
+	if depth > maxDepth {
+		return &InputError{Problems: []Problem{{Line: d.lineOf(d.dec.InputOffset()), Key: prefix, Message: fmt.Sprintf("objects nested more than %d deep", maxDepth)}}}
+	}
+	members := map[string]bool{}
+	for d.dec.More() {
+		tok, err := d.dec.Token()
+		if err != nil {
+			return d.syntax(err, prefix)
+		}
+		name := tok.(string) // object keys are strings: the decoder checks
+		line := d.lineOf(d.dec.InputOffset())
+		key := name
+		if prefix != "" {
+			key = prefix + "." + name
+		}
+		if depth == 0 && strings.Contains(name, ".") {
+			d.dotted = true
+		}
+		dup := members[name]
+		if dup {
+			d.problem(line, key, "duplicate key %s in one object", quote(name))
+		}
+		members[name] = true
+		tok, err = d.dec.Token()
+		if err != nil {
+			return d.syntax(err, key)
+		}
+		switch v := tok.(type) {
+		case string:
+			if !dup {
+				d.leaf(key, v, line)
+			}
+		case json.Delim:
+			if v == '[' {
+				d.problem(line, key, "the value of %s is an array; want a string or an object", quote(key))
+				if err := d.skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			d.nested = true
+			if err := d.object(key, depth+1); err != nil {
+				return err
+			}
+		default:
+			d.problem(line, key, "the value of %s is %s; want a string or an object", quote(key), kind(tok))
+		}
+	}
+	if _, err := d.dec.Token(); err != nil { // the closing '}'
+		return d.syntax(err, prefix)
+	}
+	return nil
+}
+
+func (d *jsonDecoder) leaf(key, text string, line int) {
+	if msg := checkKey(key); msg != "" {
+		d.problem(line, key, "%s", msg)
+		return
+	}
+	if first, ok := d.seen[key]; ok {
+		d.problem(line, key, "duplicate key %s (also on line %d)", quote(key), first)
+		return
+	}
+	d.seen[key] = line
+	d.msgs = append(d.msgs, Message{Key: key, Text: text, Line: line})
+}
+
+// skip reads past the rest of an array whose '[' was read.
+func (d *jsonDecoder) skip() error {
+	for depth := 1; depth > 0; {
+		tok, err := d.dec.Token()
+		if err != nil {
+			return d.syntax(err, "")
+		}
+		switch tok {
+		case json.Delim('['), json.Delim('{'):
+			depth++
+		case json.Delim(']'), json.Delim('}'):
+			depth--
+		}
+	}
+	return nil
+}
+
+// syntax turns a decoding error into a problem with its line.
+func (d *jsonDecoder) syntax(err error, key string) error {
+	off := d.dec.InputOffset()
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		off = se.Offset
+	}
+	msg := "malformed JSON: " + err.Error()
+	if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+		msg = "malformed JSON: the file ends early"
+	}
+	problems := append(d.problems, Problem{Line: d.lineOf(off), Key: key, Message: msg})
+	return &InputError{Problems: problems}
+}
+
+// checkKey returns what is wrong with a joined key, or "".
+func checkKey(key string) string {
+	switch {
+	case key == "":
+		return "empty key"
+	case strings.HasPrefix(key, ".") || strings.HasSuffix(key, ".") || strings.Contains(key, ".."):
+		return fmt.Sprintf("key %s has an empty level", quote(key))
+	}
+	return ""
+}
+
+func kind(tok json.Token) string {
+	switch v := tok.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	case string:
+		return "a string"
+	case json.Delim:
+		if v == '[' {
+			return "an array"
+		}
+	}
+	return fmt.Sprint(tok)
+}
+
+// quote quotes s for a message, cut to a readable length.
+func quote(s string) string {
+	const max = 80
+	if len(s) > max {
+		s = strings.ToValidUTF8(s[:max], "") + "…"
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// Encode writes msgs as a JSON locale file in key format keys.
+func (JSON) Encode(msgs []Message, keys KeyFormat) ([]byte, error) {
+	msgs = slices.Clone(msgs)
+	slices.SortFunc(msgs, func(a, b Message) int { return strings.Compare(a.Key, b.Key) })
+	var b bytes.Buffer
+	if len(msgs) == 0 {
+		return []byte("{}\n"), nil
+	}
+	if keys != NestedKeys {
+		b.WriteString("{\n")
+		for i, m := range msgs {
+			if i > 0 && msgs[i-1].Key == m.Key {
+				return nil, fmt.Errorf("locales: key %s twice", quote(m.Key))
+			}
+			b.WriteString("  ")
+			writeString(&b, m.Key)
+			b.WriteString(": ")
+			writeString(&b, m.Text)
+			if i < len(msgs)-1 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('\n')
+		}
+		b.WriteString("}\n")
+		return b.Bytes(), nil
+	}
+	root, err := tree(msgs)
+	if err != nil {
+		return nil, err
+	}
+	root.write(&b, 0)
+	b.WriteByte('\n')
+	return b.Bytes(), nil
+}
+
+// node is one object of a nested file: its members in order.
+type node struct {
+	names    []string
+	texts    []string // for a leaf member
+	children []*node  // for an object member; nil for a leaf
+	index    map[string]int
+}
+
+// tree builds the nested objects of sorted msgs. Sorting by joined key
+// sorts each object's members too, except that "a.b" sorts after "a-b"
+// while "a" sorts before it: members are sorted again per object.
+func tree(msgs []Message) (*node, error) {
+	root := &node{}
+	for _, m := range msgs {
+		if msg := checkKey(m.Key); msg != "" {
+			return nil, fmt.Errorf("locales: %s", msg)
+		}
+		n := root
+		levels := strings.Split(m.Key, ".")
+		for i, level := range levels {
+			j, ok := n.index[level]
+			if !ok {
+				j = -1
+			}
+			last := i == len(levels)-1
+			switch {
+			case j < 0 && last:
+				n.add(level, m.Text, nil)
+			case j < 0:
+				c := &node{}
+				n.add(level, "", c)
+				n = c
+			case last || n.children[j] == nil:
+				return nil, fmt.Errorf("locales: key %s is both a text and a parent of other keys; nested keys cannot hold it", quote(m.Key))
+			default:
+				n = n.children[j]
+			}
+		}
+	}
+	return root, nil
+}
+
+func (n *node) add(name, text string, child *node) {
+	if n.index == nil {
+		n.index = map[string]int{}
+	}
+	n.index[name] = len(n.names)
+	n.names, n.texts, n.children = append(n.names, name), append(n.texts, text), append(n.children, child)
+}
+
+func (n *node) write(b *bytes.Buffer, depth int) {
+	order := make([]int, len(n.names))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(x, y int) int { return strings.Compare(n.names[x], n.names[y]) })
+	b.WriteString("{\n")
+	for k, i := range order {
+		indent(b, depth+1)
+		writeString(b, n.names[i])
+		b.WriteString(": ")
+		if c := n.children[i]; c != nil {
+			c.write(b, depth+1)
+		} else {
+			writeString(b, n.texts[i])
+		}
+		if k < len(order)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	indent(b, depth)
+	b.WriteByte('}')
+}
+
+func indent(b *bytes.Buffer, depth int) {
+	for range depth {
+		b.WriteString("  ")
+	}
+}
+
+// writeString writes s as a JSON string as encoding/json does with
+// SetEscapeHTML(false): quotes, backslashes and control characters
+// escaped, U+2028 and U+2029 too (JavaScript reads them as line ends),
+// invalid UTF-8 as U+FFFD, everything else as it is.
+func writeString(b *bytes.Buffer, s string) {
+	const hex = "0123456789abcdef"
+	b.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b.WriteString(s[start:i])
+			switch c {
+			case '"', '\\':
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			case '\n':
+				b.WriteString(`\n`)
+			case '\r':
+				b.WriteString(`\r`)
+			case '\t':
+				b.WriteString(`\t`)
+			default:
+				b.WriteString(`\u00`)
+				b.WriteByte(hex[c>>4])
+				b.WriteByte(hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteString(s[start:i])
+			b.WriteString(`\ufffd`)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b.WriteString(s[start:i])
+			b.WriteString(`\u202`)
+			b.WriteByte(hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b.WriteString(s[start:])
+	b.WriteByte('"')
+}

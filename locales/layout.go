@@ -1,0 +1,189 @@
+package locales
+
+import (
+	"fmt"
+
+	"github.com/locsvc/partner-go/translations"
+	"path"
+	"strings"
+)
+
+// DefaultNamespace is the namespace of keys created without one, and of
+// the keys at the top level of a single file.
+const DefaultNamespace = "default"
+
+// FileStructure says how a tree splits a language's texts into files:
+// the project's fileStructure setting, as GetProject reports it.
+type FileStructure = translations.FileStructure
+
+// The file structures of the service.
+const (
+	// SingleFile is one file per language, <dir>/<lang>.json (on the
+	// service's CDN, <lang>/translations.json). The default namespace's
+	// keys sit at the file's top level; a key of another namespace ns is
+	// written "ns:key", i18next's namespace separator, before the key
+	// format applies (nested, "common:nav.home" is
+	// {"common:nav": {"home": …}}). So a default-namespace key cannot
+	// have a ':' before its first '.' in this structure.
+	SingleFile = translations.SingleFile
+	// NamespacedFolders is a folder per language with a file per
+	// namespace, <dir>/<lang>/<namespace>.json; the default namespace is
+	// default.json.
+	NamespacedFolders = translations.NamespacedFolders
+)
+
+// KeyFormat says how keys are written in a file: the project's
+// keyFormat setting, as GetProject reports it.
+type KeyFormat = translations.KeyFormat
+
+// The key formats of the service.
+const (
+	// FlatKeys writes each key whole: {"nav.home": "Home"}.
+	FlatKeys = translations.Flat
+	// NestedKeys writes a level per dot: {"nav": {"home": "Home"}}. A
+	// key that is also the parent of others ("a" beside "a.b") cannot
+	// be written nested.
+	NestedKeys = translations.Nested
+)
+
+// Layout is how a locale tree is laid out: files, key format and file
+// format. The service's projects say their files and keys (fileStructure
+// and keyFormat); when they say nothing, SingleFile and NestedKeys are
+// the service's defaults.
+type Layout struct {
+	Files FileStructure `json:"files"`
+	Keys  KeyFormat     `json:"keys"`
+	// Format reads and writes the files; nil is JSON.
+	Format Format `json:"-"`
+}
+
+func (l Layout) format() Format {
+	if l.Format == nil {
+		return JSON{}
+	}
+	return l.Format
+}
+
+// orDefault fills in the service's defaults.
+func (l Layout) orDefault() Layout {
+	if l.Files == "" {
+		l.Files = SingleFile
+	}
+	if l.Keys == "" {
+		l.Keys = NestedKeys
+	}
+	return l
+}
+
+func (l Layout) check() error {
+	switch l.Files {
+	case "", SingleFile, NamespacedFolders:
+	default:
+		return fmt.Errorf("locales: unknown file structure %q; want %q or %q", l.Files, SingleFile, NamespacedFolders)
+	}
+	switch l.Keys {
+	case "", FlatKeys, NestedKeys:
+	default:
+		return fmt.Errorf("locales: unknown key format %q; want %q or %q", l.Keys, FlatKeys, NestedKeys)
+	}
+	return nil
+}
+
+// file returns the path of the file of language lang and namespace ns,
+// relative to the tree's root, with extension ext.
+func (l Layout) file(lang, ns, ext string) string {
+	if l.Files == NamespacedFolders {
+		return path.Join(lang, ns+ext)
+	}
+	return lang + ext
+}
+
+// nsSeparator separates a namespace from its key in a single file.
+const nsSeparator = ":"
+
+// splitNamespace reads a single file's key: "ns:key" is key in namespace
+// ns when ns has no dot; anything else is in the default namespace.
+func splitNamespace(key string) (ns, rest string) {
+	first, _, _ := strings.Cut(key, ".")
+	if ns, _, ok := strings.Cut(first, nsSeparator); ok && ns != "" {
+		return ns, strings.TrimPrefix(key, ns+nsSeparator)
+	}
+	return DefaultNamespace, key
+}
+
+// joinNamespace writes key of namespace ns in a single file.
+func joinNamespace(ns, key string) string {
+	if ns == DefaultNamespace {
+		return key
+	}
+	return ns + nsSeparator + key
+}
+
+// LanguageKey returns the form of a language code the service compares:
+// the tools lowercase codes, so "pt-BR" on disk is the project's
+// "pt-br".
+func LanguageKey(code string) string { return strings.ToLower(code) }
+
+// languageFileName returns how a language code the service gave is
+// spelled in a new file name: the BCP 47 convention, language lowercase,
+// a four-letter script capitalised, a region uppercase ("pt-br" is
+// "pt-BR", "zh-hant-tw" is "zh-Hant-TW").
+func languageFileName(code string) string {
+	parts := strings.FieldsFunc(code, func(r rune) bool { return r == '-' || r == '_' })
+	if len(parts) == 0 || len(parts) != strings.Count(code, "-")+strings.Count(code, "_")+1 {
+		return code
+	}
+	sep := byte('-')
+	if strings.Contains(code, "_") && !strings.Contains(code, "-") {
+		sep = '_'
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte(sep)
+		}
+		switch {
+		case i == 0:
+			b.WriteString(strings.ToLower(p))
+		case len(p) == 4 && isAlpha(p):
+			b.WriteString(strings.ToUpper(p[:1]) + strings.ToLower(p[1:]))
+		case len(p) == 2 && isAlpha(p), len(p) == 3 && isDigits(p):
+			b.WriteString(strings.ToUpper(p))
+		default:
+			b.WriteString(strings.ToLower(p))
+		}
+	}
+	return b.String()
+}
+
+func isAlpha(s string) bool {
+	for _, c := range []byte(s) {
+		if (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+func isDigits(s string) bool {
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// validLanguage reports whether a file or folder name can be a language
+// code: 2 to 35 letters, digits, '-' or '_', starting with a letter.
+func validLanguage(name string) bool {
+	if len(name) < 2 || len(name) > 35 || !isAlpha(name[:1]) {
+		return false
+	}
+	for _, c := range []byte(name) {
+		if !isAlpha(string(c)) && !isDigits(string(c)) && c != '-' && c != '_' {
+			return false
+		}
+	}
+	return true
+}

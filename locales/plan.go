@@ -1,0 +1,531 @@
+package locales
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	partner "github.com/locsvc/partner-go"
+	"github.com/locsvc/partner-go/keys"
+)
+
+// MaxDeleteShare is the share of the listed keys a plan deletes without
+// PlanOptions.AllowMassDelete: 10%.
+const MaxDeleteShare = 0.10
+
+// ErrMassDelete is the error of a plan that would delete more than
+// MaxDeleteShare of the project's keys without
+// PlanOptions.AllowMassDelete. Nothing was written.
+var ErrMassDelete = errors.New("locales: the plan would delete more than 10% of the project's keys; set AllowMassDelete to allow it")
+
+// PlanOptions says what a plan covers and whether it may delete.
+type PlanOptions struct {
+	// Languages keeps only these languages of the catalog (compared
+	// without regard to case); nil keeps all.
+	Languages []string
+	// Namespaces keeps only these namespaces; nil keeps those the
+	// catalog holds. Keys of other namespaces are not listed, written or
+	// deleted.
+	Namespaces []string
+	// Delete deletes the keys of the plan's namespaces that the service
+	// has and the catalog's source language lacks. Without it they are
+	// left alone. It needs the source language in the catalog.
+	Delete bool
+	// AllowMassDelete lets Delete remove more than MaxDeleteShare of the
+	// keys listed; without it such a plan fails with ErrMassDelete.
+	AllowMassDelete bool
+	// OnProgress, if set, is called as the keys are listed (Step
+	// StepList), from the goroutine that called NewPlan.
+	OnProgress func(Progress)
+}
+
+// A Plan is what a push would do to a project to make it hold the
+// catalog's texts: the keys to create, the texts to change, the keys to
+// delete, and what it leaves alone and why. It writes only texts that
+// differ: an identical write still marks a text pending and republishes
+// it. Making the plan writes nothing (a dry run); Apply carries it out.
+//
+// Languages are the project's codes, as the service spells them.
+type Plan struct {
+	Project        string `json:"project"`
+	SourceLanguage string `json:"sourceLanguage"`
+	// Languages and Namespaces are what the plan covers.
+	Languages  []string `json:"languages"`
+	Namespaces []string `json:"namespaces"`
+	// Create are the keys to create, with their source text and
+	// translations (one createKeys item each).
+	Create []NewKey `json:"create,omitempty"`
+	// Update are the source texts and translations to write to keys the
+	// project has.
+	Update []KeyUpdate `json:"update,omitempty"`
+	// Delete are the keys to delete (PlanOptions.Delete).
+	Delete []KeyRef `json:"delete,omitempty"`
+	// Skipped are texts the plan does not send, with the reason.
+	Skipped []Item `json:"skipped,omitempty"`
+	// Counts counts the texts by language and namespace: Created,
+	// Updated and Deleted are what the plan would do.
+	Counts []Count `json:"counts"`
+	// Listed is the number of keys the service listed.
+	Listed int `json:"listed"`
+}
+
+// NewKey is a key a plan creates.
+type NewKey struct {
+	Namespace string `json:"namespace"`
+	Key       string `json:"key"`
+	Source    string `json:"source"`
+	// Translations are the key's texts by target language.
+	Translations map[string]string `json:"translations,omitempty"`
+}
+
+// KeyUpdate is what a plan writes to a key the project has.
+type KeyUpdate struct {
+	Namespace string `json:"namespace"`
+	Key       string `json:"key"`
+	ID        string `json:"id"`
+	// Source is the new source text; nil leaves it.
+	Source *string `json:"source,omitempty"`
+	// Translations are the texts to write, by target language.
+	Translations map[string]string `json:"translations,omitempty"`
+}
+
+// KeyRef names a key of the project.
+type KeyRef struct {
+	Namespace string `json:"namespace"`
+	Key       string `json:"key"`
+	ID        string `json:"id,omitempty"`
+}
+
+// An Item is one key in a plan's or a report's lists: the languages
+// concerned and, for what was skipped or failed, why.
+type Item struct {
+	Namespace string   `json:"namespace"`
+	Key       string   `json:"key"`
+	ID        string   `json:"id,omitempty"`
+	Languages []string `json:"languages,omitempty"`
+	Reason    string   `json:"reason,omitempty"`
+}
+
+// Count counts texts of one language and namespace. A deleted key
+// counts once, in the source language.
+type Count struct {
+	Language  string `json:"language"`
+	Namespace string `json:"namespace"`
+	Created   int    `json:"created"`
+	Updated   int    `json:"updated"`
+	Deleted   int    `json:"deleted"`
+	Unchanged int    `json:"unchanged"`
+	Skipped   int    `json:"skipped"`
+	Failed    int    `json:"failed"`
+}
+
+// Empty reports whether the plan writes nothing.
+func (p *Plan) Empty() bool { return len(p.Create)+len(p.Update)+len(p.Delete) == 0 }
+
+// Step names what a sync is doing, in Progress.
+type Step string
+
+// The steps of a push and a pull.
+const (
+	StepList      Step = "list"      // listing the project's keys
+	StepDelete    Step = "delete"    // deleting keys
+	StepCreate    Step = "create"    // creating keys
+	StepUpdate    Step = "update"    // writing source texts
+	StepTranslate Step = "translate" // writing translations
+	StepPublish   Step = "publish"   // publishing (waiting out the cooldown)
+	StepWait      Step = "wait"      // waiting for sync jobs
+	StepFetch     Step = "fetch"     // fetching files from the CDN
+)
+
+// Progress says how far a step is: Done of Total keys (list, writes),
+// sync jobs (wait) or files (fetch). Total is 0 when not known yet.
+type Progress struct {
+	Step  Step `json:"step"`
+	Done  int  `json:"done"`
+	Total int  `json:"total"`
+}
+
+type countKey struct{ lang, ns string }
+
+type nsKey struct{ ns, key string }
+
+// NewPlan compares cat with project ("org/project") as the service holds
+// it, listing its keys with their texts page by page, and returns what a
+// push would do. It writes nothing.
+//
+// Before the plan is returned, every problem is reported at once as an
+// *InputError naming the file, line and key (for catalogs that Load
+// read): a language the project lacks, a key that would be both a text
+// and the parent of another key here or on the service. A key only in
+// target languages (not in the source language's files) is skipped with
+// its reason: keys are created from their source text. A plan that
+// would delete too much fails with ErrMassDelete.
+func NewPlan(ctx context.Context, c *partner.Client, project string, cat *Catalog, opt PlanOptions) (*Plan, error) {
+	return newPlan(ctx, client{c}, project, cat, opt)
+}
+
+func newPlan(ctx context.Context, r remote, project string, cat *Catalog, opt PlanOptions) (*Plan, error) {
+	info, err := r.project(ctx, project)
+	if err != nil {
+		return nil, err
+	}
+	if info.source == "" {
+		return nil, fmt.Errorf("locales: project %s has no source language: %w", project, partner.ErrUnexpectedResponse)
+	}
+	p := &Plan{Project: project, SourceLanguage: info.source}
+	pl := planner{plan: p, cat: cat, counts: map[countKey]*Count{}}
+	problems := pl.languages(info, opt.Languages)
+	pl.namespaces(opt.Namespaces)
+	if opt.Delete && pl.src == nil {
+		problems = append(problems, Problem{Language: info.source, Message: fmt.Sprintf(
+			"Delete needs the source language %s in the catalog: keys are deleted when its files lack them", info.source)})
+	}
+	problems = append(problems, cat.conflicts()...)
+	if err := inputError(problems); err != nil {
+		return nil, err
+	}
+	if len(p.Namespaces) == 0 {
+		p.Counts = []Count{}
+		return p, nil
+	}
+	if err := pl.list(ctx, r, opt); err != nil {
+		return nil, err
+	}
+	if err := inputError(pl.creates()); err != nil {
+		return nil, err
+	}
+	if opt.Delete && !opt.AllowMassDelete && float64(len(p.Delete)) > MaxDeleteShare*float64(p.Listed) {
+		return nil, fmt.Errorf("%w (%d of %d keys)", ErrMassDelete, len(p.Delete), p.Listed)
+	}
+	pl.finish()
+	return p, nil
+}
+
+// planner holds what NewPlan works with.
+type planner struct {
+	plan    *Plan
+	cat     *Catalog
+	src     *langTexts   // the catalog's source language; nil when absent
+	targets []*langTexts // the catalog's target languages covered
+	codes   []string     // the project's codes of targets, in step
+	covered map[string]bool
+	remote  map[nsKey]string // listed keys -> id
+	deleted map[nsKey]bool
+	counts  map[countKey]*Count
+	skipped map[nsKey]*Item
+}
+
+// languages matches the catalog's languages with the project's.
+func (pl *planner) languages(info *projectInfo, keep []string) []Problem {
+	project := map[string]string{LanguageKey(info.source): info.source}
+	for _, t := range info.targets {
+		project[LanguageKey(t)] = t
+	}
+	kept := map[string]bool{}
+	for _, l := range keep {
+		kept[LanguageKey(l)] = true
+	}
+	var problems []Problem
+	for _, lk := range slices.Sorted(maps.Keys(pl.cat.langs)) {
+		l := pl.cat.langs[lk]
+		if len(keep) > 0 && !kept[lk] {
+			continue
+		}
+		code, ok := project[lk]
+		switch {
+		case !ok:
+			file := ""
+			for _, ns := range slices.Sorted(maps.Keys(l.ns)) {
+				file = cmp.Or(file, l.ns[ns].file)
+			}
+			problems = append(problems, Problem{File: file, Language: l.code, Message: fmt.Sprintf(
+				"project %s has no language %s (source %s, targets %s)", pl.plan.Project, quote(l.code), info.source, strings.Join(info.targets, ", "))})
+			continue
+		case lk == LanguageKey(info.source):
+			pl.src = l
+		default:
+			pl.targets = append(pl.targets, l)
+			pl.codes = append(pl.codes, code)
+		}
+		pl.plan.Languages = append(pl.plan.Languages, code)
+	}
+	return problems
+}
+
+// namespaces settles the namespaces the plan covers.
+func (pl *planner) namespaces(keep []string) {
+	pl.covered = map[string]bool{}
+	if keep != nil {
+		for _, ns := range keep {
+			pl.covered[ns] = true
+		}
+	} else {
+		for _, l := range pl.langs() {
+			for ns, n := range l.ns {
+				if len(n.texts) > 0 {
+					pl.covered[ns] = true
+				}
+			}
+		}
+	}
+	pl.plan.Namespaces = slices.Sorted(maps.Keys(pl.covered))
+}
+
+// langs returns the catalog's languages the plan covers.
+func (pl *planner) langs() []*langTexts {
+	if pl.src == nil {
+		return pl.targets
+	}
+	return append([]*langTexts{pl.src}, pl.targets...)
+}
+
+func (pl *planner) count(lang, ns string) *Count {
+	c := pl.counts[countKey{lang, ns}]
+	if c == nil {
+		c = &Count{Language: lang, Namespace: ns}
+		pl.counts[countKey{lang, ns}] = c
+	}
+	return c
+}
+
+func (pl *planner) source(ns, key string) (string, bool) {
+	if pl.src == nil {
+		return "", false
+	}
+	n := pl.src.ns[ns]
+	if n == nil {
+		return "", false
+	}
+	t, ok := n.texts[key]
+	return t.s, ok
+}
+
+// list lists the project's keys of the covered namespaces and compares
+// each with the catalog.
+func (pl *planner) list(ctx context.Context, r remote, opt PlanOptions) error {
+	p := pl.plan
+	pl.remote = map[nsKey]string{}
+	pl.deleted = map[nsKey]bool{}
+	lopt := keys.ListOptions{Namespaces: p.Namespaces, Fields: []keys.Field{keys.FieldID, keys.FieldSourceText, keys.FieldTranslations}}
+	for page, err := range r.keyPages(ctx, p.Project, lopt) {
+		if err != nil {
+			return err
+		}
+		for i := range page.Keys {
+			k := &page.Keys[i]
+			nk := nsKey{k.Namespace, k.Name}
+			if _, dup := pl.remote[nk]; dup || k.LegacyDuplicate || !pl.covered[k.Namespace] {
+				continue
+			}
+			pl.remote[nk] = k.ID
+			p.Listed++
+			pl.compare(k, opt.Delete)
+		}
+		if opt.OnProgress != nil {
+			opt.OnProgress(Progress{Step: StepList, Done: p.Listed, Total: page.Total})
+		}
+	}
+	return nil
+}
+
+// compare adds what a listed key needs to the plan.
+func (pl *planner) compare(k *keys.Key, del bool) {
+	p := pl.plan
+	u := KeyUpdate{Namespace: k.Namespace, Key: k.Name, ID: k.ID}
+	src, hasSrc := pl.source(k.Namespace, k.Name)
+	if del && !hasSrc {
+		p.Delete = append(p.Delete, KeyRef{Namespace: k.Namespace, Key: k.Name, ID: k.ID})
+		pl.deleted[nsKey{k.Namespace, k.Name}] = true
+		pl.count(p.SourceLanguage, k.Namespace).Deleted++
+		return
+	}
+	if hasSrc {
+		if src != k.SourceText {
+			u.Source = &src
+			pl.count(p.SourceLanguage, k.Namespace).Updated++
+		} else {
+			pl.count(p.SourceLanguage, k.Namespace).Unchanged++
+		}
+	}
+	for i, l := range pl.targets {
+		n := l.ns[k.Namespace]
+		if n == nil {
+			continue
+		}
+		t, ok := n.texts[k.Name]
+		if !ok {
+			continue
+		}
+		code := pl.codes[i]
+		if old, ok := translation(k.Translations, code); ok && old == t.s {
+			pl.count(code, k.Namespace).Unchanged++
+			continue
+		}
+		if u.Translations == nil {
+			u.Translations = make(map[string]string, len(pl.targets)-i)
+		}
+		u.Translations[code] = t.s
+		pl.count(code, k.Namespace).Updated++
+	}
+	if u.Source != nil || u.Translations != nil {
+		p.Update = append(p.Update, u)
+	}
+}
+
+// creates adds the catalog's keys the service lacks, and returns the
+// problems they meet: a key that would be both a text and a parent with
+// the keys the project keeps.
+func (pl *planner) creates() []Problem {
+	p := pl.plan
+	var problems []Problem
+	var parents map[nsKey]string // a kept key's dotted prefixes -> the key
+	for _, ns := range p.Namespaces {
+		var srcTexts map[string]text
+		if pl.src != nil && pl.src.ns[ns] != nil {
+			srcTexts = pl.src.ns[ns].texts
+		}
+		for key, t := range srcTexts {
+			if _, ok := pl.remote[nsKey{ns, key}]; ok {
+				continue
+			}
+			if parents == nil {
+				parents = pl.parents()
+			}
+			if other, ok := pl.clash(parents, ns, key); ok {
+				file, line := pl.cat.where(LanguageKey(pl.src.code), ns, key)
+				problems = append(problems, Problem{File: file, Line: line, Language: pl.src.code, Namespace: ns, Key: key, Message: fmt.Sprintf(
+					"new key %s and the project's key %s would make one both a text and a parent", quote(key), quote(other))})
+				continue
+			}
+			nk := NewKey{Namespace: ns, Key: key, Source: t.s}
+			pl.count(p.SourceLanguage, ns).Created++
+			for i, l := range pl.targets {
+				n := l.ns[ns]
+				if n == nil {
+					continue
+				}
+				if tt, ok := n.texts[key]; ok {
+					if nk.Translations == nil {
+						nk.Translations = make(map[string]string, len(pl.targets)-i)
+					}
+					nk.Translations[pl.codes[i]] = tt.s
+					pl.count(pl.codes[i], ns).Created++
+				}
+			}
+			p.Create = append(p.Create, nk)
+		}
+		for i, l := range pl.targets {
+			n := l.ns[ns]
+			if n == nil {
+				continue
+			}
+			for key := range n.texts {
+				if _, ok := pl.remote[nsKey{ns, key}]; ok {
+					continue
+				}
+				if _, ok := srcTexts[key]; ok {
+					continue
+				}
+				pl.skip(ns, key, pl.codes[i], fmt.Sprintf("not in the source language %s: keys are created from their source text", p.SourceLanguage))
+			}
+		}
+	}
+	return problems
+}
+
+// parents returns the dotted prefixes of the keys the project keeps.
+func (pl *planner) parents() map[nsKey]string {
+	out := map[nsKey]string{}
+	for nk := range pl.remote {
+		if pl.deleted[nk] {
+			continue
+		}
+		for i := strings.IndexByte(nk.key, '.'); i >= 0; i = next(nk.key, i) {
+			out[nsKey{nk.ns, nk.key[:i]}] = nk.key
+		}
+	}
+	return out
+}
+
+// clash returns a kept key of the project that key would be a text and
+// a parent with.
+func (pl *planner) clash(parents map[nsKey]string, ns, key string) (string, bool) {
+	if child, ok := parents[nsKey{ns, key}]; ok {
+		return child, true
+	}
+	for i := strings.IndexByte(key, '.'); i >= 0; i = next(key, i) {
+		nk := nsKey{ns, key[:i]}
+		if _, ok := pl.remote[nk]; ok && !pl.deleted[nk] {
+			return nk.key, true
+		}
+	}
+	return "", false
+}
+
+func (pl *planner) skip(ns, key, lang, reason string) {
+	if pl.skipped == nil {
+		pl.skipped = map[nsKey]*Item{}
+	}
+	it := pl.skipped[nsKey{ns, key}]
+	if it == nil {
+		it = &Item{Namespace: ns, Key: key, Reason: reason}
+		pl.skipped[nsKey{ns, key}] = it
+	}
+	it.Languages = append(it.Languages, lang)
+	pl.count(lang, ns).Skipped++
+}
+
+// finish sorts the plan's lists.
+func (pl *planner) finish() {
+	p := pl.plan
+	slices.SortFunc(p.Create, func(a, b NewKey) int {
+		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Key, b.Key))
+	})
+	slices.SortFunc(p.Update, func(a, b KeyUpdate) int {
+		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Key, b.Key))
+	})
+	slices.SortFunc(p.Delete, func(a, b KeyRef) int {
+		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Key, b.Key))
+	})
+	for _, it := range pl.skipped {
+		slices.Sort(it.Languages)
+		p.Skipped = append(p.Skipped, *it)
+	}
+	sortItems(p.Skipped)
+	p.Counts = sortedCounts(pl.counts)
+}
+
+func sortItems(items []Item) {
+	slices.SortFunc(items, func(a, b Item) int {
+		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Key, b.Key))
+	})
+}
+
+func sortedCounts(m map[countKey]*Count) []Count {
+	out := make([]Count, 0, len(m))
+	for _, c := range m {
+		out = append(out, *c)
+	}
+	slices.SortFunc(out, func(a, b Count) int {
+		return cmp.Or(strings.Compare(a.Language, b.Language), strings.Compare(a.Namespace, b.Namespace))
+	})
+	return out
+}
+
+// translation returns the text of language code in a listed key's
+// translations, whose codes the service may spell in another case.
+func translation(tr map[string]string, code string) (string, bool) {
+	if t, ok := tr[code]; ok {
+		return t, true
+	}
+	for l, t := range tr {
+		if LanguageKey(l) == LanguageKey(code) {
+			return t, true
+		}
+	}
+	return "", false
+}
