@@ -63,7 +63,7 @@ the grant, as the service may do: share a PARTNER_STORE between processes.`,
 			srv := partnertest.NewServer(opts...)
 			defer srv.Close()
 			org := srv.AddOrganization(fakeOrgSlug, "Acme")
-			srv.AddProject(org.ID, partnertest.Project{
+			proj := srv.AddProject(org.ID, partnertest.Project{
 				Name: "Web", Slug: fakeProjectSlug, SourceLanguage: "en", CDN: true,
 				TargetLanguages: []partnertest.Language{{Code: "de", Name: "German"}, {Code: "fr", Name: "French"}},
 			})
@@ -74,7 +74,7 @@ the grant, as the service may do: share a PARTNER_STORE between processes.`,
 			srv.SetConsent(partnertest.Consent{Organizations: []partnertest.Organization{org}})
 			secret := "whsec_" + rand.Text()
 			if hook != "" {
-				secret = srv.AddWebhook(hook).Secret
+				secret = srv.AddWebhook(proj.ID, hook).Secret
 			}
 			if printEnv {
 				for _, kv := range [][2]string{

@@ -55,8 +55,9 @@ func (a *app) rootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "partner",
 		Short: "Work with the localization service's partner API",
-		Long: `partner works with the localization service's partner API: it shows what waits to
-be published and publishes it, runs a fake of the service for tests in any
+		Long: `partner works with the localization service's partner API: it pushes locale files
+to a project and pulls them back, shows what waits to be published and
+publishes it, runs a fake of the service for tests in any
 language, sends signed test webhook deliveries, and connects a user to get a
 first token.
 
@@ -81,7 +82,7 @@ Exit codes: 0 success; 1 failure; 2 usage; 3 the grant needs reconnecting;
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
 	root.PersistentFlags().BoolVar(&a.json, "json", false, "print only the result, as JSON (see the README for each command's schema)")
 	root.PersistentFlags().StringVar(&a.store, "store", "", "the token store (default $PARTNER_STORE): "+storeSyntax)
-	root.AddCommand(a.fakeCmd(), a.triggerCmd(), a.connectCmd(), a.statusCmd(), a.publishCmd())
+	root.AddCommand(a.fakeCmd(), a.triggerCmd(), a.connectCmd(), a.statusCmd(), a.publishCmd(), a.pushCmd(), a.pullCmd())
 	return root
 }
 

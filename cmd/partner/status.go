@@ -7,10 +7,10 @@ import (
 	"slices"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	partner "github.com/locsvc/partner-go"
+	"github.com/locsvc/partner-go/locales"
 	"github.com/locsvc/partner-go/translations"
 )
 
@@ -212,15 +212,8 @@ func (a *app) publish(ctx context.Context, c *partner.Client, project string, wa
 		return nil, err
 	}
 	res := &publishResult{Project: project, Published: pub.Published, Syncs: []syncResult{}, Message: pub.Message}
-	var bar *progressbar.ProgressBar
-	if wait && !a.json && a.stderrIsTerminal() && len(pub.SyncIDs) > 0 {
-		bar = progressbar.NewOptions(len(pub.SyncIDs),
-			progressbar.OptionSetWriter(a.stderr),
-			progressbar.OptionSetDescription("waiting for the sync jobs"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionClearOnFinish())
-		defer bar.Finish()
-	}
+	report, finish := a.progress()
+	defer finish()
 	for _, id := range pub.SyncIDs {
 		get := c.Translations.GetSync
 		if wait {
@@ -231,8 +224,8 @@ func (a *app) publish(ctx context.Context, c *partner.Client, project string, wa
 			return nil, fmt.Errorf("sync job %s: %w", id, err)
 		}
 		res.Syncs = append(res.Syncs, newSyncResult(s))
-		if bar != nil {
-			bar.Add(1)
+		if report != nil && wait {
+			report(locales.Progress{Step: locales.StepWait, Done: len(res.Syncs), Total: len(pub.SyncIDs)})
 		}
 	}
 	return res, nil
