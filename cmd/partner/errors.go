@@ -43,7 +43,7 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.As(err, &ue):
 		return exitUsage
-	case errors.Is(err, partner.ErrReauthorizationRequired):
+	case reauth(err):
 		return exitReauth
 	case errors.As(err, &pe):
 		return exitSomeFail
@@ -55,7 +55,7 @@ func exitCode(err error) int {
 func advice(err error) string {
 	var ms *partner.MissingScopeError
 	switch {
-	case errors.Is(err, partner.ErrReauthorizationRequired):
+	case reauth(err):
 		return "the grant is gone (revoked, or its refresh token was refused): run `partner connect` to connect again, and keep the new token in PARTNER_STORE"
 	case errors.As(err, &ms):
 		return fmt.Sprintf("the grant lacks the scope %s: run `partner connect --scopes %s,...` and consent to it", ms.Required, ms.Required)
@@ -65,4 +65,11 @@ func advice(err error) string {
 		return "the service is busy or unreachable: try again later"
 	}
 	return ""
+}
+
+// reauth reports whether err says the grant is gone and the user must
+// connect again.
+func reauth(err error) bool {
+	return errors.Is(err, partner.ErrReauthorizationRequired) ||
+		errors.Is(err, partner.ErrGrantRevoked) || errors.Is(err, partner.ErrInvalidGrant)
 }
