@@ -779,7 +779,7 @@ func TestWithListener(t *testing.T) {
 		t.Errorf("URL = %q, want the given listener's %q", srv.URL, want)
 	}
 	seen := map[string]bool{}
-	for _, u := range []string{srv.URL, srv.AuthURL, srv.MCPURL, srv.ContentMCPURL} {
+	for _, u := range []string{srv.URL, srv.AuthURL, srv.MCPURL, srv.ContentMCPURL, srv.CDNURL} {
 		pu, err := url.Parse(u)
 		if err != nil {
 			t.Fatal(err)
