@@ -86,7 +86,7 @@ func TestStatusRefusals(t *testing.T) {
 	// The refresh token was spent by the first run that used it: with
 	// rotation, using it again revokes the grant, and the command says to
 	// reconnect.
-	if r := runPartner(t, env, "status"); r.code != 3 || !strings.Contains(r.stderr, "partner connect") {
-		t.Errorf("a spent refresh token: exit %d, want 3 with advice to connect\n%s", r.code, r.stderr)
+	if r := runPartner(t, env, "status"); r.code != 3 || !strings.Contains(r.stderr, "partner connect") || strings.Contains(r.stderr, "partner: partner:") {
+		t.Errorf("a spent refresh token: exit %d, want 3 with advice to connect, said once\n%s", r.code, r.stderr)
 	}
 }

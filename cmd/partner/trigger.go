@@ -146,7 +146,7 @@ func (a *app) eventData(t webhook.EventType, file string) ([]byte, error) {
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(b, &obj); err != nil {
-		return nil, usageErrorf("trigger: --data %s is not one JSON object (%v): write the event's data object, as in the spec", file, err)
+		return nil, usageErrorf("trigger: --data %s is not one JSON object (%v): write the event's data object, as the service documents it", file, err)
 	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, b); err != nil {
