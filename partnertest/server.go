@@ -97,6 +97,7 @@ type config struct {
 	rotation, pkce           bool
 	accessLife, installLife  time.Duration
 	authorizePath, tokenPath string
+	listener                 net.Listener
 }
 
 // WithClientCredentials sets the client id and secret the token endpoint
@@ -151,6 +152,14 @@ func WithInMemoryNetwork() Option {
 // default, sets no cap.
 func WithRateLimit(n int) Option {
 	return func(c *config) { c.rateLimit = max(n, 0) }
+}
+
+// WithListener serves the resource API (Server.URL) on l instead of a
+// new loopback listener, as a standalone fake on a chosen address does;
+// the other listeners take free ports on l's host. Close closes l. It
+// is ignored with WithInMemoryNetwork.
+func WithListener(l net.Listener) Option {
+	return func(c *config) { c.listener = l }
 }
 
 // WithRequestLogLimit sets how many requests the log keeps (see
@@ -228,11 +237,15 @@ func NewServer(opts ...Option) *Server {
 			return nil, &net.OpError{Op: "dial", Net: network, Err: errNoMemServer}
 		}
 	} else {
-		s.api = httptest.NewServer(s.handler(HostAPI))
-		s.auth = httptest.NewServer(s.handler(HostAuth))
-		s.mcp.ts = httptest.NewServer(s.handler(HostMCP))
-		s.content.ts = httptest.NewServer(s.handler(HostContentMCP))
-		s.cdn = httptest.NewServer(s.handler(HostCDN))
+		start := httptest.NewServer
+		if l := cfg.listener; l != nil {
+			start = listenNear(l)
+		}
+		s.api = start(s.handler(HostAPI))
+		s.auth = start(s.handler(HostAuth))
+		s.mcp.ts = start(s.handler(HostMCP))
+		s.content.ts = start(s.handler(HostContentMCP))
+		s.cdn = start(s.handler(HostCDN))
 		s.URL, s.AuthURL, s.CDNURL = s.api.URL, s.auth.URL, s.cdn.URL
 		s.mcp.origin, s.content.origin = s.mcp.ts.URL, s.content.ts.URL
 	}
@@ -245,6 +258,27 @@ func NewServer(opts ...Option) *Server {
 		},
 	}
 	return s
+}
+
+// listenNear returns a function that starts a server on first, then
+// each next one on a free port of first's host.
+func listenNear(first net.Listener) func(http.Handler) *httptest.Server {
+	host, _, _ := net.SplitHostPort(first.Addr().String())
+	return func(h http.Handler) *httptest.Server {
+		ts := httptest.NewUnstartedServer(h)
+		ts.Listener.Close()
+		if first != nil {
+			ts.Listener, first = first, nil
+		} else {
+			l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+			if err != nil {
+				panic("partnertest: listening next to WithListener's address: " + err.Error())
+			}
+			ts.Listener = l
+		}
+		ts.Start()
+		return ts
+	}
 }
 
 // Host names of the in-memory listeners (WithInMemoryNetwork).

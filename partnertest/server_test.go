@@ -768,3 +768,30 @@ func TestTokenLifetimes(t *testing.T) {
 		}
 	})
 }
+
+func TestWithListener(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, partnertest.WithListener(l))
+	if want := "http://" + l.Addr().String(); srv.URL != want {
+		t.Errorf("URL = %q, want the given listener's %q", srv.URL, want)
+	}
+	seen := map[string]bool{}
+	for _, u := range []string{srv.URL, srv.AuthURL, srv.MCPURL, srv.ContentMCPURL, srv.CDNURL} {
+		pu, err := url.Parse(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pu.Hostname() != "127.0.0.1" || seen[pu.Port()] {
+			t.Errorf("%s: want its own port on the listener's host 127.0.0.1", u)
+		}
+		seen[pu.Port()] = true
+	}
+	g := srv.NewGrant()
+	r := send(t, srv, "GET", srv.URL+"/api/oauth-client/me", accessToken(t, srv, g), "", "")
+	if r.status != http.StatusOK {
+		t.Errorf("me on the given listener: %d %s", r.status, r.body)
+	}
+}

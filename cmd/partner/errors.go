@@ -1,0 +1,75 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	partner "github.com/locsvc/partner-go"
+)
+
+// Exit codes, as the README documents them.
+const (
+	exitOK       = 0
+	exitFailure  = 1
+	exitUsage    = 2
+	exitReauth   = 3
+	exitSomeFail = 4
+)
+
+// usageError is a mistake in how the command was called: a flag, an
+// argument or a setting. It exits with exitUsage.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usageErrorf(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// partialError reports that some items of a command failed and the others
+// were done. It exits with exitSomeFail; the result was printed already.
+type partialError struct{ failed, total int }
+
+func (e *partialError) Error() string {
+	return fmt.Sprintf("%d of %d failed", e.failed, e.total)
+}
+
+// exitCode maps an error to the exit code the README documents.
+func exitCode(err error) int {
+	var ue *usageError
+	var pe *partialError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ue):
+		return exitUsage
+	case reauth(err):
+		return exitReauth
+	case errors.As(err, &pe):
+		return exitSomeFail
+	}
+	return exitFailure
+}
+
+// advice says what to do about err, or "" when the message says it all.
+func advice(err error) string {
+	var ms *partner.MissingScopeError
+	switch {
+	case reauth(err):
+		return "the grant is gone (revoked, or its refresh token was refused): run `partner connect` to connect again, and keep the new token in PARTNER_STORE"
+	case errors.As(err, &ms):
+		return fmt.Sprintf("the grant lacks the scope %s: run `partner connect --scopes %s,...` and consent to it", ms.Required, ms.Required)
+	case errors.Is(err, partner.ErrConfiguration):
+		return "check PARTNER_BASE_URL, PARTNER_AUTH_URL, PARTNER_MCP_URL, PARTNER_CLIENT_ID and PARTNER_CLIENT_SECRET"
+	case errors.Is(err, partner.ErrTemporary):
+		return "the service is busy or unreachable: try again later"
+	}
+	return ""
+}
+
+// reauth reports whether err says the grant is gone and the user must
+// connect again.
+func reauth(err error) bool {
+	return errors.Is(err, partner.ErrReauthorizationRequired) ||
+		errors.Is(err, partner.ErrGrantRevoked) || errors.Is(err, partner.ErrInvalidGrant)
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"crypto/rand"
+	"fmt"
+	"net"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/locsvc/partner-go/partnertest"
+)
+
+// The fake's seeded state.
+const (
+	fakeOrgSlug     = "acme"
+	fakeProjectSlug = "web"
+)
+
+func (a *app) fakeCmd() *cobra.Command {
+	var (
+		addr, hook       string
+		printEnv, rotate bool
+		lifetime         time.Duration
+	)
+	cmd := &cobra.Command{
+		Use:   "fake [--addr HOST:PORT] [--print-env] [--webhook URL] [--rotate]",
+		Short: "Run a fake of the service on loopback, for tests in any language",
+		Long: `fake runs the SDK's fake of the whole service (package partnertest) as a
+standalone server: the resource API at --addr, and the token endpoint and both
+MCP tool servers on free ports of the same host. It seeds an organization
+(acme), a project (acme/web: source language en, targets de and fr) and a
+ready grant, and auto-consents for "partner connect" (the redirect URL it
+prints is registered). With --print-env it prints KEY=VALUE lines for every
+PARTNER_* setting on stdout once it is listening. It serves until SIGINT or
+SIGTERM; its state lives in memory.
+
+Refresh tokens do not rotate unless --rotate is given, so the printed
+PARTNER_REFRESH_TOKEN stays usable by any number of processes. With --rotate,
+each refresh returns a new refresh token and a retired one sent again revokes
+the grant, as the service may do: share a PARTNER_STORE between processes.`,
+		Example: `  partner fake --print-env > fake.env &
+  set -a; . ./fake.env; set +a     # once fake.env holds PARTNER_WEBHOOK_SECRET
+  partner status`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			l, err := net.Listen("tcp", addr)
+			if err != nil {
+				return fmt.Errorf("fake: listening on %s: %w", addr, err)
+			}
+			redirect, err := freeRedirectURL(l)
+			if err != nil {
+				l.Close()
+				return err
+			}
+			opts := []partnertest.Option{partnertest.WithListener(l), partnertest.WithRedirectURLs(redirect)}
+			if rotate {
+				opts = append(opts, partnertest.WithRefreshRotation())
+			}
+			if lifetime > 0 {
+				opts = append(opts, partnertest.WithTokenLifetimes(lifetime, 0))
+			}
+			srv := partnertest.NewServer(opts...)
+			defer srv.Close()
+			org := srv.AddOrganization(fakeOrgSlug, "Acme")
+			proj := srv.AddProject(org.ID, partnertest.Project{
+				Name: "Web", Slug: fakeProjectSlug, SourceLanguage: "en", CDN: true,
+				TargetLanguages: []partnertest.Language{{Code: "de", Name: "German"}, {Code: "fr", Name: "French"}},
+			})
+			g := srv.NewGrant(partnertest.WithOrganizations(org))
+			// A consent (partner connect) picks the seeded organization,
+			// as another user than the seeded grant's: the printed
+			// refresh token stays valid.
+			srv.SetConsent(partnertest.Consent{Organizations: []partnertest.Organization{org}})
+			secret := "whsec_" + rand.Text()
+			if hook != "" {
+				secret = srv.AddWebhook(proj.ID, hook).Secret
+			}
+			if printEnv {
+				for _, kv := range [][2]string{
+					{"PARTNER_BASE_URL", srv.URL},
+					{"PARTNER_AUTH_URL", srv.AuthURL},
+					{"PARTNER_MCP_URL", srv.MCPURL},
+					{"PARTNER_CONTENT_MCP_URL", srv.ContentMCPURL},
+					{"PARTNER_CLIENT_ID", srv.ClientID()},
+					{"PARTNER_CLIENT_SECRET", srv.ClientSecret()},
+					{"PARTNER_GRANT_ID", g.ID},
+					{"PARTNER_REFRESH_TOKEN", g.RefreshToken},
+					{"PARTNER_PROJECT", fakeOrgSlug + "/" + fakeProjectSlug},
+					{"PARTNER_REDIRECT_URL", redirect},
+					{"PARTNER_WEBHOOK_SECRET", secret},
+				} {
+					fmt.Fprintf(a.stdout, "%s=%s\n", kv[0], kv[1])
+				}
+			}
+			fmt.Fprintf(a.stderr, "partner fake: serving the API at %s, project %s/%s, grant %s; stop with Ctrl-C\n",
+				srv.URL, fakeOrgSlug, fakeProjectSlug, g.ID)
+			<-cmd.Context().Done()
+			n := srv.Counts()
+			fmt.Fprintf(a.stderr, "partner fake: stopped after %d refreshes, %d installation tokens, %d code exchanges; %d refresh tokens reused, %d grants revoked for reuse\n",
+				n.Refreshes, n.Mints, n.Exchanges, n.ReusedRefreshTokens, n.ReuseRevocations)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", "127.0.0.1:0", "where the resource API listens (port 0: a free one); the other listeners take free ports on the same host")
+	f.BoolVar(&printEnv, "print-env", false, "print KEY=VALUE lines for every PARTNER_* setting on stdout")
+	f.StringVar(&hook, "webhook", "", "send the events the tools fire to this URL, signed with PARTNER_WEBHOOK_SECRET")
+	f.BoolVar(&rotate, "rotate", false, "rotate refresh tokens on every refresh, and revoke a grant whose retired refresh token comes back")
+	// Short-lived access tokens make every run refresh, for tests of
+	// rotation; not part of the documented interface.
+	f.DurationVar(&lifetime, "access-token-lifetime", 0, "how long access tokens live (default 30m)")
+	f.MarkHidden("access-token-lifetime")
+	return cmd
+}
+
+// freeRedirectURL returns a callback URL for "partner connect" on a port of
+// l's host that is free now.
+func freeRedirectURL(l net.Listener) (string, error) {
+	host, _, _ := net.SplitHostPort(l.Addr().String())
+	cl, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	if err != nil {
+		return "", fmt.Errorf("fake: finding a port for the redirect URL: %w", err)
+	}
+	defer cl.Close()
+	return "http://" + cl.Addr().String() + "/callback", nil
+}

@@ -1,0 +1,250 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	partner "github.com/locsvc/partner-go"
+	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/translations"
+)
+
+// statusResult is what "partner status --json" prints.
+type statusResult struct {
+	Project string        `json:"project"`
+	Pending pendingResult `json:"pending"`
+	// Syncs are the latest sync jobs, newest first.
+	Syncs []syncResult `json:"syncs"`
+}
+
+type pendingResult struct {
+	HasChanges      bool `json:"hasChanges"`
+	Translations    int  `json:"translations"`
+	DeletedKeys     int  `json:"deletedKeys"`
+	LanguageChanges int  `json:"languageChanges"`
+	Total           int  `json:"total"`
+	// ByLanguage counts the pending translations per language code.
+	ByLanguage map[string]int `json:"byLanguage"`
+	// Destination is where a publish goes: "cdn", "github" or "none".
+	Destination string `json:"destination"`
+	// NoPublishReason says why publishing is not possible, if it is not.
+	NoPublishReason string `json:"noPublishReason,omitempty"`
+}
+
+type syncResult struct {
+	ID          string     `json:"id"`
+	Type        string     `json:"type"`
+	Status      string     `json:"status"`
+	StartedAt   *time.Time `json:"startedAt,omitempty"`
+	CompletedAt *time.Time `json:"completedAt,omitempty"`
+	Error       string     `json:"error,omitempty"`
+}
+
+func newSyncResult(s *translations.Sync) syncResult {
+	r := syncResult{ID: s.ID, Type: string(s.Type), Status: string(s.Status), Error: s.Error}
+	if !s.StartedAt.IsZero() {
+		r.StartedAt = &s.StartedAt
+	}
+	if !s.CompletedAt.IsZero() {
+		r.CompletedAt = &s.CompletedAt
+	}
+	return r
+}
+
+func (a *app) statusCmd() *cobra.Command {
+	var project string
+	cmd := &cobra.Command{
+		Use:   "status --project ORG/PROJECT [--json]",
+		Short: "Show the changes waiting to be published and the recent sync jobs",
+		Args:  usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := a.project(project)
+			if err != nil {
+				return err
+			}
+			c, done, err := a.client(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer done()
+			res, err := status(cmd.Context(), c, p)
+			if err != nil {
+				return err
+			}
+			if a.json {
+				return a.printJSON(res)
+			}
+			a.printStatus(res)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&project, "project", "", "the project, ORG/PROJECT (default $PARTNER_PROJECT)")
+	return cmd
+}
+
+func status(ctx context.Context, c *partner.Client, project string) (*statusResult, error) {
+	pc, err := c.Translations.Pending(ctx, project)
+	if err != nil {
+		return nil, err
+	}
+	sl, err := c.Translations.ListSyncs(ctx, project, translations.ListSyncsOptions{})
+	if err != nil {
+		return nil, err
+	}
+	res := &statusResult{
+		Project: project,
+		Pending: pendingResult{
+			HasChanges:      pc.HasChanges,
+			Translations:    pc.Summary.Translations,
+			DeletedKeys:     pc.Summary.DeletedKeys,
+			LanguageChanges: pc.Summary.LanguageChanges,
+			Total:           pc.Summary.Total,
+			ByLanguage:      map[string]int{},
+			Destination:     pc.Destination,
+			NoPublishReason: pc.NoPublishReason,
+		},
+		Syncs: []syncResult{},
+	}
+	for lang, ch := range pc.ByLanguage {
+		res.Pending.ByLanguage[lang] = ch.Count
+	}
+	for i := range sl.Syncs {
+		res.Syncs = append(res.Syncs, newSyncResult(&sl.Syncs[i]))
+	}
+	return res, nil
+}
+
+func (a *app) printStatus(r *statusResult) {
+	w := a.stdout
+	p := r.Pending
+	if !p.HasChanges {
+		fmt.Fprintf(w, "%s: nothing to publish\n", r.Project)
+	} else {
+		fmt.Fprintf(w, "%s: %d changes to publish (%d translations, %d deleted keys, %d language changes)\n",
+			r.Project, p.Total, p.Translations, p.DeletedKeys, p.LanguageChanges)
+		for _, lang := range slices.Sorted(maps.Keys(p.ByLanguage)) {
+			fmt.Fprintf(w, "  %-8s %d\n", lang, p.ByLanguage[lang])
+		}
+	}
+	if p.NoPublishReason != "" {
+		fmt.Fprintf(w, "publishing is not possible: %s\n", p.NoPublishReason)
+	}
+	if len(r.Syncs) == 0 {
+		fmt.Fprintln(w, "no sync jobs yet")
+		return
+	}
+	fmt.Fprintln(w, "recent sync jobs:")
+	for _, s := range r.Syncs {
+		when := ""
+		if s.StartedAt != nil {
+			when = s.StartedAt.Local().Format(time.DateTime)
+		}
+		fmt.Fprintf(w, "  %-40s %-14s %-12s %s %s\n", s.ID, s.Type, s.Status, when, s.Error)
+	}
+}
+
+// publishResult is what "partner publish --json" prints.
+type publishResult struct {
+	Project string `json:"project"`
+	// Published is the number of translations published.
+	Published int `json:"published"`
+	// Syncs are the jobs that ship the publish: as started, or as they
+	// ended with --wait.
+	Syncs   []syncResult `json:"syncs"`
+	Message string       `json:"message,omitempty"`
+}
+
+func (a *app) publishCmd() *cobra.Command {
+	var (
+		project string
+		wait    bool
+	)
+	cmd := &cobra.Command{
+		Use:   "publish --project ORG/PROJECT [--wait] [--json]",
+		Short: "Publish the project's pending changes",
+		Long: `publish publishes everything pending in the project (translations, deleted keys,
+language changes). Publishing is asynchronous: sync jobs ship it. With --wait
+the command waits until every job ends, and fails unless all completed (exit 4
+when some did and some did not). A project can be published once every 30
+seconds.`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := a.project(project)
+			if err != nil {
+				return err
+			}
+			c, done, err := a.client(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer done()
+			res, err := a.publish(cmd.Context(), c, p, wait)
+			if err != nil {
+				return err
+			}
+			if a.json {
+				err = a.printJSON(res)
+			} else {
+				fmt.Fprintf(a.stdout, "%s: published %d translations\n", res.Project, res.Published)
+				for _, s := range res.Syncs {
+					fmt.Fprintf(a.stdout, "  sync %s %s %s\n", s.ID, s.Status, s.Error)
+				}
+			}
+			if err != nil || !wait {
+				return err
+			}
+			return syncOutcome(res.Syncs)
+		},
+	}
+	cmd.Flags().StringVar(&project, "project", "", "the project, ORG/PROJECT (default $PARTNER_PROJECT)")
+	cmd.Flags().BoolVar(&wait, "wait", false, "wait until the sync jobs end")
+	return cmd
+}
+
+func (a *app) publish(ctx context.Context, c *partner.Client, project string, wait bool) (*publishResult, error) {
+	pub, err := c.Translations.Publish(ctx, project, translations.PublishOptions{})
+	if err != nil {
+		return nil, err
+	}
+	res := &publishResult{Project: project, Published: pub.Published, Syncs: []syncResult{}, Message: pub.Message}
+	report, finish := a.progress()
+	defer finish()
+	for _, id := range pub.SyncIDs {
+		get := c.Translations.GetSync
+		if wait {
+			get = c.Translations.WaitSync
+		}
+		s, err := get(ctx, id)
+		if err != nil {
+			return nil, fmt.Errorf("sync job %s: %w", id, err)
+		}
+		res.Syncs = append(res.Syncs, newSyncResult(s))
+		if report != nil && wait {
+			report(locales.Progress{Step: locales.StepWait, Done: len(res.Syncs), Total: len(pub.SyncIDs)})
+		}
+	}
+	return res, nil
+}
+
+// syncOutcome is nil when every job completed, a partialError when some
+// did, and an error when none did.
+func syncOutcome(syncs []syncResult) error {
+	failed := 0
+	for _, s := range syncs {
+		if s.Status != string(translations.SyncCompleted) {
+			failed++
+		}
+	}
+	switch {
+	case failed == 0:
+		return nil
+	case failed < len(syncs):
+		return &partialError{failed: failed, total: len(syncs)}
+	}
+	return fmt.Errorf("no sync job completed (%d): see `partner status` for their errors", failed)
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/locsvc/partner-go/keys"
+)
+
+func TestStatusAndPublish(t *testing.T) {
+	env := startFake(t)
+	c := clientFor(t, env)
+	_, err := c.Keys.Create(context.Background(), env["PARTNER_PROJECT"], []keys.NewKey{
+		{Name: "nav.home", SourceText: "Home", Translations: map[string]string{"de": "Startseite", "fr": "Accueil"}},
+		{Name: "nav.back", SourceText: "Back", Translations: map[string]string{"de": "Zurück"}},
+	}, keys.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var st statusResult
+	r := runPartner(t, env, "status", "--json")
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &st) != nil {
+		t.Fatalf("status --json: exit %d, %q\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !st.Pending.HasChanges || st.Pending.ByLanguage["de"] != 2 || st.Pending.ByLanguage["fr"] != 1 {
+		t.Errorf("status before publishing: %+v, want de 2 and fr 1 pending", st.Pending)
+	}
+	if r := runPartner(t, env, "status"); r.code != 0 || !strings.Contains(r.stdout, "to publish") {
+		t.Errorf("status: exit %d, %q", r.code, r.stdout)
+	}
+
+	var pub publishResult
+	r = runPartner(t, env, "publish", "--wait", "--json")
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &pub) != nil {
+		t.Fatalf("publish --wait --json: exit %d, %q\n%s", r.code, r.stdout, r.stderr)
+	}
+	if pub.Published != 3 || len(pub.Syncs) == 0 {
+		t.Errorf("publish --wait: %+v, want 3 published and its sync jobs", pub)
+	}
+	for _, s := range pub.Syncs {
+		if s.Status != "completed" {
+			t.Errorf("sync %s after --wait: %s, want completed", s.ID, s.Status)
+		}
+	}
+
+	r = runPartner(t, env, "status", "--json")
+	st = statusResult{}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &st) != nil {
+		t.Fatalf("status --json: exit %d\n%s", r.code, r.stderr)
+	}
+	if st.Pending.HasChanges || len(st.Syncs) == 0 || st.Syncs[0].ID != pub.Syncs[0].ID {
+		t.Errorf("status after publishing: %+v, want nothing pending and the sync job listed", st)
+	}
+
+	// A second publish within the service's cooldown fails, with advice.
+	if r := runPartner(t, env, "publish"); r.code != 1 || !strings.Contains(r.stderr, "try again later") {
+		t.Errorf("publish within the cooldown: exit %d, stderr %q; want 1 and advice to try later", r.code, r.stderr)
+	}
+}
+
+func TestStatusRefusals(t *testing.T) {
+	env := startFake(t, "--rotate")
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		code int
+	}{
+		{"no project", with(env, "PARTNER_PROJECT", ""), []string{"status"}, 2},
+		{"project without org", env, []string{"status", "--project", "web"}, 2},
+		{"no base URL", with(env, "PARTNER_BASE_URL", ""), []string{"status"}, 2},
+		{"no token", with(env, "PARTNER_REFRESH_TOKEN", ""), []string{"publish"}, 2},
+		{"unknown project", env, []string{"status", "--project", "acme/nope"}, 1},
+	} {
+		r := runPartner(t, tc.env, tc.args...)
+		if r.code != tc.code {
+			t.Errorf("%s: exit %d, want %d\n%s", tc.name, r.code, tc.code, r.stderr)
+		}
+		if strings.Contains(r.stderr+r.stdout, env["PARTNER_REFRESH_TOKEN"]) || strings.Contains(r.stderr, env["PARTNER_CLIENT_SECRET"]) {
+			t.Errorf("%s: the output shows a secret", tc.name)
+		}
+	}
+	// The refresh token was spent by the first run that used it: with
+	// rotation, using it again revokes the grant, and the command says to
+	// reconnect.
+	if r := runPartner(t, env, "status"); r.code != 3 || !strings.Contains(r.stderr, "partner connect") || strings.Contains(r.stderr, "partner: partner:") {
+		t.Errorf("a spent refresh token: exit %d, want 3 with advice to connect, said once\n%s", r.code, r.stderr)
+	}
+}

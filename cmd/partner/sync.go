@@ -1,0 +1,304 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/translations"
+)
+
+// layoutFlags are the flags push and pull share to say how a tree is laid
+// out.
+type layoutFlags struct {
+	project, dir, format, files, keys string
+}
+
+func (f *layoutFlags) add(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.project, "project", "", "the project, ORG/PROJECT (default $PARTNER_PROJECT)")
+	fl.StringVar(&f.dir, "dir", "", "the locale tree's folder (required)")
+	fl.StringVar(&f.format, "format", "json", "the files' format: json")
+	fl.StringVar(&f.files, "layout", "", "single (DIR/LANG.json) or namespaced (DIR/LANG/NAMESPACE.json); default: detected (push) or the project's (pull)")
+	fl.StringVar(&f.keys, "keys", "", "flat ({\"a.b\": ...}) or nested ({\"a\": {\"b\": ...}}); default: detected (push) or the project's (pull)")
+	cmd.RegisterFlagCompletionFunc("layout", cobra.FixedCompletions([]string{"single", "namespaced"}, cobra.ShellCompDirectiveNoFileComp))
+	cmd.RegisterFlagCompletionFunc("keys", cobra.FixedCompletions([]string{"flat", "nested"}, cobra.ShellCompDirectiveNoFileComp))
+	cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"json"}, cobra.ShellCompDirectiveNoFileComp))
+	cmd.MarkFlagDirname("dir")
+}
+
+// layout returns the layout the flags name; empty fields are detected or
+// the project's.
+func (f *layoutFlags) layout() (locales.Layout, error) {
+	var l locales.Layout
+	if f.dir == "" {
+		return l, usageErrorf("--dir is required: the folder of the locale files")
+	}
+	if f.format != "json" {
+		return l, usageErrorf("--format %q: only json for now", f.format)
+	}
+	switch f.files {
+	case "":
+	case "single":
+		l.Files = locales.SingleFile
+	case "namespaced":
+		l.Files = locales.NamespacedFolders
+	default:
+		return l, usageErrorf("--layout %q: want single or namespaced", f.files)
+	}
+	switch f.keys {
+	case "":
+	case "flat":
+		l.Keys = locales.FlatKeys
+	case "nested":
+		l.Keys = locales.NestedKeys
+	default:
+		return l, usageErrorf("--keys %q: want flat or nested", f.keys)
+	}
+	return l, nil
+}
+
+func (a *app) pushCmd() *cobra.Command {
+	var (
+		lf                                   layoutFlags
+		dryRun, deleteMissing, publish, wait bool
+	)
+	cmd := &cobra.Command{
+		Use:   "push --project ORG/PROJECT --dir DIR [--format F] [--layout single|namespaced] [--keys flat|nested] [--dry-run] [--delete-missing] [--publish] [--wait] [--json]",
+		Short: "Send a tree of locale files to the project: only what differs",
+		Long: `push reads the locale tree in --dir, compares it with the project and writes
+only what differs: keys to create (from their source-language text), source
+texts and translations to change, and with --delete-missing the keys of the
+tree's namespaces that the source language's files lack (refused when that is
+more than a tenth of the project's keys). Bad files are refused before anything
+is written, naming the file, line and key of every problem.
+
+--dry-run prints the plan and writes nothing. --publish publishes the project
+once every write succeeded (it waits out the service's cooldown), and --wait
+waits for the sync jobs. A push that stopped half way (exit 4) is completed by
+running it again.`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			layout, err := lf.layout()
+			if err != nil {
+				return err
+			}
+			project, err := a.project(lf.project)
+			if err != nil {
+				return err
+			}
+			if wait && !publish {
+				return usageErrorf("--wait waits for the publish: give --publish too")
+			}
+			cat, err := locales.Load(lf.dir, layout)
+			if err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			c, done, err := a.client(ctx)
+			if err != nil {
+				return err
+			}
+			defer done()
+			report, finish := a.progress()
+			plan, err := locales.NewPlan(ctx, c, project, cat, locales.PlanOptions{Delete: deleteMissing, OnProgress: report})
+			finish()
+			if errors.Is(err, locales.ErrMassDelete) {
+				return fmt.Errorf("%w: delete fewer keys at a time, or in the service's dashboard", err)
+			}
+			if err != nil {
+				return err
+			}
+			if dryRun {
+				if a.json {
+					return a.printJSON(plan)
+				}
+				a.printPlan(plan)
+				return nil
+			}
+			report, finish = a.progress()
+			rep, err := plan.Apply(ctx, c, locales.ApplyOptions{Publish: publish, Wait: wait, OnProgress: report})
+			finish()
+			if rep == nil {
+				return err
+			}
+			if a.json {
+				if perr := a.printJSON(rep); perr != nil {
+					return perr
+				}
+			} else {
+				a.printReport(rep)
+			}
+			return pushOutcome(rep, err, wait)
+		},
+	}
+	lf.add(cmd)
+	f := cmd.Flags()
+	f.BoolVar(&dryRun, "dry-run", false, "print what the push would do, and write nothing")
+	f.BoolVar(&deleteMissing, "delete-missing", false, "delete the keys of the tree's namespaces that its source-language files lack")
+	f.BoolVar(&publish, "publish", false, "publish the project once every write succeeded")
+	f.BoolVar(&wait, "wait", false, "with --publish, wait for the sync jobs to end")
+	return cmd
+}
+
+// pushOutcome is the error a push exits with: nil when everything was
+// written (and, with wait, every sync job completed), a partialError when
+// some texts (or jobs) failed and others did not, and err otherwise.
+func pushOutcome(rep *locales.Report, err error, wait bool) error {
+	done := len(rep.Created) + len(rep.Updated) + len(rep.Deleted)
+	if len(rep.Failed) > 0 && done > 0 {
+		return &partialError{failed: len(rep.Failed), total: len(rep.Failed) + done}
+	}
+	if err != nil {
+		return err
+	}
+	if len(rep.Failed) > 0 {
+		return fmt.Errorf("no text was written (%d failed): see the report", len(rep.Failed))
+	}
+	if !wait || rep.Published == nil {
+		return nil
+	}
+	var syncs []syncResult
+	for _, s := range rep.Published.Syncs {
+		syncs = append(syncs, syncResult{ID: s.ID, Status: string(s.Status), Error: s.Error})
+	}
+	return syncOutcome(syncs)
+}
+
+func (a *app) printPlan(p *locales.Plan) {
+	var create, update, del int
+	for _, c := range p.Counts {
+		create += c.Created
+		update += c.Updated
+		del += c.Deleted
+	}
+	if p.Empty() {
+		fmt.Fprintf(a.stdout, "%s: up to date, nothing to push (%d keys listed)\n", p.Project, p.Listed)
+	} else {
+		fmt.Fprintf(a.stdout, "%s: would create %d keys, write %d texts to existing keys and delete %d keys (%d texts created)\n",
+			p.Project, len(p.Create), update, len(p.Delete), create)
+	}
+	a.printItems("skipped", p.Skipped)
+}
+
+func (a *app) printReport(r *locales.Report) {
+	fmt.Fprintf(a.stdout, "%s: %d keys created, %d updated, %d deleted, %d skipped, %d failed\n",
+		r.Project, len(r.Created), len(r.Updated), len(r.Deleted), len(r.Skipped), len(r.Failed))
+	a.printItems("skipped", r.Skipped)
+	a.printItems("failed", r.Failed)
+	if p := r.Published; p != nil {
+		fmt.Fprintf(a.stdout, "published %d texts\n", p.Texts)
+		for _, s := range p.Syncs {
+			fmt.Fprintf(a.stdout, "  sync %s %s %s\n", s.ID, s.Status, s.Error)
+		}
+	}
+}
+
+// printItems prints up to 20 items of a list, with their reasons.
+func (a *app) printItems(what string, items []locales.Item) {
+	const most = 20
+	for i, it := range items {
+		if i == most {
+			fmt.Fprintf(a.stdout, "  ... and %d more %s (--json lists them all)\n", len(items)-most, what)
+			break
+		}
+		fmt.Fprintf(a.stdout, "  %s %s:%s [%s]: %s\n", what, it.Namespace, it.Key, strings.Join(it.Languages, ","), it.Reason)
+	}
+}
+
+// pullResult is what "partner pull --json" prints.
+type pullResult struct {
+	Project string `json:"project"`
+	Dir     string `json:"dir"`
+	// From is "api" or "cdn".
+	From string `json:"from"`
+	// Layout is how the files were written.
+	Layout    locales.Layout `json:"layout"`
+	Languages []string       `json:"languages"`
+	// Texts is the number of texts written.
+	Texts int `json:"texts"`
+}
+
+func (a *app) pullCmd() *cobra.Command {
+	var (
+		lf        layoutFlags
+		languages []string
+		from      string
+	)
+	cmd := &cobra.Command{
+		Use:   "pull --project ORG/PROJECT --dir DIR [--format F] [--layout ...] [--keys ...] [--languages de,fr] [--from api|cdn] [--json]",
+		Short: "Write the project's texts into a tree of locale files",
+		Long: `pull reads the project's texts and writes them under --dir, in the project's
+layout unless --layout or --keys say otherwise. --from api (the default) reads
+every text whatever its status, with the grant's token; --from cdn reads the
+published files from the project's CDN. Files are written stable (sorted,
+two-space indentation): a pull followed by a push changes nothing. Files whose
+content would not change are not touched, and files of other languages and
+namespaces are left alone.`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			layout, err := lf.layout()
+			if err != nil {
+				return err
+			}
+			project, err := a.project(lf.project)
+			if err != nil {
+				return err
+			}
+			if from != "api" && from != "cdn" {
+				return usageErrorf("--from %q: want api or cdn", from)
+			}
+			if fi, err := os.Stat(lf.dir); err == nil && !fi.IsDir() {
+				return usageErrorf("--dir %s is a file, not a folder", lf.dir)
+			}
+			ctx := cmd.Context()
+			c, done, err := a.client(ctx)
+			if err != nil {
+				return err
+			}
+			defer done()
+			report, finish := a.progress()
+			cat, err := locales.Pull(ctx, c, project, locales.PullOptions{FromCDN: from == "cdn", Languages: languages, OnProgress: report})
+			finish()
+			if err != nil {
+				return err
+			}
+			if layout.Files == "" {
+				layout.Files = cat.Layout.Files
+			}
+			if layout.Keys == "" {
+				layout.Keys = cat.Layout.Keys
+			}
+			if err := cat.Write(lf.dir, layout); err != nil {
+				return err
+			}
+			res := pullResult{Project: project, Dir: lf.dir, From: from, Layout: layout, Languages: cat.Languages(), Texts: cat.Len()}
+			if res.Languages == nil {
+				res.Languages = []string{}
+			}
+			if a.json {
+				return a.printJSON(res)
+			}
+			fmt.Fprintf(a.stdout, "%s: wrote %d texts in %s to %s (%s, %s keys)\n", project, res.Texts,
+				strings.Join(res.Languages, ", "), lf.dir, layoutName(layout.Files), layout.Keys)
+			return nil
+		},
+	}
+	lf.add(cmd)
+	cmd.Flags().StringSliceVar(&languages, "languages", nil, "only these languages, comma-separated (default: all of the project's)")
+	cmd.Flags().StringVar(&from, "from", "api", "api (every text, with the grant's token) or cdn (the published files)")
+	cmd.RegisterFlagCompletionFunc("from", cobra.FixedCompletions([]string{"api", "cdn"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// layoutName returns the --layout name of a file structure.
+func layoutName(fs translations.FileStructure) string {
+	if fs == locales.NamespacedFolders {
+		return "namespaced"
+	}
+	return "single"
+}

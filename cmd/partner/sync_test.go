@@ -1,0 +1,160 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/locsvc/partner-go/locales"
+)
+
+// writeTree writes files (path: content) under a new folder and returns it.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// readTree returns every file under dir (relative path: content).
+func readTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestPushPullRoundTrip(t *testing.T) {
+	env := startFake(t)
+	tree := map[string]string{
+		"en.json": "{\n  \"checkout\": {\n    \"submit\": \"Pay now\",\n    \"title\": \"Checkout\"\n  },\n  \"nav\": {\n    \"home\": \"Home\"\n  }\n}\n",
+		"de.json": "{\n  \"checkout\": {\n    \"submit\": \"Jetzt bezahlen\",\n    \"title\": \"Kasse\"\n  },\n  \"nav\": {\n    \"home\": \"Startseite\"\n  }\n}\n",
+		"fr.json": "{\n  \"nav\": {\n    \"home\": \"Accueil\"\n  }\n}\n",
+	}
+	dir := writeTree(t, tree)
+
+	// A dry run writes nothing.
+	var plan locales.Plan
+	r := runPartner(t, env, "push", "--dir", dir, "--dry-run", "--json")
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &plan) != nil {
+		t.Fatalf("push --dry-run --json: exit %d, %q\n%s", r.code, r.stdout, r.stderr)
+	}
+	if len(plan.Create) != 3 {
+		t.Errorf("dry run plans %d keys to create, want 3", len(plan.Create))
+	}
+	if r := runPartner(t, env, "push", "--dir", dir, "--dry-run"); r.code != 0 || !strings.Contains(r.stdout, "would create 3 keys") {
+		t.Errorf("push --dry-run: exit %d, %q", r.code, r.stdout)
+	}
+
+	var rep locales.Report
+	r = runPartner(t, env, "push", "--dir", dir, "--publish", "--wait", "--json")
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &rep) != nil {
+		t.Fatalf("push --publish --wait --json: exit %d, %q\n%s", r.code, r.stdout, r.stderr)
+	}
+	if len(rep.Created) != 3 || len(rep.Failed) != 0 || rep.Published == nil || len(rep.Published.Syncs) == 0 {
+		t.Errorf("push report: %+v", rep)
+	}
+	for _, s := range rep.Published.Syncs {
+		if s.Status != "completed" {
+			t.Errorf("sync %s: %s, want completed", s.ID, s.Status)
+		}
+	}
+
+	// A second push of the same tree writes nothing.
+	if r := runPartner(t, env, "push", "--dir", dir); r.code != 0 || !strings.Contains(r.stdout, "0 keys created, 0 updated") {
+		t.Errorf("second push: exit %d, %q\n%s", r.code, r.stdout, r.stderr)
+	}
+
+	// Pulled from the API or the CDN, the tree comes back byte for byte.
+	for _, from := range []string{"api", "cdn"} {
+		out := t.TempDir()
+		var res pullResult
+		r := runPartner(t, env, "pull", "--dir", out, "--from", from, "--json")
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &res) != nil {
+			t.Fatalf("pull --from %s: exit %d, %q\n%s", from, r.code, r.stdout, r.stderr)
+		}
+		if res.Texts != 7 {
+			t.Errorf("pull --from %s: %d texts, want 7", from, res.Texts)
+		}
+		if got := readTree(t, out); len(got) != len(tree) {
+			t.Errorf("pull --from %s wrote %v", from, got)
+		} else {
+			for name, want := range tree {
+				if got[name] != want {
+					t.Errorf("pull --from %s: %s =\n%s\nwant\n%s", from, name, got[name], want)
+				}
+			}
+		}
+	}
+
+	// --languages and another layout.
+	out := t.TempDir()
+	if r := runPartner(t, env, "pull", "--dir", out, "--languages", "de", "--layout", "namespaced", "--keys", "flat"); r.code != 0 {
+		t.Fatalf("pull --languages de --layout namespaced: exit %d\n%s", r.code, r.stderr)
+	}
+	got := readTree(t, out)
+	want := "{\n  \"checkout.submit\": \"Jetzt bezahlen\",\n  \"checkout.title\": \"Kasse\",\n  \"nav.home\": \"Startseite\"\n}\n"
+	if len(got) != 1 || got["de/default.json"] != want {
+		t.Errorf("pull --languages de --layout namespaced --keys flat wrote %v, want only de/default.json:\n%s", got, want)
+	}
+}
+
+func TestPushBadInput(t *testing.T) {
+	env := startFake(t)
+	bad := writeTree(t, map[string]string{
+		"en.json": "{\n  \"nav\": {\n    \"home\": \"Home\",\n    \"home\": \"Again\"\n  }\n}\n",
+		"de.json": "{\n  \"nav\": {\"home\": 42}\n}\n",
+	})
+	r := runPartner(t, env, "push", "--dir", bad)
+	if r.code != 1 || !strings.Contains(r.stderr, "en.json:4") || !strings.Contains(r.stderr, "de.json") {
+		t.Errorf("push of malformed files: exit %d, stderr %q; want 1 naming each file and line", r.code, r.stderr)
+	}
+	// A language the project lacks is refused before anything is written.
+	lacks := writeTree(t, map[string]string{"en.json": `{"a": "A"}`, "ja.json": `{"a": "エー"}`})
+	if r := runPartner(t, env, "push", "--dir", lacks); r.code != 1 || !strings.Contains(r.stderr, "ja") {
+		t.Errorf("push with a language the project lacks: exit %d, stderr %q", r.code, r.stderr)
+	}
+	var plan locales.Plan
+	empty := t.TempDir()
+	if r := runPartner(t, env, "push", "--dir", writeTree(t, map[string]string{"en.json": `{}`}), "--dry-run", "--json"); r.code != 0 || json.Unmarshal([]byte(r.stdout), &plan) != nil || !plan.Empty() || plan.Listed != 0 {
+		t.Errorf("after refused pushes the project has keys: exit %d, %s\n%s", r.code, r.stdout, r.stderr)
+	}
+
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"no --dir", []string{"push"}},
+		{"unknown format", []string{"push", "--dir", empty, "--format", "yaml"}},
+		{"unknown layout", []string{"push", "--dir", empty, "--layout", "flat"}},
+		{"unknown key format", []string{"pull", "--dir", empty, "--keys", "dotted"}},
+		{"--wait without --publish", []string{"push", "--dir", empty, "--wait"}},
+		{"unknown source", []string{"pull", "--dir", empty, "--from", "s3"}},
+		{"bad project", []string{"pull", "--dir", empty, "--project", "acme"}},
+	} {
+		if r := runPartner(t, env, tc.args...); r.code != 2 {
+			t.Errorf("%s: exit %d, want 2\n%s", tc.name, r.code, r.stderr)
+		}
+	}
+}
