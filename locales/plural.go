@@ -4,23 +4,8 @@ import (
 	"strings"
 )
 
-// Plural forms. The service holds one text per key and language, so a
-// format's plural entry (a gettext msgstr[n] list, an Android <plurals>,
-// an .xcstrings plural variation, a gotext plural select) is one text in
-// ICU MessageFormat, the syntax ARB files already use:
-//
-//	{count, plural, one {%d file} other {%d files}}
-//
-// The branches are the platform's texts as they are (%d stays %d), in
-// the order the file has them; the argument is "count" where the format
-// names none. In a branch ICU's special characters {, } and # are quoted
-// ('{'), and an apostrophe before one of them, before another
-// apostrophe or at the end is doubled; gotext's branches keep their
-// {Placeholder}s, which ICU reads as arguments. A text is written back
-// as the platform's plural entry when it is exactly such a plural (any
-// spacing), and as a plain text otherwise; a plain text that would read
-// as a plural is refused on reading, since writing it back would change
-// it.
+// Plural forms are mapped to ICU MessageFormat text: see the package
+// doc, "Plural forms".
 
 // pluralArg is the argument of a plural in formats that name none.
 const pluralArg = "count"

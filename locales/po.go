@@ -64,16 +64,23 @@ type poDoc struct {
 	header  *poEntry
 }
 
-// poForms maps a Plural-Forms expression, without spaces, to the plural
-// categories of its forms.
-var poForms = map[string][]string{
-	"0":    {"other"},
-	"n!=1": {"one", "other"},
-	"n>1":  {"one", "other"},
-	"n%10==1&&n%100!=11?0:n%10>=2&&n%10<=4&&(n%100<10||n%100>=20)?1:2": {"one", "few", "many"},
-	"n==1?0:n%10>=2&&n%10<=4&&(n%100<10||n%100>=20)?1:2":               {"one", "few", "many"},
-	"(n==1)?0:(n>=2&&n<=4)?1:2":                                        {"one", "few", "other"},
-	"n==0?0:n==1?1:n==2?2:n%100>=3&&n%100<=10?3:n%100>=11?4:5":         {"zero", "one", "two", "few", "many", "other"},
+// poForms returns the plural categories of the forms of a Plural-Forms
+// expression without spaces, or nil when not known.
+func poForms(expr string) []string {
+	switch expr {
+	case "0":
+		return []string{"other"}
+	case "n!=1", "n>1":
+		return []string{"one", "other"}
+	case "n%10==1&&n%100!=11?0:n%10>=2&&n%10<=4&&(n%100<10||n%100>=20)?1:2", // Russian, Ukrainian, …
+		"n==1?0:n%10>=2&&n%10<=4&&(n%100<10||n%100>=20)?1:2": // Polish
+		return []string{"one", "few", "many"}
+	case "(n==1)?0:(n>=2&&n<=4)?1:2": // Czech, Slovak
+		return []string{"one", "few", "other"}
+	case "n==0?0:n==1?1:n==2?2:n%100>=3&&n%100<=10?3:n%100>=11?4:5": // Arabic
+		return []string{"zero", "one", "two", "few", "many", "other"}
+	}
+	return nil
 }
 
 // poLanguageForms returns the Plural-Forms of a new file of language
@@ -109,7 +116,7 @@ func poCategories(header string) []string {
 	for strings.HasPrefix(expr, "(") && strings.HasSuffix(expr, ")") && balanced(expr[1:len(expr)-1]) {
 		expr = expr[1 : len(expr)-1]
 	}
-	cats := poForms[expr]
+	cats := poForms(expr)
 	n := 0
 	if _, rest, ok := strings.Cut(header, "nplurals="); ok {
 		n, _ = strconv.Atoi(strings.TrimSpace(strings.SplitN(rest, ";", 2)[0]))
