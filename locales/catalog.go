@@ -27,6 +27,10 @@ type Catalog struct {
 	// Layout is the layout the tree was read in (Load: given or
 	// detected) or the project's (Pull); Write takes its own.
 	Layout Layout
+	// SourceLanguage is the project's source language when known (Pull
+	// sets it). Formats that write the source text beside a translation
+	// (XLIFF) or every language in one file (.xcstrings) take it from here.
+	SourceLanguage string
 
 	langs map[string]*langTexts // by LanguageKey
 }
@@ -173,6 +177,9 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 		return nil, err
 	}
 	format := layout.format()
+	if m, ok := format.(Multilingual); ok {
+		return loadMultilingual(dir, m, layout)
+	}
 	ext := format.Ext()
 	fsys := os.DirFS(dir)
 	entries, err := fs.ReadDir(fsys, ".")
@@ -238,7 +245,7 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 		if err != nil {
 			return nil, fmt.Errorf("locales: %w", err)
 		}
-		msgs, kf, err := format.Decode(data)
+		msgs, kf, err := decodeFile(format, File{Language: f.lang, Namespace: f.ns}, data)
 		if err != nil {
 			var ie *InputError
 			if !errors.As(err, &ie) {
@@ -365,7 +372,10 @@ func (c *Catalog) Write(dir string, layout Layout) error {
 		return err
 	}
 	layout = Layout{Files: cmp.Or(layout.Files, c.Layout.Files), Keys: cmp.Or(layout.Keys, c.Layout.Keys), Format: cmp.Or(layout.Format, c.Layout.Format)}.orDefault()
-	files, err := c.encode(layout, existingLanguages(dir))
+	if m, ok := layout.format().(Multilingual); ok {
+		return c.writeMultilingual(dir, m)
+	}
+	files, err := c.encode(dir, layout, existingLanguages(dir))
 	if err != nil {
 		return err
 	}
@@ -394,46 +404,74 @@ func existingLanguages(dir string) map[string]string {
 	return out
 }
 
-// encode returns the files of the catalog in layout, by path.
-func (c *Catalog) encode(layout Layout, spelled map[string]string) (map[string][]byte, error) {
+// encode returns the files of the catalog in layout, by path. A
+// FileFormat is told each file's language and namespace, its current
+// content under dir and the source language's texts of the same file.
+func (c *Catalog) encode(dir string, layout Layout, spelled map[string]string) (map[string][]byte, error) {
 	format := layout.format()
 	files := map[string][]byte{}
 	var problems []Problem
+	type group struct {
+		file, lang, ns string
+		msgs           []Message
+	}
+	byLang := map[string]map[string]*group{} // LanguageKey -> namespace ("" in a single file) -> group
 	for lk, l := range c.langs {
 		name, ok := spelled[lk]
 		if !ok {
 			name = languageFileName(l.code)
 		}
-		groups := map[string][]Message{} // by file
+		groups := map[string]*group{}
+		byLang[lk] = groups
 		for ns, n := range l.ns {
 			if len(n.texts) == 0 {
 				continue
 			}
-			file := layout.file(name, ns, format.Ext())
-			msgs := groups[file]
+			gns := ns
+			if layout.Files == SingleFile {
+				gns = ""
+			}
+			g := groups[gns]
+			if g == nil {
+				g = &group{file: layout.file(name, ns, format.Ext()), lang: name, ns: gns}
+				groups[gns] = g
+			}
 			for k, t := range n.texts {
 				key := k
 				if layout.Files == SingleFile {
 					if ns == DefaultNamespace {
 						if other, _ := splitNamespace(k); other != DefaultNamespace {
-							problems = append(problems, Problem{File: file, Language: l.code, Namespace: ns, Key: k, Message: fmt.Sprintf(
+							problems = append(problems, Problem{File: g.file, Language: l.code, Namespace: ns, Key: k, Message: fmt.Sprintf(
 								"key %s of the default namespace has %q before its first '.', which a single file reads as a namespace; use NamespacedFolders", quote(k), nsSeparator)})
 							continue
 						}
 					}
 					key = joinNamespace(ns, k)
 				}
-				msgs = append(msgs, Message{Key: key, Text: t.s})
+				g.msgs = append(g.msgs, Message{Key: key, Text: t.s})
 			}
-			groups[file] = msgs
 		}
-		for file, msgs := range groups {
-			data, err := format.Encode(msgs, layout.Keys)
+	}
+	for lk, groups := range byLang {
+		for gns, g := range groups {
+			f := File{Language: g.lang, Namespace: gns, SourceLanguage: c.SourceLanguage}
+			if src := byLang[LanguageKey(c.SourceLanguage)][gns]; src != nil {
+				f.Source = sortedMessages(src.msgs)
+			}
+			data, err := encodeFile(format, dir, g.file, f, sortedMessages(g.msgs), layout.Keys)
 			if err != nil {
-				problems = append(problems, Problem{File: file, Language: l.code, Message: strings.TrimPrefix(err.Error(), "locales: ")})
+				var ie *InputError
+				if errors.As(err, &ie) {
+					for _, p := range ie.Problems {
+						p.File, p.Language, p.Namespace = g.file, c.langs[lk].code, gns
+						problems = append(problems, p)
+					}
+					continue
+				}
+				problems = append(problems, Problem{File: g.file, Language: c.langs[lk].code, Message: strings.TrimPrefix(err.Error(), "locales: ")})
 				continue
 			}
-			files[file] = data
+			files[g.file] = data
 		}
 	}
 	if err := inputError(problems); err != nil {

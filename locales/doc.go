@@ -43,5 +43,31 @@
 // # Other formats
 //
 // A Format reads a file into messages and writes messages into a file;
-// JSON is the service's own, and Layout.Format takes others.
+// JSON is the service's own, and Layout.Format takes others: ARB,
+// Android, AppleStrings, XCStrings, PO, GoText and XLIFF here (Formats
+// lists them; DetectFormat picks one by extension and refuses mixed
+// trees), YAML and Java properties in the module
+// github.com/locsvc/partner-go/locales/formats.
+//
+// # Plural forms
+//
+// The service holds one text per key and language, so a format's plural
+// entry (a gettext msgstr[n] list, an Android <plurals>, an .xcstrings
+// plural variation, a gotext plural select) is one text in ICU
+// MessageFormat, the syntax ARB files already use:
+//
+//	{count, plural, one {%d file} other {%d files}}
+//
+// The branches are the platform's texts as they are (%d stays %d), in
+// the order the file has them; the argument is "count" where the format
+// names none. In a branch ICU's special characters {, } and # are quoted
+// ('{'), and an apostrophe before one of them, before another
+// apostrophe or at the end is doubled; gotext's branches keep their
+// {Placeholder}s, which ICU reads as arguments. A text is written back
+// as the platform's plural entry when it is exactly such a plural (any
+// spacing), and as a plain text otherwise; a plain text that would read
+// as a plural is refused on reading, since writing it back would change
+// it. Arrays (Android string-arrays, YAML sequences) are keys k.0, k.1,
+// as i18next names an array's items. What a format cannot map is
+// refused before anything is written, as an *InputError.
 package locales

@@ -66,7 +66,7 @@ func pull(ctx context.Context, r remote, project string, opt PullOptions) (*Cata
 		}
 		return false
 	}
-	cat := &Catalog{Layout: info.layout}
+	cat := &Catalog{Layout: info.layout, SourceLanguage: info.source}
 	if opt.FromCDN {
 		return cat, pullCDN(ctx, cat, info, keep, opt)
 	}

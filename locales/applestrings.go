@@ -1,0 +1,391 @@
+package locales
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// AppleStrings is Apple's .strings files (<lang>.lproj/Localizable.strings):
+// `"key" = "value";` entries with C-style escapes and /* */ and //
+// comments, in UTF-8 or UTF-16 with a byte order mark. No kept Go
+// parser of the format exists, so this is a small one.
+//
+// Write keeps the file's encoding (a new file is UTF-8), the comments
+// and blank lines before each entry and at the end, and the order of
+// the entries; new entries are added at the end in key order. Values
+// are written quoted with \", \\, \n, \r and \t escaped. Refused: a key
+// twice, and anything but entries and comments.
+type AppleStrings struct{}
+
+// Ext returns ".strings".
+func (AppleStrings) Ext() string { return ".strings" }
+
+// Decode reads a .strings file.
+func (f AppleStrings) Decode(data []byte) ([]Message, KeyFormat, error) {
+	return f.DecodeFile(File{}, data)
+}
+
+// Encode writes msgs as a new UTF-8 .strings file.
+func (f AppleStrings) Encode(msgs []Message, keys KeyFormat) ([]byte, error) {
+	return f.EncodeFile(File{}, msgs, keys)
+}
+
+type stringsEntry struct {
+	lead       string // comments and spaces before the entry, as written
+	raw        string // the entry as written, up to its ';'
+	key, value string
+	line       int
+}
+
+type stringsDoc struct {
+	bom     []byte // the byte order mark, if any
+	utf16   binary.AppendByteOrder
+	entries []stringsEntry
+	tail    string
+}
+
+// appleText decodes data into text by its byte order mark.
+func appleText(data []byte) (string, []byte, binary.AppendByteOrder, error) {
+	var order interface {
+		binary.ByteOrder
+		binary.AppendByteOrder
+	}
+	var bom []byte
+	switch {
+	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}):
+		order, bom = binary.LittleEndian, data[:2]
+	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
+		order, bom = binary.BigEndian, data[:2]
+	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
+		bom = data[:3]
+	}
+	if order == nil {
+		s := string(data[len(bom):])
+		if !utf8.ValidString(s) {
+			return "", nil, nil, &InputError{Problems: []Problem{{Line: 1, Message: "the file is neither UTF-8 nor UTF-16 with a byte order mark"}}}
+		}
+		return s, bom, nil, nil
+	}
+	body := data[2:]
+	if len(body)%2 != 0 {
+		return "", nil, nil, &InputError{Problems: []Problem{{Line: 1, Message: "UTF-16 file of an odd number of bytes"}}}
+	}
+	units := make([]uint16, len(body)/2)
+	for i := range units {
+		units[i] = order.Uint16(body[2*i:])
+	}
+	return string(utf16.Decode(units)), bom, order, nil
+}
+
+func parseAppleStrings(data []byte) (*stringsDoc, error) {
+	s, bom, order, err := appleText(data)
+	if err != nil {
+		return nil, err
+	}
+	doc := &stringsDoc{bom: bom, utf16: order}
+	p := stringsParser{s: s, line: 1}
+	var problems []Problem
+	seen := map[string]int{}
+	for {
+		leadStart := p.i
+		if err := p.trivia(); err != nil {
+			return nil, err
+		}
+		if p.i == len(s) {
+			doc.tail = s[leadStart:]
+			break
+		}
+		lead := s[leadStart:p.i]
+		entryStart := p.i
+		line := p.line
+		key, err := p.token()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.trivia(); err != nil {
+			return nil, err
+		}
+		if !p.eat('=') {
+			return nil, p.errorf("want '=' after key %s", quote(key))
+		}
+		if err := p.trivia(); err != nil {
+			return nil, err
+		}
+		value, err := p.token()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.trivia(); err != nil {
+			return nil, err
+		}
+		if !p.eat(';') {
+			return nil, p.errorf("want ';' after the value of %s", quote(key))
+		}
+		if first, dup := seen[key]; dup {
+			problems = append(problems, problemf(line, key, "key %s twice (also on line %d)", quote(key), first))
+			continue
+		}
+		seen[key] = line
+		doc.entries = append(doc.entries, stringsEntry{lead: lead, raw: s[entryStart:p.i], key: key, value: value, line: line})
+	}
+	if len(problems) > 0 {
+		return nil, &InputError{Problems: problems}
+	}
+	return doc, nil
+}
+
+type stringsParser struct {
+	s    string
+	i    int
+	line int
+}
+
+func (p *stringsParser) errorf(format string, args ...any) error {
+	return &InputError{Problems: []Problem{{Line: p.line, Message: fmt.Sprintf(format, args...)}}}
+}
+
+func (p *stringsParser) eat(c byte) bool {
+	if p.i < len(p.s) && p.s[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+// trivia skips spaces and comments.
+func (p *stringsParser) trivia() error {
+	for p.i < len(p.s) {
+		switch c := p.s[p.i]; {
+		case c == '\n':
+			p.line++
+			p.i++
+		case c == ' ' || c == '\t' || c == '\r':
+			p.i++
+		case strings.HasPrefix(p.s[p.i:], "/*"):
+			end := strings.Index(p.s[p.i+2:], "*/")
+			if end < 0 {
+				return p.errorf("a comment that does not end")
+			}
+			p.line += strings.Count(p.s[p.i:p.i+2+end], "\n")
+			p.i += 2 + end + 2
+		case strings.HasPrefix(p.s[p.i:], "//"):
+			end := strings.IndexByte(p.s[p.i:], '\n')
+			if end < 0 {
+				end = len(p.s) - p.i
+			}
+			p.i += end
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+func isBareStringsChar(c byte) bool {
+	return c == '_' || c == '.' || c == '$' || c == ':' || c == '/' || c == '-' ||
+		c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// token reads a quoted or bare string.
+func (p *stringsParser) token() (string, error) {
+	if p.i < len(p.s) && p.s[p.i] != '"' {
+		start := p.i
+		for p.i < len(p.s) && isBareStringsChar(p.s[p.i]) {
+			p.i++
+		}
+		if p.i == start {
+			if p.i == len(p.s) {
+				return "", p.errorf("the file ends early")
+			}
+			return "", p.errorf("unexpected %q; want a quoted string", p.s[p.i])
+		}
+		return p.s[start:p.i], nil
+	}
+	p.i++
+	var b strings.Builder
+	for {
+		if p.i >= len(p.s) {
+			return "", p.errorf("a string that does not end")
+		}
+		c := p.s[p.i]
+		switch c {
+		case '"':
+			p.i++
+			return b.String(), nil
+		case '\n':
+			p.line++
+		case '\\':
+			p.i++
+			if p.i >= len(p.s) {
+				return "", p.errorf("a string that does not end")
+			}
+			e := p.s[p.i]
+			p.i++
+			switch e {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case 'r':
+				b.WriteByte('\r')
+			case '0':
+				b.WriteByte(0)
+			case 'a':
+				b.WriteByte('\a')
+			case 'b':
+				b.WriteByte('\b')
+			case 'f':
+				b.WriteByte('\f')
+			case 'v':
+				b.WriteByte('\v')
+			case 'u', 'U':
+				r, ok := p.hex4()
+				if !ok {
+					return "", p.errorf("\\%c not followed by four hex digits", e)
+				}
+				if utf16.IsSurrogate(r) && strings.HasPrefix(p.s[p.i:], "\\U") || utf16.IsSurrogate(r) && strings.HasPrefix(p.s[p.i:], "\\u") {
+					save := p.i
+					p.i += 2
+					if r2, ok := p.hex4(); ok {
+						if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+							b.WriteRune(d)
+							continue
+						}
+					}
+					p.i = save
+				}
+				b.WriteRune(r)
+			case '\n':
+				p.line++
+				b.WriteByte('\n')
+			default:
+				b.WriteByte(e)
+			}
+			continue
+		}
+		b.WriteByte(c)
+		p.i++
+	}
+}
+
+func (p *stringsParser) hex4() (rune, bool) {
+	if p.i+4 > len(p.s) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(p.s[p.i:p.i+4], 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	p.i += 4
+	return rune(n), true
+}
+
+// DecodeFile reads a .strings file.
+func (AppleStrings) DecodeFile(_ File, data []byte) ([]Message, KeyFormat, error) {
+	doc, err := parseAppleStrings(data)
+	if err != nil {
+		return nil, "", err
+	}
+	msgs := make([]Message, 0, len(doc.entries))
+	for _, e := range doc.entries {
+		msgs = append(msgs, Message{Key: e.key, Text: e.value, Line: e.line})
+	}
+	return msgs, FlatKeys, nil
+}
+
+func quoteAppleString(b *strings.Builder, s string) {
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if r < 0x20 || r == utf8.RuneError {
+				fmt.Fprintf(b, `\U%04X`, r)
+				continue
+			}
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+}
+
+// EncodeFile writes msgs over f.Old, keeping its encoding, comments and
+// order.
+func (AppleStrings) EncodeFile(f File, msgs []Message, _ KeyFormat) ([]byte, error) {
+	doc := &stringsDoc{}
+	if f.Old != nil {
+		var err error
+		if doc, err = parseAppleStrings(f.Old); err != nil {
+			return nil, err
+		}
+	}
+	texts := map[string]string{}
+	for _, m := range msgs {
+		texts[m.Key] = m.Text
+	}
+	var b strings.Builder
+	have := map[string]bool{}
+	for _, e := range doc.entries {
+		t, ok := texts[e.key]
+		if !ok {
+			continue
+		}
+		have[e.key] = true
+		b.WriteString(e.lead)
+		if t == e.value {
+			b.WriteString(e.raw)
+			continue
+		}
+		quoteAppleString(&b, e.key)
+		b.WriteString(" = ")
+		quoteAppleString(&b, t)
+		b.WriteString(";")
+	}
+	tail := doc.tail
+	if len(have) < len(msgs) {
+		// New entries go at the end, before the file's final spaces.
+		trimmed := strings.TrimRight(tail, " \t\r\n")
+		b.WriteString(trimmed)
+		if b.Len() > 0 {
+			b.WriteString("\n") // a blank line before the new entries
+		}
+		for _, m := range msgs {
+			if have[m.Key] {
+				continue
+			}
+			if b.Len() > 0 {
+				b.WriteString("\n")
+			}
+			quoteAppleString(&b, m.Key)
+			b.WriteString(" = ")
+			quoteAppleString(&b, m.Text)
+			b.WriteString(";")
+		}
+		tail = "\n"
+	}
+	b.WriteString(tail)
+	out := b.String()
+	if doc.utf16 == nil {
+		return append(bytes.Clone(doc.bom), out...), nil
+	}
+	units := utf16.Encode([]rune(out))
+	data := bytes.Clone(doc.bom)
+	for _, u := range units {
+		data = doc.utf16.AppendUint16(data, u)
+	}
+	return data, nil
+}

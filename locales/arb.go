@@ -1,0 +1,216 @@
+package locales
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// ARB is Flutter's Application Resource Bundle (.arb): one JSON object
+// whose members are messages ("key": "ICU text") and metadata: "@key"
+// (the message's description and placeholders) and "@@locale" and
+// other "@@" members of the file. Texts are ICU MessageFormat already,
+// plurals included, and are kept as they are.
+//
+// Metadata is not a text: Load passes it over and Write keeps it, the
+// "@key" of a message beside it, in the file's order; a message the
+// catalog no longer has goes with its "@key". New messages are added at
+// the end in key order, and a new file starts with "@@locale". A
+// message that is not a string, and an "@key" that is not an object,
+// are refused.
+type ARB struct{}
+
+// Ext returns ".arb".
+func (ARB) Ext() string { return ".arb" }
+
+// Decode reads an ARB file's messages.
+func (f ARB) Decode(data []byte) ([]Message, KeyFormat, error) { return f.DecodeFile(File{}, data) }
+
+// Encode writes msgs as a new ARB file.
+func (f ARB) Encode(msgs []Message, keys KeyFormat) ([]byte, error) {
+	return f.EncodeFile(File{}, msgs, keys)
+}
+
+// arbMember is one member of an ARB file, in the file's order.
+type arbMember struct {
+	name string
+	text string          // a message's text
+	raw  json.RawMessage // a metadata member's value
+	line int
+}
+
+func isARBMeta(name string) bool { return strings.HasPrefix(name, "@") }
+
+func parseARB(data []byte) ([]arbMember, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	lines := lineCounter{data: data}
+	syntax := func(err error) error {
+		off := dec.InputOffset()
+		if se, ok := err.(*json.SyntaxError); ok {
+			off = se.Offset
+		}
+		msg := "malformed JSON: " + err.Error()
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			msg = "malformed JSON: the file ends early"
+		}
+		return &InputError{Problems: []Problem{{Line: lines.at(off), Message: msg}}}
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, syntax(err)
+	}
+	if tok != json.Delim('{') {
+		return nil, &InputError{Problems: []Problem{{Line: 1, Message: fmt.Sprintf("the file holds %s; want a JSON object", kind(tok))}}}
+	}
+	var out []arbMember
+	var problems []Problem
+	seen := map[string]int{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, syntax(err)
+		}
+		name := tok.(string)
+		line := lines.at(dec.InputOffset())
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, syntax(err)
+		}
+		if first, dup := seen[name]; dup {
+			problems = append(problems, Problem{Line: line, Key: name, Message: fmt.Sprintf("duplicate key %s (also on line %d)", quote(name), first)})
+			continue
+		}
+		seen[name] = line
+		m := arbMember{name: name, line: line}
+		switch {
+		case isARBMeta(name):
+			if strings.HasPrefix(name, "@@") || bytes.HasPrefix(raw, []byte("{")) {
+				m.raw = raw
+			} else {
+				problems = append(problems, Problem{Line: line, Key: name, Message: fmt.Sprintf("metadata %s is not an object", quote(name))})
+				continue
+			}
+		default:
+			if err := json.Unmarshal(raw, &m.text); err != nil {
+				problems = append(problems, Problem{Line: line, Key: name, Message: fmt.Sprintf("the value of %s is not a string", quote(name))})
+				continue
+			}
+			if msg := checkKey(name); msg != "" {
+				problems = append(problems, Problem{Line: line, Key: name, Message: msg})
+				continue
+			}
+		}
+		out = append(out, m)
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, syntax(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, &InputError{Problems: []Problem{{Line: lines.at(dec.InputOffset()), Message: "more JSON after the object"}}}
+	}
+	if len(problems) > 0 {
+		return nil, &InputError{Problems: problems}
+	}
+	return out, nil
+}
+
+// DecodeFile reads an ARB file's messages; metadata is passed over.
+func (ARB) DecodeFile(_ File, data []byte) ([]Message, KeyFormat, error) {
+	members, err := parseARB(data)
+	if err != nil {
+		return nil, "", err
+	}
+	var msgs []Message
+	for _, m := range members {
+		if !isARBMeta(m.name) {
+			msgs = append(msgs, Message{Key: m.name, Text: m.text, Line: m.line})
+		}
+	}
+	return msgs, FlatKeys, nil
+}
+
+// EncodeFile writes msgs over f.Old, keeping its metadata and order.
+func (ARB) EncodeFile(f File, msgs []Message, _ KeyFormat) ([]byte, error) {
+	var members []arbMember
+	if f.Old != nil {
+		var err error
+		if members, err = parseARB(f.Old); err != nil {
+			return nil, err
+		}
+	} else if f.Language != "" {
+		raw, _ := json.Marshal(f.Language)
+		members = append(members, arbMember{name: "@@locale", raw: raw})
+	}
+	texts := map[string]string{}
+	for _, m := range msgs {
+		texts[m.Key] = m.Text
+	}
+	var kept []arbMember
+	have := map[string]bool{}
+	for _, m := range members {
+		switch {
+		case !isARBMeta(m.name):
+			t, ok := texts[m.name]
+			if !ok {
+				continue
+			}
+			m.text = t
+			have[m.name] = true
+		case !strings.HasPrefix(m.name, "@@"):
+			if _, ok := texts[m.name[1:]]; !ok {
+				continue
+			}
+		}
+		kept = append(kept, m)
+	}
+	for _, m := range msgs {
+		if !have[m.Key] {
+			kept = append(kept, arbMember{name: m.Key, text: m.Text})
+		}
+	}
+	var b bytes.Buffer
+	b.WriteString("{")
+	for i, m := range kept {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n  ")
+		writeString(&b, m.name)
+		b.WriteString(": ")
+		if m.raw != nil {
+			var ind bytes.Buffer
+			if err := json.Indent(&ind, m.raw, "  ", "  "); err != nil {
+				return nil, err
+			}
+			b.Write(ind.Bytes())
+		} else {
+			writeString(&b, m.text)
+		}
+	}
+	if len(kept) > 0 {
+		b.WriteByte('\n')
+	}
+	b.WriteString("}\n")
+	return b.Bytes(), nil
+}
+
+// lineCounter finds the line of growing byte offsets.
+type lineCounter struct {
+	data []byte
+	off  int64
+	line int
+}
+
+func (l *lineCounter) at(off int64) int {
+	if off > int64(len(l.data)) {
+		off = int64(len(l.data))
+	}
+	if off > l.off {
+		l.line += bytes.Count(l.data[l.off:off], []byte{'\n'})
+		l.off = off
+	}
+	return l.line + 1
+}

@@ -1,0 +1,25 @@
+module github.com/locsvc/partner-go/locales/formats
+
+go 1.25.0
+
+require (
+	github.com/locsvc/partner-go v0.0.0
+	github.com/magiconair/properties v1.8.10
+	go.yaml.in/yaml/v3 v3.0.4
+	golang.org/x/oauth2 v0.36.0
+)
+
+require (
+	github.com/google/jsonschema-go v0.4.3 // indirect
+	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
+	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
+	github.com/segmentio/asm v1.1.3 // indirect
+	github.com/segmentio/encoding v0.5.4 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	golang.org/x/sync v0.20.0 // indirect
+	golang.org/x/sys v0.41.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
+)
+
+replace github.com/locsvc/partner-go => ../..

@@ -1,0 +1,268 @@
+package locales
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// GoText is the catalog file of golang.org/x/text's gotext tool,
+// <lang>/messages.gotext.json in a NamespacedFolders tree (the namespace
+// is "messages"): {"language": …, "messages": [{"id": …, "message": …,
+// "translation": …, …}]}. Its fields are read with encoding/json into
+// the shape gotext writes.
+//
+// A message's id is its key (an id of several strings is refused) and
+// its translation its text: a string, or a plural select, as an ICU
+// plural of the select's argument whose branches keep gotext's
+// {Placeholder}s (see the package's Plural forms). A message without a
+// translation is not translated yet.
+//
+// Write keeps every other field (message, comments, placeholders,
+// fuzzy, position) and the messages' order; a message the catalog no
+// longer has in this language nor its source language goes, new ones
+// are added at the end in key order, and the file is indented as gotext
+// does. Refused: unknown fields, an id twice, selects other than
+// plural, nested selects.
+type GoText struct{}
+
+// Ext returns ".gotext.json".
+func (GoText) Ext() string { return ".gotext.json" }
+
+// Decode reads a messages.gotext.json file.
+func (g GoText) Decode(data []byte) ([]Message, KeyFormat, error) { return g.DecodeFile(File{}, data) }
+
+// Encode writes msgs as a new messages.gotext.json file.
+func (g GoText) Encode(msgs []Message, keys KeyFormat) ([]byte, error) {
+	return g.EncodeFile(File{}, msgs, keys)
+}
+
+// gotextFile and gotextMessage have the fields, order and tags of
+// golang.org/x/text/message/pipeline's Messages and Message.
+type gotextFile struct {
+	Language string          `json:"language"`
+	Messages []gotextMessage `json:"messages"`
+	Macros   json.RawMessage `json:"macros,omitempty"`
+}
+
+type gotextMessage struct {
+	ID                json.RawMessage `json:"id"`
+	Key               string          `json:"key,omitempty"`
+	Meaning           string          `json:"meaning,omitempty"`
+	Message           json.RawMessage `json:"message"`
+	Translation       json.RawMessage `json:"translation"`
+	Comment           string          `json:"comment,omitempty"`
+	TranslatorComment string          `json:"translatorComment,omitempty"`
+	Placeholders      json.RawMessage `json:"placeholders,omitempty"`
+	Fuzzy             bool            `json:"fuzzy,omitempty"`
+	Position          string          `json:"position,omitempty"`
+}
+
+type gotextSelect struct {
+	Feature string                     `json:"feature"`
+	Arg     string                     `json:"arg"`
+	Cases   map[string]json.RawMessage `json:"cases"`
+}
+
+func parseGoText(data []byte) (*gotextFile, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var f gotextFile
+	if err := dec.Decode(&f); err != nil {
+		line := 0
+		if se, ok := err.(*json.SyntaxError); ok {
+			line = bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n")) + 1
+		}
+		return nil, &InputError{Problems: []Problem{{Line: line, Message: "malformed gotext catalog: " + err.Error()}}}
+	}
+	if dec.More() {
+		return nil, &InputError{Problems: []Problem{{Message: "more JSON after the catalog"}}}
+	}
+	return &f, nil
+}
+
+func (m gotextMessage) id() (string, string) {
+	var s string
+	if json.Unmarshal(m.ID, &s) == nil {
+		return s, ""
+	}
+	var list []string
+	if json.Unmarshal(m.ID, &list) == nil && len(list) == 1 {
+		return list[0], ""
+	}
+	return "", fmt.Sprintf("id %s is not one string", string(m.ID))
+}
+
+// gotextText returns a translation's text and whether there is one.
+func gotextText(raw json.RawMessage) (string, bool, string) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", false, ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if p, ok := parsePlural(s, true); ok && p.arg != "" {
+			return "", false, "a plain translation that reads as an ICU plural would be written back as a select; make it one"
+		}
+		return s, s != "", ""
+	}
+	var wrap struct {
+		Msg    *string       `json:"msg"`
+		Select *gotextSelect `json:"select"`
+	}
+	if err := json.Unmarshal(raw, &wrap); err != nil {
+		return "", false, "a translation that is neither a string nor a select"
+	}
+	if wrap.Msg != nil {
+		return *wrap.Msg, *wrap.Msg != "", ""
+	}
+	sel := wrap.Select
+	if sel == nil || sel.Feature != "plural" {
+		return "", false, "only plural selects are mapped"
+	}
+	p := pluralText{arg: sel.Arg}
+	var sels []string
+	for c := range sel.Cases {
+		sels = append(sels, c)
+	}
+	slices.SortFunc(sels, func(a, b string) int { return caseOrder(a) - caseOrder(b) })
+	for _, c := range sels {
+		var msg struct {
+			Msg string `json:"msg"`
+		}
+		var str string
+		switch {
+		case json.Unmarshal(sel.Cases[c], &str) == nil:
+			msg.Msg = str
+		case json.Unmarshal(sel.Cases[c], &msg) != nil:
+			return "", false, fmt.Sprintf("case %s is not a message (nested selects are not mapped)", c)
+		}
+		p.cases = append(p.cases, pluralCase{sel: c, text: msg.Msg})
+	}
+	text := p.format(true)
+	if q, ok := parsePlural(text, true); !ok || len(q.cases) != len(p.cases) {
+		return "", false, "a plural select whose cases or argument ICU cannot hold"
+	}
+	return text, true, ""
+}
+
+// caseOrder orders "=N" cases first, then CLDR's categories.
+func caseOrder(sel string) int {
+	if i := slices.Index(pluralCategories, sel); i >= 0 {
+		return 1000 + i
+	}
+	return len(sel)
+}
+
+// DecodeFile reads a messages.gotext.json file.
+func (GoText) DecodeFile(_ File, data []byte) ([]Message, KeyFormat, error) {
+	f, err := parseGoText(data)
+	if err != nil {
+		return nil, "", err
+	}
+	var msgs []Message
+	var problems []Problem
+	seen := map[string]bool{}
+	for i, m := range f.Messages {
+		id, problem := m.id()
+		if problem == "" && seen[id] {
+			problem = fmt.Sprintf("id %s twice", quote(id))
+		}
+		seen[id] = true
+		text, ok, p2 := gotextText(m.Translation)
+		if problem == "" {
+			problem = p2
+		}
+		if problem != "" {
+			problems = append(problems, Problem{Key: id, Message: fmt.Sprintf("message %d: %s", i+1, problem)})
+			continue
+		}
+		if ok {
+			msgs = append(msgs, Message{Key: id, Text: text})
+		}
+	}
+	if len(problems) > 0 {
+		return nil, "", &InputError{Problems: problems}
+	}
+	return msgs, FlatKeys, nil
+}
+
+// gotextTranslation returns the JSON of a text.
+func gotextTranslation(text string) json.RawMessage {
+	if p, ok := parsePlural(text, true); ok {
+		sel := map[string]any{"feature": "plural", "arg": p.arg}
+		cases := map[string]any{}
+		for _, c := range p.cases {
+			cases[c.sel] = map[string]string{"msg": c.text}
+		}
+		sel["cases"] = cases
+		raw, _ := json.Marshal(map[string]any{"select": sel})
+		return raw
+	}
+	raw, _ := json.Marshal(text)
+	return raw
+}
+
+// EncodeFile writes msgs over f.Old, keeping every other field.
+func (GoText) EncodeFile(f File, msgs []Message, _ KeyFormat) ([]byte, error) {
+	doc := &gotextFile{Language: f.Language, Messages: []gotextMessage{}}
+	if f.Old != nil {
+		var err error
+		if doc, err = parseGoText(f.Old); err != nil {
+			return nil, err
+		}
+	}
+	texts := map[string]string{}
+	for _, m := range msgs {
+		texts[m.Key] = m.Text
+	}
+	sources := map[string]string{}
+	for _, m := range f.Source {
+		sources[m.Key] = m.Text
+	}
+	var out []gotextMessage
+	have := map[string]bool{}
+	for _, m := range doc.Messages {
+		id, _ := m.id()
+		have[id] = true
+		text, ok := texts[id]
+		if !ok {
+			_, had, _ := gotextText(m.Translation)
+			if _, inSource := sources[id]; had && !inSource {
+				continue
+			}
+			out = append(out, m)
+			continue
+		}
+		if old, _, _ := gotextText(m.Translation); old != text {
+			m.Translation = gotextTranslation(text)
+		}
+		out = append(out, m)
+	}
+	for _, m := range msgs {
+		if have[m.Key] {
+			continue
+		}
+		id, _ := json.Marshal(m.Key)
+		src := sources[m.Key]
+		if src == "" {
+			src = m.Text
+		}
+		message, _ := json.Marshal(src)
+		if p, ok := parsePlural(src, true); ok {
+			message, _ = json.Marshal(p.cases[len(p.cases)-1].text)
+		}
+		out = append(out, gotextMessage{ID: id, Message: message, Translation: gotextTranslation(m.Text)})
+	}
+	doc.Messages = out
+	if doc.Messages == nil {
+		doc.Messages = []gotextMessage{}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "    ")
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}

@@ -1,0 +1,303 @@
+package locales
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// XCStrings is Apple's string catalog (Localizable.xcstrings): one JSON
+// file holding every language of a table, so it is Multilingual: a tree
+// is <dir>/<table>.xcstrings, and the table Localizable is the default
+// namespace.
+//
+// A string's key is the key; its text in a language is the
+// localization's stringUnit value, or, for a plural variation, an ICU
+// plural of count (see the package's Plural forms). A string without a
+// localization in the source language has its key as its source text,
+// as Xcode reads it, and is written back without one.
+//
+// Write keeps everything else (comments, extraction states,
+// shouldTranslate, each stringUnit's state; a new or changed
+// translation is "translated"), removes a localization only in a
+// language the catalog has, and a string only when the catalog's
+// source language lacks it. Files are written as Xcode writes them:
+// members sorted, two spaces, " : ". Refused: device variations and
+// substitutions (%#@arg@), which one text per key cannot hold, a plain
+// text that reads as a plural of count, and the plural cases Apple
+// lacks (=N).
+type XCStrings struct{}
+
+// Ext returns ".xcstrings".
+func (XCStrings) Ext() string { return ".xcstrings" }
+
+// DefaultName returns "Localizable".
+func (XCStrings) DefaultName() string { return "Localizable" }
+
+// Decode reads the source language's texts of a string catalog.
+func (x XCStrings) Decode(data []byte) ([]Message, KeyFormat, error) {
+	source, texts, err := x.DecodeAll(data)
+	if err != nil {
+		return nil, "", err
+	}
+	return texts[source], FlatKeys, nil
+}
+
+// Encode writes msgs as a new string catalog of source language "en".
+// Load and Write use DecodeAll and EncodeAll, which know the languages.
+func (x XCStrings) Encode(msgs []Message, _ KeyFormat) ([]byte, error) {
+	return x.EncodeAll(nil, "en", map[string][]Message{"en": msgs})
+}
+
+type jsonObject = map[string]any
+
+func parseJSONTree(data []byte) (jsonObject, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		line := 0
+		var se *json.SyntaxError
+		if e, ok := err.(*json.SyntaxError); ok {
+			se = e
+			line = bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n")) + 1
+		}
+		return nil, &InputError{Problems: []Problem{{Line: line, Message: "malformed JSON: " + err.Error()}}}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, &InputError{Problems: []Problem{{Message: "more JSON after the object"}}}
+	}
+	obj, ok := v.(jsonObject)
+	if !ok {
+		return nil, &InputError{Problems: []Problem{{Line: 1, Message: "the file is not a JSON object"}}}
+	}
+	return obj, nil
+}
+
+func object(v any) jsonObject {
+	o, _ := v.(jsonObject)
+	return o
+}
+
+// DecodeAll reads a string catalog's source language and texts.
+func (XCStrings) DecodeAll(data []byte) (string, map[string][]Message, error) {
+	root, err := parseJSONTree(data)
+	if err != nil {
+		return "", nil, err
+	}
+	source, _ := root["sourceLanguage"].(string)
+	if source == "" {
+		return "", nil, &InputError{Problems: []Problem{{Message: "no sourceLanguage"}}}
+	}
+	strs := object(root["strings"])
+	texts := map[string][]Message{}
+	var problems []Problem
+	for _, key := range slices.Sorted(maps.Keys(strs)) {
+		entry := object(strs[key])
+		if entry == nil {
+			problems = append(problems, problemf(0, key, "string %s is not an object", quote(key)))
+			continue
+		}
+		locs := object(entry["localizations"])
+		if _, ok := locs[source]; !ok {
+			texts[source] = append(texts[source], Message{Key: key, Text: key})
+		}
+		for _, lang := range slices.Sorted(maps.Keys(locs)) {
+			text, problem := xcText(object(locs[lang]))
+			if problem != "" {
+				problems = append(problems, Problem{Language: lang, Key: key, Message: fmt.Sprintf("%s, %s: %s", quote(key), lang, problem)})
+				continue
+			}
+			texts[lang] = append(texts[lang], Message{Key: key, Text: text})
+		}
+	}
+	if len(problems) > 0 {
+		return "", nil, &InputError{Problems: problems}
+	}
+	return source, texts, nil
+}
+
+// xcText returns the text of a localization, or what keeps it from one.
+func xcText(loc jsonObject) (string, string) {
+	if _, ok := loc["substitutions"]; ok {
+		return "", "substitutions (%#@arg@) are not mapped: one text per key cannot hold them"
+	}
+	if unit := object(loc["stringUnit"]); unit != nil {
+		v, ok := unit["value"].(string)
+		if !ok {
+			return "", "a stringUnit without a string value"
+		}
+		if p := looksPlural(v, "a plural variation"); p != "" {
+			return "", p
+		}
+		return v, ""
+	}
+	vars := object(loc["variations"])
+	plural := object(vars["plural"])
+	if plural == nil || len(vars) != 1 {
+		return "", "only plural variations are mapped (device variations are not)"
+	}
+	p := pluralText{arg: pluralArg}
+	for _, cat := range pluralCategories {
+		c, ok := plural[cat]
+		if !ok {
+			continue
+		}
+		unit := object(object(c)["stringUnit"])
+		v, ok := unit["value"].(string)
+		if !ok || len(object(c)) != 1 {
+			return "", fmt.Sprintf("plural case %s is not one stringUnit", cat)
+		}
+		p.cases = append(p.cases, pluralCase{sel: cat, text: v})
+	}
+	if len(p.cases) != len(plural) {
+		return "", "a plural case that is not a CLDR category"
+	}
+	if _, ok := p.text("other"); !ok {
+		return "", "a plural variation without other"
+	}
+	return p.format(false), ""
+}
+
+// EncodeAll writes texts over old, keeping what they do not hold.
+func (XCStrings) EncodeAll(old []byte, source string, texts map[string][]Message) ([]byte, error) {
+	root := jsonObject{"sourceLanguage": source, "strings": jsonObject{}, "version": "1.0"}
+	if old != nil {
+		var err error
+		if root, err = parseJSONTree(old); err != nil {
+			return nil, err
+		}
+		if s, _ := root["sourceLanguage"].(string); s != "" {
+			source = s
+		}
+	}
+	if source == "" {
+		return nil, &InputError{Problems: []Problem{{Message: "a new string catalog needs the source language (Catalog.SourceLanguage)"}}}
+	}
+	strs := object(root["strings"])
+	if strs == nil {
+		strs = jsonObject{}
+		root["strings"] = strs
+	}
+	byLang := map[string]map[string]string{}
+	var langs []string
+	for lang, msgs := range texts {
+		m := map[string]string{}
+		for _, msg := range msgs {
+			m[msg.Key] = msg.Text
+		}
+		byLang[lang] = m
+		langs = append(langs, lang)
+	}
+	var problems []Problem
+	sourceTexts, haveSource := byLang[source]
+	for key := range strs {
+		if _, ok := sourceTexts[key]; haveSource && !ok {
+			delete(strs, key)
+		}
+	}
+	for _, lang := range langs {
+		for key, text := range byLang[lang] {
+			entry := object(strs[key])
+			if entry == nil {
+				entry = jsonObject{}
+				strs[key] = entry
+			}
+			locs := object(entry["localizations"])
+			if lang == source && text == key && locs[source] == nil {
+				continue // the key is the source text
+			}
+			if locs == nil {
+				locs = jsonObject{}
+				entry["localizations"] = locs
+			}
+			state := "translated"
+			if oldText, problem := xcText(object(locs[lang])); locs[lang] != nil && problem == "" && oldText == text {
+				continue
+			}
+			if unit := object(object(locs[lang])["stringUnit"]); unit != nil {
+				if s, ok := unit["state"].(string); ok && s != "" {
+					state = s
+				}
+			}
+			if p, ok := countPlural(text); ok {
+				plural := jsonObject{}
+				for _, c := range p.cases {
+					if !slices.Contains(pluralCategories, c.sel) {
+						problems = append(problems, Problem{Language: lang, Key: key, Message: fmt.Sprintf("%s, %s: string catalogs have no plural case %s", quote(key), lang, c.sel)})
+					}
+					plural[c.sel] = jsonObject{"stringUnit": jsonObject{"state": state, "value": c.text}}
+				}
+				locs[lang] = jsonObject{"variations": jsonObject{"plural": plural}}
+				continue
+			}
+			locs[lang] = jsonObject{"stringUnit": jsonObject{"state": state, "value": text}}
+		}
+	}
+	// A localization the catalog's language no longer has goes.
+	for key, v := range strs {
+		locs := object(object(v)["localizations"])
+		for lang := range locs {
+			if m, ok := byLang[lang]; ok {
+				if _, has := m[key]; !has {
+					delete(locs, lang)
+				}
+			}
+		}
+	}
+	if len(problems) > 0 {
+		return nil, &InputError{Problems: problems}
+	}
+	var b bytes.Buffer
+	writeXcodeJSON(&b, root, 0)
+	b.WriteByte('\n')
+	return b.Bytes(), nil
+}
+
+// writeXcodeJSON writes v as Xcode writes string catalogs.
+func writeXcodeJSON(b *bytes.Buffer, v any, depth int) {
+	switch v := v.(type) {
+	case jsonObject:
+		b.WriteString("{\n")
+		keys := slices.Sorted(maps.Keys(v))
+		if len(keys) == 0 {
+			b.WriteString("\n")
+		}
+		for i, k := range keys {
+			indent(b, depth+1)
+			writeString(b, k)
+			b.WriteString(" : ")
+			writeXcodeJSON(b, v[k], depth+1)
+			if i < len(keys)-1 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('\n')
+		}
+		indent(b, depth)
+		b.WriteByte('}')
+	case []any:
+		b.WriteString("[\n")
+		for i, e := range v {
+			indent(b, depth+1)
+			writeXcodeJSON(b, e, depth+1)
+			if i < len(v)-1 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('\n')
+		}
+		indent(b, depth)
+		b.WriteByte(']')
+	case string:
+		writeString(b, v)
+	case json.Number:
+		b.WriteString(v.String())
+	case bool:
+		b.WriteString(strings.ToLower(fmt.Sprint(v)))
+	case nil:
+		b.WriteString("null")
+	}
+}

@@ -1,0 +1,141 @@
+package locales
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// The XML formats (Android strings.xml, XLIFF) keep an element's text as
+// the file writes it: its content between the tags, entities (&amp;) and
+// inline markup (<b>, <xliff:g>, <x/>, <ph>) as they are, so that what
+// the app or tool read before it reads again. A text written into such
+// a file must be well-formed XML content.
+
+// rawScanner walks an XML document with the byte offsets of its tokens.
+type rawScanner struct {
+	data   []byte
+	dec    *xml.Decoder
+	lines  lineCounter
+	before int64 // offset before the last token
+}
+
+func newRawScanner(data []byte) *rawScanner {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.Strict = true
+	d.Entity = xml.HTMLEntity
+	return &rawScanner{data: data, dec: d, lines: lineCounter{data: data}}
+}
+
+// next returns the next token, with its start offset in s.before.
+func (s *rawScanner) next() (xml.Token, error) {
+	s.before = s.dec.InputOffset()
+	tok, err := s.dec.Token()
+	if err != nil {
+		return nil, s.syntax(err)
+	}
+	return xml.CopyToken(tok), nil
+}
+
+func (s *rawScanner) line() int { return s.lines.at(s.before) }
+
+func (s *rawScanner) syntax(err error) error {
+	if err == io.EOF {
+		return err
+	}
+	var se *xml.SyntaxError
+	line := s.lines.at(s.dec.InputOffset())
+	msg := err.Error()
+	if errors.As(err, &se) {
+		line, msg = se.Line, se.Msg
+	}
+	if err == io.ErrUnexpectedEOF {
+		msg = "the file ends early"
+	}
+	return &InputError{Problems: []Problem{{Line: line, Message: "malformed XML: " + msg}}}
+}
+
+// inner reads up to the end tag of the element whose start tag was just
+// read and returns the content between the tags, as written.
+func (s *rawScanner) inner() (string, error) {
+	start := s.dec.InputOffset()
+	depth := 1
+	for {
+		tok, err := s.next()
+		if err == io.EOF {
+			return "", s.syntax(io.ErrUnexpectedEOF)
+		}
+		if err != nil {
+			return "", err
+		}
+		switch tok.(type) {
+		case xml.StartElement:
+			depth++
+		case xml.EndElement:
+			depth--
+			if depth == 0 {
+				return string(s.data[start:s.before]), nil
+			}
+		}
+	}
+}
+
+// startTag returns the start tag just read, as written.
+func (s *rawScanner) startTag() string {
+	return string(s.data[s.before:s.dec.InputOffset()])
+}
+
+func attr(se xml.StartElement, local string) (string, bool) {
+	for _, a := range se.Attr {
+		if a.Name.Local == local && a.Name.Space == "" {
+			return a.Value, true
+		}
+	}
+	return "", false
+}
+
+// checkXMLContent returns what makes s no well-formed XML content, or "".
+func checkXMLContent(s string) string {
+	if !strings.ContainsAny(s, "<&") {
+		return ""
+	}
+	d := xml.NewDecoder(strings.NewReader("<x>" + s + "</x>"))
+	d.Strict = true
+	d.Entity = xml.HTMLEntity
+	depth := 0
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			if depth != 0 {
+				return "the text is not well-formed XML content (tags not closed)"
+			}
+			return ""
+		}
+		if err != nil {
+			return "the text is not well-formed XML content (write & as &amp; and < as &lt;): " + err.Error()
+		}
+		switch tok.(type) {
+		case xml.StartElement:
+			depth++
+		case xml.EndElement:
+			depth--
+			if depth < 0 {
+				return "the text is not well-formed XML content (an end tag without its start)"
+			}
+		}
+	}
+}
+
+// xmlEscape escapes s for an attribute value.
+func xmlEscape(s string) string {
+	var b strings.Builder
+	xml.EscapeText(&b, []byte(s))
+	return b.String()
+}
+
+func problemf(line int, key, format string, args ...any) Problem {
+	return Problem{Line: line, Key: key, Message: fmt.Sprintf(format, args...)}
+}
