@@ -18,18 +18,8 @@ import (
 	"github.com/locsvc/partner-go/partnertest"
 )
 
-// newContentFaultRig is newToolsRig with the model "post" seeded (no
-// request, no event).
-func newContentFaultRig(t *testing.T) *toolsRig {
-	t.Helper()
-	r := newToolsRig(t)
-	r.srv.AddContentModel(r.p.ID, partnertest.ContentModel{Slug: "post", Fields: []partnertest.ContentField{
-		{Name: "summary", Localized: true}, {Name: "rank", Type: "number"}}})
-	return r
-}
-
 // entries lists every entry of the rig's project and returns how many.
-func (r *toolsRig) entries(t *testing.T) (int, error) {
+func (r *rig) entries(t *testing.T) (int, error) {
 	t.Helper()
 	n := 0
 	for _, err := range r.c.Content.Entries.All(t.Context(), r.project, content.ListOptions{}) {
@@ -41,13 +31,13 @@ func (r *toolsRig) entries(t *testing.T) (int, error) {
 	return n, nil
 }
 
-func (r *toolsRig) createEntry(t *testing.T, slug string) (*content.Entry, error) {
+func (r *rig) createEntry(t *testing.T, slug string) (*content.Entry, error) {
 	t.Helper()
 	return r.c.Content.Entries.Create(t.Context(), r.project, content.NewEntry{Model: "post", Title: "Title of " + slug, Slug: slug,
 		Fields: map[string]any{"summary": "about " + slug, "rank": 1}})
 }
 
-func contentCalls(r *toolsRig, tool string) int { return r.srv.ContentMCPCounts().ToolCalls[tool] }
+func contentCalls(r *rig, tool string) int { return r.srv.ContentMCPCounts().ToolCalls[tool] }
 
 // TestContentDroppedConnection: a connection that breaks during
 // createContentEntry is not sent again, whether the write ran (the answer
@@ -66,7 +56,7 @@ func TestContentDroppedConnection(t *testing.T) {
 		{"answer cut short", false, partnertest.Fault{Truncate: true}, true},
 	} {
 		t.Run("createContentEntry "+tc.name, func(t *testing.T) {
-			r := newContentFaultRig(t)
+			r := newRig(t, withPostModel())
 			if !tc.first {
 				if _, err := r.entries(t); err != nil { // connected
 					t.Fatal(err)
@@ -92,7 +82,7 @@ func TestContentDroppedConnection(t *testing.T) {
 		})
 	}
 	t.Run("listContentEntries", func(t *testing.T) {
-		r := newContentFaultRig(t)
+		r := newRig(t, withPostModel())
 		for _, s := range []string{"a", "b"} {
 			if _, err := r.createEntry(t, s); err != nil {
 				t.Fatal(err)
@@ -107,7 +97,7 @@ func TestContentDroppedConnection(t *testing.T) {
 		}
 	})
 	t.Run("getContentEntry", func(t *testing.T) {
-		r := newContentFaultRig(t)
+		r := newRig(t, withPostModel())
 		e, err := r.createEntry(t, "a")
 		if err != nil {
 			t.Fatal(err)
@@ -147,7 +137,7 @@ func TestContentErrorStatuses(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%s %d", tc.tool, tc.status), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				r := newContentFaultRig(t)
+				r := newRig(t, withPostModel())
 				e, err := r.createEntry(t, "a") // connected, one entry
 				if err != nil {
 					t.Fatal(err)
@@ -199,7 +189,7 @@ func TestContentTokenExpiresMidSession(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				r := newContentFaultRig(t)
+				r := newRig(t, withPostModel())
 				if _, err := r.createEntry(t, "a"); err != nil {
 					t.Fatal(err)
 				}
@@ -232,7 +222,7 @@ func TestContentTokenExpiresMidSession(t *testing.T) {
 // tools or REST) reaches the service.
 func TestContentGrantRevokedMidSession(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := newContentFaultRig(t)
+		r := newRig(t, withPostModel())
 		e, err := r.createEntry(t, "a")
 		if err != nil {
 			t.Fatal(err)
@@ -295,20 +285,9 @@ func TestContentErrorTextEchoesToken(t *testing.T) {
 			`Validation error: "{token}" is not allowed`,
 		} {
 			t.Run(tool+" "+text[:min(len(text), 20)], func(t *testing.T) {
-				srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
-				t.Cleanup(srv.Close)
-				g := srv.NewGrant()
-				cfg := flowConfig(srv, g)
-				rec := &tokenRecorder{next: srv.Client().Transport}
-				cfg.HTTPClient = &http.Client{Transport: rec}
-				logs := debugLogs(&cfg)
-				c, err := partner.NewClient(cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { c.Close() })
-				r := addToolsProject(srv, c, g)
-				srv.AddContentModel(r.p.ID, partnertest.ContentModel{Slug: "post"})
+				r := newRig(t, withPostModel())
+				srv, rec, logs := r.srv, r.sent, r.logs
+				var err error
 				// Twice: an "Unauthorized" is replayed once with a new token (the tool did not run).
 				srv.InjectFault(partnertest.Fault{Host: partnertest.HostContentMCP, Tool: tool, ToolError: text, Times: 2})
 
@@ -323,7 +302,7 @@ func TestContentErrorTextEchoesToken(t *testing.T) {
 				if len(rec.tokens()) == 0 {
 					t.Fatal("no token was recorded")
 				}
-				secrets := append([]string{srv.ClientSecret(), g.RefreshToken, "svc_oat_"}, rec.tokens()...)
+				secrets := r.secrets()
 				assertNoSecret(t, err.Error(), secrets)
 				assertNoSecret(t, fmt.Sprintf("%+v", err), secrets)
 				assertNoSecret(t, fmt.Sprintf("%#v", err), secrets)

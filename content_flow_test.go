@@ -122,15 +122,15 @@ func contentMeta(t *testing.T, ev *webhook.Event) *webhook.ContentMeta {
 	return m
 }
 
-// contentRig is newToolsRig with the model "post" and a receiver.
+// contentRig is a rig with a webhook receiver.
 type contentRig struct {
-	*toolsRig
+	*rig
 	in *contentInbox
 }
 
-func newContentRig(t *testing.T, opts ...partnertest.GrantOption) *contentRig {
+func newContentRig(t *testing.T, opts ...rigOption) *contentRig {
 	t.Helper()
-	r := &contentRig{toolsRig: newToolsRig(t, opts...)}
+	r := &contentRig{rig: newRig(t, opts...)}
 	r.in = newContentInbox(t, r.srv)
 	return r
 }
@@ -393,7 +393,7 @@ func TestContentBulkPartialFailures(t *testing.T) {
 // pages, every entry once, one listContentEntries call per page; breaking
 // out of the loop stops the listing.
 func TestContentEntryListingPages(t *testing.T) {
-	r := newToolsRig(t)
+	r := newRig(t)
 	ctx := t.Context()
 	if _, err := r.c.Content.Models.Create(ctx, r.project, postModel); err != nil {
 		t.Fatal(err)
@@ -468,7 +468,7 @@ func TestContentEntryListingPages(t *testing.T) {
 	}
 }
 
-func firstID(t *testing.T, r *toolsRig) string {
+func firstID(t *testing.T, r *rig) string {
 	t.Helper()
 	for e, err := range r.c.Content.Entries.All(t.Context(), r.project, content.ListOptions{PageSize: 1}) {
 		if err != nil {
@@ -484,7 +484,7 @@ func firstID(t *testing.T, r *toolsRig) string {
 // fails with ErrInvalidArgument naming the field, and sends nothing (not
 // even a token request).
 func TestContentArgumentsCheckedBeforeAnyRequest(t *testing.T) {
-	r := newToolsRig(t)
+	r := newRig(t)
 	ids := func(n int) []string {
 		out := make([]string, n)
 		for i := range out {
@@ -591,15 +591,8 @@ func TestContentArgumentsCheckedBeforeAnyRequest(t *testing.T) {
 // works, and its content calls fail naming the field, before any
 // request.
 func TestContentWithoutContentMCPURL(t *testing.T) {
-	srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
-	t.Cleanup(srv.Close)
-	cfg := flowConfig(srv, srv.NewGrant())
-	cfg.ContentMCPURL = ""
-	c, err := partner.NewClient(cfg)
-	if err != nil {
-		t.Fatalf("NewClient without ContentMCPURL: %v; the content tools are optional", err)
-	}
-	defer c.Close()
+	r := newRig(t, withConfig(func(cfg *partner.Config) { cfg.ContentMCPURL = "" }))
+	srv, c := r.srv, r.c
 	ctx := t.Context()
 	for name, call := range map[string]func() error{
 		"Entries.Create": func() error {
@@ -631,7 +624,7 @@ func TestContentWithoutContentMCPURL(t *testing.T) {
 // *MissingScopeError naming the scope, and nothing published.
 func TestContentMissingPublishScope(t *testing.T) {
 	scopes := slices.DeleteFunc(partnertest.AllScopes(), func(s string) bool { return s == partnertest.ScopeContentPublish })
-	r := newContentRig(t, partnertest.WithScopes(scopes...))
+	r := newContentRig(t, withGrant(partnertest.WithScopes(scopes...)))
 	ctx := t.Context()
 	if _, err := r.c.Content.Models.Create(ctx, r.project, postModel); err != nil {
 		t.Fatal(err)
@@ -694,7 +687,7 @@ var contentToolKinds = map[string]bool{
 // TestContentToolsList: the content server's 25 tools, each with its
 // input schema naming project and its read-only mark.
 func TestContentToolsList(t *testing.T) {
-	r := newToolsRig(t)
+	r := newRig(t)
 	tools, err := r.c.Tools.List(t.Context(), partner.ContentTools)
 	if err != nil {
 		t.Fatal(err)

@@ -364,28 +364,156 @@ type errReader struct{}
 
 func (errReader) Read([]byte) (int, error) { return 0, io.ErrUnexpectedEOF }
 
-// newFlow starts partnertest on the in-memory network (for synctest) and
-// a client for a new grant.
-func newFlow(t *testing.T, opts ...partnertest.GrantOption) (*partnertest.Server, *partner.Client, partnertest.Grant) {
+// rig is this package's one fixture against partnertest: a server, a
+// client for one new grant of it, and the project "<org slug>/web" (source
+// en, targets de and fr) that tool calls work in. newRig builds it, on the
+// in-memory network (so it works inside testing/synctest) unless an option
+// says otherwise; the client is closed, then the server, when the test
+// ends. Every Bearer token the client sends is recorded (r.tokens()).
+//
+// Tests of exact request shapes and scripted answers use script instead
+// (newScript), which needs no partnertest at all.
+type rig struct {
+	srv     *partnertest.Server
+	c       *partner.Client
+	g       partnertest.Grant
+	p       partnertest.Project
+	project string // "org/project", as the tools name it
+	logs    *logBuffer
+	sent    *tokenRecorder
+}
+
+// rigOption changes what newRig builds.
+type rigOption func(*rigSetup)
+
+type rigSetup struct {
+	loopback bool
+	srv      []partnertest.Option
+	grant    []partnertest.GrantOption
+	config   []func(*partner.Config)
+	wrap     []func(http.RoundTripper, *rig) http.RoundTripper
+	after    []func(*rig)
+}
+
+// withGrant passes options to the grant's creation (scopes, ...).
+func withGrant(opts ...partnertest.GrantOption) rigOption {
+	return func(s *rigSetup) { s.grant = append(s.grant, opts...) }
+}
+
+// onLoopback runs the server on loopback sockets instead of the in-memory
+// network, for tests that deliver webhooks to a receiver of their own.
+func onLoopback() rigOption { return func(s *rigSetup) { s.loopback = true } }
+
+// withServer passes options to the server's creation (rate limits, ...).
+func withServer(opts ...partnertest.Option) rigOption {
+	return func(s *rigSetup) { s.srv = append(s.srv, opts...) }
+}
+
+// withConfig edits the client's configuration before NewClient.
+func withConfig(f func(*partner.Config)) rigOption {
+	return func(s *rigSetup) { s.config = append(s.config, f) }
+}
+
+// withTransport puts a RoundTripper of the test's in front of the
+// server's; it may use the rig, whose client exists once requests flow.
+func withTransport(f func(next http.RoundTripper, r *rig) http.RoundTripper) rigOption {
+	return func(s *rigSetup) { s.wrap = append(s.wrap, f) }
+}
+
+// withPostModel seeds the content model "post" (a localized text field
+// "summary", a number "rank") in the project, with no request and no
+// event.
+func withPostModel() rigOption {
+	return func(s *rigSetup) {
+		s.after = append(s.after, func(r *rig) {
+			r.srv.AddContentModel(r.p.ID, partnertest.ContentModel{Slug: "post", Fields: []partnertest.ContentField{
+				{Name: "summary", Localized: true}, {Name: "rank", Type: "number"}}})
+		})
+	}
+}
+
+// newRig builds the fixture; see rig.
+func newRig(t testing.TB, opts ...rigOption) *rig {
 	t.Helper()
-	srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
+	var s rigSetup
+	for _, o := range opts {
+		o(&s)
+	}
+	if !s.loopback {
+		s.srv = append(s.srv, partnertest.WithInMemoryNetwork())
+	}
+	srv := partnertest.NewServer(s.srv...)
 	t.Cleanup(srv.Close)
-	g := srv.NewGrant(opts...)
-	c, err := partner.NewClient(flowConfig(srv, g))
+	r := &rig{srv: srv, g: srv.NewGrant(s.grant...), logs: new(logBuffer)}
+	org := r.g.Organizations[0]
+	r.p = srv.AddProject(org.ID, partnertest.Project{Name: "Web", Slug: "web", SourceLanguage: "en",
+		TargetLanguages: []partnertest.Language{{Code: "de", Name: "German"}, {Code: "fr", Name: "French"}}})
+	r.project = org.Slug + "/web"
+	var rt http.RoundTripper = srv.Client().Transport
+	for _, w := range s.wrap {
+		rt = w(rt, r)
+	}
+	r.sent = &tokenRecorder{next: rt}
+	cfg := clientConfig(srv, r.g)
+	hc := *srv.Client()
+	hc.Transport = r.sent
+	cfg.HTTPClient = &hc
+	cfg.Logger = slog.New(slog.NewJSONHandler(r.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	for _, f := range s.config {
+		f(&cfg)
+	}
+	c, err := partner.NewClient(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return srv, c, g
+	t.Cleanup(func() { c.Close() })
+	r.c = c
+	for _, f := range s.after {
+		f(r)
+	}
+	return r
 }
 
-// flowConfig returns a client configuration for grant g of srv.
-func flowConfig(srv *partnertest.Server, g partnertest.Grant) partner.Config {
+// clientConfig returns newRig's client configuration for grant g of
+// srv, for tests that make more clients of one server.
+func clientConfig(srv *partnertest.Server, g partnertest.Grant) partner.Config {
 	return partner.Config{Pacing: noPacing,
 		BaseURL: srv.URL, AuthURL: srv.AuthURL, MCPURL: srv.MCPURL, ContentMCPURL: srv.ContentMCPURL,
 		ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
 		GrantID: g.ID, Token: &oauth2.Token{RefreshToken: g.RefreshToken},
 		HTTPClient: srv.Client(),
 	}
+}
+
+// tokens returns every Bearer token the client sent so far.
+func (r *rig) tokens() []string { return r.sent.tokens() }
+
+// secrets lists the client secret, the refresh token, the installation
+// tokens' prefix and every token the client sent.
+func (r *rig) secrets() []string {
+	return append([]string{r.srv.ClientSecret(), r.g.RefreshToken, "svc_oat_"}, r.tokens()...)
+}
+
+// tokenRecorder records every Bearer token the client sends.
+type tokenRecorder struct {
+	next http.RoundTripper
+	mu   sync.Mutex
+	seen []string
+}
+
+func (tr *tokenRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	if v, ok := strings.CutPrefix(req.Header.Get("Authorization"), "Bearer "); ok {
+		tr.mu.Lock()
+		tr.seen = append(tr.seen, v)
+		tr.mu.Unlock()
+	}
+	return tr.next.RoundTrip(req)
+}
+
+func (tr *tokenRecorder) tokens() []string {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return append([]string(nil), tr.seen...)
 }
 
 func getProject(ctx context.Context, c *partner.Client) error {

@@ -91,7 +91,8 @@ func TestHTTPClientSendsTheInstallationTokenOfRESTCalls(t *testing.T) {
 }
 
 func TestHTTPClientSharesTheMintWithRESTOnPartnertest(t *testing.T) {
-	srv, c, g := newFlow(t)
+	r := newRig(t)
+	srv, c, g := r.srv, r.c, r.g
 	ctx := t.Context()
 	hc := c.HTTPClient()
 	get := func() {
@@ -434,13 +435,8 @@ func TestHTTPClientTransportErrorsHoldNoSecret(t *testing.T) {
 func TestHTTPClientConcurrentUse(t *testing.T) {
 	// On loopback: the in-memory network's TLS servers log the handshakes
 	// of the spare connections 32 first requests dial.
-	srv := partnertest.NewServer()
-	t.Cleanup(srv.Close)
-	g := srv.NewGrant()
-	c, err := partner.NewClient(flowConfig(srv, g))
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := newRig(t, onLoopback())
+	srv, c, g := r.srv, r.c, r.g
 	ctx := t.Context()
 	orgs := srv.URL + "/api/oauth-client/organizations"
 	var wg sync.WaitGroup

@@ -20,18 +20,9 @@ import (
 // for a new grant with pacing p.
 func pacedFlow(t *testing.T, p partner.Pacing) (*partnertest.Server, *partner.Client) {
 	t.Helper()
-	srv := partnertest.NewServer(partnertest.WithInMemoryNetwork(), partnertest.WithRateLimit(1000), partnertest.WithRequestLogLimit(10_000))
-	t.Cleanup(srv.Close)
-	g := srv.NewGrant()
-	cfg := flowConfig(srv, g)
-	cfg.Pacing = p
-	cfg.RetryAfterMax = time.Minute
-	c, err := partner.NewClient(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return srv, c
+	r := newRig(t, withServer(partnertest.WithRateLimit(1000), partnertest.WithRequestLogLimit(10_000)),
+		withConfig(func(cfg *partner.Config) { cfg.Pacing, cfg.RetryAfterMax = p, time.Minute }))
+	return r.srv, r.c
 }
 
 // TestPacingKeepsUnderTheRateLimit: 5,000 calls of one grant against the

@@ -281,7 +281,7 @@ func TestIndependentClientsReuseRefreshToken(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			srv, _, store, grants := newRotationRig(t, 1, 0)
 			g := grants[0]
-			cfg := flowConfig(srv, g)
+			cfg := clientConfig(srv, g)
 			cfg.Token, cfg.Store = nil, plainStore{store} // both take the grant's token from one Store
 			a, err := partner.NewClient(cfg)
 			if err != nil {

@@ -26,7 +26,7 @@ import (
 )
 
 // listAll lists every key of the rig's project and returns how many.
-func (r *toolsRig) listAll(t *testing.T) (int, error) {
+func (r *rig) listAll(t *testing.T) (int, error) {
 	t.Helper()
 	n := 0
 	for _, err := range r.c.Keys.All(t.Context(), r.project, keys.ListOptions{}) {
@@ -38,7 +38,7 @@ func (r *toolsRig) listAll(t *testing.T) (int, error) {
 	return n, nil
 }
 
-func (r *toolsRig) create(t *testing.T, names ...string) (*keys.CreateResult, error) {
+func (r *rig) create(t *testing.T, names ...string) (*keys.CreateResult, error) {
 	t.Helper()
 	var ks []keys.NewKey
 	for _, n := range names {
@@ -64,7 +64,7 @@ func TestToolsTokenExpiresMidSession(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				r := newToolsRig(t)
+				r := newRig(t)
 				if _, err := r.create(t, "a"); err != nil {
 					t.Fatal(err)
 				}
@@ -97,7 +97,7 @@ func TestToolsTokenExpiresMidSession(t *testing.T) {
 // service.
 func TestToolsGrantRevokedMidSession(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := newToolsRig(t)
+		r := newRig(t)
 		if _, err := r.create(t, "a"); err != nil {
 			t.Fatal(err)
 		}
@@ -146,7 +146,7 @@ func TestToolsGrantRevokedMidSession(t *testing.T) {
 // working; and 50 calls cost one re-mint, not one per call.
 func TestToolsEndpointRefusesEveryToken(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := newToolsRig(t)
+		r := newRig(t)
 		r.srv.InjectFault(partnertest.Fault{Host: partnertest.HostMCP, Status: http.StatusUnauthorized,
 			Body: `{"error":"Invalid or expired OAuth token"}`, Times: -1})
 		for i := range 50 {
@@ -192,7 +192,7 @@ func TestToolsMissingScopeForPublish(t *testing.T) {
 			scopes = append(scopes, s)
 		}
 	}
-	r := newToolsRig(t, partnertest.WithScopes(scopes...))
+	r := newRig(t, withGrant(partnertest.WithScopes(scopes...)))
 	if _, err := r.create(t, "a"); err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestToolsMissingScopeForPublish(t *testing.T) {
 // with ErrTemporary and the cooldown; the SDK does not wait by itself.
 func TestToolsPublishCooldown(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := newToolsRig(t)
+		r := newRig(t)
 		ctx := t.Context()
 		res, err := r.create(t, "a")
 		if err != nil {
@@ -256,7 +256,7 @@ func TestToolsPublishCooldown(t *testing.T) {
 // sent again (the error says it may have run); during a read it is.
 func TestToolsDroppedConnection(t *testing.T) {
 	t.Run("createKeys", func(t *testing.T) {
-		r := newToolsRig(t)
+		r := newRig(t)
 		if _, err := r.listAll(t); err != nil { // connected
 			t.Fatal(err)
 		}
@@ -274,7 +274,7 @@ func TestToolsDroppedConnection(t *testing.T) {
 		}
 	})
 	t.Run("createKeys as the first call", func(t *testing.T) {
-		r := newToolsRig(t)
+		r := newRig(t)
 		r.srv.InjectFault(partnertest.Fault{Host: partnertest.HostMCP, Tool: "createKeys", Drop: true})
 		_, err := r.create(t, "a")
 		if !errors.Is(err, partner.ErrTemporary) {
@@ -285,7 +285,7 @@ func TestToolsDroppedConnection(t *testing.T) {
 		}
 	})
 	t.Run("listKeys", func(t *testing.T) {
-		r := newToolsRig(t)
+		r := newRig(t)
 		if _, err := r.create(t, "a", "b"); err != nil {
 			t.Fatal(err)
 		}
@@ -323,7 +323,7 @@ func TestToolsErrorStatuses(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%s %d", tc.tool, tc.status), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				r := newToolsRig(t)
+				r := newRig(t)
 				if _, err := r.create(t, "a"); err != nil { // connected, one key
 					t.Fatal(err)
 				}
@@ -358,7 +358,7 @@ func TestToolsErrorStatuses(t *testing.T) {
 // TestToolsSharedSessionConcurrency: 100 goroutines start on one client
 // at once; they share one session, one initialize and one token.
 func TestToolsSharedSessionConcurrency(t *testing.T) {
-	r := newToolsRig(t)
+	r := newRig(t)
 	const n = 100
 	start := make(chan struct{})
 	errs := make([]error, n)
@@ -391,28 +391,6 @@ func TestToolsSharedSessionConcurrency(t *testing.T) {
 	}
 }
 
-// tokenRecorder records every Bearer token the client sends.
-type tokenRecorder struct {
-	next http.RoundTripper
-	mu   sync.Mutex
-	seen []string
-}
-
-func (tr *tokenRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
-	if v, ok := strings.CutPrefix(req.Header.Get("Authorization"), "Bearer "); ok {
-		tr.mu.Lock()
-		tr.seen = append(tr.seen, v)
-		tr.mu.Unlock()
-	}
-	return tr.next.RoundTrip(req)
-}
-
-func (tr *tokenRecorder) tokens() []string {
-	tr.mu.Lock()
-	defer tr.mu.Unlock()
-	return append([]string(nil), tr.seen...)
-}
-
 // TestToolsErrorTextEchoesToken: a tool failure whose text echoes the
 // token (as a careless server might) reaches the caller and the log
 // without it, in every form the error is shown.
@@ -428,27 +406,16 @@ func TestToolsErrorTextEchoesToken(t *testing.T) {
 		"Error executing listKeys: " + strings.Repeat("x", partner.MaxToolText-40) + " {token} and more", // the token crosses the cut
 	} {
 		t.Run(text[:min(len(text), 30)], func(t *testing.T) {
-			srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
-			t.Cleanup(srv.Close)
-			g := srv.NewGrant()
-			cfg := flowConfig(srv, g)
-			rec := &tokenRecorder{next: srv.Client().Transport}
-			cfg.HTTPClient = &http.Client{Transport: rec}
-			logs := debugLogs(&cfg)
-			c, err := partner.NewClient(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { c.Close() })
-			r := addToolsProject(srv, c, g)
+			r := newRig(t)
+			srv, rec, logs := r.srv, r.sent, r.logs
 			// Twice: an "Unauthorized" is replayed once with a new token (the tool did not run).
 			srv.InjectFault(partnertest.Fault{Host: partnertest.HostMCP, Tool: "listKeys", ToolError: text, Times: 2})
 
-			_, err = r.listAll(t)
+			_, err := r.listAll(t)
 			if err == nil {
 				t.Fatal("the isError answer was taken for a success")
 			}
-			secrets := append([]string{srv.ClientSecret(), g.RefreshToken, "svc_oat_"}, rec.tokens()...)
+			secrets := r.secrets()
 			if len(rec.tokens()) == 0 {
 				t.Fatal("no token was recorded")
 			}
@@ -475,13 +442,8 @@ func TestToolsErrorTextEchoesToken(t *testing.T) {
 // nothing, REST works, and no goroutine of the session is left.
 func TestToolsClose(t *testing.T) {
 	ignore := goleak.IgnoreCurrent()
-	srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
-	g := srv.NewGrant()
-	c, err := partner.NewClient(flowConfig(srv, g))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := addToolsProject(srv, c, g)
+	r := newRig(t)
+	srv, c, g := r.srv, r.c, r.g
 	if _, err := r.create(t, "a"); err != nil {
 		t.Fatal(err)
 	}
@@ -513,7 +475,7 @@ func TestToolsClose(t *testing.T) {
 // ends with ErrClosed, and nothing is left running.
 func TestToolsCloseDuringCall(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := newToolsRig(t)
+		r := newRig(t)
 		if _, err := r.listAll(t); err != nil { // connected
 			t.Fatal(err)
 		}
@@ -567,29 +529,19 @@ func TestToolsErrorEchoesATokenReplacedDuringTheCall(t *testing.T) {
 		"CONFLICT: {token} is a parent",
 	} {
 		t.Run(text, func(t *testing.T) {
-			srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
-			t.Cleanup(srv.Close)
-			g := srv.NewGrant()
-			cfg := flowConfig(srv, g)
-			var c *partner.Client
-			rec := &tokenRecorder{next: &renewingTransport{next: srv.Client().Transport, tool: "listKeys", c: func() *partner.Client { return c }}}
-			cfg.HTTPClient = &http.Client{Transport: rec}
-			logs := debugLogs(&cfg)
-			c, err := partner.NewClient(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { c.Close() })
-			r := addToolsProject(srv, c, g)
+			r := newRig(t, withTransport(func(next http.RoundTripper, r *rig) http.RoundTripper {
+				return &renewingTransport{next: next, tool: "listKeys", c: func() *partner.Client { return r.c }}
+			}))
+			srv, g, logs := r.srv, r.g, r.logs
 			srv.InjectFault(partnertest.Fault{Host: partnertest.HostMCP, Tool: "listKeys", ToolError: text})
-			_, err = r.listAll(t)
+			_, err := r.listAll(t)
 			if err == nil {
 				t.Fatal("the isError answer was taken for a success")
 			}
 			if m := srv.GrantCounts(g.ID).Mints; m < 2 {
 				t.Fatalf("%d mints: the token was not replaced during the call", m)
 			}
-			secrets := append([]string{srv.ClientSecret(), g.RefreshToken, "svc_oat_"}, rec.tokens()...)
+			secrets := r.secrets()
 			assertNoSecret(t, err.Error(), secrets)
 			assertNoSecret(t, fmt.Sprintf("%+v", err), secrets)
 			assertNoSecret(t, logs.String(), secrets)
@@ -602,7 +554,7 @@ func TestToolsErrorEchoesATokenReplacedDuringTheCall(t *testing.T) {
 // 401 does, writes included; refused again, it is ErrMCPUnauthorized and
 // the next call fails at once without a request or a mint.
 func TestToolsUnauthorizedResultFollowsThe401Rule(t *testing.T) {
-	r := newToolsRig(t)
+	r := newRig(t)
 	if _, err := r.create(t, "warm"); err != nil {
 		t.Fatal(err)
 	}

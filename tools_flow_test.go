@@ -24,32 +24,6 @@ import (
 	"github.com/locsvc/partner-go/webhook"
 )
 
-// toolsRig is a client of one grant and the project its tool calls work
-// in: "<org slug>/web", source language en, targets de and fr.
-type toolsRig struct {
-	srv     *partnertest.Server
-	c       *partner.Client
-	g       partnertest.Grant
-	p       partnertest.Project
-	project string // "org/project", as the tools name it
-}
-
-// newToolsRig is newFlow (the in-memory network, for synctest) with the
-// project added. The client is closed when the test ends.
-func newToolsRig(t *testing.T, opts ...partnertest.GrantOption) *toolsRig {
-	t.Helper()
-	srv, c, g := newFlow(t, opts...)
-	t.Cleanup(func() { c.Close() })
-	return addToolsProject(srv, c, g)
-}
-
-func addToolsProject(srv *partnertest.Server, c *partner.Client, g partnertest.Grant) *toolsRig {
-	org := g.Organizations[0]
-	p := srv.AddProject(org.ID, partnertest.Project{Name: "Web", Slug: "web", SourceLanguage: "en",
-		TargetLanguages: []partnertest.Language{{Code: "de", Name: "German"}, {Code: "fr", Name: "French"}}})
-	return &toolsRig{srv: srv, c: c, g: g, p: p, project: org.Slug + "/web"}
-}
-
 // mcpRequests returns the requests the MCP listener logged.
 func mcpRequests(srv *partnertest.Server) []partnertest.Request {
 	var out []partnertest.Request
@@ -106,15 +80,8 @@ func (r *received) of(typ webhook.EventType) []*webhook.Event {
 // and sync.completed. partnertest delivers webhooks over real sockets, so
 // this flow runs on loopback and moves the server's clock with Advance.
 func TestToolsFlowPublishWithWebhooks(t *testing.T) {
-	srv := partnertest.NewServer()
-	t.Cleanup(srv.Close)
-	g := srv.NewGrant()
-	c, err := partner.NewClient(flowConfig(srv, g))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	r := addToolsProject(srv, c, g)
+	r := newRig(t, onLoopback())
+	srv, c := r.srv, r.c
 	ctx := t.Context()
 
 	var got received
@@ -224,7 +191,7 @@ func TestToolsFlowPublishWithWebhooks(t *testing.T) {
 // second.
 func TestToolsWaitSyncLongPolls(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := newToolsRig(t)
+		r := newRig(t)
 		ctx := t.Context()
 		if _, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a", SourceText: "A", Translations: map[string]string{"de": "A-de"}}}, keys.CreateOptions{}); err != nil {
 			t.Fatal(err)
@@ -253,7 +220,7 @@ func TestToolsWaitSyncLongPolls(t *testing.T) {
 // TestToolsKeyListingPages: 25 keys listed 10 a page come in 3 pages,
 // every key exactly once, one listKeys call per page.
 func TestToolsKeyListingPages(t *testing.T) {
-	r := newToolsRig(t)
+	r := newRig(t)
 	ctx := t.Context()
 	var batch []keys.NewKey
 	for i := range 25 {
@@ -313,7 +280,7 @@ func TestToolsKeyListingPages(t *testing.T) {
 // TestToolsCreateDuplicatesSkipped: creating a key that exists skips it
 // and says so in the result; it is not an error.
 func TestToolsCreateDuplicatesSkipped(t *testing.T) {
-	r := newToolsRig(t)
+	r := newRig(t)
 	ctx := t.Context()
 	if _, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a", SourceText: "A"}, {Name: "b", SourceText: "B"}}, keys.CreateOptions{}); err != nil {
 		t.Fatal(err)
@@ -341,7 +308,7 @@ func TestToolsCreateDuplicatesSkipped(t *testing.T) {
 // with ErrInvalidArgument naming the field, and sends nothing (not even a
 // token request).
 func TestToolsArgumentsCheckedBeforeAnyRequest(t *testing.T) {
-	r := newToolsRig(t)
+	r := newRig(t)
 	ids := func(n int) []string {
 		out := make([]string, n)
 		for i := range out {
@@ -421,7 +388,7 @@ func TestToolsArgumentsCheckedBeforeAnyRequest(t *testing.T) {
 // the whole flow no GET and no discovery call reach it.
 func TestToolsOneRequestPerCall(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := newToolsRig(t)
+		r := newRig(t)
 		ctx := t.Context()
 		res, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a", SourceText: "A"}}, keys.CreateOptions{})
 		if err != nil {
@@ -523,7 +490,7 @@ func TestToolsOneRequestPerCall(t *testing.T) {
 // TestToolsTranslationContext: the glossary the service holds reaches
 // the caller with its type, translations and do-not-translate mark.
 func TestToolsTranslationContext(t *testing.T) {
-	r := newToolsRig(t)
+	r := newRig(t)
 	r.srv.AddGlossaryTerm(r.p.ID, partnertest.GlossaryTerm{Term: "Acme Cloud", Type: "brand", Description: "the product",
 		DoNotTranslate: true, Translations: map[string]string{"de": "Acme Cloud", "fr": "Acme Cloud", "ja": "アクメ"}})
 	r.srv.AddGlossaryTerm(r.p.ID, partnertest.GlossaryTerm{Term: "checkout", Type: "terminology",
@@ -560,7 +527,7 @@ var toolKinds = map[string]bool{
 // TestToolsList: the 16 tools, each with its input schema and read-only
 // mark.
 func TestToolsList(t *testing.T) {
-	r := newToolsRig(t)
+	r := newRig(t)
 	tools, err := r.c.Tools.List(t.Context(), partner.TranslationTools)
 	if err != nil {
 		t.Fatal(err)
@@ -598,7 +565,7 @@ func TestToolsList(t *testing.T) {
 // TestToolsCall: any tool, its result decoded into a map or kept as the
 // JSON the tool sent.
 func TestToolsCall(t *testing.T) {
-	r := newToolsRig(t)
+	r := newRig(t)
 	ctx := t.Context()
 	if _, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a", Translations: map[string]string{"de": "A"}}}, keys.CreateOptions{}); err != nil {
 		t.Fatal(err)
@@ -655,7 +622,7 @@ func TestToolsCall(t *testing.T) {
 // what to fix, before any request.
 func TestToolsUnknownServerOrNoMCPURL(t *testing.T) {
 	t.Run("unknown server", func(t *testing.T) {
-		r := newToolsRig(t)
+		r := newRig(t)
 		_, err := r.c.Tools.List(t.Context(), partner.MCPServer("glossary"))
 		if !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "server") || !strings.Contains(err.Error(), "glossary") {
 			t.Errorf("List: %v, want ErrInvalidArgument naming the server", err)
@@ -669,18 +636,10 @@ func TestToolsUnknownServerOrNoMCPURL(t *testing.T) {
 		}
 	})
 	t.Run("no MCPURL", func(t *testing.T) {
-		srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
-		t.Cleanup(srv.Close)
-		g := srv.NewGrant()
-		cfg := flowConfig(srv, g)
-		cfg.MCPURL, cfg.ContentMCPURL = "", ""
-		c, err := partner.NewClient(cfg)
-		if err != nil {
-			t.Fatalf("NewClient without MCPURL: %v; the tools are optional", err)
-		}
-		defer c.Close()
+		r := newRig(t, withConfig(func(cfg *partner.Config) { cfg.MCPURL, cfg.ContentMCPURL = "", "" }))
+		srv, c := r.srv, r.c
 		ctx := t.Context()
-		_, err = c.Tools.List(ctx, partner.ContentTools)
+		_, err := c.Tools.List(ctx, partner.ContentTools)
 		if !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "Config.ContentMCPURL") {
 			t.Errorf("List(ContentTools) without ContentMCPURL: %v, want ErrInvalidArgument naming Config.ContentMCPURL", err)
 		}

@@ -218,7 +218,7 @@ func TestToolTokenGoesOnlyToTheMCPAndBaseHosts(t *testing.T) {
 	t.Cleanup(srv.Close)
 	g := srv.NewGrant()
 	project := toolProject(srv, g)
-	cfg := flowConfig(srv, g)
+	cfg := clientConfig(srv, g)
 	rec := &hostLog{next: srv.Client().Transport}
 	cfg.HTTPClient = &http.Client{Transport: rec}
 	c, err := partner.NewClient(cfg)
@@ -293,8 +293,8 @@ func hostOf(t *testing.T, raw string) string {
 }
 
 func TestClientClose(t *testing.T) {
-	srv, c, g := newFlow(t)
-	project := toolProject(srv, g)
+	r := newRig(t)
+	srv, c, g, project := r.srv, r.c, r.g, r.project
 	ctx := t.Context()
 	if err := createKey(ctx, c, project, "nav.home"); err != nil {
 		t.Fatal(err)
@@ -329,8 +329,8 @@ func TestClientClose(t *testing.T) {
 }
 
 func TestClientCloseBeforeAnyToolCall(t *testing.T) {
-	srv, c, g := newFlow(t)
-	project := toolProject(srv, g)
+	r := newRig(t)
+	srv, c, project := r.srv, r.c, r.project
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -482,7 +482,7 @@ func TestToolSessionsLeaveNoGoroutineAfterClose(t *testing.T) {
 		srv := partnertest.NewServer()
 		g := srv.NewGrant()
 		project := toolProject(srv, g)
-		c, err := partner.NewClient(flowConfig(srv, g))
+		c, err := partner.NewClient(clientConfig(srv, g))
 		if err != nil {
 			t.Fatal(err)
 		}
