@@ -2,16 +2,17 @@ package partner_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"os"
-	"path"
-	"strconv"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -19,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jarcoal/httpmock"
 	"golang.org/x/oauth2"
 
 	partner "github.com/locsvc/partner-go"
@@ -50,26 +52,17 @@ const (
 	epLang   = "lang"
 )
 
-// route finds the endpoint a request is for: its host, method and escaped
-// path, matched with path.Match. It returns "" for anything else.
-func route(r *http.Request) string {
-	host := "https://" + r.URL.Host
-	p := r.URL.EscapedPath()
-	for _, e := range [...]struct{ name, host, method, pattern string }{
-		{epToken, authURL, "POST", "/api/auth/mcp/token"},
-		{epMint, baseURL, "POST", "/api/oauth-client/installations/*/tokens"},
-		{epMe, baseURL, "GET", "/api/oauth-client/me"},
-		{epOrgs, baseURL, "GET", "/api/oauth-client/organizations"},
-		{epList, baseURL, "GET", "/api/oauth-client/organizations/*/projects"},
-		{epCreate, baseURL, "POST", "/api/oauth-client/v1/projects"},
-		{epGet, baseURL, "GET", "/api/oauth-client/v1/projects/*"},
-		{epLang, baseURL, "POST", "/api/oauth-client/v1/projects/*/languages"},
-	} {
-		if ok, _ := path.Match(e.pattern, p); ok && host == e.host && r.Method == e.method {
-			return e.name
-		}
-	}
-	return ""
+// endpoints are the service's endpoints a script answers for: host,
+// method and escaped path, where * stands for one path segment.
+var endpoints = [...]struct{ name, host, method, path string }{
+	{epToken, authURL, "POST", "/api/auth/mcp/token"},
+	{epMint, baseURL, "POST", "/api/oauth-client/installations/*/tokens"},
+	{epMe, baseURL, "GET", "/api/oauth-client/me"},
+	{epOrgs, baseURL, "GET", "/api/oauth-client/organizations"},
+	{epList, baseURL, "GET", "/api/oauth-client/organizations/*/projects"},
+	{epCreate, baseURL, "POST", "/api/oauth-client/v1/projects"},
+	{epGet, baseURL, "GET", "/api/oauth-client/v1/projects/*"},
+	{epLang, baseURL, "POST", "/api/oauth-client/v1/projects/*/languages"},
 }
 
 const projectJSON = `{"id":"p1","organizationId":"org-1","name":"Site","slug":"site","sourceLanguage":"en","targetLanguages":[{"code":"de","name":"German"}]}`
@@ -108,15 +101,23 @@ type captured struct {
 	Body                                      string
 }
 
-// script is an http.RoundTripper that answers for the service in tests of
-// exact request shapes and scripted answers. Every endpoint answers a fixed
-// success (the token endpoint and endpoint 8 number their tokens: at-1,
+// script answers for the service in tests of exact request shapes and
+// scripted answers, with no network (so it works inside testing/synctest
+// bubbles). It is an httpmock.MockTransport with one responder per
+// endpoint; a request for no endpoint (another host, a wrong path) gets
+// the plain-text 404 page a web server answers. Every endpoint answers a
+// fixed success (the token and mint endpoints number their tokens: at-1,
 // svc_oat_1, ...) unless a test queues replies with then or sets a handler
-// with handle. A request for no endpoint (another host, a wrong path) gets
-// the plain-text 404 page a web server answers. It checks nothing about
-// tokens or scopes: tests of the service's rules run against partnertest.
-// It needs no network and works inside testing/synctest bubbles.
+// with handle. It checks nothing about tokens or scopes: tests of the
+// service's rules run against partnertest (newRig).
+//
+// What it adds to httpmock's responders is what httpmock does not do: a
+// sequence of answers per endpoint, answers that hang, wait, break or cut
+// their body short, the record of every request in order with its body
+// (the shape tests compare the whole exchange, order included), and the
+// count of response bodies the client has not closed.
 type script struct {
+	*httpmock.MockTransport
 	mu     sync.Mutex
 	queue  map[string][]reply
 	on     map[string]func(*http.Request) reply
@@ -127,7 +128,14 @@ type script struct {
 }
 
 func newScript() *script {
-	return &script{queue: map[string][]reply{}, on: map[string]func(*http.Request) reply{}, count: map[string]int{}}
+	s := &script{MockTransport: httpmock.NewMockTransport(),
+		queue: map[string][]reply{}, on: map[string]func(*http.Request) reply{}, count: map[string]int{}}
+	for _, e := range endpoints {
+		path := strings.ReplaceAll(regexp.QuoteMeta(e.path), `\*`, `[^/]*`)
+		s.RegisterRegexpResponder(e.method, regexp.MustCompile("^"+regexp.QuoteMeta(e.host)+path+"$"), s.responder(e.name))
+	}
+	s.RegisterNoResponder(s.responder(""))
+	return s
 }
 
 // then queues replies for the next requests to endpoint ep.
@@ -195,70 +203,82 @@ func (s *script) client(t *testing.T, cfg partner.Config) *partner.Client {
 	return c
 }
 
-// RoundTrip implements http.RoundTripper.
+// RoundTrip hands req to httpmock with its cancellation hidden, so that
+// the responder runs on the caller's goroutine as a transport does:
+// httpmock would otherwise race a cancelled request against the responder
+// and drop a late answer unclosed, where the tests of slow answers need the
+// client to get it. The responders watch the caller's context (ctxOf).
 func (s *script) RoundTrip(req *http.Request) (*http.Response, error) {
-	var body []byte
-	if req.Body != nil {
-		body, _ = io.ReadAll(req.Body)
-		req.Body.Close()
-		req.Body = io.NopCloser(bytes.NewReader(body))
-	}
-	ep := route(req)
-	s.mu.Lock()
-	s.reqs = append(s.reqs, captured{req.Method, req.URL.Host, req.URL.EscapedPath(), req.Header.Get("Authorization"),
-		req.Header.Get("User-Agent"), req.Header.Get("Content-Type"), string(body)})
-	s.count[ep]++
-	n := s.count[ep]
-	var r reply
-	q := s.queue[ep]
-	scripted := len(q) > 0
-	if scripted {
-		r, s.queue[ep] = q[0], q[1:]
-	}
-	h := s.on[ep]
-	s.mu.Unlock()
-	answer := func() reply {
-		if h != nil {
-			return h(req)
+	ctx := req.Context()
+	return s.MockTransport.RoundTrip(req.WithContext(context.WithValue(context.WithoutCancel(ctx), callerCtx{}, ctx)))
+}
+
+type callerCtx struct{}
+
+// ctxOf returns the context of the caller's request.
+func ctxOf(req *http.Request) context.Context {
+	return req.Context().Value(callerCtx{}).(context.Context)
+}
+
+// responder answers for endpoint ep ("" for a request no endpoint
+// matched).
+func (s *script) responder(ep string) httpmock.Responder {
+	return func(req *http.Request) (*http.Response, error) {
+		var body []byte
+		if req.Body != nil {
+			body, _ = io.ReadAll(req.Body)
+			req.Body = io.NopCloser(bytes.NewReader(body))
 		}
-		return s.byDefault(ep, n)
-	}
-	switch {
-	case r.wait != nil:
-		select {
-		case <-r.wait:
+		s.mu.Lock()
+		s.reqs = append(s.reqs, captured{req.Method, req.URL.Host, req.URL.EscapedPath(), req.Header.Get("Authorization"),
+			req.Header.Get("User-Agent"), req.Header.Get("Content-Type"), string(body)})
+		s.count[ep]++
+		n := s.count[ep]
+		var r reply
+		q := s.queue[ep]
+		scripted := len(q) > 0
+		if scripted {
+			r, s.queue[ep] = q[0], q[1:]
+		}
+		h := s.on[ep]
+		s.mu.Unlock()
+		answer := func() reply {
+			if h != nil {
+				return h(req)
+			}
+			return s.byDefault(ep, n)
+		}
+		switch {
+		case r.wait != nil:
+			select {
+			case <-r.wait:
+				r = answer()
+			case <-ctxOf(req).Done():
+				return nil, ctxOf(req).Err()
+			}
+		case !scripted:
 			r = answer()
-		case <-req.Context().Done():
-			return nil, req.Context().Err()
 		}
-	case !scripted:
-		r = answer()
+		time.Sleep(r.delay)
+		if r.hang {
+			<-ctxOf(req).Done()
+			return nil, ctxOf(req).Err()
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+		resp := httpmock.NewStringResponse(r.status, r.body)
+		resp.Header.Set("Content-Type", cmp.Or(r.ctype, "application/json"))
+		maps.Copy(resp.Header, r.header)
+		resp.ContentLength, resp.Request = int64(len(r.body)), req
+		if r.truncate {
+			resp.ContentLength = -1
+			resp.Body = io.NopCloser(io.MultiReader(strings.NewReader(r.body), errReader{}))
+		}
+		s.open.Add(1)
+		resp.Body = &trackedBody{ReadCloser: resp.Body, open: &s.open}
+		return resp, nil
 	}
-	time.Sleep(r.delay)
-	if r.hang {
-		<-req.Context().Done()
-		return nil, req.Context().Err()
-	}
-	if r.err != nil {
-		return nil, r.err
-	}
-	ct := r.ctype
-	if ct == "" {
-		ct = "application/json"
-	}
-	resp := &http.Response{StatusCode: r.status, Status: strconv.Itoa(r.status) + " " + http.StatusText(r.status),
-		Header: http.Header{"Content-Type": {ct}}, Body: io.NopCloser(strings.NewReader(r.body)),
-		ContentLength: int64(len(r.body)), Request: req}
-	for k, v := range r.header {
-		resp.Header[k] = v
-	}
-	if r.truncate {
-		resp.ContentLength = -1
-		resp.Body = io.NopCloser(io.MultiReader(strings.NewReader(r.body), errReader{}))
-	}
-	s.open.Add(1)
-	resp.Body = &trackedBody{ReadCloser: resp.Body, open: &s.open}
-	return resp, nil
 }
 
 // unclosed returns how many response bodies the client has not closed.
@@ -284,7 +304,7 @@ func (s *script) byDefault(ep string, n int) reply {
 		tok := fmt.Sprintf("at-%d", n)
 		s.issue(tok)
 		return jsonReply(200, map[string]any{"access_token": tok, "token_type": "Bearer", "refresh_token": refreshTok, "expires_in": 1800})
-	case epMint: // the documented answer (service-notes.md section 3)
+	case epMint: // the answer the service documents
 		tok := fmt.Sprintf("svc_oat_%d", n)
 		s.issue(tok)
 		return jsonReply(201, map[string]any{"installation_token": tok, "token_type": "Bearer",

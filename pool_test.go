@@ -4,16 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"testing/synctest"
 
+	"github.com/jarcoal/httpmock"
 	"golang.org/x/oauth2"
 
 	partner "github.com/locsvc/partner-go"
@@ -355,7 +353,11 @@ func TestPoolSaveFailure(t *testing.T) {
 // refresh when it is used again.
 func TestPoolMemoryFollowsMaxClients(t *testing.T) {
 	const max = 10
-	end := &refusingTokenEndpoint{}
+	// The token endpoint refuses every refresh; any other request fails.
+	end := httpmock.NewMockTransport()
+	end.RegisterResponder("POST", authURL+"/api/auth/mcp/token", httpmock.NewStringResponder(http.StatusBadRequest, `{"error":"invalid_grant"}`).
+		HeaderSet(http.Header{"Content-Type": {"application/json"}}).SetContentLength())
+	refreshes := func() int { return end.GetTotalCallCount() }
 	pool, err := partner.NewPool(partner.PoolConfig{Pacing: noPacing, BaseURL: baseURL, AuthURL: authURL,
 		ClientID: clientID, ClientSecret: clientSecret, Store: derivedStore{}, HTTPClient: &http.Client{Transport: end},
 		MaxClients: max})
@@ -393,11 +395,11 @@ func TestPoolMemoryFollowsMaxClients(t *testing.T) {
 	}
 
 	// Evicted most recently, so still remembered: refused without a request.
-	before := end.n.Load()
+	before := refreshes()
 	if _, err := pool.Client(ctx, id(20_000-max-1)); !errors.Is(err, partner.ErrReauthorizationRequired) {
 		t.Errorf("a remembered failed grant: %v, want ErrReauthorizationRequired", err)
 	}
-	if n := end.n.Load() - before; n != 0 {
+	if n := refreshes() - before; n != 0 {
 		t.Errorf("a remembered failed grant sent %d refreshes, want 0", n)
 	}
 	// Forgotten long ago: one refused refresh, then known gone again.
@@ -408,7 +410,7 @@ func TestPoolMemoryFollowsMaxClients(t *testing.T) {
 	if !errors.Is(err, partner.ErrReauthorizationRequired) {
 		t.Errorf("a forgotten failed grant: %v, want ErrReauthorizationRequired", err)
 	}
-	if n := end.n.Load() - before; n != 1 {
+	if n := refreshes() - before; n != 1 {
 		t.Errorf("a forgotten failed grant sent %d refreshes, want 1", n)
 	}
 }
@@ -427,24 +429,6 @@ func settledHeap() uint64 {
 		}
 	}
 	return h
-}
-
-// refusingTokenEndpoint refuses every refresh with invalid_grant and
-// counts them; it keeps nothing else.
-type refusingTokenEndpoint struct{ n atomic.Int64 }
-
-func (e *refusingTokenEndpoint) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Body != nil {
-		io.Copy(io.Discard, req.Body)
-		req.Body.Close()
-	}
-	if route(req) != epToken {
-		return nil, fmt.Errorf("unexpected request %s %s", req.Method, req.URL.Path)
-	}
-	e.n.Add(1)
-	const body = `{"error":"invalid_grant"}`
-	return &http.Response{StatusCode: 400, Status: "400 Bad Request", Header: http.Header{"Content-Type": {"application/json"}},
-		Body: io.NopCloser(strings.NewReader(body)), ContentLength: int64(len(body)), Request: req}, nil
 }
 
 // derivedStore gives every grant a refresh token derived from its id and
