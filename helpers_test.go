@@ -182,16 +182,25 @@ func (s *script) secrets() []string {
 	return append([]string{clientSecret, refreshTok}, s.issued...)
 }
 
-// config returns a client configuration that talks to the script.
-func (s *script) config() partner.Config {
-	return partner.Config{Pacing: noPacing,
+// config returns a client configuration that talks to the script, with
+// the given edits made.
+func (s *script) config(edits ...func(*partner.Config)) partner.Config {
+	cfg := partner.Config{Pacing: noPacing,
 		BaseURL: baseURL, AuthURL: authURL,
 		ClientID: clientID, ClientSecret: clientSecret,
 		GrantID:    grantID,
 		Token:      &oauth2.Token{RefreshToken: refreshTok},
 		HTTPClient: &http.Client{Transport: s},
 	}
+	for _, e := range edits {
+		e(&cfg)
+	}
+	return cfg
 }
+
+// withMCPURL is a config edit that sets MCPURL to the script's (unanswered)
+// MCP endpoint.
+func withMCPURL(cfg *partner.Config) { cfg.MCPURL = mcpURL }
 
 // client returns a client for cfg, failing the test if NewClient refuses.
 func (s *script) client(t *testing.T, cfg partner.Config) *partner.Client {
@@ -384,15 +393,18 @@ type errReader struct{}
 
 func (errReader) Read([]byte) (int, error) { return 0, io.ErrUnexpectedEOF }
 
-// rig is this package's one fixture against partnertest: a server, a
-// client for one new grant of it, and the project "<org slug>/web" (source
-// en, targets de and fr) that tool calls work in. newRig builds it, on the
-// in-memory network (so it works inside testing/synctest) unless an option
-// says otherwise; the client is closed, then the server, when the test
-// ends. Every Bearer token the client sends is recorded (r.tokens()).
+// rig is this package's one fixture against partnertest, built by newRig
+// with options. By default: a server, a client for one new grant of it,
+// and the project "<org slug>/web" (source en, targets de and fr) that
+// tool calls work in. withPool(n, max) builds a Pool instead of the
+// client: n grants whose tokens are in a MemoryStore, no project. The
+// server runs on the in-memory network (so the rig works inside
+// testing/synctest) unless onLoopback says otherwise; the client or pool
+// is closed, then the server, when the test ends. Every Bearer token the
+// client sends is recorded (r.tokens()) and its debug log kept (r.logs).
 //
-// Tests of exact request shapes and scripted answers use script instead
-// (newScript), which needs no partnertest at all.
+// Tests of exact request shapes and of scripted answers do not need a
+// service with rules; they use script (newScript) instead.
 type rig struct {
 	srv     *partnertest.Server
 	c       *partner.Client
@@ -401,6 +413,10 @@ type rig struct {
 	project string // "org/project", as the tools name it
 	logs    *logBuffer
 	sent    *tokenRecorder
+
+	pool   *partner.Pool // with withPool
+	store  *auth.MemoryStore
+	grants []partnertest.Grant
 }
 
 // rigOption changes what newRig builds.
@@ -413,6 +429,24 @@ type rigSetup struct {
 	config   []func(*partner.Config)
 	wrap     []func(http.RoundTripper, *rig) http.RoundTripper
 	after    []func(*rig)
+	pooled   bool
+	grants   int
+	pool     []func(*partner.PoolConfig)
+}
+
+// withPool makes the rig a Pool keeping at most max clients (0: the
+// default), over n grants whose tokens are saved in r.store, instead of a
+// client.
+func withPool(n, max int) rigOption {
+	return func(s *rigSetup) {
+		s.pooled, s.grants = true, n
+		s.pool = append(s.pool, func(cfg *partner.PoolConfig) { cfg.MaxClients = max })
+	}
+}
+
+// withPoolConfig edits the Pool's configuration before NewPool.
+func withPoolConfig(f func(*partner.PoolConfig)) rigOption {
+	return func(s *rigSetup) { s.pool = append(s.pool, f) }
 }
 
 // withGrant passes options to the grant's creation (scopes, ...).
@@ -464,6 +498,9 @@ func newRig(t testing.TB, opts ...rigOption) *rig {
 	}
 	srv := partnertest.NewServer(s.srv...)
 	t.Cleanup(srv.Close)
+	if s.pooled {
+		return buildPool(t, srv, &s)
+	}
 	r := &rig{srv: srv, g: srv.NewGrant(s.grant...), logs: new(logBuffer)}
 	org := r.g.Organizations[0]
 	r.p = srv.AddProject(org.ID, partnertest.Project{Name: "Web", Slug: "web", SourceLanguage: "en",
@@ -492,6 +529,43 @@ func newRig(t testing.TB, opts ...rigOption) *rig {
 		f(r)
 	}
 	return r
+}
+
+// buildPool is newRig with withPool.
+func buildPool(t testing.TB, srv *partnertest.Server, s *rigSetup) *rig {
+	t.Helper()
+	r := &rig{srv: srv, store: auth.NewMemoryStore()}
+	for range s.grants {
+		g := srv.NewGrant(s.grant...)
+		if err := r.store.Save(context.Background(), g.ID, &oauth2.Token{RefreshToken: g.RefreshToken}); err != nil {
+			t.Fatal(err)
+		}
+		r.grants = append(r.grants, g)
+	}
+	if len(r.grants) > 0 {
+		r.g = r.grants[0]
+	}
+	cfg := poolConfig(srv, r.store)
+	for _, f := range s.pool {
+		f(&cfg)
+	}
+	pool, err := partner.NewPool(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pool.Close() })
+	r.pool = pool
+	return r
+}
+
+// poolConfig returns newRig's Pool configuration for srv, the grants'
+// tokens in store.
+func poolConfig(srv *partnertest.Server, store auth.Store) partner.PoolConfig {
+	return partner.PoolConfig{Pacing: noPacing,
+		BaseURL: srv.URL, AuthURL: srv.AuthURL, MCPURL: srv.MCPURL, ContentMCPURL: srv.ContentMCPURL,
+		ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
+		Store: store, HTTPClient: srv.Client(),
+	}
 }
 
 // clientConfig returns newRig's client configuration for grant g of

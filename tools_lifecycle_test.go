@@ -66,27 +66,6 @@ func liveSessions() int {
 	return n
 }
 
-// toolPool returns a pool on srv keeping at most max clients, with the
-// stored tokens of grants gs.
-func toolPool(t *testing.T, srv *partnertest.Server, max int, gs ...partnertest.Grant) *partner.Pool {
-	t.Helper()
-	store := auth.NewMemoryStore()
-	for _, g := range gs {
-		if err := store.Save(t.Context(), g.ID, &oauth2.Token{RefreshToken: g.RefreshToken}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	p, err := partner.NewPool(partner.PoolConfig{
-		BaseURL: srv.URL, AuthURL: srv.AuthURL, MCPURL: srv.MCPURL,
-		ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
-		Store: store, HTTPClient: srv.Client(), MaxClients: max,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func TestMCPURLIsCheckedLikeTheOtherURLs(t *testing.T) {
 	const querySecret = "Q-S3CR3T"
 	for _, raw := range []string{
@@ -188,7 +167,8 @@ func TestToolsWithoutMCPURL(t *testing.T) {
 		}
 	})
 	t.Run("unknown server", func(t *testing.T) {
-		s, c := hcScript(t)
+		s := newScript()
+		c := s.client(t, s.config(withMCPURL))
 		_, err := c.Tools.List(t.Context(), partner.MCPServer("content"))
 		if !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "content") {
 			t.Errorf("err = %v, want ErrInvalidArgument naming the server", err)
@@ -344,11 +324,9 @@ func TestClientCloseBeforeAnyToolCall(t *testing.T) {
 
 func TestPoolClose(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
-		defer srv.Close()
-		ga, gb := srv.NewGrant(), srv.NewGrant()
+		r := newRig(t, withPool(2, 0))
+		srv, ga, gb, p := r.srv, r.grants[0], r.grants[1], r.pool
 		pa, pb := toolProject(srv, ga), toolProject(srv, gb)
-		p := toolPool(t, srv, 0, ga, gb)
 		ctx := t.Context()
 		a, err := p.Client(ctx, ga.ID)
 		if err != nil {
@@ -409,12 +387,9 @@ func TestPoolLetsGoOfTheSessionsOfClientsItDrops(t *testing.T) {
 	for name, drop := range drops {
 		t.Run(name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
-				defer srv.Close()
-				ga, gb := srv.NewGrant(), srv.NewGrant()
+				r := newRig(t, withPool(2, 1))
+				srv, ga, gb, p := r.srv, r.grants[0], r.grants[1], r.pool
 				pa, pb := toolProject(srv, ga), toolProject(srv, gb)
-				p := toolPool(t, srv, 1, ga, gb)
-				defer p.Close()
 				ctx := t.Context()
 				a, err := p.Client(ctx, ga.ID)
 				if err != nil {
@@ -479,13 +454,8 @@ func projectID(t *testing.T, srv *partnertest.Server, g partnertest.Grant) strin
 func TestToolSessionsLeaveNoGoroutineAfterClose(t *testing.T) {
 	t.Run("Client", func(t *testing.T) {
 		opt := goleak.IgnoreCurrent()
-		srv := partnertest.NewServer()
-		g := srv.NewGrant()
-		project := toolProject(srv, g)
-		c, err := partner.NewClient(clientConfig(srv, g))
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := newRig(t, onLoopback())
+		srv, c, project := r.srv, r.c, r.project
 		var wg sync.WaitGroup
 		for i := range 8 {
 			wg.Go(func() {
@@ -503,10 +473,9 @@ func TestToolSessionsLeaveNoGoroutineAfterClose(t *testing.T) {
 	})
 	t.Run("Pool", func(t *testing.T) {
 		opt := goleak.IgnoreCurrent()
-		srv := partnertest.NewServer()
-		ga, gb := srv.NewGrant(), srv.NewGrant()
+		r := newRig(t, onLoopback(), withPool(2, 0))
+		srv, ga, gb, p := r.srv, r.grants[0], r.grants[1], r.pool
 		pa, pb := toolProject(srv, ga), toolProject(srv, gb)
-		p := toolPool(t, srv, 0, ga, gb)
 		for _, x := range []struct {
 			g       partnertest.Grant
 			project string
