@@ -1,5 +1,10 @@
 package partner_test
 
+// The fixtures of this package's tests. One builder, newRig(t, options...),
+// makes every client or Pool that runs against partnertest (see rig);
+// newScript makes the scripted service (see script), an httpmock
+// transport, for the tests of exact request shapes and scripted answers.
+
 import (
 	"bytes"
 	"cmp"

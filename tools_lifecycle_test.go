@@ -194,18 +194,9 @@ func (h *hostLog) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func TestToolTokenGoesOnlyToTheMCPAndBaseHosts(t *testing.T) {
-	srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
-	t.Cleanup(srv.Close)
-	g := srv.NewGrant()
-	project := toolProject(srv, g)
-	cfg := clientConfig(srv, g)
-	rec := &hostLog{next: srv.Client().Transport}
-	cfg.HTTPClient = &http.Client{Transport: rec}
-	c, err := partner.NewClient(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	var rec *hostLog
+	r := newRig(t, withTransport(func(next http.RoundTripper, _ *rig) http.RoundTripper { rec = &hostLog{next: next}; return rec }))
+	srv, c, g, project := r.srv, r.c, r.g, r.project
 	ctx := t.Context()
 
 	base, mcp, authHost := hostOf(t, srv.URL), hostOf(t, srv.MCPURL), hostOf(t, srv.AuthURL)
