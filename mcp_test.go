@@ -39,7 +39,7 @@ type mcpServer struct {
 	name     string
 	server   partner.MCPServer
 	host     partnertest.Host
-	urlField string      // the Config field naming its URL
+	urlField string      // the Config and PoolConfig field of its URL
 	opts     []rigOption // what the write needs in the rig's project
 	counts   func(*partnertest.Server) partnertest.MCPCounts
 
@@ -83,7 +83,7 @@ var (
 )
 
 var mcpServers = []mcpServer{{
-	name: "translation tools", server: partner.TranslationTools, host: partnertest.HostMCP, urlField: "Config.MCPURL",
+	name: "translation tools", server: partner.TranslationTools, host: partnertest.HostMCP, urlField: "MCPURL",
 	counts: (*partnertest.Server).MCPCounts,
 	list:   listKeysRead, idle: pendingRead, reads: []mcpRead{listKeysRead, pendingRead},
 	writeTool: "createKeys",
@@ -100,6 +100,10 @@ var mcpServers = []mcpServer{{
 			_, err := r.c.Translations.Publish(ctx, r.project, translations.PublishOptions{})
 			return err
 		},
+		"Translations.Pending": func(ctx context.Context, r *rig) error {
+			_, err := r.c.Translations.Pending(ctx, r.project)
+			return err
+		},
 	},
 	kinds: map[string]bool{ // the 16 tools; a read is marked read-only
 		"listProjects": true, "getProject": true, "proposeLanguages": false, "proposeLanguageEdits": false,
@@ -109,7 +113,7 @@ var mcpServers = []mcpServer{{
 	},
 	noProject: []string{"listProjects", "getSync"},
 }, {
-	name: "content tools", server: partner.ContentTools, host: partnertest.HostContentMCP, urlField: "Config.ContentMCPURL",
+	name: "content tools", server: partner.ContentTools, host: partnertest.HostContentMCP, urlField: "ContentMCPURL",
 	opts:   []rigOption{withPostModel()},
 	counts: (*partnertest.Server).ContentMCPCounts,
 	list:   listEntriesRead, idle: listEntriesRead, reads: []mcpRead{listEntriesRead, getEntryRead},
@@ -732,36 +736,57 @@ func TestMCPToolsList(t *testing.T) {
 	})
 }
 
-// TestMCPWithoutItsURL: a client without the server's URL works, and its
-// calls to that server fail with ErrInvalidArgument naming the field,
-// before any request.
+// TestMCPWithoutItsURL: a client or Pool without the server's URL
+// works, and its calls to that server fail with ErrInvalidArgument naming
+// the field (and Tools.List the server), before any request.
 func TestMCPWithoutItsURL(t *testing.T) {
 	for _, s := range mcpServers {
+		noURL := func(u, cu *string) {
+			if s.server == partner.TranslationTools {
+				*u = ""
+			} else {
+				*cu = ""
+			}
+		}
 		t.Run(s.name, func(t *testing.T) {
-			r := newRig(t, withConfig(func(cfg *partner.Config) {
-				if s.server == partner.TranslationTools {
-					cfg.MCPURL = ""
-				} else {
-					cfg.ContentMCPURL = ""
-				}
-			}))
+			r := newRig(t, withConfig(func(cfg *partner.Config) { noURL(&cfg.MCPURL, &cfg.ContentMCPURL) }))
 			ctx := t.Context()
 			calls := map[string]func() error{
 				"the read":  func() error { _, err := s.list.call(t, r, item{}); return err },
 				"the write": func() error { _, err := s.create(t, r, "a"); return err },
 				"Tools.List": func() error {
 					_, err := r.c.Tools.List(ctx, s.server)
+					if err != nil && !strings.Contains(err.Error(), string(s.server)) {
+						t.Errorf("Tools.List: %v does not name the server %q", err, s.server)
+					}
 					return err
 				},
-				"Tools.Call": func() error { return r.c.Tools.Call(ctx, s.server, s.list.tool, nil, nil) },
+				"Tools.Call": func() error {
+					return r.c.Tools.Call(ctx, s.server, s.list.tool, map[string]any{"project": r.project}, nil)
+				},
 			}
 			for name, call := range s.more {
 				calls[name] = func() error { return call(ctx, r) }
 			}
 			for name, call := range calls {
-				if err := call(); !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), s.urlField) {
-					t.Errorf("%s: %v, want ErrInvalidArgument naming %s", name, err, s.urlField)
+				if err := call(); !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "Config."+s.urlField) {
+					t.Errorf("%s: %v, want ErrInvalidArgument naming Config.%s", name, err, s.urlField)
 				}
+			}
+			if n := len(r.srv.Requests()); n != 0 {
+				t.Errorf("%d requests sent", n)
+			}
+		})
+		t.Run(s.name+" Pool", func(t *testing.T) {
+			r := newRig(t, append(s.opts, withPool(1, 0),
+				withPoolConfig(func(cfg *partner.PoolConfig) { noURL(&cfg.MCPURL, &cfg.ContentMCPURL) }))...)
+			c, err := r.pool.Client(t.Context(), r.g.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.c, r.project = c, "acme/site" // refused before the project is looked up
+			if _, err := s.create(t, r, "a"); !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "PoolConfig."+s.urlField) {
+				t.Errorf("%v, want ErrInvalidArgument naming PoolConfig.%s", err, s.urlField)
 			}
 			if n := len(r.srv.Requests()); n != 0 {
 				t.Errorf("%d requests sent", n)
