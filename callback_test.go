@@ -89,7 +89,8 @@ func TestReadCallback(t *testing.T) {
 // Exchange takes.
 func TestReadCallbackFlow(t *testing.T) {
 	store := auth.NewMemoryStore()
-	srv, pool := newConnectRig(t, store, nil)
+	r := newRig(t, connecting(store, nil))
+	srv, pool := r.srv, r.pool
 	v := oauth2.GenerateVerifier()
 
 	srv.SetConsent(partnertest.Consent{Deny: true})

@@ -265,7 +265,7 @@ func TestWrongMCPURL(t *testing.T) {
 		"content, no path": {"", strings.TrimSuffix(srv.ContentMCPURL, "/mcp")},
 	} {
 		t.Run(name, func(t *testing.T) {
-			cfg := flowConfig(srv, g)
+			cfg := clientConfig(srv, g)
 			cfg.MCPURL, cfg.ContentMCPURL = tc.translations, tc.content
 			c, err := partner.NewClient(cfg)
 			if err != nil {

@@ -59,7 +59,8 @@ func TestPoolAuthPaths(t *testing.T) {
 // (404) is ErrConfiguration naming the TokenPath setting, for the exchange
 // and for a refresh.
 func TestTokenPathNotFound(t *testing.T) {
-	srv, pool := newConnectRig(t, auth.NewMemoryStore(), nil, partnertest.WithAuthPaths("/oauth2/authorize", "/oauth2/token"))
+	r := newRig(t, connecting(auth.NewMemoryStore(), nil, partnertest.WithAuthPaths("/oauth2/authorize", "/oauth2/token")))
+	srv, pool := r.srv, r.pool
 	if _, err := pool.Exchange(t.Context(), "pt_code_1"); !errors.Is(err, partner.ErrConfiguration) || !strings.Contains(err.Error(), "PoolConfig.TokenPath") {
 		t.Errorf("Exchange: %v, want ErrConfiguration naming PoolConfig.TokenPath", err)
 	}

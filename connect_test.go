@@ -29,30 +29,22 @@ import (
 // registered with the fake.
 const callbackURL = "https://app.example.test/callback"
 
-// newConnectRig starts partnertest on the in-memory network (so that it
-// works in synctest bubbles) with callbackURL registered, and a Pool that
-// connects users to it with scopes and stores their tokens in store.
-func newConnectRig(t *testing.T, store auth.Store, scopes []string, opts ...partnertest.Option) (*partnertest.Server, *partner.Pool) {
-	t.Helper()
-	srv := partnertest.NewServer(append([]partnertest.Option{partnertest.WithInMemoryNetwork(), partnertest.WithRedirectURLs(callbackURL)}, opts...)...)
-	t.Cleanup(srv.Close)
-	cfg := connectConfig(srv, store)
-	cfg.Scopes = scopes
-	pool, err := partner.NewPool(cfg)
-	if err != nil {
-		t.Fatal(err)
+// connecting makes newRig's rig a Pool of no grant that connects users
+// to the server (callbackURL registered with it) with scopes, and stores
+// their tokens in store; opts go to the server.
+func connecting(store auth.Store, scopes []string, opts ...partnertest.Option) rigOption {
+	return func(s *rigSetup) {
+		withServer(append([]partnertest.Option{partnertest.WithRedirectURLs(callbackURL)}, opts...)...)(s)
+		withPool(0, 0)(s)
+		withPoolConfig(func(cfg *partner.PoolConfig) { cfg.Store, cfg.Scopes, cfg.RedirectURL = store, scopes, callbackURL })(s)
 	}
-	t.Cleanup(func() { pool.Close() })
-	return srv, pool
 }
 
 // connectConfig is the configuration of a Pool for srv with callbackURL.
 func connectConfig(srv *partnertest.Server, store auth.Store) partner.PoolConfig {
-	return partner.PoolConfig{Pacing: noPacing,
-		BaseURL: srv.URL, AuthURL: srv.AuthURL,
-		ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
-		Store: store, HTTPClient: srv.Client(), RedirectURL: callbackURL,
-	}
+	cfg := poolConfig(srv, store)
+	cfg.RedirectURL = callbackURL
+	return cfg
 }
 
 // browse is the user's browser at an authorize URL: it returns the query
@@ -126,7 +118,8 @@ func checkGrant(t *testing.T, srv *partnertest.Server, pool *partner.Pool, store
 }
 
 func TestPoolAuthCodeURL(t *testing.T) {
-	srv, pool := newConnectRig(t, auth.NewMemoryStore(), []string{partnertest.ScopeOrgRead, partnertest.ScopeProjectsRead})
+	r := newRig(t, connecting(auth.NewMemoryStore(), []string{partnertest.ScopeOrgRead, partnertest.ScopeProjectsRead}))
+	srv, pool := r.srv, r.pool
 	verifier := oauth2.GenerateVerifier()
 	raw := pool.AuthCodeURL("state-xyz", oauth2.S256ChallengeOption(verifier))
 	u, err := url.Parse(raw)
@@ -156,7 +149,7 @@ func TestPoolAuthCodeURL(t *testing.T) {
 	}
 
 	t.Run("no scopes", func(t *testing.T) {
-		_, pool := newConnectRig(t, auth.NewMemoryStore(), nil)
+		pool := newRig(t, connecting(auth.NewMemoryStore(), nil)).pool
 		u, err := url.Parse(pool.AuthCodeURL("s"))
 		if err != nil {
 			t.Fatal(err)
@@ -166,7 +159,7 @@ func TestPoolAuthCodeURL(t *testing.T) {
 		}
 	})
 	t.Run("offline_access named already", func(t *testing.T) {
-		_, pool := newConnectRig(t, auth.NewMemoryStore(), []string{partner.ScopeOfflineAccess, partner.ScopeKeysRead})
+		pool := newRig(t, connecting(auth.NewMemoryStore(), []string{partner.ScopeOfflineAccess, partner.ScopeKeysRead})).pool
 		u, err := url.Parse(pool.AuthCodeURL("s"))
 		if err != nil {
 			t.Fatal(err)
@@ -183,7 +176,8 @@ func TestPoolAuthCodeURL(t *testing.T) {
 // grant could not have been kept.
 func TestPoolExchangeOfflineAccess(t *testing.T) {
 	store := auth.NewMemoryStore()
-	srv, pool := newConnectRig(t, store, []string{partnertest.ScopeOrgRead})
+	r := newRig(t, connecting(store, []string{partnertest.ScopeOrgRead}))
+	srv, pool := r.srv, r.pool
 	grants, err := connect(t, srv, pool)
 	if err != nil {
 		t.Fatal(err)
@@ -208,7 +202,8 @@ func TestPoolExchangeOfflineAccess(t *testing.T) {
 func TestPoolExchange(t *testing.T) {
 	t.Run("PKCE", func(t *testing.T) {
 		store := auth.NewMemoryStore()
-		srv, pool := newConnectRig(t, store, []string{partnertest.ScopeOrgRead, partnertest.ScopeProjectsRead})
+		r := newRig(t, connecting(store, []string{partnertest.ScopeOrgRead, partnertest.ScopeProjectsRead}))
+		srv, pool := r.srv, r.pool
 		grants, err := connect(t, srv, pool)
 		if err != nil {
 			t.Fatal(err)
@@ -223,7 +218,8 @@ func TestPoolExchange(t *testing.T) {
 	})
 	t.Run("without PKCE", func(t *testing.T) {
 		store := auth.NewMemoryStore()
-		srv, pool := newConnectRig(t, store, nil)
+		r := newRig(t, connecting(store, nil))
+		srv, pool := r.srv, r.pool
 		grants, err := pool.Exchange(t.Context(), authorize(t, srv, pool.AuthCodeURL("s")))
 		if err != nil {
 			t.Fatal(err)
@@ -238,7 +234,8 @@ func TestPoolExchange(t *testing.T) {
 	})
 	t.Run("PKCE required", func(t *testing.T) {
 		store := auth.NewMemoryStore()
-		srv, pool := newConnectRig(t, store, nil, partnertest.WithPKCERequired())
+		r := newRig(t, connecting(store, nil, partnertest.WithPKCERequired()))
+		srv, pool := r.srv, r.pool
 		back := browse(t, srv, pool.AuthCodeURL("s"))
 		if back.Get("error") != "invalid_request" || back.Has("code") {
 			t.Errorf("without a challenge: redirected back with %v, want error=invalid_request", back)
@@ -306,7 +303,8 @@ func TestPoolExchangeRefused(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				srv, pool := newConnectRig(t, auth.NewMemoryStore(), nil, partnertest.WithRedirectURLs(other))
+				r := newRig(t, connecting(auth.NewMemoryStore(), nil, partnertest.WithRedirectURLs(other)))
+				srv, pool := r.srv, r.pool
 				grants, secrets, err := tc.exchange(t, srv, pool)
 				if !errors.Is(err, partner.ErrInvalidGrant) {
 					t.Fatalf("Exchange: %v, want ErrInvalidGrant", err)
@@ -355,7 +353,8 @@ func assertConsentAgain(t *testing.T, msg string) {
 // is fixed (the code is spent).
 func TestPoolExchangeRedirectMismatch(t *testing.T) {
 	const other = "https://app.example.test/other"
-	srv, pool := newConnectRig(t, auth.NewMemoryStore(), nil, partnertest.WithRedirectURLs(other))
+	r := newRig(t, connecting(auth.NewMemoryStore(), nil, partnertest.WithRedirectURLs(other)))
+	srv, pool := r.srv, r.pool
 	v := oauth2.GenerateVerifier()
 	code := authorize(t, srv, pool.AuthCodeURL("s", oauth2.S256ChallengeOption(v), oauth2.SetAuthURLParam("redirect_uri", other)))
 	grants, err := pool.Exchange(t.Context(), code, oauth2.VerifierOption(v))
@@ -391,7 +390,8 @@ func TestPoolExchangeErrorClasses(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv, pool := newConnectRig(t, auth.NewMemoryStore(), nil)
+			r := newRig(t, connecting(auth.NewMemoryStore(), nil))
+			srv, pool := r.srv, r.pool
 			srv.InjectFault(partnertest.Fault{Host: partnertest.HostAuth, Path: partnertest.TokenPath, Status: tc.status, Body: tc.body})
 			grants, err := pool.Exchange(t.Context(), "pt_code_S3CR3T")
 			if !errors.Is(err, tc.class) || grants != nil {
@@ -413,7 +413,8 @@ func TestPoolExchangeErrorClasses(t *testing.T) {
 // TestPoolExchangeBadArgument: arguments Exchange can refuse by itself
 // are ErrInvalidArgument naming the field, and send nothing.
 func TestPoolExchangeBadArgument(t *testing.T) {
-	srv, pool := newConnectRig(t, auth.NewMemoryStore(), nil)
+	r := newRig(t, connecting(auth.NewMemoryStore(), nil))
+	srv, pool := r.srv, r.pool
 	cfg := connectConfig(srv, auth.NewMemoryStore())
 	cfg.RedirectURL = ""
 	noRedirect, err := partner.NewPool(cfg)
@@ -451,7 +452,8 @@ func TestPoolExchangeBadArgument(t *testing.T) {
 // gets two grants, each with its own tokens, organization and client.
 func TestPoolExchangeSeveralOrganizations(t *testing.T) {
 	store := auth.NewMemoryStore()
-	srv, pool := newConnectRig(t, store, nil)
+	r := newRig(t, connecting(store, nil))
+	srv, pool := r.srv, r.pool
 	orgs := []partnertest.Organization{srv.AddOrganization("acme", "Acme"), srv.AddOrganization("globex", "Globex")}
 	srv.SetConsent(partnertest.Consent{Organizations: orgs})
 	grants, err := connect(t, srv, pool)
@@ -512,7 +514,8 @@ func (s *recordingStore) recorded() []savedToken {
 // there.
 func TestPoolExchangeSavesFirst(t *testing.T) {
 	store := &recordingStore{MemoryStore: auth.NewMemoryStore()}
-	srv, pool := newConnectRig(t, store, nil)
+	r := newRig(t, connecting(store, nil))
+	srv, pool := r.srv, r.pool
 	srv.SetConsent(partnertest.Consent{Organizations: []partnertest.Organization{srv.AddOrganization("acme", "Acme"), srv.AddOrganization("globex", "Globex")}})
 	grants, err := connect(t, srv, pool)
 	if err != nil {
@@ -540,7 +543,8 @@ func TestPoolExchangeSavesFirst(t *testing.T) {
 func TestPoolExchangeSaveFails(t *testing.T) {
 	errDisk := errors.New("disk full")
 	store := &recordingStore{MemoryStore: auth.NewMemoryStore(), failAt: 2, err: errDisk}
-	srv, pool := newConnectRig(t, store, nil)
+	r := newRig(t, connecting(store, nil))
+	srv, pool := r.srv, r.pool
 	srv.SetConsent(partnertest.Consent{Organizations: []partnertest.Organization{srv.AddOrganization("acme", "Acme"), srv.AddOrganization("globex", "Globex")}})
 	grants, err := connect(t, srv, pool)
 	if !errors.Is(err, errDisk) {
@@ -573,7 +577,8 @@ func TestPoolExchangeSaveFails(t *testing.T) {
 func TestPoolExchangeConsentAgain(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		store := auth.NewMemoryStore()
-		srv, pool := newConnectRig(t, store, nil)
+		r := newRig(t, connecting(store, nil))
+		srv, pool := r.srv, r.pool
 		srv.SetConsent(partnertest.Consent{Scopes: []string{partnertest.ScopeOrgRead}})
 		first, err := connect(t, srv, pool)
 		if err != nil {
@@ -668,7 +673,8 @@ func requestsSince(srv *partnertest.Server, n int) []partnertest.Request {
 func TestPoolDisconnect(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		store := auth.NewMemoryStore()
-		srv, pool := newConnectRig(t, store, nil)
+		r := newRig(t, connecting(store, nil))
+		srv, pool := r.srv, r.pool
 		grants, err := connect(t, srv, pool)
 		if err != nil {
 			t.Fatal(err)
@@ -729,7 +735,8 @@ func TestPoolDisconnectGone(t *testing.T) {
 		t.Run(fmt.Sprintf("revoked by the user, client used before: %v", used), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				store := auth.NewMemoryStore()
-				srv, pool := newConnectRig(t, store, nil)
+				r := newRig(t, connecting(store, nil))
+				srv, pool := r.srv, r.pool
 				grants, err := connect(t, srv, pool)
 				if err != nil {
 					t.Fatal(err)
@@ -758,7 +765,8 @@ func TestPoolDisconnectGone(t *testing.T) {
 		})
 	}
 	t.Run("unknown grant", func(t *testing.T) {
-		srv, pool := newConnectRig(t, auth.NewMemoryStore(), nil)
+		r := newRig(t, connecting(auth.NewMemoryStore(), nil))
+		srv, pool := r.srv, r.pool
 		if err := pool.Disconnect(t.Context(), "grant_404"); err != nil {
 			t.Errorf("Disconnect: %v, want nil", err)
 		}

@@ -361,9 +361,8 @@ func TestErrorSnippetsHoldNoSecret(t *testing.T) {
 // wrapping, with the fields set, the sentinels still matching and the text
 // of the error as made.
 func TestErrorTypesAreThePackages(t *testing.T) {
-	rig := func(t *testing.T, opts ...partnertest.GrantOption) *toolsRig { return newToolsRig(t, opts...) }
 	t.Run("REST", func(t *testing.T) {
-		r := rig(t)
+		r := newRig(t)
 		r.srv.InjectFault(partnertest.Fault{Host: partnertest.HostAPI, Path: "/api/oauth-client/v1/projects/*", Status: 409,
 			Body: `{"error":"conflict","message":"busy"}`})
 		_, err := r.c.Projects.Get(t.Context(), "p1")
@@ -377,7 +376,7 @@ func TestErrorTypesAreThePackages(t *testing.T) {
 		}
 	})
 	t.Run("tool", func(t *testing.T) {
-		r := rig(t)
+		r := newRig(t)
 		r.srv.InjectFault(partnertest.Fault{Host: partnertest.HostMCP, Tool: "listKeys", ToolError: "CONFLICT: busy"})
 		_, err := r.listAll(t)
 		wrapped := fmt.Errorf("listing: %w", err)
@@ -396,7 +395,7 @@ func TestErrorTypesAreThePackages(t *testing.T) {
 				scopes = append(scopes, s)
 			}
 		}
-		r := rig(t, partnertest.WithScopes(scopes...))
+		r := newRig(t, withGrant(partnertest.WithScopes(scopes...)))
 		err := fmt.Errorf("setup: %w", createProject(t.Context(), r.c))
 		var mse *partner.MissingScopeError
 		var ae *partner.APIError

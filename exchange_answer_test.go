@@ -17,7 +17,8 @@ import (
 func answerExchange(t *testing.T, body string) (*partnertest.Server, *partner.Pool, *recordingStore, []partner.Grant, error) {
 	t.Helper()
 	store := &recordingStore{MemoryStore: auth.NewMemoryStore()}
-	srv, pool := newConnectRig(t, store, nil)
+	r := newRig(t, connecting(store, nil))
+	srv, pool := r.srv, r.pool
 	srv.InjectFault(partnertest.Fault{Host: partnertest.HostAuth, Path: partnertest.TokenPath, Status: 200, Body: body})
 	grants, err := pool.Exchange(t.Context(), "pt_code_S3CR3T")
 	return srv, pool, store, grants, err

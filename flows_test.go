@@ -19,7 +19,8 @@ import (
 // would show.
 func TestFlowLifecycle(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv, c, g := newFlow(t)
+		r := newRig(t)
+		srv, c, g := r.srv, r.c, r.g
 		const hours = 5
 		for range hours * 60 {
 			if _, err := c.Projects.List(t.Context(), g.Organizations[0].ID); err != nil {
@@ -51,7 +52,8 @@ func TestFlowLifecycle(t *testing.T) {
 // and no later call reaches the service.
 func TestFlowRevocationMidway(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv, c, g := newFlow(t)
+		r := newRig(t)
+		srv, c, g := r.srv, r.c, r.g
 		org := g.Organizations[0].ID
 		for i := range 20 {
 			if i == 10 {
@@ -82,7 +84,8 @@ func TestFlowRevocationMidway(t *testing.T) {
 // create; the error names the scope; nothing is retried.
 func TestFlowMissingScope(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv, c, g := newFlow(t, partnertest.WithScopes(partnertest.ScopeProjectsRead))
+		r := newRig(t, withGrant(partnertest.WithScopes(partnertest.ScopeProjectsRead)))
+		srv, c, g := r.srv, r.c, r.g
 		if _, err := c.Projects.List(t.Context(), g.Organizations[0].ID); err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +117,8 @@ func TestFlowMissingScope(t *testing.T) {
 // connection dropped is not sent again.
 func TestFlowFaults(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv, c, g := newFlow(t)
+		r := newRig(t)
+		srv, c, g := r.srv, r.c, r.g
 		org := g.Organizations[0].ID
 		if _, err := c.Projects.List(t.Context(), org); err != nil {
 			t.Fatal(err)

@@ -22,15 +22,6 @@ const mcpURL = "https://mcp.example.test/mcp"
 // through its handler for unmatched requests.
 const widgets = baseURL + "/api/oauth-client/v1/widgets"
 
-// hcScript returns a script and a client for it with MCPURL set.
-func hcScript(t *testing.T) (*script, *partner.Client) {
-	t.Helper()
-	s := newScript()
-	cfg := s.config()
-	cfg.MCPURL = mcpURL
-	return s, s.client(t, cfg)
-}
-
 // sentTo returns the requests the script saw for host and path.
 func sentTo(s *script, host, path string) []captured {
 	var out []captured
@@ -54,7 +45,8 @@ func readAll(t *testing.T, resp *http.Response) string {
 }
 
 func TestHTTPClientSendsTheInstallationTokenOfRESTCalls(t *testing.T) {
-	s, c := hcScript(t)
+	s := newScript()
+	c := s.client(t, s.config(withMCPURL))
 	s.handle("", func(*http.Request) reply { return reply{status: 200, body: `{"ok":true}`} })
 	ctx := t.Context()
 	if _, err := c.Projects.List(ctx, "org-1"); err != nil {
@@ -91,7 +83,8 @@ func TestHTTPClientSendsTheInstallationTokenOfRESTCalls(t *testing.T) {
 }
 
 func TestHTTPClientSharesTheMintWithRESTOnPartnertest(t *testing.T) {
-	srv, c, g := newFlow(t)
+	r := newRig(t)
+	srv, c, g := r.srv, r.c, r.g
 	ctx := t.Context()
 	hc := c.HTTPClient()
 	get := func() {
@@ -127,7 +120,8 @@ func TestHTTPClientRefusesOtherHosts(t *testing.T) {
 		"https://mcp.example.test.evil.test/mcp",
 	} {
 		t.Run(u, func(t *testing.T) {
-			s, c := hcScript(t)
+			s := newScript()
+			c := s.client(t, s.config(withMCPURL))
 			req, err := http.NewRequest(http.MethodPost, u, strings.NewReader(`{"a":1}`))
 			if err != nil {
 				t.Fatal(err)
@@ -151,7 +145,8 @@ func TestHTTPClientRefusesOtherHosts(t *testing.T) {
 }
 
 func TestHTTPClientRefusesARedirectToAnotherHost(t *testing.T) {
-	s, c := hcScript(t)
+	s := newScript()
+	c := s.client(t, s.config(withMCPURL))
 	s.handle("", func(r *http.Request) reply {
 		switch r.URL.Path {
 		case "/api/oauth-client/v1/widgets":
@@ -212,7 +207,8 @@ func TestHTTPClientReplaysOnceAfter401(t *testing.T) {
 	widgetReqs := func(s *script) []captured { return sentTo(s, "api.example.test", "/api/oauth-client/v1/widgets") }
 
 	t.Run("401 then 200", func(t *testing.T) {
-		s, c := hcScript(t)
+		s := newScript()
+		c := s.client(t, s.config(withMCPURL))
 		s.then("", errReply(401, "invalid_token"), reply{status: 201, body: `{"id":"w1"}`})
 		resp := post(t, c, bytes.NewReader([]byte(payload)))
 		if body := readAll(t, resp); resp.StatusCode != 201 || body != `{"id":"w1"}` {
@@ -239,7 +235,8 @@ func TestHTTPClientReplaysOnceAfter401(t *testing.T) {
 	})
 
 	t.Run("401 twice", func(t *testing.T) {
-		s, c := hcScript(t)
+		s := newScript()
+		c := s.client(t, s.config(withMCPURL))
 		s.then("", errReply(401, "invalid_token"), errReply(401, "invalid_token"), reply{status: 200})
 		resp := post(t, c, bytes.NewReader([]byte(payload)))
 		if body := readAll(t, resp); resp.StatusCode != 401 || !strings.Contains(body, "invalid_token") {
@@ -259,7 +256,8 @@ func TestHTTPClientReplaysOnceAfter401(t *testing.T) {
 	t.Run("body without GetBody", func(t *testing.T) {
 		// The body is read before the request is sent, so a body that
 		// net/http could not send again is replayed too.
-		s, c := hcScript(t)
+		s := newScript()
+		c := s.client(t, s.config(withMCPURL))
 		s.then("", errReply(401, "invalid_token"))
 		s.handle("", func(*http.Request) reply { return reply{status: 200} })
 		resp := post(t, c, io.NopCloser(strings.NewReader(payload)))
@@ -279,7 +277,8 @@ func TestHTTPClientReplaysOnceAfter401(t *testing.T) {
 	})
 
 	t.Run("GET without a body", func(t *testing.T) {
-		s, c := hcScript(t)
+		s := newScript()
+		c := s.client(t, s.config(withMCPURL))
 		s.then("", errReply(401, "invalid_token"), reply{status: 200, body: `[]`})
 		resp, err := c.HTTPClient().Get(widgets)
 		if err != nil {
@@ -303,7 +302,8 @@ func TestHTTPClientReturnsErrorStatusesAsResponses(t *testing.T) {
 		{status: 409, body: `{"error":"conflict"}`},
 	} {
 		t.Run(http.StatusText(r.status), func(t *testing.T) {
-			s, c := hcScript(t)
+			s := newScript()
+			c := s.client(t, s.config(withMCPURL))
 			s.then("", r)
 			resp, err := c.HTTPClient().Get(widgets + "/w9")
 			if err != nil {
@@ -328,7 +328,8 @@ func TestHTTPClientReturnsErrorStatusesAsResponses(t *testing.T) {
 
 func TestHTTPClientGrantRevoked(t *testing.T) {
 	const revoked = `{"error":"grant_revoked","message":"The user revoked the grant"}`
-	s, c := hcScript(t)
+	s := newScript()
+	c := s.client(t, s.config(withMCPURL))
 	s.then("", reply{status: 410, body: revoked})
 	resp, err := c.HTTPClient().Get(widgets)
 	if err != nil {
@@ -368,7 +369,8 @@ func TestHTTPClient410WithAnotherCodeLeavesTheGrant(t *testing.T) {
 		"long":  long,
 	} {
 		t.Run(name, func(t *testing.T) {
-			s, c := hcScript(t)
+			s := newScript()
+			c := s.client(t, s.config(withMCPURL))
 			s.then("", reply{status: 410, body: body})
 			resp, err := c.HTTPClient().Get(widgets)
 			if err != nil {
@@ -387,7 +389,8 @@ func TestHTTPClient410WithAnotherCodeLeavesTheGrant(t *testing.T) {
 func TestHTTPClientRevokedWithALongBody(t *testing.T) {
 	// A long 410 body is still returned in full.
 	body := `{"error":"grant_revoked","message":"` + strings.Repeat("x", 10_000) + `"}`
-	s, c := hcScript(t)
+	s := newScript()
+	c := s.client(t, s.config(withMCPURL))
 	s.then("", reply{status: 410, body: body})
 	resp, err := c.HTTPClient().Get(widgets)
 	if err != nil {
@@ -434,13 +437,8 @@ func TestHTTPClientTransportErrorsHoldNoSecret(t *testing.T) {
 func TestHTTPClientConcurrentUse(t *testing.T) {
 	// On loopback: the in-memory network's TLS servers log the handshakes
 	// of the spare connections 32 first requests dial.
-	srv := partnertest.NewServer()
-	t.Cleanup(srv.Close)
-	g := srv.NewGrant()
-	c, err := partner.NewClient(flowConfig(srv, g))
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := newRig(t, onLoopback())
+	srv, c, g := r.srv, r.c, r.g
 	ctx := t.Context()
 	orgs := srv.URL + "/api/oauth-client/organizations"
 	var wg sync.WaitGroup
@@ -493,7 +491,8 @@ func TestHTTPClientConcurrentUse(t *testing.T) {
 func TestHTTPClientEndpointRefusingEveryToken(t *testing.T) {
 	for _, replayable := range []bool{true, false} {
 		t.Run(fmt.Sprintf("replayable=%v", replayable), func(t *testing.T) {
-			s, c := hcScript(t)
+			s := newScript()
+			c := s.client(t, s.config(withMCPURL))
 			s.handle("", func(*http.Request) reply { return errReply(401, "invalid_token") })
 			for range 20 {
 				var body io.Reader = bytes.NewReader([]byte(`{}`))
@@ -544,7 +543,8 @@ func TestHTTPClientRedirectErrorsHoldNoToken(t *testing.T) {
 		"percent token": func(tok string) string { return "https://evil.example.test/?t=%" + fmt.Sprintf("%X", tok[0]) + tok[1:] },
 	} {
 		t.Run(name, func(t *testing.T) {
-			s, c := hcScript(t)
+			s := newScript()
+			c := s.client(t, s.config(withMCPURL))
 			s.handle("", func(r *http.Request) reply {
 				tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 				return reply{status: http.StatusFound, header: http.Header{"Location": {location(tok)}}}
@@ -565,7 +565,8 @@ func TestHTTPClientRedirectErrorsHoldNoToken(t *testing.T) {
 // host to MCPURL's carries the installation token there too: both are
 // hosts the token may go to.
 func TestHTTPClientRedirectToAnotherConfiguredHost(t *testing.T) {
-	s, c := hcScript(t)
+	s := newScript()
+	c := s.client(t, s.config(withMCPURL))
 	s.handle("", func(r *http.Request) reply {
 		if r.URL.Host == "api.example.test" {
 			return reply{status: http.StatusTemporaryRedirect, header: http.Header{"Location": {"https://mcp.example.test/elsewhere"}}}

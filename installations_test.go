@@ -13,7 +13,8 @@ import (
 // follows a new mint after the user changed the scopes.
 func TestInstallationSaysWhatTheLatestMintSaid(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv, c, g := newFlow(t)
+		r := newRig(t)
+		srv, c, g := r.srv, r.c, r.g
 		if _, ok := c.LastInstallationToken(); ok {
 			t.Fatal("Installation reports a mint before any call")
 		}

@@ -16,22 +16,13 @@ import (
 	"golang.org/x/oauth2"
 )
 
-// pacedFlow starts partnertest with the service's rate cap and a client
-// for a new grant with pacing p.
-func pacedFlow(t *testing.T, p partner.Pacing) (*partnertest.Server, *partner.Client) {
-	t.Helper()
-	srv := partnertest.NewServer(partnertest.WithInMemoryNetwork(), partnertest.WithRateLimit(1000), partnertest.WithRequestLogLimit(10_000))
-	t.Cleanup(srv.Close)
-	g := srv.NewGrant()
-	cfg := flowConfig(srv, g)
-	cfg.Pacing = p
-	cfg.RetryAfterMax = time.Minute
-	c, err := partner.NewClient(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return srv, c
+// rateCapped gives newRig's service its rate cap of 1,000 calls a minute.
+var rateCapped = withServer(partnertest.WithRateLimit(1000), partnertest.WithRequestLogLimit(10_000))
+
+// paced gives newRig's client pacing p, and Retry-After waits up to a
+// minute.
+func paced(p partner.Pacing) rigOption {
+	return withConfig(func(cfg *partner.Config) { cfg.Pacing, cfg.RetryAfterMax = p, time.Minute })
 }
 
 // TestPacingKeepsUnderTheRateLimit: 5,000 calls of one grant against the
@@ -39,7 +30,8 @@ func pacedFlow(t *testing.T, p partner.Pacing) (*partnertest.Server, *partner.Cl
 // refused, and they take as long as the pace says.
 func TestPacingKeepsUnderTheRateLimit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv, c := pacedFlow(t, partner.Pacing{})
+		r := newRig(t, rateCapped, paced(partner.Pacing{}))
+		srv, c := r.srv, r.c
 		const n = 5000
 		start := time.Now()
 		for i := range n {
@@ -74,7 +66,8 @@ func refused(srv *partnertest.Server) int {
 // each is waited out per its Retry-After, so every call still succeeds.
 func TestPacingOffMeets429s(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv, c := pacedFlow(t, partner.Pacing{Off: true})
+		r := newRig(t, rateCapped, paced(partner.Pacing{Off: true}))
+		srv, c := r.srv, r.c
 		for i := range 2500 {
 			if _, err := c.Organizations.List(t.Context()); err != nil {
 				t.Fatalf("call %d: %v", i, err)
@@ -90,7 +83,7 @@ func TestPacingOffMeets429s(t *testing.T) {
 // its context ends, with the context's error.
 func TestPacingWaitEndsWithContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		_, c := pacedFlow(t, partner.Pacing{PerMinute: 1, Burst: 1})
+		c := newRig(t, rateCapped, paced(partner.Pacing{PerMinute: 1, Burst: 1})).c
 		if _, err := c.Organizations.List(t.Context()); err != nil {
 			t.Fatal(err)
 		}

@@ -17,7 +17,8 @@ func BenchmarkPoolIdleGrant(b *testing.B) {
 		const n = 10_000
 		var perGrant float64
 		for b.Loop() {
-			_, pool, _, grants := newPoolRig(b, n, 0)
+			r := newRig(b, withPool(n, 0))
+			_, pool, _, grants := r.srv, r.pool, r.store, r.grants
 			ctx := b.Context()
 			for _, g := range grants {
 				c, err := pool.Client(ctx, g.ID)
@@ -41,7 +42,8 @@ func BenchmarkPoolIdleGrant(b *testing.B) {
 	})
 
 	b.Run("first-call", func(b *testing.B) {
-		_, pool, _, grants := newPoolRig(b, b.N, 0)
+		r := newRig(b, withPool(b.N, 0))
+		_, pool, _, grants := r.srv, r.pool, r.store, r.grants
 		ctx := b.Context()
 		b.ReportAllocs()
 		b.ResetTimer()
@@ -57,7 +59,8 @@ func BenchmarkPoolIdleGrant(b *testing.B) {
 	})
 
 	b.Run("warm", func(b *testing.B) {
-		_, pool, _, grants := newPoolRig(b, 1, 0)
+		r := newRig(b, withPool(1, 0))
+		_, pool, _, grants := r.srv, r.pool, r.store, r.grants
 		ctx := b.Context()
 		id := grants[0].ID
 		c, _ := pool.Client(ctx, id)

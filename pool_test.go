@@ -4,16 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"testing/synctest"
 
+	"github.com/jarcoal/httpmock"
 	"golang.org/x/oauth2"
 
 	partner "github.com/locsvc/partner-go"
@@ -21,36 +19,12 @@ import (
 	"github.com/locsvc/partner-go/partnertest"
 )
 
-// newPoolRig starts a fake service on the in-memory network (so that it
-// works inside synctest bubbles), connects n users and stores their tokens.
-func newPoolRig(t testing.TB, n int, max int) (*partnertest.Server, *partner.Pool, *auth.MemoryStore, []partnertest.Grant) {
-	t.Helper()
-	srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
-	t.Cleanup(srv.Close)
-	store := auth.NewMemoryStore()
-	grants := make([]partnertest.Grant, n)
-	for i := range grants {
-		grants[i] = srv.NewGrant()
-		if err := store.Save(context.Background(), grants[i].ID, &oauth2.Token{RefreshToken: grants[i].RefreshToken}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pool, err := partner.NewPool(partner.PoolConfig{Pacing: noPacing,
-		BaseURL: srv.URL, AuthURL: srv.AuthURL,
-		ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
-		Store: store, HTTPClient: srv.Client(), MaxClients: max,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return srv, pool, store, grants
-}
-
 // TestPoolManyGrants: 1,000 grants with 10 concurrent calls each through
 // one Pool make exactly one refresh and one mint per grant.
 func TestPoolManyGrants(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv, pool, _, grants := newPoolRig(t, 1000, 0)
+		r := newRig(t, withPool(1000, 0))
+		srv, pool, _, grants := r.srv, r.pool, r.store, r.grants
 		var wg sync.WaitGroup
 		errs := make(chan error, 10*len(grants))
 		for _, g := range grants {
@@ -84,7 +58,8 @@ func TestPoolManyGrants(t *testing.T) {
 // final error, through the same client or a new Pool.Client call.
 func TestPoolRevokedGrant(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv, pool, _, grants := newPoolRig(t, 2, 0)
+		r := newRig(t, withPool(2, 0))
+		srv, pool, _, grants := r.srv, r.pool, r.store, r.grants
 		g, other := grants[0], grants[1]
 		c, err := pool.Client(t.Context(), g.ID)
 		if err != nil {
@@ -137,7 +112,8 @@ func requestsOf(srv *partnertest.Server, grantID string) int {
 // refreshed or minted.
 func TestPoolEviction(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv, pool, _, grants := newPoolRig(t, 3, 2)
+		r := newRig(t, withPool(3, 2))
+		srv, pool, _, grants := r.srv, r.pool, r.store, r.grants
 		first := map[string]*partner.Client{}
 		for _, g := range grants {
 			c, err := pool.Client(t.Context(), g.ID)
@@ -177,7 +153,8 @@ func TestPoolEviction(t *testing.T) {
 // of a new authorization.
 func TestPoolEvictedRevokedGrant(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv, pool, store, grants := newPoolRig(t, 2, 1)
+		r := newRig(t, withPool(2, 1))
+		srv, pool, store, grants := r.srv, r.pool, r.store, r.grants
 		ctx := t.Context()
 		g := grants[0]
 		srv.Revoke(g.ID)
@@ -252,7 +229,8 @@ func TestPoolNeverResendsFailedRefreshToken(t *testing.T) {
 // TestPoolForget and bad input.
 func TestPoolForgetAndBadInput(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		_, pool, _, grants := newPoolRig(t, 1, 0)
+		r := newRig(t, withPool(1, 0))
+		_, pool, _, grants := r.srv, r.pool, r.store, r.grants
 		c1, _ := pool.Client(t.Context(), grants[0].ID)
 		pool.Forget(grants[0].ID)
 		if pool.Len() != 0 {
@@ -280,7 +258,8 @@ func TestPoolForgetAndBadInput(t *testing.T) {
 // from the Store, for a grant in memory and for one evicted meanwhile.
 func TestPoolReconnect(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv, pool, store, grants := newPoolRig(t, 2, 1)
+		r := newRig(t, withPool(2, 1))
+		srv, pool, store, grants := r.srv, r.pool, r.store, r.grants
 		ctx := t.Context()
 		g := grants[0]
 		c, _ := pool.Client(ctx, g.ID)
@@ -355,7 +334,11 @@ func TestPoolSaveFailure(t *testing.T) {
 // refresh when it is used again.
 func TestPoolMemoryFollowsMaxClients(t *testing.T) {
 	const max = 10
-	end := &refusingTokenEndpoint{}
+	// The token endpoint refuses every refresh; any other request fails.
+	end := httpmock.NewMockTransport()
+	end.RegisterResponder("POST", authURL+"/api/auth/mcp/token", httpmock.NewStringResponder(http.StatusBadRequest, `{"error":"invalid_grant"}`).
+		HeaderSet(http.Header{"Content-Type": {"application/json"}}).SetContentLength())
+	refreshes := func() int { return end.GetTotalCallCount() }
 	pool, err := partner.NewPool(partner.PoolConfig{Pacing: noPacing, BaseURL: baseURL, AuthURL: authURL,
 		ClientID: clientID, ClientSecret: clientSecret, Store: derivedStore{}, HTTPClient: &http.Client{Transport: end},
 		MaxClients: max})
@@ -393,11 +376,11 @@ func TestPoolMemoryFollowsMaxClients(t *testing.T) {
 	}
 
 	// Evicted most recently, so still remembered: refused without a request.
-	before := end.n.Load()
+	before := refreshes()
 	if _, err := pool.Client(ctx, id(20_000-max-1)); !errors.Is(err, partner.ErrReauthorizationRequired) {
 		t.Errorf("a remembered failed grant: %v, want ErrReauthorizationRequired", err)
 	}
-	if n := end.n.Load() - before; n != 0 {
+	if n := refreshes() - before; n != 0 {
 		t.Errorf("a remembered failed grant sent %d refreshes, want 0", n)
 	}
 	// Forgotten long ago: one refused refresh, then known gone again.
@@ -408,7 +391,7 @@ func TestPoolMemoryFollowsMaxClients(t *testing.T) {
 	if !errors.Is(err, partner.ErrReauthorizationRequired) {
 		t.Errorf("a forgotten failed grant: %v, want ErrReauthorizationRequired", err)
 	}
-	if n := end.n.Load() - before; n != 1 {
+	if n := refreshes() - before; n != 1 {
 		t.Errorf("a forgotten failed grant sent %d refreshes, want 1", n)
 	}
 }
@@ -427,24 +410,6 @@ func settledHeap() uint64 {
 		}
 	}
 	return h
-}
-
-// refusingTokenEndpoint refuses every refresh with invalid_grant and
-// counts them; it keeps nothing else.
-type refusingTokenEndpoint struct{ n atomic.Int64 }
-
-func (e *refusingTokenEndpoint) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Body != nil {
-		io.Copy(io.Discard, req.Body)
-		req.Body.Close()
-	}
-	if route(req) != epToken {
-		return nil, fmt.Errorf("unexpected request %s %s", req.Method, req.URL.Path)
-	}
-	e.n.Add(1)
-	const body = `{"error":"invalid_grant"}`
-	return &http.Response{StatusCode: 400, Status: "400 Bad Request", Header: http.Header{"Content-Type": {"application/json"}},
-		Body: io.NopCloser(strings.NewReader(body)), ContentLength: int64(len(body)), Request: req}, nil
 }
 
 // derivedStore gives every grant a refresh token derived from its id and

@@ -15,29 +15,13 @@ import (
 	"github.com/locsvc/partner-go/projects"
 )
 
-func newPoolOn(t *testing.T, srv *partnertest.Server, store auth.Store, max int) *partner.Pool {
-	t.Helper()
-	p, err := partner.NewPool(partner.PoolConfig{Pacing: noPacing,
-		BaseURL: srv.URL, AuthURL: srv.AuthURL, ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
-		Store: store, HTTPClient: srv.Client(), MaxClients: max,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // TestHeldPoolClientRecoversAfterReconnect: a *Client taken from a Pool
 // before the user's reconnect works again once the application saved the
 // new token, with no new Pool.Client call.
 func TestHeldPoolClientRecoversAfterReconnect(t *testing.T) {
-	srv := partnertest.NewServer()
-	defer srv.Close()
-	g := srv.NewGrant()
-	store := auth.NewMemoryStore()
+	r := newRig(t, onLoopback(), withPool(1, 10))
+	srv, g, store, pool := r.srv, r.g, r.store, r.pool
 	ctx := context.Background()
-	store.Save(ctx, g.ID, &oauth2.Token{RefreshToken: g.RefreshToken})
-	pool := newPoolOn(t, srv, store, 10)
 
 	c, err := pool.Client(ctx, g.ID)
 	if err != nil {
@@ -68,11 +52,9 @@ func TestHeldPoolClientRecoversAfterReconnect(t *testing.T) {
 // TestPoolFailedSetIsBounded: 300 revoked grants through a Pool of 2
 // clients leave at most 2 remembered failures.
 func TestPoolFailedSetIsBounded(t *testing.T) {
-	srv := partnertest.NewServer()
-	defer srv.Close()
-	store := auth.NewMemoryStore()
+	r := newRig(t, onLoopback(), withPool(0, 2))
+	srv, store, pool := r.srv, r.store, r.pool
 	ctx := context.Background()
-	pool := newPoolOn(t, srv, store, 2)
 	for range 300 {
 		g := srv.NewGrant()
 		store.Save(ctx, g.ID, &oauth2.Token{RefreshToken: g.RefreshToken})
@@ -144,13 +126,9 @@ func TestSetTokenMintsANewInstallationToken(t *testing.T) {
 // Store with its own exchange. A call refused with missing_scope reads the
 // Store once, takes the new token and is replayed once with it.
 func TestWiderScopeSavedByTheApplicationIsTaken(t *testing.T) {
-	srv := partnertest.NewServer()
-	defer srv.Close()
-	g := srv.NewGrant(partnertest.WithScopes(partner.ScopeOrgRead, partner.ScopeProjectsRead))
-	store := auth.NewMemoryStore()
+	r := newRig(t, onLoopback(), withPool(1, 10), withGrant(partnertest.WithScopes(partner.ScopeOrgRead, partner.ScopeProjectsRead)))
+	srv, g, store, pool := r.srv, r.g, r.store, r.pool
 	ctx := context.Background()
-	store.Save(ctx, g.ID, &oauth2.Token{RefreshToken: g.RefreshToken})
-	pool := newPoolOn(t, srv, store, 10)
 	c, err := pool.Client(ctx, g.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -181,13 +159,10 @@ func TestWiderScopeSavedByTheApplicationIsTaken(t *testing.T) {
 // TestMissingScopeWithoutANewerTokenIsNotReplayed: when the Store holds
 // nothing newer, a missing_scope answer comes back after one request.
 func TestMissingScopeWithoutANewerTokenIsNotReplayed(t *testing.T) {
-	srv := partnertest.NewServer()
-	defer srv.Close()
-	g := srv.NewGrant(partnertest.WithScopes(partner.ScopeOrgRead, partner.ScopeProjectsRead))
-	store := auth.NewMemoryStore()
+	r := newRig(t, onLoopback(), withPool(1, 10), withGrant(partnertest.WithScopes(partner.ScopeOrgRead, partner.ScopeProjectsRead)))
+	srv, g := r.srv, r.g
 	ctx := context.Background()
-	store.Save(ctx, g.ID, &oauth2.Token{RefreshToken: g.RefreshToken})
-	c, err := newPoolOn(t, srv, store, 10).Client(ctx, g.ID)
+	c, err := r.pool.Client(ctx, g.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,15 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"os"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
-
-	"golang.org/x/oauth2"
 
 	partner "github.com/locsvc/partner-go"
 	"github.com/locsvc/partner-go/partnertest"
@@ -165,20 +162,8 @@ func TestFaultMatrix(t *testing.T) {
 }
 
 func runRow(t *testing.T, row matrixRow) {
-	srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
-	defer srv.Close()
-	g := srv.NewGrant()
-	var logs bytes.Buffer
-	c, err := partner.NewClient(partner.Config{Pacing: noPacing,
-		BaseURL: srv.URL, AuthURL: srv.AuthURL,
-		ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
-		GrantID: g.ID, Token: &oauth2.Token{RefreshToken: g.RefreshToken},
-		HTTPClient: srv.Client(),
-		Logger:     slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := newRig(t)
+	srv, c, g, logs := r.srv, r.c, r.g, r.logs
 	call := row.call
 	if call == "" {
 		call = "orgs"
@@ -218,7 +203,7 @@ func runRow(t *testing.T, row matrixRow) {
 	ctx, cancel := context.WithTimeout(t.Context(), deadline)
 	defer cancel()
 	start := time.Now()
-	err = run(ctx)
+	err := run(ctx)
 	took := time.Since(start)
 
 	if got := outcome(err); got != row.want {

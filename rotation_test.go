@@ -1,7 +1,6 @@
 package partner_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -10,8 +9,6 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
-
-	"golang.org/x/oauth2"
 
 	partner "github.com/locsvc/partner-go"
 	"github.com/locsvc/partner-go/auth"
@@ -24,31 +21,8 @@ import (
 // the SDK to its promise: within one Pool, however its grants are held,
 // no refresh token is sent twice.
 
-// newRotationRig starts a rotating fake on the in-memory network, connects
-// n users, stores their tokens, and returns a Pool keeping max clients.
-func newRotationRig(t *testing.T, n, max int) (*partnertest.Server, *partner.Pool, *auth.MemoryStore, []partnertest.Grant) {
-	t.Helper()
-	srv := partnertest.NewServer(partnertest.WithInMemoryNetwork(), partnertest.WithRefreshRotation())
-	t.Cleanup(srv.Close)
-	store := auth.NewMemoryStore()
-	grants := make([]partnertest.Grant, n)
-	for i := range grants {
-		grants[i] = srv.NewGrant()
-		if err := store.Save(context.Background(), grants[i].ID, &oauth2.Token{RefreshToken: grants[i].RefreshToken}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pool, err := partner.NewPool(partner.PoolConfig{Pacing: noPacing,
-		BaseURL: srv.URL, AuthURL: srv.AuthURL,
-		ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
-		Store: store, HTTPClient: srv.Client(), MaxClients: max,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { pool.Close() })
-	return srv, pool, store, grants
-}
+// rotating gives newRig's server rotating refresh tokens.
+var rotating = withServer(partnertest.WithRefreshRotation())
 
 // errorLog collects the errors of many goroutines.
 type errorLog struct {
@@ -116,7 +90,8 @@ func TestPoolRotationEviction(t *testing.T) {
 			holders  = 20
 			duration = 6 * time.Hour
 		)
-		srv, pool, store, grants := newRotationRig(t, nGrants, 1)
+		r := newRig(t, rotating, withPool(nGrants, 1))
+		srv, pool, store, grants := r.srv, r.pool, r.store, r.grants
 		end := time.Now().Add(duration)
 		var fails errorLog
 		var wg sync.WaitGroup
@@ -180,7 +155,8 @@ func TestClientSetTokenDuringRefresh(t *testing.T) {
 			callers  = 5
 			duration = 6 * time.Hour
 		)
-		srv, pool, store, grants := newRotationRig(t, nGrants, 0)
+		r := newRig(t, rotating, withPool(nGrants, 0))
+		srv, pool, store, grants := r.srv, r.pool, r.store, r.grants
 		end := time.Now().Add(duration)
 		var fails errorLog
 		var wg sync.WaitGroup
@@ -234,7 +210,8 @@ func TestClientSetTokenDuringRefresh(t *testing.T) {
 // the retired one.
 func TestClientSetTokenStale(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv, pool, store, grants := newRotationRig(t, 1, 0)
+		r := newRig(t, rotating, withPool(1, 0))
+		srv, pool, store, grants := r.srv, r.pool, r.store, r.grants
 		g := grants[0]
 		stale, err := store.Load(t.Context(), g.ID)
 		if err != nil {
@@ -279,9 +256,10 @@ func TestIndependentClientsReuseRefreshToken(t *testing.T) {
 
 	t.Run("two NewClient", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			srv, _, store, grants := newRotationRig(t, 1, 0)
+			r := newRig(t, rotating, withPool(1, 0))
+			srv, _, store, grants := r.srv, r.pool, r.store, r.grants
 			g := grants[0]
-			cfg := flowConfig(srv, g)
+			cfg := clientConfig(srv, g)
 			cfg.Token, cfg.Store = nil, plainStore{store} // both take the grant's token from one Store
 			a, err := partner.NewClient(cfg)
 			if err != nil {
@@ -308,7 +286,8 @@ func TestIndependentClientsReuseRefreshToken(t *testing.T) {
 	})
 	t.Run("one Pool", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			srv, pool, store, grants := newRotationRig(t, 1, 0)
+			r := newRig(t, rotating, withPool(1, 0))
+			srv, pool, store, grants := r.srv, r.pool, r.store, r.grants
 			a, err := pool.Client(t.Context(), grants[0].ID)
 			if err != nil {
 				t.Fatal(err)

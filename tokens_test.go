@@ -30,7 +30,8 @@ import (
 // carries an expired token (the service would refuse it with 401).
 func TestTokenLifecycle(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv, c, g := newFlow(t)
+		r := newRig(t)
+		srv, c, g := r.srv, r.c, r.g
 		const (
 			tick     = 30 * time.Second
 			duration = 3 * time.Hour
@@ -97,7 +98,7 @@ func TestStartupTokenRefreshedEarly(t *testing.T) {
 			srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
 			defer srv.Close()
 			g := srv.NewGrant()
-			cfg := flowConfig(srv, g)
+			cfg := clientConfig(srv, g)
 			cfg.Token = &oauth2.Token{AccessToken: srv.IssueAccessToken(g.ID), RefreshToken: g.RefreshToken, Expiry: time.Now().Add(tt.left)}
 			c, err := partner.NewClient(cfg)
 			if err != nil {
@@ -345,7 +346,8 @@ func TestSetToken(t *testing.T) {
 	// requests until SetToken gives it the reconnected grant's token.
 	t.Run("after the user reconnected", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			srv, c, g := newFlow(t)
+			r := newRig(t)
+			srv, c, g := r.srv, r.c, r.g
 			srv.Revoke(g.ID)
 			if _, err := c.Organizations.List(t.Context()); !errors.Is(err, partner.ErrReauthorizationRequired) {
 				t.Fatalf("revoked: %v", err)

@@ -66,27 +66,6 @@ func liveSessions() int {
 	return n
 }
 
-// toolPool returns a pool on srv keeping at most max clients, with the
-// stored tokens of grants gs.
-func toolPool(t *testing.T, srv *partnertest.Server, max int, gs ...partnertest.Grant) *partner.Pool {
-	t.Helper()
-	store := auth.NewMemoryStore()
-	for _, g := range gs {
-		if err := store.Save(t.Context(), g.ID, &oauth2.Token{RefreshToken: g.RefreshToken}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	p, err := partner.NewPool(partner.PoolConfig{
-		BaseURL: srv.URL, AuthURL: srv.AuthURL, MCPURL: srv.MCPURL,
-		ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
-		Store: store, HTTPClient: srv.Client(), MaxClients: max,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func TestMCPURLIsCheckedLikeTheOtherURLs(t *testing.T) {
 	const querySecret = "Q-S3CR3T"
 	for _, raw := range []string{
@@ -130,75 +109,6 @@ func TestMCPURLIsCheckedLikeTheOtherURLs(t *testing.T) {
 	}
 }
 
-func TestToolsWithoutMCPURL(t *testing.T) {
-	calls := map[string]func(context.Context, *partner.Client) error{
-		"Keys.Create": func(ctx context.Context, c *partner.Client) error { return createKey(ctx, c, "acme/site", "nav.home") },
-		"Keys.All": func(ctx context.Context, c *partner.Client) error {
-			for _, err := range c.Keys.All(ctx, "acme/site", keys.ListOptions{}) {
-				return err
-			}
-			return errors.New("Keys.All yielded nothing")
-		},
-		"Translations.Pending": func(ctx context.Context, c *partner.Client) error {
-			_, err := c.Translations.Pending(ctx, "acme/site")
-			return err
-		},
-		"Tools.List": func(ctx context.Context, c *partner.Client) error {
-			_, err := c.Tools.List(ctx, partner.TranslationTools)
-			return err
-		},
-		"Tools.Call": func(ctx context.Context, c *partner.Client) error {
-			return c.Tools.Call(ctx, partner.TranslationTools, "listKeys", map[string]any{"project": "acme/site"}, nil)
-		},
-	}
-	for name, call := range calls {
-		t.Run(name, func(t *testing.T) {
-			s := newScript()
-			err := call(t.Context(), s.client(t, s.config()))
-			if !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "Config.MCPURL") {
-				t.Errorf("err = %v, want ErrInvalidArgument naming Config.MCPURL", err)
-			}
-			if n := s.total(); n != 0 {
-				t.Errorf("%d requests sent, want none", n)
-			}
-		})
-	}
-	t.Run("Pool", func(t *testing.T) {
-		s := newScript()
-		store := auth.NewMemoryStore()
-		if err := store.Save(t.Context(), grantID, &oauth2.Token{RefreshToken: refreshTok}); err != nil {
-			t.Fatal(err)
-		}
-		p, err := partner.NewPool(partner.PoolConfig{BaseURL: baseURL, AuthURL: authURL,
-			ClientID: clientID, ClientSecret: clientSecret, Store: store, HTTPClient: &http.Client{Transport: s}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer p.Close()
-		c, err := p.Client(t.Context(), grantID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = createKey(t.Context(), c, "acme/site", "nav.home")
-		if !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "PoolConfig.MCPURL") {
-			t.Errorf("err = %v, want ErrInvalidArgument naming PoolConfig.MCPURL", err)
-		}
-		if n := s.total(); n != 0 {
-			t.Errorf("%d requests sent, want none", n)
-		}
-	})
-	t.Run("unknown server", func(t *testing.T) {
-		s, c := hcScript(t)
-		_, err := c.Tools.List(t.Context(), partner.MCPServer("content"))
-		if !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "content") {
-			t.Errorf("err = %v, want ErrInvalidArgument naming the server", err)
-		}
-		if n := s.total(); n != 0 {
-			t.Errorf("%d requests sent, want none", n)
-		}
-	})
-}
-
 // hostLog records the host, path and Authorization of every request.
 type hostLog struct {
 	next http.RoundTripper
@@ -214,18 +124,9 @@ func (h *hostLog) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func TestToolTokenGoesOnlyToTheMCPAndBaseHosts(t *testing.T) {
-	srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
-	t.Cleanup(srv.Close)
-	g := srv.NewGrant()
-	project := toolProject(srv, g)
-	cfg := flowConfig(srv, g)
-	rec := &hostLog{next: srv.Client().Transport}
-	cfg.HTTPClient = &http.Client{Transport: rec}
-	c, err := partner.NewClient(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	var rec *hostLog
+	r := newRig(t, withTransport(func(next http.RoundTripper, _ *rig) http.RoundTripper { rec = &hostLog{next: next}; return rec }))
+	srv, c, g, project := r.srv, r.c, r.g, r.project
 	ctx := t.Context()
 
 	base, mcp, authHost := hostOf(t, srv.URL), hostOf(t, srv.MCPURL), hostOf(t, srv.AuthURL)
@@ -293,8 +194,8 @@ func hostOf(t *testing.T, raw string) string {
 }
 
 func TestClientClose(t *testing.T) {
-	srv, c, g := newFlow(t)
-	project := toolProject(srv, g)
+	r := newRig(t)
+	srv, c, g, project := r.srv, r.c, r.g, r.project
 	ctx := t.Context()
 	if err := createKey(ctx, c, project, "nav.home"); err != nil {
 		t.Fatal(err)
@@ -329,8 +230,8 @@ func TestClientClose(t *testing.T) {
 }
 
 func TestClientCloseBeforeAnyToolCall(t *testing.T) {
-	srv, c, g := newFlow(t)
-	project := toolProject(srv, g)
+	r := newRig(t)
+	srv, c, project := r.srv, r.c, r.project
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -344,11 +245,9 @@ func TestClientCloseBeforeAnyToolCall(t *testing.T) {
 
 func TestPoolClose(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
-		defer srv.Close()
-		ga, gb := srv.NewGrant(), srv.NewGrant()
+		r := newRig(t, withPool(2, 0))
+		srv, ga, gb, p := r.srv, r.grants[0], r.grants[1], r.pool
 		pa, pb := toolProject(srv, ga), toolProject(srv, gb)
-		p := toolPool(t, srv, 0, ga, gb)
 		ctx := t.Context()
 		a, err := p.Client(ctx, ga.ID)
 		if err != nil {
@@ -409,12 +308,9 @@ func TestPoolLetsGoOfTheSessionsOfClientsItDrops(t *testing.T) {
 	for name, drop := range drops {
 		t.Run(name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
-				defer srv.Close()
-				ga, gb := srv.NewGrant(), srv.NewGrant()
+				r := newRig(t, withPool(2, 1))
+				srv, ga, gb, p := r.srv, r.grants[0], r.grants[1], r.pool
 				pa, pb := toolProject(srv, ga), toolProject(srv, gb)
-				p := toolPool(t, srv, 1, ga, gb)
-				defer p.Close()
 				ctx := t.Context()
 				a, err := p.Client(ctx, ga.ID)
 				if err != nil {
@@ -479,13 +375,8 @@ func projectID(t *testing.T, srv *partnertest.Server, g partnertest.Grant) strin
 func TestToolSessionsLeaveNoGoroutineAfterClose(t *testing.T) {
 	t.Run("Client", func(t *testing.T) {
 		opt := goleak.IgnoreCurrent()
-		srv := partnertest.NewServer()
-		g := srv.NewGrant()
-		project := toolProject(srv, g)
-		c, err := partner.NewClient(flowConfig(srv, g))
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := newRig(t, onLoopback())
+		srv, c, project := r.srv, r.c, r.project
 		var wg sync.WaitGroup
 		for i := range 8 {
 			wg.Go(func() {
@@ -503,10 +394,9 @@ func TestToolSessionsLeaveNoGoroutineAfterClose(t *testing.T) {
 	})
 	t.Run("Pool", func(t *testing.T) {
 		opt := goleak.IgnoreCurrent()
-		srv := partnertest.NewServer()
-		ga, gb := srv.NewGrant(), srv.NewGrant()
+		r := newRig(t, onLoopback(), withPool(2, 0))
+		srv, ga, gb, p := r.srv, r.grants[0], r.grants[1], r.pool
 		pa, pb := toolProject(srv, ga), toolProject(srv, gb)
-		p := toolPool(t, srv, 0, ga, gb)
 		for _, x := range []struct {
 			g       partnertest.Grant
 			project string

@@ -1,7 +1,9 @@
 package partner_test
 
-// Flows through the translation tools (Config.MCPURL), as users run
-// them, against partnertest's MCP server.
+// What is the translation tools' own (Config.MCPURL), against
+// partnertest's MCP server: flows as users run them, the checks of their
+// arguments, a missing translations:publish scope and the publish
+// cooldown. What both MCP servers share is in mcp_test.go.
 
 import (
 	"context"
@@ -24,43 +26,6 @@ import (
 	"github.com/locsvc/partner-go/webhook"
 )
 
-// toolsRig is a client of one grant and the project its tool calls work
-// in: "<org slug>/web", source language en, targets de and fr.
-type toolsRig struct {
-	srv     *partnertest.Server
-	c       *partner.Client
-	g       partnertest.Grant
-	p       partnertest.Project
-	project string // "org/project", as the tools name it
-}
-
-// newToolsRig is newFlow (the in-memory network, for synctest) with the
-// project added. The client is closed when the test ends.
-func newToolsRig(t *testing.T, opts ...partnertest.GrantOption) *toolsRig {
-	t.Helper()
-	srv, c, g := newFlow(t, opts...)
-	t.Cleanup(func() { c.Close() })
-	return addToolsProject(srv, c, g)
-}
-
-func addToolsProject(srv *partnertest.Server, c *partner.Client, g partnertest.Grant) *toolsRig {
-	org := g.Organizations[0]
-	p := srv.AddProject(org.ID, partnertest.Project{Name: "Web", Slug: "web", SourceLanguage: "en",
-		TargetLanguages: []partnertest.Language{{Code: "de", Name: "German"}, {Code: "fr", Name: "French"}}})
-	return &toolsRig{srv: srv, c: c, g: g, p: p, project: org.Slug + "/web"}
-}
-
-// mcpRequests returns the requests the MCP listener logged.
-func mcpRequests(srv *partnertest.Server) []partnertest.Request {
-	var out []partnertest.Request
-	for _, r := range srv.Requests() {
-		if r.Host == partnertest.HostMCP {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // assertOnlyPOSTs fails unless every request to the MCP listener was a
 // POST and no discovery call of a newer protocol was made.
 func assertOnlyPOSTs(t *testing.T, srv *partnertest.Server) {
@@ -68,7 +33,7 @@ func assertOnlyPOSTs(t *testing.T, srv *partnertest.Server) {
 	if n := srv.MCPCounts(); n.Gets != 0 || n.Discovers != 0 {
 		t.Errorf("MCP counts %+v: want no GET and no server/discover", n)
 	}
-	for _, r := range mcpRequests(srv) {
+	for _, r := range requestsTo(srv, partnertest.HostMCP) {
 		if r.Method != http.MethodPost {
 			t.Errorf("%s %s reached the MCP listener; the SDK should send only POST", r.Method, r.Path)
 		}
@@ -106,15 +71,8 @@ func (r *received) of(typ webhook.EventType) []*webhook.Event {
 // and sync.completed. partnertest delivers webhooks over real sockets, so
 // this flow runs on loopback and moves the server's clock with Advance.
 func TestToolsFlowPublishWithWebhooks(t *testing.T) {
-	srv := partnertest.NewServer()
-	t.Cleanup(srv.Close)
-	g := srv.NewGrant()
-	c, err := partner.NewClient(flowConfig(srv, g))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	r := addToolsProject(srv, c, g)
+	r := newRig(t, onLoopback())
+	srv, c := r.srv, r.c
 	ctx := t.Context()
 
 	var got received
@@ -224,7 +182,7 @@ func TestToolsFlowPublishWithWebhooks(t *testing.T) {
 // second.
 func TestToolsWaitSyncLongPolls(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := newToolsRig(t)
+		r := newRig(t)
 		ctx := t.Context()
 		if _, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a", SourceText: "A", Translations: map[string]string{"de": "A-de"}}}, keys.CreateOptions{}); err != nil {
 			t.Fatal(err)
@@ -253,7 +211,7 @@ func TestToolsWaitSyncLongPolls(t *testing.T) {
 // TestToolsKeyListingPages: 25 keys listed 10 a page come in 3 pages,
 // every key exactly once, one listKeys call per page.
 func TestToolsKeyListingPages(t *testing.T) {
-	r := newToolsRig(t)
+	r := newRig(t)
 	ctx := t.Context()
 	var batch []keys.NewKey
 	for i := range 25 {
@@ -313,7 +271,7 @@ func TestToolsKeyListingPages(t *testing.T) {
 // TestToolsCreateDuplicatesSkipped: creating a key that exists skips it
 // and says so in the result; it is not an error.
 func TestToolsCreateDuplicatesSkipped(t *testing.T) {
-	r := newToolsRig(t)
+	r := newRig(t)
 	ctx := t.Context()
 	if _, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a", SourceText: "A"}, {Name: "b", SourceText: "B"}}, keys.CreateOptions{}); err != nil {
 		t.Fatal(err)
@@ -341,27 +299,17 @@ func TestToolsCreateDuplicatesSkipped(t *testing.T) {
 // with ErrInvalidArgument naming the field, and sends nothing (not even a
 // token request).
 func TestToolsArgumentsCheckedBeforeAnyRequest(t *testing.T) {
-	r := newToolsRig(t)
-	ids := func(n int) []string {
-		out := make([]string, n)
-		for i := range out {
-			out[i] = fmt.Sprintf("00000000-0000-4000-8000-%012d", i)
-		}
-		return out
-	}
+	r := newRig(t)
 	values := func(n int) []translations.Values {
 		out := make([]translations.Values, n)
-		for i, id := range ids(n) {
+		for i, id := range uuids(n) {
 			out[i] = translations.Values{KeyID: id, Text: map[string]string{"de": "x"}}
 		}
 		return out
 	}
-	for _, tc := range []struct {
-		name, field string
-		call        func(context.Context) error
-	}{
+	assertRefusedBeforeAnyRequest(t, r, []badArgument{
 		{"Delete of 101 ids", "ids", func(ctx context.Context) error {
-			_, err := r.c.Keys.Delete(ctx, r.project, ids(keys.MaxDelete+1))
+			_, err := r.c.Keys.Delete(ctx, r.project, uuids(keys.MaxDelete+1))
 			return err
 		}},
 		{"Set of 501 keys", "values", func(ctx context.Context) error {
@@ -397,23 +345,7 @@ func TestToolsArgumentsCheckedBeforeAnyRequest(t *testing.T) {
 		{"no tool name", "tool name", func(ctx context.Context) error {
 			return r.c.Tools.Call(ctx, partner.TranslationTools, "", nil, nil)
 		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			err := tc.call(t.Context())
-			if !errors.Is(err, partner.ErrInvalidArgument) {
-				t.Fatalf("err = %v, want ErrInvalidArgument", err)
-			}
-			if !strings.Contains(err.Error(), tc.field) {
-				t.Errorf("%q does not name %s", err, tc.field)
-			}
-		})
-	}
-	if n := len(r.srv.Requests()); n != 0 {
-		t.Errorf("%d requests were sent for arguments the SDK can check: %+v", n, r.srv.Requests())
-	}
-	if n := r.srv.MCPCounts(); n.Initializes != 0 || len(n.ToolCalls) != 0 {
-		t.Errorf("MCP counts %+v, want nothing", n)
-	}
+	})
 }
 
 // TestToolsOneRequestPerCall: after the first call (which connects), each
@@ -421,7 +353,7 @@ func TestToolsArgumentsCheckedBeforeAnyRequest(t *testing.T) {
 // the whole flow no GET and no discovery call reach it.
 func TestToolsOneRequestPerCall(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := newToolsRig(t)
+		r := newRig(t)
 		ctx := t.Context()
 		res, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a", SourceText: "A"}}, keys.CreateOptions{})
 		if err != nil {
@@ -523,7 +455,7 @@ func TestToolsOneRequestPerCall(t *testing.T) {
 // TestToolsTranslationContext: the glossary the service holds reaches
 // the caller with its type, translations and do-not-translate mark.
 func TestToolsTranslationContext(t *testing.T) {
-	r := newToolsRig(t)
+	r := newRig(t)
 	r.srv.AddGlossaryTerm(r.p.ID, partnertest.GlossaryTerm{Term: "Acme Cloud", Type: "brand", Description: "the product",
 		DoNotTranslate: true, Translations: map[string]string{"de": "Acme Cloud", "fr": "Acme Cloud", "ja": "アクメ"}})
 	r.srv.AddGlossaryTerm(r.p.ID, partnertest.GlossaryTerm{Term: "checkout", Type: "terminology",
@@ -548,57 +480,10 @@ func TestToolsTranslationContext(t *testing.T) {
 	}
 }
 
-// toolKinds are the translation server's 16 tools and whether
-// mcp-tools.md section 7 makes them reads (R).
-var toolKinds = map[string]bool{
-	"listProjects": true, "getProject": true, "proposeLanguages": false, "proposeLanguageEdits": false,
-	"listKeys": true, "getTranslations": true, "createKeys": false, "updateKeys": false,
-	"setTranslations": false, "deleteKeys": false, "getPendingChanges": true, "publishTranslations": false,
-	"getSyncs": true, "getSync": true, "cancelSync": false, "getTranslationContext": true,
-}
-
-// TestToolsList: the 16 tools, each with its input schema and read-only
-// mark.
-func TestToolsList(t *testing.T) {
-	r := newToolsRig(t)
-	tools, err := r.c.Tools.List(t.Context(), partner.TranslationTools)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tools) != len(toolKinds) {
-		t.Errorf("List returned %d tools, want %d", len(tools), len(toolKinds))
-	}
-	for _, tool := range tools {
-		ro, known := toolKinds[tool.Name]
-		if !known {
-			t.Errorf("unexpected tool %q", tool.Name)
-			continue
-		}
-		if tool.ReadOnly != ro {
-			t.Errorf("%s: ReadOnly = %v, want %v", tool.Name, tool.ReadOnly, ro)
-		}
-		var schema struct {
-			Type       string                     `json:"type"`
-			Properties map[string]json.RawMessage `json:"properties"`
-			Required   []string                   `json:"required"`
-		}
-		if err := json.Unmarshal(tool.InputSchema, &schema); err != nil || schema.Type != "object" {
-			t.Errorf("%s: InputSchema %s (%v), want a JSON Schema object", tool.Name, tool.InputSchema, err)
-		}
-		wantProject := tool.Name != "listProjects" && tool.Name != "getSync"
-		if _, ok := schema.Properties["project"]; ok != wantProject || slices.Contains(schema.Required, "project") != wantProject {
-			t.Errorf("%s: project in the schema: %v, required %v; want %v", tool.Name, ok, schema.Required, wantProject)
-		}
-		if tool.Description == "" || !json.Valid(tool.Raw) || !strings.Contains(string(tool.Raw), `"`+tool.Name+`"`) {
-			t.Errorf("%s: Description %q, Raw %s", tool.Name, tool.Description, tool.Raw)
-		}
-	}
-}
-
 // TestToolsCall: any tool, its result decoded into a map or kept as the
 // JSON the tool sent.
 func TestToolsCall(t *testing.T) {
-	r := newToolsRig(t)
+	r := newRig(t)
 	ctx := t.Context()
 	if _, err := r.c.Keys.Create(ctx, r.project, []keys.NewKey{{Name: "a", Translations: map[string]string{"de": "A"}}}, keys.CreateOptions{}); err != nil {
 		t.Fatal(err)
@@ -650,68 +535,71 @@ func TestToolsCall(t *testing.T) {
 	}
 }
 
-// TestToolsUnknownServerOrNoMCPURL: a server name the SDK does not know,
-// or a client without Config.MCPURL, fails with ErrInvalidArgument naming
-// what to fix, before any request.
-func TestToolsUnknownServerOrNoMCPURL(t *testing.T) {
-	t.Run("unknown server", func(t *testing.T) {
-		r := newToolsRig(t)
-		_, err := r.c.Tools.List(t.Context(), partner.MCPServer("glossary"))
-		if !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "server") || !strings.Contains(err.Error(), "glossary") {
-			t.Errorf("List: %v, want ErrInvalidArgument naming the server", err)
+// TestToolsMissingScopeForPublish: a grant without translations:publish
+// gets a *MissingScopeError naming it.
+func TestToolsMissingScopeForPublish(t *testing.T) {
+	var scopes []string
+	for _, s := range partnertest.AllScopes() {
+		if s != partnertest.ScopeTranslationsPublish {
+			scopes = append(scopes, s)
 		}
-		err = r.c.Tools.Call(t.Context(), partner.MCPServer(""), "listProjects", nil, nil)
-		if !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "server") {
-			t.Errorf("Call: %v, want ErrInvalidArgument naming the server", err)
-		}
-		if n := len(r.srv.Requests()); n != 0 {
-			t.Errorf("%d requests sent", n)
-		}
-	})
-	t.Run("no MCPURL", func(t *testing.T) {
-		srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
-		t.Cleanup(srv.Close)
-		g := srv.NewGrant()
-		cfg := flowConfig(srv, g)
-		cfg.MCPURL, cfg.ContentMCPURL = "", ""
-		c, err := partner.NewClient(cfg)
-		if err != nil {
-			t.Fatalf("NewClient without MCPURL: %v; the tools are optional", err)
-		}
-		defer c.Close()
+	}
+	r := newRig(t, withGrant(partnertest.WithScopes(scopes...)))
+	if _, err := r.create(t, "a"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.c.Translations.Publish(t.Context(), r.project, translations.PublishOptions{})
+	var mse *partner.MissingScopeError
+	if !errors.As(err, &mse) || mse.Required != partnertest.ScopeTranslationsPublish {
+		t.Fatalf("Publish without the scope: %v, want a *MissingScopeError with Required %q", err, partnertest.ScopeTranslationsPublish)
+	}
+	var te *partner.ToolError
+	if !errors.Is(err, partner.ErrMissingScope) || !errors.As(err, &te) || te.Kind != partner.ToolMissingScope || te.Tool != "publishTranslations" {
+		t.Errorf("Publish without the scope: %v (%+v), want ErrMissingScope and a *ToolError of kind %s", err, te, partner.ToolMissingScope)
+	}
+	if errors.Is(err, partner.ErrReauthorizationRequired) || errors.Is(err, partner.ErrMCPUnauthorized) {
+		t.Errorf("a missing scope matches %v", err)
+	}
+	// The grant still works for what it may do.
+	if _, err := r.listAll(t); err != nil {
+		t.Errorf("listing after the refused publish: %v", err)
+	}
+}
+
+// TestToolsPublishCooldown: a second publish within 30 s fails at once
+// with ErrTemporary and the cooldown; the SDK does not wait by itself.
+func TestToolsPublishCooldown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := newRig(t)
 		ctx := t.Context()
-		_, err = c.Tools.List(ctx, partner.ContentTools)
-		if !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "Config.ContentMCPURL") {
-			t.Errorf("List(ContentTools) without ContentMCPURL: %v, want ErrInvalidArgument naming Config.ContentMCPURL", err)
+		res, err := r.create(t, "a")
+		if err != nil {
+			t.Fatal(err)
 		}
-		calls := map[string]func() error{
-			"Keys.Create": func() error {
-				_, err := c.Keys.Create(ctx, "org/web", []keys.NewKey{{Name: "a"}}, keys.CreateOptions{})
-				return err
-			},
-			"Keys.All": func() error {
-				for _, err := range c.Keys.All(ctx, "org/web", keys.ListOptions{}) {
-					return err
-				}
-				return nil
-			},
-			"Translations.Publish": func() error {
-				_, err := c.Translations.Publish(ctx, "org/web", translations.PublishOptions{})
-				return err
-			},
-			"Tools.List": func() error {
-				_, err := c.Tools.List(ctx, partner.TranslationTools)
-				return err
-			},
-			"Tools.Call": func() error { return c.Tools.Call(ctx, partner.TranslationTools, "listProjects", nil, nil) },
+		if _, err := r.c.Translations.Publish(ctx, r.project, translations.PublishOptions{}); err != nil {
+			t.Fatal(err)
 		}
-		for name, call := range calls {
-			if err := call(); !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "Config.MCPURL") {
-				t.Errorf("%s: %v, want ErrInvalidArgument naming Config.MCPURL", name, err)
-			}
+		if _, err := r.c.Translations.Set(ctx, r.project, []translations.Values{{KeyID: res.Created[0].ID, Text: map[string]string{"fr": "A (fr)"}}}); err != nil {
+			t.Fatal(err)
 		}
-		if n := len(srv.Requests()); n != 0 {
-			t.Errorf("%d requests sent", n)
+		start := time.Now()
+		_, err = r.c.Translations.Publish(ctx, r.project, translations.PublishOptions{})
+		if !errors.Is(err, partner.ErrTemporary) {
+			t.Fatalf("second publish: %v, want ErrTemporary", err)
+		}
+		var te *partner.ToolError
+		if !errors.As(err, &te) || te.Kind != partner.ToolTooManyRequests || te.RetryAfter <= 0 || te.RetryAfter > partnertest.PublishCooldown {
+			t.Fatalf("second publish: %+v, want a *ToolError of kind %s with a RetryAfter up to %v", te, partner.ToolTooManyRequests, partnertest.PublishCooldown)
+		}
+		if d := time.Since(start); d != 0 {
+			t.Errorf("the SDK waited %v", d)
+		}
+		if n := r.srv.MCPCounts().ToolCalls["publishTranslations"]; n != 2 {
+			t.Errorf("publishTranslations sent %d times, want 2", n)
+		}
+		time.Sleep(te.RetryAfter)
+		if _, err := r.c.Translations.Publish(ctx, r.project, translations.PublishOptions{}); err != nil {
+			t.Errorf("publish after RetryAfter: %v", err)
 		}
 	})
 }

@@ -1,12 +1,13 @@
 package partner_test
 
-// Flows through the content tools (Config.ContentMCPURL), as users run
-// them through c.Content, against partnertest's content server, with the
-// webhooks they cause received by a webhook.NewHandler receiver.
+// What is the content tools' own (Config.ContentMCPURL), against
+// partnertest's content server: flows as users run them through c.Content,
+// with the webhooks they cause received by a webhook.NewHandler receiver,
+// the checks of their arguments and a missing content:publish scope. What
+// both MCP servers share is in mcp_test.go.
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http/httptest"
@@ -122,15 +123,15 @@ func contentMeta(t *testing.T, ev *webhook.Event) *webhook.ContentMeta {
 	return m
 }
 
-// contentRig is newToolsRig with the model "post" and a receiver.
+// contentRig is a rig with a webhook receiver.
 type contentRig struct {
-	*toolsRig
+	*rig
 	in *contentInbox
 }
 
-func newContentRig(t *testing.T, opts ...partnertest.GrantOption) *contentRig {
+func newContentRig(t *testing.T, opts ...rigOption) *contentRig {
 	t.Helper()
-	r := &contentRig{toolsRig: newToolsRig(t, opts...)}
+	r := &contentRig{rig: newRig(t, opts...)}
 	r.in = newContentInbox(t, r.srv, r.p.ID)
 	return r
 }
@@ -393,7 +394,7 @@ func TestContentBulkPartialFailures(t *testing.T) {
 // pages, every entry once, one listContentEntries call per page; breaking
 // out of the loop stops the listing.
 func TestContentEntryListingPages(t *testing.T) {
-	r := newToolsRig(t)
+	r := newRig(t)
 	ctx := t.Context()
 	if _, err := r.c.Content.Models.Create(ctx, r.project, postModel); err != nil {
 		t.Fatal(err)
@@ -468,7 +469,7 @@ func TestContentEntryListingPages(t *testing.T) {
 	}
 }
 
-func firstID(t *testing.T, r *toolsRig) string {
+func firstID(t *testing.T, r *rig) string {
 	t.Helper()
 	for e, err := range r.c.Content.Entries.All(t.Context(), r.project, content.ListOptions{PageSize: 1}) {
 		if err != nil {
@@ -484,18 +485,8 @@ func firstID(t *testing.T, r *toolsRig) string {
 // fails with ErrInvalidArgument naming the field, and sends nothing (not
 // even a token request).
 func TestContentArgumentsCheckedBeforeAnyRequest(t *testing.T) {
-	r := newToolsRig(t)
-	ids := func(n int) []string {
-		out := make([]string, n)
-		for i := range out {
-			out[i] = fmt.Sprintf("00000000-0000-4000-8000-%012d", i)
-		}
-		return out
-	}
-	for _, tc := range []struct {
-		name, field string
-		call        func(context.Context) error
-	}{
+	r := newRig(t)
+	assertRefusedBeforeAnyRequest(t, r, []badArgument{
 		{"Create without model", "Model", func(ctx context.Context) error {
 			_, err := r.c.Content.Entries.Create(ctx, r.project, content.NewEntry{Title: "T", Slug: "s"})
 			return err
@@ -534,7 +525,7 @@ func TestContentArgumentsCheckedBeforeAnyRequest(t *testing.T) {
 			return err
 		}},
 		{"BulkPublish of 501 ids", "ids", func(ctx context.Context) error {
-			_, err := r.c.Content.Entries.BulkPublish(ctx, r.project, ids(content.MaxBulkPublish+1))
+			_, err := r.c.Content.Entries.BulkPublish(ctx, r.project, uuids(content.MaxBulkPublish+1))
 			return err
 		}},
 		{"BulkPublish of none", "ids", func(ctx context.Context) error {
@@ -543,7 +534,7 @@ func TestContentArgumentsCheckedBeforeAnyRequest(t *testing.T) {
 		}},
 		{"BulkUpdate of 201", "entries", func(ctx context.Context) error {
 			cs := make([]content.EntryChange, content.MaxBulkUpdate+1)
-			for i, id := range ids(len(cs)) {
+			for i, id := range uuids(len(cs)) {
 				cs[i] = content.EntryChange{ID: id, EntryUpdate: content.EntryUpdate{Title: "T"}}
 			}
 			_, err := r.c.Content.Entries.BulkUpdate(ctx, r.project, cs)
@@ -568,62 +559,7 @@ func TestContentArgumentsCheckedBeforeAnyRequest(t *testing.T) {
 			_, err := r.c.Content.Models.Create(ctx, r.project, content.NewModel{DisplayName: "Post"})
 			return err
 		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			err := tc.call(t.Context())
-			if !errors.Is(err, partner.ErrInvalidArgument) {
-				t.Fatalf("err = %v, want ErrInvalidArgument", err)
-			}
-			if !strings.Contains(err.Error(), tc.field) {
-				t.Errorf("%q does not name %s", err, tc.field)
-			}
-		})
-	}
-	if n := len(r.srv.Requests()); n != 0 {
-		t.Errorf("%d requests were sent for arguments the SDK can check: %+v", n, r.srv.Requests())
-	}
-	if n := r.srv.ContentMCPCounts(); n.Initializes != 0 || len(n.ToolCalls) != 0 {
-		t.Errorf("content MCP counts %+v, want nothing", n)
-	}
-}
-
-// TestContentWithoutContentMCPURL: a client without Config.ContentMCPURL
-// works, and its content calls fail naming the field, before any
-// request.
-func TestContentWithoutContentMCPURL(t *testing.T) {
-	srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
-	t.Cleanup(srv.Close)
-	cfg := flowConfig(srv, srv.NewGrant())
-	cfg.ContentMCPURL = ""
-	c, err := partner.NewClient(cfg)
-	if err != nil {
-		t.Fatalf("NewClient without ContentMCPURL: %v; the content tools are optional", err)
-	}
-	defer c.Close()
-	ctx := t.Context()
-	for name, call := range map[string]func() error{
-		"Entries.Create": func() error {
-			_, err := c.Content.Entries.Create(ctx, "org/web", content.NewEntry{Model: "post", Title: "T", Slug: "s"})
-			return err
-		},
-		"Entries.All": func() error {
-			for _, err := range c.Content.Entries.All(ctx, "org/web", content.ListOptions{}) {
-				return err
-			}
-			return nil
-		},
-		"Models.List": func() error {
-			_, err := c.Content.Models.List(ctx, "org/web")
-			return err
-		},
-	} {
-		if err := call(); !errors.Is(err, partner.ErrInvalidArgument) || !strings.Contains(err.Error(), "Config.ContentMCPURL") {
-			t.Errorf("%s: %v, want ErrInvalidArgument naming Config.ContentMCPURL", name, err)
-		}
-	}
-	if n := len(srv.Requests()); n != 0 {
-		t.Errorf("%d requests sent", n)
-	}
+	})
 }
 
 // TestContentMissingPublishScope: a grant without content:publish may
@@ -631,7 +567,7 @@ func TestContentWithoutContentMCPURL(t *testing.T) {
 // *MissingScopeError naming the scope, and nothing published.
 func TestContentMissingPublishScope(t *testing.T) {
 	scopes := slices.DeleteFunc(partnertest.AllScopes(), func(s string) bool { return s == partnertest.ScopeContentPublish })
-	r := newContentRig(t, partnertest.WithScopes(scopes...))
+	r := newContentRig(t, withGrant(partnertest.WithScopes(scopes...)))
 	ctx := t.Context()
 	if _, err := r.c.Content.Models.Create(ctx, r.project, postModel); err != nil {
 		t.Fatal(err)
@@ -676,52 +612,5 @@ func TestContentMissingPublishScope(t *testing.T) {
 	// The grant still does what it may.
 	if _, err := r.c.Content.Entries.Update(ctx, r.project, e.ID, content.EntryUpdate{Status: content.StatusArchived}); err != nil {
 		t.Errorf("archiving without content:publish: %v", err)
-	}
-}
-
-// contentToolKinds are the content server's 25 tools and whether
-// mcp-tools.md section 8 makes them reads (R).
-var contentToolKinds = map[string]bool{
-	"listContentModels": true, "getContentModel": true, "listContentEntries": true, "getContentEntry": true,
-	"createContentEntry": false, "updateContentEntry": false, "publishContentEntry": false, "deleteContentEntry": false,
-	"duplicateContentEntry": false, "bulkPublishEntries": false, "bulkCreateEntries": false, "bulkUpdateEntries": false,
-	"createContentModel": false, "updateContentModel": false, "deleteContentModel": false,
-	"addField": false, "updateField": false, "removeField": false, "reorderFields": false,
-	"registerBlock": false, "bulkRegisterBlocks": false, "listBlocks": true, "getBlock": true,
-	"validateBlockParams": true, "deleteBlock": false,
-}
-
-// TestContentToolsList: the content server's 25 tools, each with its
-// input schema naming project and its read-only mark.
-func TestContentToolsList(t *testing.T) {
-	r := newToolsRig(t)
-	tools, err := r.c.Tools.List(t.Context(), partner.ContentTools)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tools) != 25 || len(contentToolKinds) != 25 {
-		t.Errorf("List returned %d tools, want 25", len(tools))
-	}
-	for _, tool := range tools {
-		ro, known := contentToolKinds[tool.Name]
-		if !known {
-			t.Errorf("unexpected tool %q", tool.Name)
-			continue
-		}
-		if tool.ReadOnly != ro {
-			t.Errorf("%s: ReadOnly = %v, want %v", tool.Name, tool.ReadOnly, ro)
-		}
-		var schema struct {
-			Type       string                     `json:"type"`
-			Properties map[string]json.RawMessage `json:"properties"`
-			Required   []string                   `json:"required"`
-		}
-		if err := json.Unmarshal(tool.InputSchema, &schema); err != nil || schema.Type != "object" ||
-			schema.Properties["project"] == nil || !slices.Contains(schema.Required, "project") {
-			t.Errorf("%s: InputSchema %s (%v), want an object requiring project", tool.Name, tool.InputSchema, err)
-		}
-	}
-	if n := r.srv.MCPCounts(); n.Initializes != 0 || len(mcpRequests(r.srv)) != 0 {
-		t.Errorf("the translation server was asked: %+v", n)
 	}
 }
