@@ -332,8 +332,8 @@ func (r *Runner) Send(ctx context.Context, q Request) (Response, error) {
 		}
 	}
 	c := r.newCall(&q)
-	if q.Auth != nil && !r.Allowed(c.url) {
-		return Response{}, fmt.Errorf("partner: %s %s: %w", q.Method, c.path, r.hostError(c.url.Host))
+	if q.Auth != nil && q.URL != nil && !r.Allowed(q.URL) {
+		return Response{}, fmt.Errorf("partner: %s %s: %w", q.Method, c.path, r.hostError(q.URL.Host))
 	}
 	var replayed401, replayedGone, reloaded bool
 	for {
@@ -343,17 +343,17 @@ func (r *Runner) Send(ctx context.Context, q Request) (Response, error) {
 		}
 		if q.Auth != nil {
 			if resp.StatusCode == http.StatusUnauthorized {
-				if !replayed401 && q.Auth.Refusals().first(c.endpoint, c.token) {
+				if !replayed401 && q.Auth.Refusals().first(c.endpoint(), c.token) {
 					q.Auth.Invalidate(c.token)
 					replayed401 = true
 					discard(resp)
 					continue
 				}
 				if replayed401 {
-					q.Auth.Refusals().refuse(c.endpoint, c.token)
+					q.Auth.Refusals().refuse(c.endpoint(), c.token)
 				}
 			} else {
-				q.Auth.Refusals().accepted(c.endpoint)
+				q.Auth.Refusals().accepted(c.endpoint())
 			}
 		}
 		if q.Kind == Raw {
@@ -384,7 +384,7 @@ func (r *Runner) Send(ctx context.Context, q Request) (Response, error) {
 				continue // a wider grant in the Store: once with it
 			}
 		case q.Kind == MCP && ae.StatusCode == http.StatusUnauthorized:
-			err = q.Auth.Refusals().mcpError(c.endpoint, c.token, err)
+			err = q.Auth.Refusals().mcpError(c.endpoint(), c.token, err)
 		case q.Kind == Credential && credentialRefused(ae),
 			q.Kind == REST && q.Setting != "" && ae.Code == "" && ae.WrongURL():
 			err = apierr.Classify(apierr.ErrConfiguration, err, "check "+q.Setting+"; users need not reconnect")
@@ -397,32 +397,37 @@ func (r *Runner) Send(ctx context.Context, q Request) (Response, error) {
 type call struct {
 	r          *Runner
 	q          *Request
-	url        *url.URL
+	target     string // the address to call
 	path       string // the whole path, for errors and log lines
-	endpoint   string // origin and path: what a refusal is remembered for
 	origin     string // where Authorization may go: the request's own origin
 	idempotent bool
 	token      string   // the token of the latest attempt
 	sent       []string // every token an attempt carried
-	gen        uint64   // the auth Generation when token was taken
-	body       []byte   // the final answer's body
-	read       bool     // the response handler read it
+	sentBuf    [2]string
+	// hc and rc are this call's clients: the shared http.Client with the
+	// call's redirect rule, and go-retryablehttp's loop with its closures.
+	hc   http.Client
+	rc   retryablehttp.Client
+	gen  uint64 // the auth Generation when token was taken
+	body []byte // the final answer's body
+	read bool   // the response handler read it
 }
 
 func (r *Runner) newCall(q *Request) *call {
-	c := &call{r: r, q: q, url: q.URL,
+	c := &call{r: r, q: q,
 		idempotent: q.Idempotent || q.Method == http.MethodGet || q.Method == http.MethodHead}
-	if c.url == nil {
-		c.url, _ = url.Parse(r.prefix + q.Path)
-		if c.url == nil {
-			c.url = &url.URL{Path: r.basePath + q.Path}
-		}
+	c.sent = c.sentBuf[:0]
+	if q.URL == nil {
+		// A path under the base URL, escaped by the caller: no parse.
+		c.target, c.path, c.origin = r.prefix+q.Path, cmp.Or(r.basePath+q.Path, "/"), r.origins[0]
+		return c
 	}
-	c.path = cmp.Or(c.url.EscapedPath(), "/")
-	c.origin = Origin(c.url)
-	c.endpoint = c.origin + c.path
+	c.target, c.path, c.origin = q.URL.String(), cmp.Or(q.URL.EscapedPath(), "/"), Origin(q.URL)
 	return c
 }
+
+// endpoint is what a refusal is remembered for: the origin and path.
+func (c *call) endpoint() string { return c.origin + c.path }
 
 // exchange runs one go-retryablehttp loop and returns the final response.
 // Unless the request is Raw, its body has been read (into c.body) and
@@ -432,7 +437,7 @@ func (c *call) exchange(ctx context.Context) (*http.Response, error) {
 	if c.q.Payload != nil {
 		body = c.q.Payload
 	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, c.q.Method, c.url.String(), body)
+	req, err := retryablehttp.NewRequestWithContext(ctx, c.q.Method, c.target, body)
 	if err != nil {
 		return nil, err
 	}
@@ -457,14 +462,14 @@ func (c *call) exchange(ctx context.Context) (*http.Response, error) {
 	if err := c.authorize(req.Request); err != nil {
 		return nil, err
 	}
-	hc := c.r.hc
-	hc.CheckRedirect = c.redirect
+	c.hc = c.r.hc
+	c.hc.CheckRedirect = c.redirect
 	retryMax := c.r.policy.retryMax
 	if c.q.Kind == Raw {
 		retryMax = 0
 	}
-	rc := retryablehttp.Client{
-		HTTPClient:   &hc,
+	c.rc = retryablehttp.Client{
+		HTTPClient:   &c.hc,
 		RetryMax:     retryMax,
 		RetryWaitMin: c.r.policy.waitMin,
 		RetryWaitMax: c.r.policy.waitMax,
@@ -477,7 +482,7 @@ func (c *call) exchange(ctx context.Context) (*http.Response, error) {
 	if c.q.Kind != Raw {
 		req.SetResponseHandler(c.handle)
 	}
-	resp, err := rc.Do(req)
+	resp, err := c.rc.Do(req)
 	if resp != nil && c.q.Kind != Raw && !c.read {
 		// Retries ran out on a retryable status: the handler never saw it.
 		c.body, _ = readLimited(resp.Body, errorBodyLimit)
@@ -497,7 +502,7 @@ func (c *call) authorize(req *http.Request) error {
 	c.gen = a.Generation()
 	tok, err := a.Token(req.Context())
 	if err == nil && c.q.Kind == MCP {
-		err = a.Refusals().sending(c.endpoint, tok)
+		err = a.Refusals().sending(c.endpoint(), tok)
 	}
 	if err != nil {
 		return &tokenError{err}
