@@ -115,6 +115,7 @@ func strip(t *oauth2.Token) oauth2.Token {
 		TokenType:    t.TokenType,
 		RefreshToken: t.RefreshToken,
 		Expiry:       t.Expiry,
+		ExpiresIn:    t.ExpiresIn,
 	}
 }
 

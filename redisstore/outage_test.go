@@ -53,7 +53,7 @@ func TestRedisOutageKeepsUsersConnected(t *testing.T) {
 	if err == nil || errors.Is(err, auth.ErrLeaseHeld) {
 		t.Errorf("AcquireLease with Redis down: %v, want Redis's error", err)
 	}
-	if _, _, err := s.LoadInstallation(ctx, g); err == nil || errors.Is(err, auth.ErrNoToken) {
+	if _, err := s.LoadInstallation(ctx, g); err == nil || errors.Is(err, auth.ErrNoToken) {
 		t.Errorf("LoadInstallation with Redis down: %v, want Redis's error", err)
 	}
 }

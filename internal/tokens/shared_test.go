@@ -267,3 +267,56 @@ func TestProcessesMintOnce(t *testing.T) {
 }
 
 var _ http.RoundTripper = (*endpoint)(nil)
+
+// due is when s replaces its cached token ahead, as an instant.
+func (s *InstallationSource) due() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cur.Expiry.Add(-s.margin - s.cur.Life/aheadShare)
+}
+
+// TestReplicasAgreeOnASharedTokensDueTime: two processes take one shared
+// installation token at different moments (the one that minted it, and
+// one that took it from the cache 20 s later) and find it due at the same
+// instant, from its whole lifetime; a token shared without its lifetime
+// (by an older version) is due by what was left when it was taken.
+func TestReplicasAgreeOnASharedTokensDueTime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := auth.NewMemoryStore()
+		store.Save(t.Context(), "g", &oauth2.Token{RefreshToken: "rt"})
+		mint := func(ctx context.Context) (Minted, error) {
+			return Minted{Token: "svc_oat_1", Expiry: time.Now().Add(64 * time.Second)}, nil
+		}
+		e := &endpoint{}
+		replica := func(margin time.Duration) *InstallationSource {
+			return NewInstallationSource(InstallationConfig{Access: refresher(e, store).Source("g", nil), Mint: mint, Margin: margin})
+		}
+		a, b := replica(0), replica(0)
+		if _, err := a.Token(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Second)
+		if _, err := b.Token(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		// 64 s: replaced at half its life, ahead by a tenth: 38.4 s
+		// before it expires, 25.6 s after the mint.
+		want := time.Now().Add(-20 * time.Second).Add(64*time.Second - 32*time.Second - 6400*time.Millisecond)
+		if da, db := a.due(), b.due(); !da.Equal(want) || !db.Equal(want) {
+			t.Errorf("due: minter %v, replica that took it 20 s later %v; want both %v", da, db, want)
+		}
+
+		// Shared by an older version, without its lifetime: taken as
+		// today, by a process whose Margin (30 s) it is fresh for.
+		if err := store.SaveInstallation(t.Context(), "g", &oauth2.Token{AccessToken: "svc_oat_old", Expiry: time.Now().Add(40 * time.Second)}); err != nil {
+			t.Fatal(err)
+		}
+		c := replica(30 * time.Second)
+		if tok, err := c.Token(t.Context()); err != nil || tok != "svc_oat_old" {
+			t.Fatalf("Token = %q, %v; want the token an older version shared", tok, err)
+		}
+		if got, want := c.due(), time.Now().Add(40*time.Second-20*time.Second-4*time.Second); !got.Equal(want) { // half and a tenth of 40 s
+			t.Errorf("due of a token shared without its lifetime: %v, want %v (from the 40 s left)", got, want)
+		}
+	})
+}
