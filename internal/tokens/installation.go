@@ -52,14 +52,14 @@ type InstallationConfig struct {
 type InstallationSource struct {
 	cfg InstallationConfig
 
-	mu     sync.Mutex
-	cur    Minted
-	gen    uint64        // the access Generation cur was minted under
-	margin time.Duration // how long before cur.Expiry it is replaced
-	p      *pending[Minted]
+	mu      sync.Mutex
+	cur     Minted
+	gen     uint64        // the access Generation cur was minted under
+	margin  time.Duration // how long before cur.Expiry it is replaced
+	p       *pending[Minted]
 	flights flights // this grant's mints in flight, for Client.Close
-	pMint  bool   // p mints (Renew), rather than maybe taking a shared token
-	bad    string // a token the service refused, not to be taken from the cache again
+	pMint   bool    // p mints (Renew), rather than maybe taking a shared token
+	bad     string  // a token the service refused, not to be taken from the cache again
 	// prev are the tokens cur replaced, newest last: they stay valid until
 	// they expire, and an answer to a request sent with one may echo it.
 	prev [3]string
