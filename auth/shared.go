@@ -117,3 +117,21 @@ type InstallationCache interface {
 	// code exchange), so its next installation token is minted anew.
 	DeleteInstallation(ctx context.Context, grantID string) error
 }
+
+// RateLimiter is a Store that paces requests across the processes sharing
+// it: the service caps each installation token at a number of requests a
+// minute, and replicas serving one grant share its installation token
+// (through an InstallationCache), so they take their turns from one limit.
+// Without it each process paces its own requests.
+//
+// Implementations must be safe for concurrent use by many processes.
+type RateLimiter interface {
+	// TakeTurn waits until key's limit, perMinute turns a minute with
+	// bursts of up to burst turns, gives the caller a turn, and takes it.
+	// It returns ctx's error when ctx ends first, and the store's error
+	// when the store cannot be reached (the SDK then paces in its
+	// process). key names one installation token without revealing it (a
+	// hash of it); every process asking for one key gives the same
+	// perMinute and burst.
+	TakeTurn(ctx context.Context, key string, perMinute, burst int) error
+}

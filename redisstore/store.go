@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/go-redis/redis_rate/v10"
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/oauth2"
 
@@ -29,8 +30,9 @@ const saveMargin = 5 * time.Second
 // store, a database) and shares, through Redis, what the processes of a
 // partner application need to refresh and mint each grant's tokens one at
 // a time: leases (auth.Leaser), the installation token
-// (auth.InstallationCache) and a fingerprint of the access token with its
-// time to live. Losing Redis loses nothing but that sharing: Load reads
+// (auth.InstallationCache), a fingerprint of the access token with its
+// time to live, and each installation token's rate limit
+// (auth.RateLimiter). Losing Redis loses nothing but that sharing: Load reads
 // the backing store only, so users stay connected.
 //
 // A Store is safe for concurrent use by many goroutines and processes.
@@ -38,6 +40,7 @@ const saveMargin = 5 * time.Second
 type Store struct {
 	rdb     redis.UniversalClient
 	backing auth.Store
+	rate    *redis_rate.Limiter // TakeTurn's limits
 }
 
 var (
@@ -50,7 +53,7 @@ var (
 // and shares leases and the installation token through rdb (a client of
 // one Redis server, Sentinel or Cluster).
 func New(rdb redis.UniversalClient, backing auth.Store) *Store {
-	return &Store{rdb: rdb, backing: backing}
+	return &Store{rdb: rdb, backing: backing, rate: redis_rate.NewLimiter(rdb)}
 }
 
 // String describes the store without a token.

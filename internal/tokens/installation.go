@@ -2,6 +2,8 @@ package tokens
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -44,6 +46,11 @@ type InstallationConfig struct {
 	// Pace, when set, spaces the requests sent with the token: every
 	// Token call (one per request sent) waits for it. Nil: no pacing.
 	Pace *rate.Limiter
+	// PerMinute and Burst are Pace's rate, for a Store that is an
+	// auth.RateLimiter: every process sharing it then takes its turns
+	// from one limit per installation token, and Pace only while the
+	// Store cannot be reached.
+	PerMinute, Burst int
 }
 
 // InstallationSource gives the grant's installation token: minted when
@@ -107,17 +114,36 @@ func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if s.cfg.Pace != nil {
-		if err := s.cfg.Pace.Wait(ctx); err != nil {
-			if ctx.Err() != nil {
-				err = context.Cause(ctx)
-			} else {
-				err = context.DeadlineExceeded // rate's own text says only that it would pass it
-			}
+	if s.cfg.Pace == nil {
+		return m.Token, nil
+	}
+	if l := s.cfg.Access.r.rateLimiter(); l != nil {
+		err := l.TakeTurn(ctx, paceKey(m.Token), s.cfg.PerMinute, s.cfg.Burst)
+		switch {
+		case err == nil:
+			return m.Token, nil
+		case ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 			return "", fmt.Errorf("partner: waiting for the grant's turn under Pacing: %w", err)
 		}
+		// The Store is out of reach: this process paces on its own.
+		s.cfg.Access.debug(ctx, "partner: pacing in this process: the shared limit could not be reached", slog.String("error", err.Error()))
+	}
+	if err := s.cfg.Pace.Wait(ctx); err != nil {
+		if ctx.Err() != nil {
+			err = context.Cause(ctx)
+		} else {
+			err = context.DeadlineExceeded // rate's own text says only that it would pass it
+		}
+		return "", fmt.Errorf("partner: waiting for the grant's turn under Pacing: %w", err)
 	}
 	return m.Token, nil
+}
+
+// paceKey names the shared limit of an installation token without
+// revealing it: the service caps each token, so its hash is the key.
+func paceKey(token string) string {
+	h := sha256.Sum256([]byte(token))
+	return "pace:" + hex.EncodeToString(h[:16])
 }
 
 // Renew mints a new token now, whatever the cached one's age, and makes it

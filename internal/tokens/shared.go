@@ -74,6 +74,12 @@ func (r *Refresher) leaser() auth.Leaser {
 	return l
 }
 
+// rateLimiter returns the Store as an auth.RateLimiter, or nil.
+func (r *Refresher) rateLimiter() auth.RateLimiter {
+	l, _ := r.cfg.Store.(auth.RateLimiter)
+	return l
+}
+
 // installationCache returns the Store as an auth.InstallationCache, or nil.
 func (r *Refresher) installationCache() auth.InstallationCache {
 	c, _ := r.cfg.Store.(auth.InstallationCache)

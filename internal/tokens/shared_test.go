@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"golang.org/x/oauth2"
+	"golang.org/x/time/rate"
 
 	"github.com/locsvc/partner-go/auth"
 	"github.com/locsvc/partner-go/internal/apierr"
@@ -317,6 +318,55 @@ func TestReplicasAgreeOnASharedTokensDueTime(t *testing.T) {
 		}
 		if got, want := c.due(), time.Now().Add(40*time.Second-20*time.Second-4*time.Second); !got.Equal(want) { // half and a tenth of 40 s
 			t.Errorf("due of a token shared without its lifetime: %v, want %v (from the 40 s left)", got, want)
+		}
+	})
+}
+
+func (s *downStore) TakeTurn(ctx context.Context, key string, perMinute, burst int) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	return s.MemoryStore.TakeTurn(ctx, key, perMinute, burst)
+}
+
+// TestPacingFallsBackWhenTheLimiterIsDown: with a Store that is a
+// RateLimiter, turns come from it; while it cannot be reached the calls
+// do not fail but are paced in this process.
+func TestPacingFallsBackWhenTheLimiterIsDown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := &downStore{MemoryStore: auth.NewMemoryStore()}
+		a := refresher(&endpoint{}, store).Source("g", &oauth2.Token{AccessToken: "at", RefreshToken: "rt", Expiry: time.Now().Add(time.Hour)})
+		mint := func(ctx context.Context) (Minted, error) {
+			return Minted{Token: "svc_oat_1", Expiry: time.Now().Add(time.Hour)}, nil
+		}
+		s := NewInstallationSource(InstallationConfig{Access: a, Mint: mint,
+			Pace: rate.NewLimiter(rate.Limit(1.0/60), 2), PerMinute: 1, Burst: 2})
+		take := func() time.Duration {
+			t.Helper()
+			t0 := time.Now()
+			if _, err := s.Token(t.Context()); err != nil {
+				t.Fatalf("Token: %v", err)
+			}
+			return time.Since(t0)
+		}
+		// The shared limit: a burst of 2, then one a minute.
+		if d := take() + take(); d != 0 {
+			t.Errorf("the burst waited %v", d)
+		}
+		if d := take(); d != time.Minute {
+			t.Errorf("the third turn came after %v; want a minute", d)
+		}
+		store.down.Store(true)
+		before := store.calls.Load()
+		// Down: this process's own limit, with its own burst.
+		if d := take() + take(); d != 0 {
+			t.Errorf("the burst of the local limit waited %v", d)
+		}
+		if d := take(); d != time.Minute {
+			t.Errorf("the third local turn came after %v; want a minute", d)
+		}
+		if store.calls.Load() == before {
+			t.Error("the shared limit was not asked while down")
 		}
 	})
 }
