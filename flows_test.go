@@ -35,15 +35,15 @@ func TestFlowLifecycle(t *testing.T) {
 				t.Errorf("a request was refused: %+v", r)
 			}
 		}
-		// Access tokens are replaced every 26 min (60 s and a tenth of
-		// their 30 min before expiry, ahead), installation tokens every
-		// 49 min (5 min and a tenth of their hour before), in whole
-		// minutes, as the calls come every minute.
+		// Access tokens are replaced every 27 min (when 60 s and a tenth
+		// of the 29 min before are left), installation tokens every 50
+		// min (5 min and a tenth of the 55 min before), in whole minutes,
+		// as the calls come every minute, the last at 299 min.
 		got := srv.GrantCounts(g.ID)
-		if want := hours*60/26 + 1; got.Refreshes != want {
+		if want := (hours*60-1)/27 + 1; got.Refreshes != want {
 			t.Errorf("refreshes = %d, want %d", got.Refreshes, want)
 		}
-		if want := hours*60/49 + 1; got.Mints != want {
+		if want := (hours*60-1)/50 + 1; got.Mints != want {
 			t.Errorf("mints = %d, want %d", got.Mints, want)
 		}
 	})

@@ -123,8 +123,8 @@ func TestRefreshAheadFailureKeepsTheToken(t *testing.T) {
 		if _, err := c.Me(ctx); err != nil {
 			t.Fatal(err)
 		}
-		// Into the tenth of the access token's life before its margin,
-		// 150 s before it; each refresh ahead, retries included, ends
+		// Into the last tenth of the access token's time before its
+		// margin (174 s), 150 s before it; each refresh ahead, retries included, ends
 		// within RefreshTimeout (30 s).
 		time.Sleep(partnertest.AccessTokenLifetime - partner.AccessTokenEarlyRefresh - 150*time.Second)
 		srv.InjectFault(partnertest.Fault{Host: partnertest.HostAuth, Path: partnertest.TokenPath, Status: http.StatusServiceUnavailable, Times: -1})

@@ -168,9 +168,9 @@ func TestSoak(t *testing.T) {
 
 // checkTokenCounts compares each live grant's refreshes and mints with
 // what an ideal client needs for that grant's own request times: a mint
-// when no installation token has more than 5 minutes and a tenth of its
-// hour left (it is minted ahead), a refresh when minting and no access
-// token has more than 60 s and a tenth of its 30 minutes left.
+// when no installation token has more than 5 minutes and a tenth of the
+// 55 before left (it is minted ahead), a refresh when minting and no
+// access token has more than 60 s and a tenth of the 29 minutes before.
 func checkTokenCounts(t *testing.T, srv *partnertest.Server, gs []partnertest.Grant, revoked map[string]bool) {
 	t.Helper()
 	byGrant := map[string][]partnertest.Request{}
@@ -188,14 +188,14 @@ func checkTokenCounts(t *testing.T, srv *partnertest.Server, gs []partnertest.Gr
 				continue
 			}
 			// The margins, 5 minutes and 60 seconds, and the tenth of
-			// the lifetime before them (not the SDK's constants, which
+			// the time before them (not the SDK's constants, which
 			// this checks).
-			if r.Time.Add(5*time.Minute + partnertest.InstallationTokenLifetime/10).Before(mintExp) {
+			if r.Time.Add(5*time.Minute + (partnertest.InstallationTokenLifetime-5*time.Minute)/10).Before(mintExp) {
 				continue
 			}
 			wantMints++
 			mintExp = r.Time.Add(partnertest.InstallationTokenLifetime)
-			if !r.Time.Add(60*time.Second + partnertest.AccessTokenLifetime/10).Before(accessExp) {
+			if !r.Time.Add(60*time.Second + (partnertest.AccessTokenLifetime-60*time.Second)/10).Before(accessExp) {
 				wantRefreshes++
 				accessExp = r.Time.Add(partnertest.AccessTokenLifetime)
 			}

@@ -287,19 +287,19 @@ func TestLiveReplicasRefreshAndMintAsOne(t *testing.T) {
 
 // TestLiveReplicasMintOncePerLifetime: 6 replicas on redisstore serve 20
 // grants whose installation tokens live 64 s, with the default margin (so
-// half the lifetime, 32 s, and a tenth of it ahead: each token is
-// replaced 25.6 s after its mint). Every replica computes that due time
+// half the lifetime, 32 s, and a tenth of the 32 s before it ahead: each
+// token is replaced 28.8 s after its mint). Every replica computes that due time
 // from the token's whole lifetime, shared with it, however late it took
 // the token, so together they mint about once per period, as one replica
 // alone does (measured at the same time): at most 1.3 times per grant.
 func TestLiveReplicasMintOncePerLifetime(t *testing.T) {
 	if testing.Short() {
-		t.Skip("55 s of real time")
+		t.Skip("60 s of real time")
 	}
 	const (
 		replicas, grants = 6, 20
 		life             = 64 * time.Second
-		period           = life - life/2 - life/10 // replaced this long after its mint
+		period           = (life / 2) * 9 / 10 // replaced this long after its mint
 		d                = 2*period + 2*time.Second
 		step             = 250 * time.Millisecond
 	)

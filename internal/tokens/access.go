@@ -248,7 +248,7 @@ type AccessSource struct {
 	mu       sync.Mutex
 	tok      oauth2.Token  // AccessToken "" means "refresh before use"
 	margin   time.Duration // how long before tok.Expiry it is refreshed
-	life     time.Duration // tok's whole lifetime: a refresh starts ahead in its last tenth before margin
+	life     time.Duration // tok's whole lifetime, which sets the window ahead (see aheadShare)
 	have     bool          // tok holds a refresh token (given or loaded)
 	unsaved  bool          // tok was refreshed but Store.Save failed
 	gen      uint64        // bumped whenever the grant gets a new token
@@ -288,8 +288,8 @@ func (s *AccessSource) Reload(ctx context.Context, gen uint64) bool {
 func (s *AccessSource) GrantID() string { return s.grantID }
 
 // Token returns a valid access token, refreshing it first when it is
-// missing or expires within its margin. A token within the tenth of its
-// lifetime before the margin is returned at once, and its refresh starts
+// missing or expires within its margin. A token within the last tenth of
+// the time before its margin is returned at once, and its refresh starts
 // in the background (see aheadShare). A caller whose ctx ends while a
 // refresh is in progress gets ctx's error at once; the refresh carries on.
 func (s *AccessSource) Token(ctx context.Context) (string, error) {
@@ -337,7 +337,7 @@ func (s *AccessSource) usableLocked() bool {
 
 // dueLocked is how long before its expiry the cached token is refreshed
 // ahead. s.mu is held.
-func (s *AccessSource) dueLocked() time.Duration { return s.margin + s.life/aheadShare }
+func (s *AccessSource) dueLocked() time.Duration { return s.margin + ahead(s.life, s.margin) }
 
 // Check returns the error the grant is stuck on, or nil. While the grant
 // is gone, it first reads the Store once more and takes a refresh token

@@ -92,14 +92,22 @@ func goFlight(fn func(), fs ...*flights) {
 	}()
 }
 
-// Refreshing ahead: a token is used until Margin (EarlyRefresh for access
-// tokens) before it expires, and a call that finds it within a tenth of its
-// whole lifetime before that starts its replacement in the background and
-// goes on with it; only a call that finds it inside the margin, or none,
-// waits. A token's whole lifetime, not what is left of it when a process
-// took it, sets both windows, so that every process sharing it through a
-// Store finds it due at the same moment.
+// Refreshing ahead: a token is used until its margin (EarlyRefresh for
+// access tokens, Margin for installation tokens) before it expires, and a
+// call that finds it within the last tenth of the time before that margin
+// starts its replacement in the background and goes on with it; only a
+// call that finds it inside the margin, or none, makes a call wait. So a
+// token is replaced after nine tenths of the time it would be used for
+// without refreshing ahead. A token's whole lifetime, not what is left of
+// it when a process took it, sets both windows, so that every process
+// sharing it through a Store finds it due at the same moment.
 const aheadShare = 10
+
+// ahead is how long before its margin a token whose whole lifetime is
+// life is replaced in the background.
+func ahead(life, margin time.Duration) time.Duration {
+	return max(life-margin, 0) / aheadShare
+}
 
 // lifeOf returns a token's whole lifetime: expiresIn seconds as shared
 // with it, or, when that is unknown (0: a token an older version shared),

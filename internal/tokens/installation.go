@@ -106,7 +106,7 @@ func NewInstallationSource(cfg InstallationConfig) *InstallationSource {
 
 // Token returns a valid installation token, minting one first if needed,
 // for one request: with Pace set, it first waits until the request may be
-// sent. A token within the tenth of its lifetime before Margin is returned
+// sent. A token within the last tenth of its time before Margin is returned
 // at once, and its replacement minted in the background (see aheadShare). A caller whose ctx ends while a mint is in progress gets ctx's
 // error at once; the mint carries on for the others.
 func (s *InstallationSource) Token(ctx context.Context) (string, error) {
@@ -166,7 +166,7 @@ func (s *InstallationSource) get(ctx context.Context, renew bool) (Minted, error
 	}
 	if left := time.Until(s.cur.Expiry); !renew && s.cur.Token != "" && left > s.margin {
 		m := s.cur
-		if left <= s.margin+s.cur.Life/aheadShare && s.p == nil {
+		if left <= s.margin+ahead(s.cur.Life, s.margin) && s.p == nil {
 			s.startLocked(ctx, gen, false)
 		}
 		s.mu.Unlock()
@@ -238,7 +238,7 @@ func (s *InstallationSource) mint(ctx context.Context, p *pending[Minted], gen u
 	// due (its margin and window ahead), as the first one by Margin.
 	due, bad := s.cfg.Margin, s.bad
 	if s.margin > 0 {
-		due = s.margin + s.cur.Life/aheadShare
+		due = s.margin + ahead(s.cur.Life, s.margin)
 	}
 	s.mu.Unlock()
 	m, err := s.obtain(ctx, due, bad, renew)
@@ -304,7 +304,8 @@ func (s *InstallationSource) marginFor(life time.Duration) time.Duration {
 }
 
 // dueFor is how long before its expiry a token whose whole lifetime is
-// life is replaced ahead: its margin and a tenth of its lifetime.
+// life is replaced ahead: its margin and the window ahead of it.
 func (s *InstallationSource) dueFor(life time.Duration) time.Duration {
-	return s.marginFor(life) + life/aheadShare
+	m := s.marginFor(life)
+	return m + ahead(life, m)
 }

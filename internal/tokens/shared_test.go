@@ -273,7 +273,7 @@ var _ http.RoundTripper = (*endpoint)(nil)
 func (s *InstallationSource) due() time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.cur.Expiry.Add(-s.margin - s.cur.Life/aheadShare)
+	return s.cur.Expiry.Add(-s.margin - ahead(s.cur.Life, s.margin))
 }
 
 // TestReplicasAgreeOnASharedTokensDueTime: two processes take one shared
@@ -300,9 +300,9 @@ func TestReplicasAgreeOnASharedTokensDueTime(t *testing.T) {
 		if _, err := b.Token(t.Context()); err != nil {
 			t.Fatal(err)
 		}
-		// 64 s: replaced at half its life, ahead by a tenth: 38.4 s
-		// before it expires, 25.6 s after the mint.
-		want := time.Now().Add(-20 * time.Second).Add(64*time.Second - 32*time.Second - 6400*time.Millisecond)
+		// 64 s: replaced at half its life, ahead by a tenth of the 32 s
+		// before that: 35.2 s before it expires, 28.8 s after the mint.
+		want := time.Now().Add(-20 * time.Second).Add(64*time.Second - 32*time.Second - 3200*time.Millisecond)
 		if da, db := a.due(), b.due(); !da.Equal(want) || !db.Equal(want) {
 			t.Errorf("due: minter %v, replica that took it 20 s later %v; want both %v", da, db, want)
 		}
@@ -316,7 +316,7 @@ func TestReplicasAgreeOnASharedTokensDueTime(t *testing.T) {
 		if tok, err := c.Token(t.Context()); err != nil || tok != "svc_oat_old" {
 			t.Fatalf("Token = %q, %v; want the token an older version shared", tok, err)
 		}
-		if got, want := c.due(), time.Now().Add(40*time.Second-20*time.Second-4*time.Second); !got.Equal(want) { // half and a tenth of 40 s
+		if got, want := c.due(), time.Now().Add(40*time.Second-20*time.Second-2*time.Second); !got.Equal(want) { // half of 40 s, and a tenth of the rest
 			t.Errorf("due of a token shared without its lifetime: %v, want %v (from the 40 s left)", got, want)
 		}
 	})
