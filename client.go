@@ -90,8 +90,13 @@ const (
 // until its context ends. A request that still meets a 429 waits for its
 // Retry-After as before. The zero value takes the defaults.
 //
-// Pacing is per Client in one process: replicas serving the same grant
-// each pace on their own.
+// With a Store that is an auth.RateLimiter (redisstore.Store,
+// auth.MemoryStore), every process and Pool sharing it takes a grant's
+// turns from one limit per installation token, so replicas together stay
+// under the service's limit; they are expected to run the same Pacing
+// (the limit follows the settings of whichever asks, so the slowest and
+// fastest settings take turns from one bucket). While that Store cannot
+// be reached, and with any other Store, each Client paces on its own.
 type Pacing struct {
 	// PerMinute is how many requests a minute the grant may send, in the
 	// long run (default DefaultPacingPerMinute).
@@ -105,13 +110,14 @@ type Pacing struct {
 	Off bool
 }
 
-// limiter returns the rate limiter p describes, or nil when it is off.
-func (p Pacing) limiter() *rate.Limiter {
+// limiter returns the rate p describes and its limiter in this process,
+// or nil when it is off.
+func (p Pacing) limiter() (perMinute, burst int, _ *rate.Limiter) {
 	if p.Off {
-		return nil
+		return 0, 0, nil
 	}
 	per, burst := cmp.Or(p.PerMinute, DefaultPacingPerMinute), cmp.Or(p.Burst, DefaultPacingBurst)
-	return rate.NewLimiter(rate.Limit(float64(per)/60), burst)
+	return per, burst, rate.NewLimiter(rate.Limit(float64(per)/60), burst)
 }
 
 // check reports a negative field.
@@ -304,12 +310,15 @@ func checkPath(field, p string) error {
 func (sh *shared) client(grantID string, access *tokens.AccessSource) *Client {
 	c := &Client{grantID: grantID, sh: sh, access: access}
 	c.common.c = c
+	per, burst, pace := sh.pacing.limiter()
 	c.install = tokens.NewInstallationSource(tokens.InstallationConfig{
-		Mint:    c.mint,
-		Access:  c.access,
-		Margin:  sh.margin,
-		Timeout: sh.timeout,
-		Pace:    sh.pacing.limiter(),
+		Mint:      c.mint,
+		Access:    c.access,
+		Margin:    sh.margin,
+		Timeout:   sh.timeout,
+		Pace:      pace,
+		PerMinute: per,
+		Burst:     burst,
 	})
 	c.Organizations = (*OrganizationsService)(&c.common)
 	c.Projects = (*ProjectsService)(&c.common)

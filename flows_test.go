@@ -36,20 +36,23 @@ func TestFlowLifecycle(t *testing.T) {
 				t.Errorf("a request was refused: %+v", r)
 			}
 		}
-		// Access tokens are replaced every 29 min, installation tokens
-		// every 55 min (whole minutes, as the calls come every minute).
+		// Access tokens are replaced every 27 min (when 60 s and a tenth
+		// of the 29 min before are left), installation tokens every 50
+		// min (5 min and a tenth of the 55 min before), in whole minutes,
+		// as the calls come every minute, the last at 299 min.
 		got := srv.GrantCounts(g.ID)
-		if want := hours*60/29 + 1; got.Refreshes != want {
+		if want := (hours*60-1)/27 + 1; got.Refreshes != want {
 			t.Errorf("refreshes = %d, want %d", got.Refreshes, want)
 		}
-		if want := hours*60/55 + 1; got.Mints != want {
+		if want := (hours*60-1)/50 + 1; got.Mints != want {
 			t.Errorf("mints = %d, want %d", got.Mints, want)
 		}
 	})
 }
 
 // TestFlowRevocationMidway: once the user revokes, the next call says so
-// and no later call reaches the service.
+// and no later call reaches the service. (The next call may meet the
+// revocation twice: its own request, and a mint ahead it started.)
 func TestFlowRevocationMidway(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := newRig(t)
@@ -68,14 +71,14 @@ func TestFlowRevocationMidway(t *testing.T) {
 			}
 			time.Sleep(10 * time.Minute) // past token expiries too
 		}
-		n := 0
+		var refused []time.Time
 		for _, r := range srv.Requests() {
 			if r.Status == http.StatusGone || r.Status == http.StatusBadRequest {
-				n++
+				refused = append(refused, r.Time)
 			}
 		}
-		if n != 1 {
-			t.Errorf("%d requests were refused for the revoked grant, want 1", n)
+		if n := len(refused); n < 1 || n > 2 || !refused[n-1].Equal(refused[0]) {
+			t.Errorf("requests were refused for the revoked grant at %v, want 1 or 2, all at the next call", refused)
 		}
 	})
 }

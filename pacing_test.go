@@ -7,11 +7,13 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	partner "github.com/locsvc/partner-go"
+	"github.com/locsvc/partner-go/auth"
 	"github.com/locsvc/partner-go/partnertest"
 	"golang.org/x/oauth2"
 )
@@ -106,4 +108,89 @@ func TestPacingRefusesNegativeSettings(t *testing.T) {
 			t.Errorf("Pacing %+v: err = %v", p, err)
 		}
 	}
+}
+
+// notLimiter hides MemoryStore's RateLimiter: a Store that shares tokens
+// but not pacing.
+type notLimiter struct {
+	auth.Leaser
+	auth.InstallationCache
+}
+
+// burst runs 6 Pools on store (replicas), each with 8 goroutines calling
+// one grant as fast as pacing lets them for 40 s, against the service's
+// cap of 1,000 a minute; it returns the calls that succeeded, the calls
+// that failed and the answers 429.
+func burst(t *testing.T, share func(*auth.MemoryStore) auth.Store) (ok, failed, refusals int) {
+	srv := partnertest.NewServer(partnertest.WithInMemoryNetwork(), partnertest.WithRateLimit(1000), partnertest.WithRequestLogLimit(50_000))
+	defer srv.Close()
+	g := srv.NewGrant()
+	mem := auth.NewMemoryStore()
+	if err := mem.Save(t.Context(), g.ID, &oauth2.Token{RefreshToken: g.RefreshToken}); err != nil {
+		t.Fatal(err)
+	}
+	store := share(mem)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range 6 {
+		p, err := partner.NewPool(partner.PoolConfig{
+			BaseURL: srv.URL, AuthURL: srv.AuthURL, ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
+			Store: store, HTTPClient: srv.Client(), RetryAfterMax: time.Minute,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		for range 8 {
+			wg.Go(func() {
+				ctx, cancel := context.WithDeadline(t.Context(), start.Add(40*time.Second))
+				defer cancel()
+				for ctx.Err() == nil {
+					c, err := p.Client(ctx, g.ID)
+					if err == nil {
+						_, err = c.Organizations.List(ctx)
+					}
+					if errors.Is(err, context.DeadlineExceeded) {
+						return // the 40 s are up, or the next turn comes after them
+					}
+					mu.Lock()
+					if err == nil {
+						ok++
+					} else {
+						failed++
+					}
+					mu.Unlock()
+				}
+			})
+		}
+	}
+	wg.Wait()
+	return ok, failed, refused(srv)
+}
+
+// TestPacingSharedByPools: 6 Pools sharing a MemoryStore (a RateLimiter)
+// burst on one grant for 40 s: they take their turns from one limit, so
+// the service refuses none and no call fails, and together they send at
+// least 70% of what the pace allows (a burst of 50 and 900 a minute).
+// Without the shared limit each Pool paces alone and the cap is passed.
+func TestPacingSharedByPools(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ok, failed, refusals := burst(t, func(m *auth.MemoryStore) auth.Store { return m })
+		allowed := partner.DefaultPacingBurst + partner.DefaultPacingPerMinute*40/60
+		t.Logf("shared limit: %d calls in 40 s (the pace allows %d), %d failed, %d answers 429", ok, allowed, failed, refusals)
+		if refusals != 0 || failed != 0 {
+			t.Errorf("%d answers 429 and %d failed calls; want none", refusals, failed)
+		}
+		if ok < allowed*7/10 {
+			t.Errorf("%d calls in 40 s; want at least 70%% of %d", ok, allowed)
+		}
+	})
+	synctest.Test(t, func(t *testing.T) {
+		ok, _, refusals := burst(t, func(m *auth.MemoryStore) auth.Store { return notLimiter{m, m} })
+		t.Logf("each Pool on its own: %d calls, %d answers 429", ok, refusals)
+		if refusals == 0 {
+			t.Error("no answer 429 with each Pool pacing alone: the test does not reach the cap")
+		}
+	})
 }

@@ -275,9 +275,10 @@ func (p *Pool) Forget(grantID string) {
 }
 
 // Close closes the MCP sessions of every client the pool holds and leaves
-// no goroutine behind; Pool.Client returns ErrClosed after it. Clients
-// taken from the pool before keep working for REST. It is safe to call
-// more than once.
+// no goroutine behind: it waits for the token refreshes and mints in
+// flight, of evicted clients too (see Client.Close). Pool.Client returns
+// ErrClosed after it. Clients taken from the pool before keep working for
+// REST. It is safe to call more than once.
 func (p *Pool) Close() error {
 	p.mu.Lock()
 	p.closed = true
@@ -292,6 +293,7 @@ func (p *Pool) Close() error {
 	for _, c := range cs {
 		errs = append(errs, c.Close())
 	}
+	_ = p.sh.ref.Wait(context.Background()) // each ends within RefreshTimeout
 	return errors.Join(errs...)
 }
 

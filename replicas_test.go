@@ -58,14 +58,14 @@ func (s *countingStore) AbandonLease(ctx context.Context, l *auth.Lease) error {
 	return s.MemoryStore.AbandonLease(ctx, l)
 }
 
-func (s *countingStore) LoadInstallation(ctx context.Context, id string) (string, time.Time, error) {
+func (s *countingStore) LoadInstallation(ctx context.Context, id string) (*oauth2.Token, error) {
 	s.calls.Add(1)
 	return s.MemoryStore.LoadInstallation(ctx, id)
 }
 
-func (s *countingStore) SaveInstallation(ctx context.Context, id, tok string, exp time.Time) error {
+func (s *countingStore) SaveInstallation(ctx context.Context, id string, tok *oauth2.Token) error {
 	s.calls.Add(1)
-	return s.MemoryStore.SaveInstallation(ctx, id, tok, exp)
+	return s.MemoryStore.SaveInstallation(ctx, id, tok)
 }
 
 func (s *countingStore) DeleteInstallation(ctx context.Context, id string) error {

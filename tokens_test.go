@@ -25,9 +25,10 @@ import (
 
 // TestTokenLifecycle drives three simulated hours of traffic (a resource
 // call and an identity call every 30 s) against partnertest and checks that
-// the access token is refreshed 60 s before it expires, the installation
-// token is re-minted within its 5-minute margin, and no request ever
-// carries an expired token (the service would refuse it with 401).
+// the access token is refreshed 60 s before it expires, ahead by a tenth
+// of the time before that, the installation token within its 5-minute
+// margin and a tenth of the time before it, and no request ever carries an expired token (the
+// service would refuse it with 401).
 func TestTokenLifecycle(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := newRig(t)
@@ -47,11 +48,12 @@ func TestTokenLifecycle(t *testing.T) {
 		}
 
 		// Expected counts, from the lifetimes: an access token (1800 s) is
-		// replaced when 60 s or less is left, so every 1740 s; an
-		// installation token (3600 s) when 300 s or less is left, so every
-		// 3300 s. Both are first obtained at 0.
-		wantRefresh := int(duration/(1740*time.Second)) + 1
-		wantMint := int(duration/(3300*time.Second)) + 1
+		// replaced when 60 + 174 s or less is left (a tenth of the 1740 s
+		// before the margin), so at the call 1590 s after it came; an
+		// installation token (3600 s) when 300 + 330 s or less is left, so
+		// every 2970 s. Both are first obtained at 0.
+		wantRefresh := int(duration/(1590*time.Second)) + 1
+		wantMint := int(duration/(2970*time.Second)) + 1
 		got := srv.GrantCounts(g.ID)
 		if got.Refreshes != wantRefresh {
 			t.Errorf("refreshes = %d, want %d", got.Refreshes, wantRefresh)
@@ -73,14 +75,14 @@ func TestTokenLifecycle(t *testing.T) {
 		// At each refresh and mint, the life left in the newest token.
 		for i := 1; i < len(refreshes); i++ {
 			left := refreshes[i-1].Add(partnertest.AccessTokenLifetime).Sub(refreshes[i])
-			if left <= 0 || left > partner.AccessTokenEarlyRefresh {
-				t.Errorf("refresh %d came with %v left on the old token, want (0, 60s]", i, left)
+			if ahead := (partnertest.AccessTokenLifetime - partner.AccessTokenEarlyRefresh) / 10; left <= 0 || left > partner.AccessTokenEarlyRefresh+ahead {
+				t.Errorf("refresh %d came with %v left on the old token, want (0, 60s + %v]", i, left, ahead)
 			}
 		}
 		for i := 1; i < len(mints); i++ {
 			left := mints[i-1].Add(partnertest.InstallationTokenLifetime).Sub(mints[i])
-			if left <= 0 || left > partner.DefaultInstallationTokenMargin {
-				t.Errorf("mint %d came with %v left on the old token, want (0, 5m]", i, left)
+			if ahead := (partnertest.InstallationTokenLifetime - partner.DefaultInstallationTokenMargin) / 10; left <= 0 || left > partner.DefaultInstallationTokenMargin+ahead {
+				t.Errorf("mint %d came with %v left on the old token, want (0, 5m + %v]", i, left, ahead)
 			}
 		}
 	})

@@ -67,8 +67,11 @@ func (c *Client) session(server MCPServer) (*mcpsession.Session, error) {
 
 // Close closes the grant's MCP sessions and leaves no goroutine behind.
 // Tool calls in flight are cancelled and, like tool calls after it,
-// return ErrClosed; Close does not wait for them. REST calls keep
-// working. It is safe to call more than once.
+// return ErrClosed; Close does not wait for them. A token refresh or mint
+// in flight (one started ahead included) is waited for, not cut short: a
+// refresh cut short could spend a refresh token without saving the next
+// one. It ends within RefreshTimeout. REST calls keep working. It is safe
+// to call more than once.
 func (c *Client) Close() error {
 	c.mcpMu.Lock()
 	ss := c.mcp
@@ -80,7 +83,15 @@ func (c *Client) Close() error {
 			errs = append(errs, s.Close())
 		}
 	}
+	c.waitTokens()
 	return errors.Join(errs...)
+}
+
+// waitTokens waits for the grant's token refresh and mint in flight.
+func (c *Client) waitTokens() {
+	ctx := context.Background() // each ends within RefreshTimeout
+	_ = c.install.Wait(ctx)
+	_ = c.access.Wait(ctx)
 }
 
 // drain lets go of the grant's MCP connection without closing the client:

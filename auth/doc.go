@@ -19,7 +19,8 @@
 // and take the committed token, or take the lease over once its time to
 // live, the refresh timeout and a margin, runs out. A commit after that is
 // refused (ErrLeaseLost), and its token is never used. Package storetest
-// checks a Store against this contract.
+// checks a Store against this contract. A Store that is also a
+// RateLimiter paces each grant's requests across the replicas.
 //
 // Store outage policy: a token that is fresh in a replica's memory keeps
 // working, since using one makes no store call. An access token that is

@@ -25,10 +25,12 @@ type memLease struct {
 	until time.Time
 }
 
-// memInstallation is a shared installation token.
+// memInstallation is a shared installation token: its token, expiry and
+// lifetime in seconds (InstallationCache's ExpiresIn).
 type memInstallation struct {
 	token  string
 	expiry time.Time
+	life   int64
 }
 
 // AcquireLease implements Leaser: see there.
@@ -73,7 +75,7 @@ func (s *MemoryStore) storedLocked(grantID string, kind TokenKind, now time.Time
 	if !ok || !now.Before(it.expiry) {
 		return nil
 	}
-	return &oauth2.Token{AccessToken: it.token, TokenType: "Bearer", Expiry: it.expiry}
+	return &oauth2.Token{AccessToken: it.token, TokenType: "Bearer", Expiry: it.expiry, ExpiresIn: it.life}
 }
 
 // CommitLease implements Leaser: see there. A Save of the grant's token
@@ -97,7 +99,7 @@ func (s *MemoryStore) CommitLease(_ context.Context, l *Lease, tok *oauth2.Token
 	if l.Kind == KindAccess {
 		s.saveLocked(l.GrantID, tok)
 	} else {
-		s.saveInstallationLocked(l.GrantID, tok.AccessToken, tok.Expiry)
+		s.saveInstallationLocked(l.GrantID, tok)
 	}
 	return nil
 }
@@ -117,32 +119,31 @@ func (s *MemoryStore) AbandonLease(_ context.Context, l *Lease) error {
 }
 
 // LoadInstallation implements InstallationCache: see there.
-func (s *MemoryStore) LoadInstallation(_ context.Context, grantID string) (string, time.Time, error) {
+func (s *MemoryStore) LoadInstallation(_ context.Context, grantID string) (*oauth2.Token, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	it, ok := s.inst[grantID]
-	if !ok || !time.Now().Before(it.expiry) {
-		return "", time.Time{}, ErrNoToken
+	if tok := s.storedLocked(grantID, KindInstallation, time.Now()); tok != nil {
+		return tok, nil
 	}
-	return it.token, it.expiry, nil
+	return nil, ErrNoToken
 }
 
 // SaveInstallation implements InstallationCache: see there.
-func (s *MemoryStore) SaveInstallation(_ context.Context, grantID, token string, expiry time.Time) error {
-	if token == "" {
+func (s *MemoryStore) SaveInstallation(_ context.Context, grantID string, tok *oauth2.Token) error {
+	if tok == nil || tok.AccessToken == "" {
 		return errors.New("auth: SaveInstallation of an empty token")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.saveInstallationLocked(grantID, token, expiry)
+	s.saveInstallationLocked(grantID, tok)
 	return nil
 }
 
-func (s *MemoryStore) saveInstallationLocked(grantID, token string, expiry time.Time) {
+func (s *MemoryStore) saveInstallationLocked(grantID string, tok *oauth2.Token) {
 	if s.inst == nil {
 		s.inst = make(map[string]memInstallation)
 	}
-	s.inst[grantID] = memInstallation{token: token, expiry: expiry}
+	s.inst[grantID] = memInstallation{token: tok.AccessToken, expiry: tok.Expiry, life: max(tok.ExpiresIn, 0)}
 }
 
 // DeleteInstallation implements InstallationCache: see there. A mint in

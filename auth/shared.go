@@ -73,9 +73,8 @@ type Leaser interface {
 	//   - otherwise takes the lease for ttl and returns it with the stored
 	//     token (nil if none).
 	// For KindAccess the stored token is the Store's (Load's); for
-	// KindInstallation it is the InstallationCache's, as an oauth2.Token
-	// whose AccessToken is the installation token. A token without an
-	// Expiry is due.
+	// KindInstallation it is the InstallationCache's, in the form
+	// LoadInstallation gives. A token without an Expiry is due.
 	AcquireLease(ctx context.Context, grantID string, kind TokenKind, due, ttl time.Duration) (*Lease, *oauth2.Token, error)
 	// CommitLease saves tok as the grant's token of the lease's kind and
 	// ends the lease, in one atomic step, if the lease is still held;
@@ -97,14 +96,42 @@ type Leaser interface {
 // between the processes using it. It is a cache with a time to live, not
 // a record: the service advises never to keep installation tokens in a
 // database, and losing them costs only a mint.
+//
+// An installation token is held as an oauth2.Token: AccessToken is the
+// installation token, Expiry its expiry and ExpiresIn its whole lifetime
+// in seconds, from its mint to Expiry. Every process computes from that
+// lifetime when the token is due, so all of them find it due at the same
+// moment, however late each took it. ExpiresIn 0 means the lifetime is
+// unknown (a token shared by an older version of the SDK): what is left
+// of it stands in for it.
 type InstallationCache interface {
-	// LoadInstallation returns the grant's shared installation token and
-	// its expiry, or ErrNoToken when there is none (or it expired).
-	LoadInstallation(ctx context.Context, grantID string) (token string, expiry time.Time, err error)
-	// SaveInstallation shares the grant's installation token until expiry.
-	SaveInstallation(ctx context.Context, grantID, token string, expiry time.Time) error
+	// LoadInstallation returns the grant's shared installation token, with
+	// its Expiry and ExpiresIn as saved, or ErrNoToken when there is none
+	// (or it expired).
+	LoadInstallation(ctx context.Context, grantID string) (*oauth2.Token, error)
+	// SaveInstallation shares the grant's installation token until its
+	// Expiry, with its ExpiresIn.
+	SaveInstallation(ctx context.Context, grantID string, tok *oauth2.Token) error
 	// DeleteInstallation drops the grant's shared installation token: the
 	// grant got a new OAuth token (the user connected again, SetToken, a
 	// code exchange), so its next installation token is minted anew.
 	DeleteInstallation(ctx context.Context, grantID string) error
+}
+
+// RateLimiter is a Store that paces requests across the processes sharing
+// it: the service caps each installation token at a number of requests a
+// minute, and replicas serving one grant share its installation token
+// (through an InstallationCache), so they take their turns from one limit.
+// Without it each process paces its own requests.
+//
+// Implementations must be safe for concurrent use by many processes.
+type RateLimiter interface {
+	// TakeTurn waits until key's limit, perMinute turns a minute with
+	// bursts of up to burst turns, gives the caller a turn, and takes it.
+	// It returns ctx's error when ctx ends first, and the store's error
+	// when the store cannot be reached (the SDK then paces in its
+	// process). key names one installation token without revealing it (a
+	// hash of it); every process asking for one key gives the same
+	// perMinute and burst.
+	TakeTurn(ctx context.Context, key string, perMinute, burst int) error
 }

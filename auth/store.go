@@ -43,15 +43,19 @@ type Store interface {
 // applications that do not need tokens to survive a restart. The zero value
 // is ready to use.
 //
-// It is also a Leaser and an InstallationCache, so the Clients and Pools
-// of one process that share a MemoryStore refresh and mint each grant's
-// tokens once between them, as replicas sharing a database do.
+// It is also a Leaser, an InstallationCache and a RateLimiter, so the
+// Clients and Pools of one process that share a MemoryStore refresh and
+// mint each grant's tokens once between them, as replicas sharing a
+// database do, and pace each grant's requests together.
 type MemoryStore struct {
 	mu     sync.RWMutex
 	m      map[string]oauth2.Token
 	inst   map[string]memInstallation // shared installation tokens
 	leases map[leaseKey]memLease      // held leases
 	seq    uint64                     // the last lease's fence
+
+	limits     map[string]*memLimiter // RateLimiter's limits, by key
+	limitsKept int                    // how many limits were kept at the last sweep
 }
 
 // Deleter is a Store that can forget a grant's token. Pool.Disconnect
@@ -115,6 +119,7 @@ func strip(t *oauth2.Token) oauth2.Token {
 		TokenType:    t.TokenType,
 		RefreshToken: t.RefreshToken,
 		Expiry:       t.Expiry,
+		ExpiresIn:    t.ExpiresIn,
 	}
 }
 

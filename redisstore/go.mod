@@ -3,6 +3,7 @@ module github.com/locsvc/partner-go/redisstore
 go 1.25.0
 
 require (
+	github.com/go-redis/redis_rate/v10 v10.0.1
 	github.com/locsvc/partner-go v0.0.0
 	github.com/redis/go-redis/v9 v9.22.0
 	golang.org/x/oauth2 v0.36.0

@@ -9,45 +9,60 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"golang.org/x/oauth2"
 
 	"github.com/locsvc/partner-go/auth"
 )
 
 // LoadInstallation implements auth.InstallationCache: the grant's
-// installation token and the expiry it was saved with. Redis drops the
-// token when its time to live, set from that expiry, runs out.
-func (s *Store) LoadInstallation(ctx context.Context, grantID string) (string, time.Time, error) {
+// installation token with the expiry and lifetime it was saved with. Redis
+// drops the token when its time to live, set from that expiry, runs out.
+func (s *Store) LoadInstallation(ctx context.Context, grantID string) (*oauth2.Token, error) {
 	k, err := checkedKeys(grantID, auth.KindInstallation)
 	if err != nil {
-		return "", time.Time{}, err
+		return nil, err
 	}
-	value, err := s.rdb.Get(ctx, k.state).Result()
-	if errors.Is(err, redis.Nil) {
-		return "", time.Time{}, auth.ErrNoToken
-	}
+	values, err := s.rdb.MGet(ctx, k.state, k.life).Result()
 	if err != nil {
-		return "", time.Time{}, fmt.Errorf("redisstore: grant %s: loading the installation token: %w", grantID, err)
+		return nil, fmt.Errorf("redisstore: grant %s: loading the installation token: %w", grantID, err)
 	}
-	token, expiry, ok := parseInstallation(value)
+	value, ok := values[0].(string)
 	if !ok {
-		return "", time.Time{}, fmt.Errorf("redisstore: grant %s: the installation token's key holds no token this package wrote", grantID)
+		return nil, auth.ErrNoToken
 	}
-	return token, expiry, nil
+	life, _ := values[1].(string)
+	tok := installationToken(value, life)
+	if tok == nil {
+		return nil, fmt.Errorf("redisstore: grant %s: the installation token's key holds no token this package wrote", grantID)
+	}
+	return tok, nil
 }
 
 // SaveInstallation implements auth.InstallationCache: the token is kept
 // with PX = its time to expiry, so Redis drops it when it expires. A token
 // that already expired is not kept (and drops the one that was).
-func (s *Store) SaveInstallation(ctx context.Context, grantID, token string, expiry time.Time) error {
+func (s *Store) SaveInstallation(ctx context.Context, grantID string, tok *oauth2.Token) error {
 	k, err := checkedKeys(grantID, auth.KindInstallation)
 	if err != nil {
 		return err
 	}
-	if ttl := ttlMillis(expiry); ttl > 0 {
-		err = s.rdb.Set(ctx, k.state, formatInstallation(token, expiry), time.Duration(ttl)*time.Millisecond).Err()
-	} else {
-		err = s.rdb.Del(ctx, k.state).Err()
+	if tok == nil {
+		return errors.New("redisstore: SaveInstallation of a nil token")
 	}
+	_, err = s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		ttl := time.Duration(ttlMillis(tok.Expiry)) * time.Millisecond
+		if ttl <= 0 {
+			p.Del(ctx, k.state, k.life)
+			return nil
+		}
+		p.Set(ctx, k.state, formatInstallation(tok.AccessToken, tok.Expiry), ttl)
+		if life := formatLife(tok); life != "" {
+			p.Set(ctx, k.life, life, ttl)
+		} else {
+			p.Del(ctx, k.life)
+		}
+		return nil
+	})
 	if err != nil {
 		return fmt.Errorf("redisstore: grant %s: saving the installation token: %w", grantID, err)
 	}
@@ -62,7 +77,7 @@ func (s *Store) DeleteInstallation(ctx context.Context, grantID string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.rdb.Del(ctx, k.state, k.lease).Err(); err != nil {
+	if err := s.rdb.Del(ctx, k.state, k.lease, k.life).Err(); err != nil {
 		return fmt.Errorf("redisstore: grant %s: deleting the installation token: %w", grantID, err)
 	}
 	return nil
@@ -71,6 +86,7 @@ func (s *Store) DeleteInstallation(ctx context.Context, grantID string) error {
 // formatInstallation is the value of an installation token's key: its
 // expiry in Unix nanoseconds, a colon, the token. The key's time to live
 // is what expires it; the expiry is kept so that it reads back as saved.
+// Versions before the lifetime was shared read and write this same value.
 func formatInstallation(token string, expiry time.Time) string {
 	return strconv.FormatInt(expiry.UnixNano(), 10) + ":" + token
 }
@@ -86,4 +102,37 @@ func parseInstallation(value string) (token string, expiry time.Time, ok bool) {
 		return "", time.Time{}, false
 	}
 	return token, time.Unix(0, n), true
+}
+
+// formatLife is the value of the key that holds an installation token's
+// whole lifetime (auth.InstallationCache's ExpiresIn), in a key of its own
+// so that the token's value stays as older versions read it: the token's
+// expiry in Unix nanoseconds, a colon, the lifetime in seconds. The expiry
+// ties it to its token: a token an older version saved over it (which
+// leaves this key) is not given another's lifetime. "" when the lifetime
+// is unknown.
+func formatLife(tok *oauth2.Token) string {
+	if tok.ExpiresIn <= 0 {
+		return ""
+	}
+	return strconv.FormatInt(tok.Expiry.UnixNano(), 10) + ":" + strconv.FormatInt(tok.ExpiresIn, 10)
+}
+
+// installationToken reads the values of an installation token's keys
+// (life may be ""), or returns nil when value is not one this package
+// wrote. A lifetime that is missing, unreadable or of another token is
+// left 0: unknown.
+func installationToken(value, life string) *oauth2.Token {
+	token, expiry, ok := parseInstallation(value)
+	if !ok {
+		return nil
+	}
+	tok := &oauth2.Token{AccessToken: token, TokenType: "Bearer", Expiry: expiry}
+	ns, secs, ok := strings.Cut(life, ":")
+	if n, err := strconv.ParseInt(ns, 10, 64); ok && err == nil && n == expiry.UnixNano() {
+		if l, err := strconv.ParseInt(secs, 10, 64); err == nil && l > 0 {
+			tok.ExpiresIn = l
+		}
+	}
+	return tok
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/oauth2"
+
 	"github.com/locsvc/partner-go/auth"
 	"github.com/locsvc/partner-go/redisstore"
 )
@@ -13,22 +15,22 @@ func TestInstallationTokenIsSharedUntilItExpires(t *testing.T) {
 	ctx := t.Context()
 	s := redisstore.New(newClient(t), auth.NewMemoryStore())
 	g := grantID(t, "g")
-	if _, _, err := s.LoadInstallation(ctx, g); !errors.Is(err, auth.ErrNoToken) {
+	if _, err := s.LoadInstallation(ctx, g); !errors.Is(err, auth.ErrNoToken) {
 		t.Fatalf("LoadInstallation of an unknown grant: %v, want ErrNoToken", err)
 	}
 	expiry := time.Now().Add(400 * time.Millisecond)
-	if err := s.SaveInstallation(ctx, g, "inst-1", expiry); err != nil {
+	if err := s.SaveInstallation(ctx, g, &oauth2.Token{AccessToken: "inst-1", Expiry: expiry}); err != nil {
 		t.Fatal(err)
 	}
-	tok, exp, err := s.LoadInstallation(ctx, g)
-	if err != nil || tok != "inst-1" {
-		t.Fatalf("LoadInstallation = %q, %v", tok, err)
+	tok, err := s.LoadInstallation(ctx, g)
+	if err != nil || tok.AccessToken != "inst-1" {
+		t.Fatalf("LoadInstallation = %v, %v", tok, err)
 	}
-	if d := exp.Sub(expiry).Abs(); d > 50*time.Millisecond {
+	if d := tok.Expiry.Sub(expiry).Abs(); d > 50*time.Millisecond {
 		t.Errorf("expiry is %v off the saved one", d)
 	}
 	eventually(t, 5*time.Second, func() bool {
-		_, _, err := s.LoadInstallation(ctx, g)
+		_, err := s.LoadInstallation(ctx, g)
 		return errors.Is(err, auth.ErrNoToken)
 	})
 	if time.Now().Before(expiry) {
@@ -40,13 +42,13 @@ func TestInstallationTokenThatExpiredIsNotKept(t *testing.T) {
 	ctx := t.Context()
 	s := redisstore.New(newClient(t), auth.NewMemoryStore())
 	g := grantID(t, "g")
-	if err := s.SaveInstallation(ctx, g, "inst-1", time.Now().Add(time.Hour)); err != nil {
+	if err := s.SaveInstallation(ctx, g, &oauth2.Token{AccessToken: "inst-1", Expiry: time.Now().Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SaveInstallation(ctx, g, "inst-2", time.Now().Add(-time.Second)); err != nil {
+	if err := s.SaveInstallation(ctx, g, &oauth2.Token{AccessToken: "inst-2", Expiry: time.Now().Add(-time.Second)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.LoadInstallation(ctx, g); !errors.Is(err, auth.ErrNoToken) {
+	if _, err := s.LoadInstallation(ctx, g); !errors.Is(err, auth.ErrNoToken) {
 		t.Fatalf("LoadInstallation after saving an expired token: %v, want ErrNoToken", err)
 	}
 }
@@ -66,9 +68,9 @@ func TestInstallationLeaseSharesTheMintedToken(t *testing.T) {
 	if err := s.CommitLease(ctx, l, minted); err != nil {
 		t.Fatal(err)
 	}
-	got, exp, err := s.LoadInstallation(ctx, g)
-	if err != nil || got != minted.AccessToken || exp.Sub(minted.Expiry).Abs() > time.Second {
-		t.Fatalf("LoadInstallation = %q, %v, %v; want the committed token", got, exp, err)
+	got, err := s.LoadInstallation(ctx, g)
+	if err != nil || got.AccessToken != minted.AccessToken || got.Expiry.Sub(minted.Expiry).Abs() > time.Second {
+		t.Fatalf("LoadInstallation = %v, %v; want the committed token", got, err)
 	}
 	l, tok, err = s.AcquireLease(ctx, g, auth.KindInstallation, time.Minute, 10*time.Second)
 	if err != nil || l != nil || tok == nil || tok.AccessToken != minted.AccessToken {
@@ -89,7 +91,7 @@ func TestDeleteInstallationRefusesAMintInFlight(t *testing.T) {
 	ctx := t.Context()
 	s := redisstore.New(newClient(t), auth.NewMemoryStore())
 	g := grantID(t, "g")
-	if err := s.SaveInstallation(ctx, g, "old", time.Now().Add(30*time.Second)); err != nil {
+	if err := s.SaveInstallation(ctx, g, &oauth2.Token{AccessToken: "old", Expiry: time.Now().Add(30 * time.Second)}); err != nil {
 		t.Fatal(err)
 	}
 	l, _, err := s.AcquireLease(ctx, g, auth.KindInstallation, time.Minute, 10*time.Second)
@@ -101,13 +103,13 @@ func TestDeleteInstallationRefusesAMintInFlight(t *testing.T) {
 	if err := s.DeleteInstallation(ctx, g); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.LoadInstallation(ctx, g); !errors.Is(err, auth.ErrNoToken) {
+	if _, err := s.LoadInstallation(ctx, g); !errors.Is(err, auth.ErrNoToken) {
 		t.Errorf("LoadInstallation after DeleteInstallation: %v, want ErrNoToken", err)
 	}
 	if err := s.CommitLease(ctx, l, token("stale", time.Hour)); !errors.Is(err, auth.ErrLeaseLost) {
 		t.Fatalf("CommitLease of a mint in flight: %v, want ErrLeaseLost", err)
 	}
-	if _, _, err := s.LoadInstallation(ctx, g); !errors.Is(err, auth.ErrNoToken) {
+	if _, err := s.LoadInstallation(ctx, g); !errors.Is(err, auth.ErrNoToken) {
 		t.Errorf("the refused commit was shared: %v", err)
 	}
 }

@@ -61,9 +61,15 @@ type liveRig struct {
 }
 
 // newLiveRig adds grants to srv, saves them in backing and starts
-// replicas Pools on Redis server rs. opt, if not nil, adjusts each
-// replica's Redis client options.
+// replicas Pools on Redis server rs, with an InstallationTokenMargin of
+// liveInstallationMargin. opt, if not nil, adjusts each replica's Redis
+// client options.
 func newLiveRig(t *testing.T, srv *partnertest.Server, rs *testServer, backing auth.Store, replicas, grants int, opt func(*redis.Options)) *liveRig {
+	return newLiveRigMargin(t, srv, rs, backing, replicas, grants, opt, liveInstallationMargin)
+}
+
+// newLiveRigMargin is newLiveRig with the replicas' InstallationTokenMargin.
+func newLiveRigMargin(t *testing.T, srv *partnertest.Server, rs *testServer, backing auth.Store, replicas, grants int, opt func(*redis.Options), margin time.Duration) *liveRig {
 	t.Helper()
 	r := &liveRig{srv: srv}
 	for range grants {
@@ -89,7 +95,7 @@ func newLiveRig(t *testing.T, srv *partnertest.Server, rs *testServer, backing a
 			ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
 			Store: s, HTTPClient: srv.Client(),
 			Pacing:                  partner.Pacing{Off: true},
-			InstallationTokenMargin: liveInstallationMargin,
+			InstallationTokenMargin: margin,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -277,6 +283,58 @@ func TestLiveReplicasRefreshAndMintAsOne(t *testing.T) {
 		liveRefreshEvery,
 		float64(s.Refreshes)/accessLives, replicas, float64(sum.Refreshes)/grants/accessLives,
 		liveInstallationLife, float64(s.Mints)/installLives, float64(sum.Mints)/grants/installLives)
+}
+
+// TestLiveReplicasMintOncePerLifetime: 6 replicas on redisstore serve 20
+// grants whose installation tokens live 64 s, with the default margin (so
+// half the lifetime, 32 s, and a tenth of the 32 s before it ahead: each
+// token is replaced 28.8 s after its mint). Every replica computes that due time
+// from the token's whole lifetime, shared with it, however late it took
+// the token, so together they mint about once per period, as one replica
+// alone does (measured at the same time): at most 1.3 times per grant.
+func TestLiveReplicasMintOncePerLifetime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("60 s of real time")
+	}
+	const (
+		replicas, grants = 6, 20
+		life             = 64 * time.Second
+		period           = (life / 2) * 9 / 10 // replaced this long after its mint
+		d                = 2*period + 2*time.Second
+		step             = 250 * time.Millisecond
+	)
+	ctx := t.Context()
+	srv := newLiveServer(t, partnertest.AccessTokenLifetime, life)
+	rs := startRedis(t)
+	single := newLiveRigMargin(t, srv, rs, auth.NewMemoryStore(), 1, grants, nil, partner.DefaultInstallationTokenMargin)
+	multi := newLiveRigMargin(t, srv, rs, auth.NewMemoryStore(), replicas, grants, nil, partner.DefaultInstallationTokenMargin)
+	var errs errorLog
+	for _, r := range []*liveRig{single, multi} { // every grant's first tokens
+		r.load(ctx, time.Nanosecond, 0, &errs, nil)
+	}
+	_, _, single0 := single.counts()
+	_, _, multi0 := multi.counts()
+	var wg sync.WaitGroup
+	wg.Go(func() { single.load(ctx, d, step, &errs, nil) })
+	multi.load(ctx, d, step, &errs, nil)
+	wg.Wait()
+	errs.check(t, "calls")
+	perPeriod := func(r *liveRig, start map[string]partnertest.Counts) (mean, most float64) {
+		_, _, each := r.counts()
+		periods := float64(d) / float64(period)
+		for _, g := range r.grants {
+			m := float64(each[g.ID].Mints-start[g.ID].Mints) / periods
+			mean, most = mean+m/float64(len(r.grants)), max(most, m)
+		}
+		return mean, most
+	}
+	sMean, sMost := perPeriod(single, single0)
+	mMean, mMost := perPeriod(multi, multi0)
+	t.Logf("mints per grant per token period (%v): one replica %.2f (most %.2f), %d replicas %.2f (most %.2f)",
+		period, sMean, sMost, replicas, mMean, mMost)
+	if mMost > 1.3 {
+		t.Errorf("%d replicas minted a grant's installation token %.2f times per period; want at most 1.3", replicas, mMost)
+	}
 }
 
 // TestLiveReplicasThroughARedisOutage: Redis stopped (by its PID) in the

@@ -1,6 +1,7 @@
 package redisstore_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"testing"
@@ -53,7 +54,12 @@ func TestRedisOutageKeepsUsersConnected(t *testing.T) {
 	if err == nil || errors.Is(err, auth.ErrLeaseHeld) {
 		t.Errorf("AcquireLease with Redis down: %v, want Redis's error", err)
 	}
-	if _, _, err := s.LoadInstallation(ctx, g); err == nil || errors.Is(err, auth.ErrNoToken) {
+	if _, err := s.LoadInstallation(ctx, g); err == nil || errors.Is(err, auth.ErrNoToken) {
 		t.Errorf("LoadInstallation with Redis down: %v, want Redis's error", err)
+	}
+	// Pacing: Redis's error at once, not ctx's (the SDK then paces in its
+	// process).
+	if err := s.TakeTurn(ctx, "pace:k", 900, 50); err == nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		t.Errorf("TakeTurn with Redis down: %v, want Redis's error", err)
 	}
 }

@@ -75,7 +75,7 @@ func TestPoolsAcrossProcesses(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	wait := startChildren(t, "pools", rs.url, run,
+	wait := startChildren(t, processes, "pools", rs.url, run,
 		envAPI+"="+srv.URL, envAuth+"="+srv.AuthURL,
 		envClient+"="+srv.ClientID(), envSecret+"="+srv.ClientSecret(),
 		envStoreDir+"="+backing.dir, envGrants+"="+strings.Join(ids, ","))

@@ -23,7 +23,7 @@ import (
 // The cross-process tests run the test binary again as child processes,
 // which find what to do in these variables.
 const (
-	envChild = "PARTNER_REDISSTORE_CHILD" // "leases", "dedup" or "pools"
+	envChild = "PARTNER_REDISSTORE_CHILD" // "leases", "dedup", "pools" or "pacing"
 	envURL   = "PARTNER_REDISSTORE_CHILD_URL"
 	envRun   = "PARTNER_REDISSTORE_CHILD_RUN" // the run's key prefix
 	envIndex = "PARTNER_REDISSTORE_CHILD_INDEX"
@@ -77,16 +77,16 @@ func runChildren(t *testing.T, mode string) (*redis.Client, string) {
 	}
 	srv := startRedis(t)
 	run := "test:" + grantID(t, "run")
-	startChildren(t, mode, srv.url, run)()
+	startChildren(t, processes, mode, srv.url, run)()
 	return srv.client(t), run
 }
 
-// startChildren starts the child processes of mode on the Redis at url,
+// startChildren starts n child processes of mode on the Redis at url,
 // with the run's key prefix and env added to their environment; the
 // function it returns waits for them and fails t for each that failed.
-func startChildren(t *testing.T, mode, url, run string, env ...string) (wait func()) {
+func startChildren(t *testing.T, n int, mode, url, run string, env ...string) (wait func()) {
 	var wg sync.WaitGroup
-	for i := range processes {
+	for i := range n {
 		wg.Go(func() {
 			cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestChildProcess$", "-test.count=1")
 			cmd.Env = append(os.Environ(), envChild+"="+mode, envURL+"="+url, envRun+"="+run, envIndex+"="+strconv.Itoa(i))
@@ -115,8 +115,12 @@ func TestChildProcess(t *testing.T) {
 	run, me := os.Getenv(envRun), os.Getenv(envIndex)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	if mode == "pools" {
+	switch mode {
+	case "pools":
 		childPools(ctx, t, rdb, run)
+		return
+	case "pacing":
+		childPacing(ctx, t, rdb, run)
 		return
 	}
 	s := redisstore.New(rdb, &redisBacking{rdb: rdb, prefix: run + ":backing:"})

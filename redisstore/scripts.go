@@ -8,9 +8,10 @@ import "github.com/redis/go-redis/v9"
 // scripts run on Redis Cluster too. All times are Redis's: TTLs are set
 // with PX and read with PTTL, never compared with a client's clock.
 //
-// Reply of acquireScript: {state, value, pttl}, state being one of the
-// acquire* constants, value the state key's value (false when absent) and
-// pttl its PTTL in milliseconds (-2 when absent).
+// Reply of acquireScript: {state, value, pttl[, life]}, state being one of
+// the acquire* constants, value the state key's value (false when absent),
+// pttl its PTTL in milliseconds (-2 when absent) and, when KEYS[3] is
+// given, life its value (false when absent).
 const (
 	acquireFresh = 1 // the stored token is not due: use it
 	acquireHeld  = 2 // another holder has the lease
@@ -22,19 +23,23 @@ const (
 //	KEYS[1] the state key: the installation token, or the access token's
 //	        fingerprint, with PX = its time to expiry
 //	KEYS[2] the lease key
+//	KEYS[3] optional: the installation token's lifetime key
 //	ARGV[1] due, ms: the token is fresh while its PTTL is above it
 //	ARGV[2] the lease's TTL, ms
 //	ARGV[3] the fence of the new holding
 var acquireScript = redis.NewScript(`
 local value = redis.call('GET', KEYS[1])
 local pttl = redis.call('PTTL', KEYS[1])
+local state = 2
 if pttl > tonumber(ARGV[1]) then
-  return {1, value, pttl}
+  state = 1
+elseif redis.call('SET', KEYS[2], ARGV[3], 'NX', 'PX', ARGV[2]) then
+  state = 3
 end
-if redis.call('SET', KEYS[2], ARGV[3], 'NX', 'PX', ARGV[2]) then
-  return {3, value, pttl}
+if KEYS[3] then
+  return {state, value, pttl, redis.call('GET', KEYS[3])}
 end
-return {2, value, pttl}
+return {state, value, pttl}
 `)
 
 // commitScript saves the state and ends the lease, only while the fence is
@@ -42,9 +47,11 @@ return {2, value, pttl}
 //
 //	KEYS[1] the state key
 //	KEYS[2] the lease key
+//	KEYS[3] optional: the installation token's lifetime key
 //	ARGV[1] the fence
 //	ARGV[2] the state's new value
 //	ARGV[3] its time to expiry, ms; not positive: delete the state
+//	ARGV[4] with KEYS[3]: the lifetime key's new value; "": delete it
 var commitScript = redis.NewScript(`
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then
   return 0
@@ -53,6 +60,13 @@ if tonumber(ARGV[3]) > 0 then
   redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 else
   redis.call('DEL', KEYS[1])
+end
+if KEYS[3] then
+  if ARGV[4] ~= '' and tonumber(ARGV[3]) > 0 then
+    redis.call('SET', KEYS[3], ARGV[4], 'PX', ARGV[3])
+  else
+    redis.call('DEL', KEYS[3])
+  end
 end
 redis.call('DEL', KEYS[2])
 return 1

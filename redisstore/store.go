@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/go-redis/redis_rate/v10"
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/oauth2"
 
@@ -29,8 +30,9 @@ const saveMargin = 5 * time.Second
 // store, a database) and shares, through Redis, what the processes of a
 // partner application need to refresh and mint each grant's tokens one at
 // a time: leases (auth.Leaser), the installation token
-// (auth.InstallationCache) and a fingerprint of the access token with its
-// time to live. Losing Redis loses nothing but that sharing: Load reads
+// (auth.InstallationCache), a fingerprint of the access token with its
+// time to live, and each installation token's rate limit
+// (auth.RateLimiter). Losing Redis loses nothing but that sharing: Load reads
 // the backing store only, so users stay connected.
 //
 // A Store is safe for concurrent use by many goroutines and processes.
@@ -38,6 +40,7 @@ const saveMargin = 5 * time.Second
 type Store struct {
 	rdb     redis.UniversalClient
 	backing auth.Store
+	rate    *redis_rate.Limiter // TakeTurn's limits
 }
 
 var (
@@ -50,7 +53,7 @@ var (
 // and shares leases and the installation token through rdb (a client of
 // one Redis server, Sentinel or Cluster).
 func New(rdb redis.UniversalClient, backing auth.Store) *Store {
-	return &Store{rdb: rdb, backing: backing}
+	return &Store{rdb: rdb, backing: backing, rate: redis_rate.NewLimiter(rdb)}
 }
 
 // String describes the store without a token.
@@ -103,7 +106,7 @@ func (s *Store) Delete(ctx context.Context, grantID string) error {
 		}
 	}
 	a, i := keysFor(grantID, auth.KindAccess), keysFor(grantID, auth.KindInstallation)
-	if err := s.rdb.Del(ctx, a.state, a.lease, i.state, i.lease).Err(); err != nil {
+	if err := s.rdb.Del(ctx, a.state, a.lease, i.state, i.lease, i.life).Err(); err != nil {
 		return fmt.Errorf("redisstore: grant %s: deleting its shared state: %w", grantID, err)
 	}
 	return nil
@@ -139,17 +142,17 @@ func (s *Store) AcquireLease(ctx context.Context, grantID string, kind auth.Toke
 	// plenty, since only a write that bypasses this Store makes one.
 	for range 3 {
 		fence := newFence()
-		res, err := acquireScript.Run(ctx, s.rdb, []string{k.state, k.lease},
+		res, err := acquireScript.Run(ctx, s.rdb, k.names(),
 			due.Milliseconds(), ttl.Milliseconds(), fence).Slice()
 		if err != nil {
 			return nil, nil, fmt.Errorf("redisstore: grant %s: acquiring the %s lease: %w", grantID, kind, err)
 		}
-		state, value, pttl, err := parseAcquire(res)
+		state, value, pttl, life, err := parseAcquire(res)
 		if err != nil {
 			return nil, nil, fmt.Errorf("redisstore: grant %s: acquiring the %s lease: %w", grantID, kind, err)
 		}
 		if kind == auth.KindInstallation {
-			return s.acquiredInstallation(grantID, state, value, pttl, fence)
+			return s.acquiredInstallation(grantID, state, value, life, pttl, fence)
 		}
 		l, tok, err, again := s.acquiredAccess(ctx, grantID, k, state, value, due, fence)
 		if !again {
@@ -161,12 +164,10 @@ func (s *Store) AcquireLease(ctx context.Context, grantID string, kind auth.Toke
 
 // acquiredInstallation turns the reply of acquireScript for an
 // installation token into AcquireLease's results.
-func (s *Store) acquiredInstallation(grantID string, state int64, value string, pttl int64, fence string) (*auth.Lease, *oauth2.Token, error) {
+func (s *Store) acquiredInstallation(grantID string, state int64, value, life string, pttl int64, fence string) (*auth.Lease, *oauth2.Token, error) {
 	var tok *oauth2.Token
 	if pttl > 0 {
-		if token, expiry, ok := parseInstallation(value); ok {
-			tok = &oauth2.Token{AccessToken: token, TokenType: "Bearer", Expiry: expiry}
-		}
+		tok = installationToken(value, life)
 	}
 	switch state {
 	case acquireFresh:
@@ -249,9 +250,9 @@ func (s *Store) CommitLease(ctx context.Context, l *auth.Lease, tok *oauth2.Toke
 	if err != nil {
 		return err
 	}
-	value := fingerprint(tok)
+	value, life := fingerprint(tok), ""
 	if l.Kind == auth.KindInstallation {
-		value = formatInstallation(tok.AccessToken, tok.Expiry)
+		value, life = formatInstallation(tok.AccessToken, tok.Expiry), formatLife(tok)
 	} else {
 		held, err := guardScript.Run(ctx, s.rdb, []string{k.lease}, l.Fence, (SaveWindow + saveMargin).Milliseconds()).Int()
 		if err != nil {
@@ -267,7 +268,7 @@ func (s *Store) CommitLease(ctx context.Context, l *auth.Lease, tok *oauth2.Toke
 			return err
 		}
 	}
-	ok, err := commitScript.Run(ctx, s.rdb, []string{k.state, k.lease}, l.Fence, value, ttlMillis(tok.Expiry)).Int()
+	ok, err := commitScript.Run(ctx, s.rdb, k.names(), l.Fence, value, ttlMillis(tok.Expiry), life).Int()
 	switch {
 	case err != nil:
 		return fmt.Errorf("redisstore: grant %s: committing the %s lease: %w", l.GrantID, l.Kind, err)
@@ -310,6 +311,16 @@ func (s *Store) loadOrNil(ctx context.Context, grantID string) (*oauth2.Token, e
 type keys struct {
 	state string // the installation token, or the access token's fingerprint
 	lease string // the lease's fence
+	life  string // the installation token's lifetime (see formatLife); "" for an access token
+}
+
+// names are the keys the scripts take: state, lease and, for an
+// installation token, life.
+func (k keys) names() []string {
+	if k.life == "" {
+		return []string{k.state, k.lease}
+	}
+	return []string{k.state, k.lease, k.life}
 }
 
 // keysFor returns the keys of grantID's token of kind:
@@ -317,6 +328,7 @@ type keys struct {
 //	partner:{grantID}:access:fp        the access token's fingerprint
 //	partner:{grantID}:access:lease     its lease
 //	partner:{grantID}:installation:tok the installation token (see formatInstallation)
+//	partner:{grantID}:installation:life its lifetime (see formatLife)
 //	partner:{grantID}:installation:lease its lease
 //
 // No suffix ends another, so no two grants' keys can be the same string
@@ -324,7 +336,7 @@ type keys struct {
 func keysFor(grantID string, kind auth.TokenKind) keys {
 	p := "partner:{" + grantID + "}:" + string(kind)
 	if kind == auth.KindInstallation {
-		return keys{state: p + ":tok", lease: p + ":lease"}
+		return keys{state: p + ":tok", lease: p + ":lease", life: p + ":life"}
 	}
 	return keys{state: p + ":fp", lease: p + ":lease"}
 }
@@ -341,17 +353,20 @@ func checkedKeys(grantID string, kind auth.TokenKind) (keys, error) {
 }
 
 // parseAcquire reads the reply of acquireScript.
-func parseAcquire(res []any) (state int64, value string, pttl int64, err error) {
-	if len(res) != 3 {
-		return 0, "", 0, fmt.Errorf("unexpected reply of %d values", len(res))
+func parseAcquire(res []any) (state int64, value string, pttl int64, life string, err error) {
+	if len(res) != 3 && len(res) != 4 {
+		return 0, "", 0, "", fmt.Errorf("unexpected reply of %d values", len(res))
 	}
 	state, ok1 := res[0].(int64)
 	value, _ = res[1].(string) // nil when the key is absent
 	pttl, ok2 := res[2].(int64)
 	if !ok1 || !ok2 || state < acquireFresh || state > acquireTaken {
-		return 0, "", 0, fmt.Errorf("unexpected reply %v", res)
+		return 0, "", 0, "", fmt.Errorf("unexpected reply %v", res)
 	}
-	return state, value, pttl, nil
+	if len(res) == 4 {
+		life, _ = res[3].(string)
+	}
+	return state, value, pttl, life, nil
 }
 
 // fingerprint identifies a token without revealing it: the first 16 bytes

@@ -65,7 +65,7 @@ func TestStoreDeleteForgetsTheGrant(t *testing.T) {
 	if err := s.Save(ctx, g, token("1", time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SaveInstallation(ctx, g, "inst", time.Now().Add(time.Hour)); err != nil {
+	if err := s.SaveInstallation(ctx, g, &oauth2.Token{AccessToken: "inst", Expiry: time.Now().Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Delete(ctx, g); err != nil {
@@ -74,7 +74,7 @@ func TestStoreDeleteForgetsTheGrant(t *testing.T) {
 	if _, err := backing.Load(ctx, g); !errors.Is(err, auth.ErrNoToken) {
 		t.Errorf("backing store after Delete: %v, want ErrNoToken", err)
 	}
-	if _, _, err := s.LoadInstallation(ctx, g); !errors.Is(err, auth.ErrNoToken) {
+	if _, err := s.LoadInstallation(ctx, g); !errors.Is(err, auth.ErrNoToken) {
 		t.Errorf("installation token after Delete: %v, want ErrNoToken", err)
 	}
 	l, tok, err := s.AcquireLease(ctx, g, auth.KindAccess, time.Minute, time.Second)
@@ -172,8 +172,10 @@ func TestStoreRejectsBadArguments(t *testing.T) {
 		"commit of nil token": func() error {
 			return s.CommitLease(ctx, &auth.Lease{GrantID: g, Kind: auth.KindAccess, Fence: "f"}, nil)
 		},
-		"abandon of nil lease":  func() error { return s.AbandonLease(ctx, nil) },
-		"installation of empty": func() error { return s.SaveInstallation(ctx, "", "t", time.Now().Add(time.Hour)) },
+		"abandon of nil lease": func() error { return s.AbandonLease(ctx, nil) },
+		"installation of empty": func() error {
+			return s.SaveInstallation(ctx, "", &oauth2.Token{AccessToken: "t", Expiry: time.Now().Add(time.Hour)})
+		},
 	} {
 		if err := call(); err == nil {
 			t.Errorf("%s: no error", name)

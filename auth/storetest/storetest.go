@@ -395,34 +395,43 @@ func testLease(t *testing.T, newStore func(*testing.T) auth.Store) {
 	})
 }
 
+// lifetime is the whole lifetime, in seconds, the installation tokens of
+// these tests are shared with (InstallationCache's ExpiresIn).
+const lifetime = 3600
+
+// inst is an installation token in the form InstallationCache shares it.
+func inst(token string, exp time.Time) *oauth2.Token {
+	return &oauth2.Token{AccessToken: token, TokenType: "Bearer", Expiry: exp, ExpiresIn: lifetime}
+}
+
 func testInstallationCache(t *testing.T, newStore func(*testing.T) auth.Store) {
 	t.Run("Unknown", func(t *testing.T) {
 		_, c := cache(t, newStore)
-		if _, _, err := c.LoadInstallation(t.Context(), grant(t)); !errors.Is(err, auth.ErrNoToken) {
+		if _, err := c.LoadInstallation(t.Context(), grant(t)); !errors.Is(err, auth.ErrNoToken) {
 			t.Fatalf("LoadInstallation of an unknown grant: %v; want ErrNoToken", err)
 		}
 	})
 	t.Run("SaveLoadDelete", func(t *testing.T) {
 		_, c := cache(t, newStore)
 		id, other, exp := grant(t), grant(t), at(time.Hour)
-		if err := c.SaveInstallation(t.Context(), id, "it-1", exp); err != nil {
+		if err := c.SaveInstallation(t.Context(), id, inst("it-1", exp)); err != nil {
 			t.Fatalf("SaveInstallation: %v", err)
 		}
-		if err := c.SaveInstallation(t.Context(), other, "it-other", exp); err != nil {
+		if err := c.SaveInstallation(t.Context(), other, inst("it-other", exp)); err != nil {
 			t.Fatalf("SaveInstallation: %v", err)
 		}
-		tok, got, err := c.LoadInstallation(t.Context(), id)
-		if err != nil || tok != "it-1" || !got.Equal(exp) {
-			t.Fatalf("LoadInstallation = %q, %v, %v; want %q, %v", tok, got, err, "it-1", exp)
+		tok, err := c.LoadInstallation(t.Context(), id)
+		if err != nil || tok.AccessToken != "it-1" || !tok.Expiry.Equal(exp) || tok.ExpiresIn != lifetime {
+			t.Fatalf("LoadInstallation = %v, %v; want %q, %v, lifetime %d s", tok, err, "it-1", exp, lifetime)
 		}
 		if err := c.DeleteInstallation(t.Context(), id); err != nil {
 			t.Fatalf("DeleteInstallation: %v", err)
 		}
-		if _, _, err := c.LoadInstallation(t.Context(), id); !errors.Is(err, auth.ErrNoToken) {
+		if _, err := c.LoadInstallation(t.Context(), id); !errors.Is(err, auth.ErrNoToken) {
 			t.Fatalf("LoadInstallation after DeleteInstallation: %v; want ErrNoToken", err)
 		}
-		if tok, _, err := c.LoadInstallation(t.Context(), other); err != nil || tok != "it-other" {
-			t.Fatalf("LoadInstallation of another grant after DeleteInstallation = %q, %v; want it kept", tok, err)
+		if tok, err := c.LoadInstallation(t.Context(), other); err != nil || tok.AccessToken != "it-other" {
+			t.Fatalf("LoadInstallation of another grant after DeleteInstallation = %v, %v; want it kept", tok, err)
 		}
 		if err := c.DeleteInstallation(t.Context(), id); err != nil {
 			t.Fatalf("DeleteInstallation of a grant with none: %v; want nil", err)
@@ -431,12 +440,12 @@ func testInstallationCache(t *testing.T, newStore func(*testing.T) auth.Store) {
 	t.Run("Expiry", func(t *testing.T) {
 		_, c := cache(t, newStore)
 		id := grant(t)
-		if err := c.SaveInstallation(t.Context(), id, "it-short", time.Now().Add(short)); err != nil {
+		if err := c.SaveInstallation(t.Context(), id, inst("it-short", time.Now().Add(short))); err != nil {
 			t.Fatalf("SaveInstallation: %v", err)
 		}
 		deadline := time.Now().Add(patience)
 		for {
-			_, _, err := c.LoadInstallation(t.Context(), id)
+			_, err := c.LoadInstallation(t.Context(), id)
 			if errors.Is(err, auth.ErrNoToken) {
 				break
 			}
@@ -456,7 +465,7 @@ func testInstallationCache(t *testing.T, newStore func(*testing.T) auth.Store) {
 		id := grant(t)
 		want := token("at", "rt", at(time.Hour))
 		save(t, s, id, want)
-		if err := c.SaveInstallation(t.Context(), id, "it", at(time.Hour)); err != nil {
+		if err := c.SaveInstallation(t.Context(), id, inst("it", at(time.Hour))); err != nil {
 			t.Fatalf("SaveInstallation: %v", err)
 		}
 		if err := c.DeleteInstallation(t.Context(), id); err != nil {
@@ -480,12 +489,12 @@ func testInstallationLease(t *testing.T, newStore func(*testing.T) auth.Store) {
 	t.Run("NotDue", func(t *testing.T) {
 		l, c := both(t)
 		id, exp := grant(t), at(time.Hour)
-		if err := c.SaveInstallation(t.Context(), id, "it", exp); err != nil {
+		if err := c.SaveInstallation(t.Context(), id, inst("it", exp)); err != nil {
 			t.Fatalf("SaveInstallation: %v", err)
 		}
 		lease, tok, err := l.AcquireLease(t.Context(), id, auth.KindInstallation, due, long)
-		if err != nil || lease != nil || tok == nil || tok.AccessToken != "it" || !tok.Expiry.Equal(exp) {
-			t.Fatalf("AcquireLease(installation) of a cached token: lease %v, token %v, err %v; want the cached token", lease, tok, err)
+		if err != nil || lease != nil || tok == nil || tok.AccessToken != "it" || !tok.Expiry.Equal(exp) || tok.ExpiresIn != lifetime {
+			t.Fatalf("AcquireLease(installation) of a cached token: lease %v, token %v, err %v; want the cached token with its lifetime", lease, tok, err)
 		}
 	})
 	t.Run("MintCommit", func(t *testing.T) {
@@ -498,12 +507,12 @@ func testInstallationLease(t *testing.T, newStore func(*testing.T) auth.Store) {
 		}
 		held(t, l, id, auth.KindInstallation)
 		exp := at(time.Hour)
-		if err := l.CommitLease(t.Context(), lease, &oauth2.Token{AccessToken: "it-minted", TokenType: "Bearer", Expiry: exp}); err != nil {
+		if err := l.CommitLease(t.Context(), lease, inst("it-minted", exp)); err != nil {
 			t.Fatalf("CommitLease(installation): %v", err)
 		}
-		got, gotExp, err := c.LoadInstallation(t.Context(), id)
-		if err != nil || got != "it-minted" || !gotExp.Equal(exp) {
-			t.Fatalf("LoadInstallation after CommitLease = %q, %v, %v; want %q, %v", got, gotExp, err, "it-minted", exp)
+		got, err := c.LoadInstallation(t.Context(), id)
+		if err != nil || got.AccessToken != "it-minted" || !got.Expiry.Equal(exp) || got.ExpiresIn != lifetime {
+			t.Fatalf("LoadInstallation after CommitLease = %v, %v; want %q, %v, lifetime %d s", got, err, "it-minted", exp, lifetime)
 		}
 		if at := load(t, l, id); at.AccessToken != "at" || at.RefreshToken != "rt" {
 			t.Fatalf("CommitLease(installation) changed the OAuth token to access %q refresh %q", at.AccessToken, at.RefreshToken)
@@ -512,7 +521,7 @@ func testInstallationLease(t *testing.T, newStore func(*testing.T) auth.Store) {
 	t.Run("DueWhenExpiring", func(t *testing.T) {
 		l, c := both(t)
 		id := grant(t)
-		if err := c.SaveInstallation(t.Context(), id, "it-old", at(due/2)); err != nil {
+		if err := c.SaveInstallation(t.Context(), id, inst("it-old", at(due/2))); err != nil {
 			t.Fatalf("SaveInstallation: %v", err)
 		}
 		_, tok := acquire(t, l, id, auth.KindInstallation, long)
@@ -532,7 +541,7 @@ func testInstallationLease(t *testing.T, newStore func(*testing.T) auth.Store) {
 		if err := l.CommitLease(t.Context(), lease, &oauth2.Token{AccessToken: "it-stale", Expiry: at(time.Hour)}); !errors.Is(err, auth.ErrLeaseLost) {
 			t.Fatalf("CommitLease(installation) after DeleteInstallation: %v; want ErrLeaseLost", err)
 		}
-		if _, _, err := c.LoadInstallation(t.Context(), id); !errors.Is(err, auth.ErrNoToken) {
+		if _, err := c.LoadInstallation(t.Context(), id); !errors.Is(err, auth.ErrNoToken) {
 			t.Fatalf("LoadInstallation after a refused CommitLease: %v; want ErrNoToken", err)
 		}
 	})
@@ -547,8 +556,8 @@ func testInstallationLease(t *testing.T, newStore func(*testing.T) auth.Store) {
 		if err := l.CommitLease(t.Context(), fresh, &oauth2.Token{AccessToken: "it-fresh", Expiry: at(time.Hour)}); err != nil {
 			t.Fatalf("CommitLease(installation) of the holder that took over: %v", err)
 		}
-		if got, _, err := c.LoadInstallation(t.Context(), id); err != nil || got != "it-fresh" {
-			t.Fatalf("LoadInstallation = %q, %v; want the new holder's token", got, err)
+		if got, err := c.LoadInstallation(t.Context(), id); err != nil || got.AccessToken != "it-fresh" {
+			t.Fatalf("LoadInstallation = %v, %v; want the new holder's token", got, err)
 		}
 	})
 }

@@ -104,7 +104,13 @@ type Refresher struct {
 	mu   sync.Mutex
 	live map[string]weak.Pointer[AccessSource] // Shared sources, while in use
 	peak int                                   // the most entries live held since it was made; see dropDead
+
+	flights flights // every grant's refreshes and mints in flight
 }
+
+// Wait waits until no refresh or mint of any grant is in flight (each ends
+// within Timeout), or ctx ends.
+func (r *Refresher) Wait(ctx context.Context) error { return r.flights.wait(ctx) }
 
 // shrinkFloor is the size under which the map of shared sources is never
 // remade smaller: it costs next to nothing.
@@ -152,6 +158,7 @@ func (r *Refresher) Source(grantID string, tok *oauth2.Token) *AccessSource {
 	s := &AccessSource{r: r, grantID: grantID, margin: r.cfg.EarlyRefresh}
 	if tok != nil {
 		s.tok, s.have = strip(tok), true
+		s.margin, s.life = r.given(s.tok)
 	}
 	return s
 }
@@ -188,12 +195,23 @@ func (r *Refresher) Live(grantID string) *AccessSource {
 	return r.live[grantID].Value()
 }
 
-// marginFor returns how long before exp a token taken now is replaced:
-// EarlyRefresh, or half of what is left of a token that has less than
-// that left.
-func (r *Refresher) marginFor(exp time.Time) time.Duration {
-	if left := time.Until(exp); left > 0 && left <= r.cfg.EarlyRefresh {
-		return left / 2
+// given returns the margin and whole lifetime of a token given to the
+// source or read from the Store: by its lifetime when it says it
+// (ExpiresIn), else EarlyRefresh.
+func (r *Refresher) given(t oauth2.Token) (margin, life time.Duration) {
+	life = lifeOf(t.ExpiresIn, t.Expiry)
+	if t.ExpiresIn > 0 {
+		return r.marginFor(life), life
+	}
+	return r.cfg.EarlyRefresh, life
+}
+
+// marginFor returns how long before its expiry a token whose whole
+// lifetime is life is replaced: EarlyRefresh, or half its lifetime when it
+// lives no longer than that (see lifeOf for a token of unknown lifetime).
+func (r *Refresher) marginFor(life time.Duration) time.Duration {
+	if life > 0 && life <= r.cfg.EarlyRefresh {
+		return life / 2
 	}
 	return r.cfg.EarlyRefresh
 }
@@ -230,6 +248,7 @@ type AccessSource struct {
 	mu       sync.Mutex
 	tok      oauth2.Token  // AccessToken "" means "refresh before use"
 	margin   time.Duration // how long before tok.Expiry it is refreshed
+	life     time.Duration // tok's whole lifetime, which sets the window ahead (see aheadShare)
 	have     bool          // tok holds a refresh token (given or loaded)
 	unsaved  bool          // tok was refreshed but Store.Save failed
 	gen      uint64        // bumped whenever the grant gets a new token
@@ -238,6 +257,7 @@ type AccessSource struct {
 	failedRT string        // the refresh token err is about
 	retired  string        // the refresh token the last rotation replaced
 	p        *pending[string]
+	flights  flights // this grant's refreshes in flight, for Client.Close
 
 	// With a Store that is an auth.Leaser (see shared.go):
 	lease    *auth.Lease // the lease to commit the unsaved token under
@@ -268,7 +288,9 @@ func (s *AccessSource) Reload(ctx context.Context, gen uint64) bool {
 func (s *AccessSource) GrantID() string { return s.grantID }
 
 // Token returns a valid access token, refreshing it first when it is
-// missing or expires within its margin. A caller whose ctx ends while a
+// missing or expires within its margin. A token within the last tenth of
+// the time before its margin is returned at once, and its refresh starts
+// in the background (see aheadShare). A caller whose ctx ends while a
 // refresh is in progress gets ctx's error at once; the refresh carries on.
 func (s *AccessSource) Token(ctx context.Context) (string, error) {
 	s.mu.Lock()
@@ -279,25 +301,43 @@ func (s *AccessSource) Token(ctx context.Context) (string, error) {
 		}
 		s.mu.Lock()
 	}
-	if s.have && !s.unsaved && s.fresh() {
+	if s.usableLocked() {
 		v := s.tok.AccessToken
+		if time.Until(s.tok.Expiry) <= s.dueLocked() && s.p == nil {
+			s.startLocked(ctx)
+		}
 		s.mu.Unlock()
 		return v, nil
 	}
 	p := s.p
 	if p == nil {
-		p = newPending[string]()
-		s.p = p
-		go s.refresh(context.WithoutCancel(ctx), p, s.gen)
+		p = s.startLocked(ctx)
 	}
 	s.mu.Unlock()
 	return p.wait(ctx)
 }
 
-// fresh reports whether the cached access token can be used. s.mu is held.
-func (s *AccessSource) fresh() bool {
-	return s.tok.AccessToken != "" && time.Until(s.tok.Expiry) > s.margin
+// startLocked starts a refresh, on a context detached from ctx. s.mu is
+// held.
+func (s *AccessSource) startLocked(ctx context.Context) *pending[string] {
+	p, gen := newPending[string](), s.gen
+	s.p = p
+	goFlight(func() { s.refresh(context.WithoutCancel(ctx), p, gen) }, &s.flights, &s.r.flights)
+	return p
 }
+
+// Wait waits until no refresh of the grant is in flight, or ctx ends.
+func (s *AccessSource) Wait(ctx context.Context) error { return s.flights.wait(ctx) }
+
+// usableLocked reports whether the cached access token can be used: it
+// is saved and expires after its margin. s.mu is held.
+func (s *AccessSource) usableLocked() bool {
+	return s.have && !s.unsaved && s.tok.AccessToken != "" && time.Until(s.tok.Expiry) > s.margin
+}
+
+// dueLocked is how long before its expiry the cached token is refreshed
+// ahead. s.mu is held.
+func (s *AccessSource) dueLocked() time.Duration { return s.margin + ahead(s.life, s.margin) }
 
 // Check returns the error the grant is stuck on, or nil. While the grant
 // is gone, it first reads the Store once more and takes a refresh token
@@ -445,7 +485,7 @@ func (s *AccessSource) setLocked(tok *oauth2.Token) {
 	}
 	s.tok, s.have, s.unsaved, s.err, s.errUntil, s.failedRT = t, true, false, nil, time.Time{}, ""
 	s.lease, s.lateSave, s.invalid = nil, false, ""
-	s.margin = s.r.cfg.EarlyRefresh
+	s.margin, s.life = s.r.given(t)
 	s.gen++
 }
 
@@ -483,7 +523,7 @@ func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint
 	}
 
 	s.mu.Lock()
-	st := state{tok: s.tok, have: s.have, unsaved: s.unsaved, margin: s.margin,
+	st := state{tok: s.tok, have: s.have, unsaved: s.unsaved, margin: s.margin, due: s.dueLocked(),
 		lease: s.lease, lateSave: s.lateSave, invalid: s.invalid}
 	s.mu.Unlock()
 
@@ -500,13 +540,16 @@ func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint
 		s.p = nil
 	}
 	// A new token meanwhile wins over this result, unless it has the
-	// refresh token this refresh sent: the result is newer.
-	if s.gen == gen || s.rotatedFrom(o.sent) {
+	// refresh token this refresh sent: the result is newer. A refresh that
+	// failed, unless because the grant is gone, leaves a token that still
+	// works in use (a refresh ahead); the next call tries again.
+	keep := o.err != nil && !o.unsaved && !(o.final && o.until.IsZero()) && s.usableLocked()
+	if (s.gen == gen || s.rotatedFrom(o.sent)) && !keep {
 		if o.next != nil {
 			if o.sent != "" && o.next.RefreshToken != o.sent {
 				s.retired = o.sent
 			}
-			s.tok, s.have, s.unsaved, s.margin = *o.next, true, o.unsaved, o.margin
+			s.tok, s.have, s.unsaved, s.margin, s.life = *o.next, true, o.unsaved, o.margin, o.life
 			s.lease, s.lateSave = o.lease, o.lateSave
 			if s.invalid != o.next.AccessToken {
 				s.invalid = ""
@@ -527,6 +570,7 @@ type outcome struct {
 	val     string
 	next    *oauth2.Token
 	margin  time.Duration
+	life    time.Duration // next's whole lifetime
 	unsaved bool
 	final   bool
 	until   time.Time
@@ -550,22 +594,22 @@ func (s *AccessSource) rotatedFrom(sent string) bool {
 
 // obtain does the work of refresh without holding the lock.
 func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsaved bool, gen uint64) outcome {
-	early := s.r.cfg.EarlyRefresh
 	if !have {
 		t, o, ok := s.load(ctx)
 		if !ok {
 			return o
 		}
 		tok = t
-		if tok.AccessToken != "" && time.Until(tok.Expiry) > early {
-			return outcome{val: tok.AccessToken, next: &tok, margin: early}
+		if o, ok := s.loaded(tok); ok {
+			return o
 		}
 	}
 	if unsaved { // refreshed earlier, but not stored yet: store before use
 		if err := s.save(ctx, &tok, gen, ""); err != nil {
 			return outcome{err: err}
 		}
-		return outcome{val: tok.AccessToken, next: &tok, margin: s.margin}
+		life := lifeOf(tok.ExpiresIn, tok.Expiry)
+		return outcome{val: tok.AccessToken, next: &tok, margin: s.r.marginFor(life), life: life}
 	}
 	if tok.RefreshToken == "" {
 		return outcome{final: true, err: s.gone("no refresh token")}
@@ -574,8 +618,8 @@ func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsav
 	if o.final && errors.Is(o.err, apierr.ErrReauthorizationRequired) {
 		// Before the grant is declared gone: has the Store a newer token?
 		if t, _, ok := s.load(ctx); ok && t.RefreshToken != tok.RefreshToken {
-			if t.AccessToken != "" && time.Until(t.Expiry) > early {
-				return outcome{val: t.AccessToken, next: &t, margin: early}
+			if o, ok := s.loaded(t); ok {
+				return o
 			}
 			o = s.exchange(ctx, t)
 		}
@@ -587,6 +631,16 @@ func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsav
 		o.unsaved, o.val, o.err = true, "", err // kept in memory, saved before use
 	}
 	return o
+}
+
+// loaded returns the outcome of taking t, read from the Store, as it is,
+// when its access token is usable (it expires after its margin).
+func (s *AccessSource) loaded(t oauth2.Token) (outcome, bool) {
+	margin, life := s.r.given(t)
+	if t.AccessToken == "" || time.Until(t.Expiry) <= margin {
+		return outcome{}, false
+	}
+	return outcome{val: t.AccessToken, next: &t, margin: margin, life: life}, true
 }
 
 // load reads the grant's token from the Store.
@@ -626,23 +680,24 @@ func (s *AccessSource) exchange(ctx context.Context, tok oauth2.Token) outcome {
 	if nt.RefreshToken == "" {
 		nt.RefreshToken = tok.RefreshToken
 	}
-	margin := s.r.cfg.EarlyRefresh
 	if nt.Expiry.IsZero() {
 		nt.Expiry = time.Now().Add(DefaultAccessLifetime)
 	}
-	switch life := time.Until(nt.Expiry); {
-	case life <= 0:
+	// The whole lifetime goes with the token to the Store (ExpiresIn), so
+	// that a replica taking it later computes the same margin.
+	life := time.Until(nt.Expiry)
+	nt.ExpiresIn = wholeSeconds(life)
+	margin := s.r.marginFor(lifeOf(nt.ExpiresIn, nt.Expiry))
+	if life <= 0 {
 		// A lifetime of 0 or less is the server's mistake: the token is
 		// used for MinLifetime, or a refresh per call would follow.
-		nt.Expiry, margin = time.Now().Add(MinLifetime), 0
-	case life <= margin:
-		// A token that lives no longer than the margin is refreshed in
-		// the second half of its life, and its real expiry is what the
-		// Store (and any replica sharing it) sees.
-		margin = life / 2
+		nt.Expiry, nt.ExpiresIn, margin = time.Now().Add(MinLifetime), 0, 0
 	}
+	// A token that lives no longer than EarlyRefresh is refreshed in the
+	// second half of its life (marginFor), and its real expiry is what the
+	// Store (and any replica sharing it) sees.
 	s.debug(ctx, "partner: access token refreshed", slog.Time("expiry", nt.Expiry))
-	return outcome{val: nt.AccessToken, next: &nt, margin: margin, sent: tok.RefreshToken}
+	return outcome{val: nt.AccessToken, next: &nt, margin: margin, life: lifeOf(nt.ExpiresIn, nt.Expiry), sent: tok.RefreshToken}
 }
 
 // save hands t, the answer to a refresh that sent the refresh token sent,
@@ -795,6 +850,7 @@ func strip(t *oauth2.Token) oauth2.Token {
 		TokenType:    t.TokenType,
 		RefreshToken: t.RefreshToken,
 		Expiry:       t.Expiry,
+		ExpiresIn:    t.ExpiresIn,
 	}
 }
 

@@ -2,6 +2,8 @@ package tokens
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -21,6 +23,9 @@ type Minted struct {
 	Token  string
 	Expiry time.Time
 	Detail any
+	// Life is the token's whole lifetime, in whole seconds as it is
+	// shared; 0 when unknown (a token an older version shared).
+	Life time.Duration
 }
 
 // MintFunc mints a new installation token for the grant with its access
@@ -41,6 +46,11 @@ type InstallationConfig struct {
 	// Pace, when set, spaces the requests sent with the token: every
 	// Token call (one per request sent) waits for it. Nil: no pacing.
 	Pace *rate.Limiter
+	// PerMinute and Burst are Pace's rate, for a Store that is an
+	// auth.RateLimiter: every process sharing it then takes its turns
+	// from one limit per installation token, and Pace only while the
+	// Store cannot be reached.
+	PerMinute, Burst int
 }
 
 // InstallationSource gives the grant's installation token: minted when
@@ -49,13 +59,14 @@ type InstallationConfig struct {
 type InstallationSource struct {
 	cfg InstallationConfig
 
-	mu     sync.Mutex
-	cur    Minted
-	gen    uint64        // the access Generation cur was minted under
-	margin time.Duration // how long before cur.Expiry it is replaced
-	p      *pending[Minted]
-	pMint  bool   // p mints (Renew), rather than maybe taking a shared token
-	bad    string // a token the service refused, not to be taken from the cache again
+	mu      sync.Mutex
+	cur     Minted
+	gen     uint64        // the access Generation cur was minted under
+	margin  time.Duration // how long before cur.Expiry it is replaced
+	p       *pending[Minted]
+	flights flights // this grant's mints in flight, for Client.Close
+	pMint   bool    // p mints (Renew), rather than maybe taking a shared token
+	bad     string  // a token the service refused, not to be taken from the cache again
 	// prev are the tokens cur replaced, newest last: they stay valid until
 	// they expire, and an answer to a request sent with one may echo it.
 	prev [3]string
@@ -95,24 +106,44 @@ func NewInstallationSource(cfg InstallationConfig) *InstallationSource {
 
 // Token returns a valid installation token, minting one first if needed,
 // for one request: with Pace set, it first waits until the request may be
-// sent. A caller whose ctx ends while a mint is in progress gets ctx's
+// sent. A token within the last tenth of its time before Margin is returned
+// at once, and its replacement minted in the background (see aheadShare). A caller whose ctx ends while a mint is in progress gets ctx's
 // error at once; the mint carries on for the others.
 func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 	m, err := s.get(ctx, false)
 	if err != nil {
 		return "", err
 	}
-	if s.cfg.Pace != nil {
-		if err := s.cfg.Pace.Wait(ctx); err != nil {
-			if ctx.Err() != nil {
-				err = context.Cause(ctx)
-			} else {
-				err = context.DeadlineExceeded // rate's own text says only that it would pass it
-			}
+	if s.cfg.Pace == nil {
+		return m.Token, nil
+	}
+	if l := s.cfg.Access.r.rateLimiter(); l != nil {
+		err := l.TakeTurn(ctx, paceKey(m.Token), s.cfg.PerMinute, s.cfg.Burst)
+		switch {
+		case err == nil:
+			return m.Token, nil
+		case ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 			return "", fmt.Errorf("partner: waiting for the grant's turn under Pacing: %w", err)
 		}
+		// The Store is out of reach: this process paces on its own.
+		s.cfg.Access.debug(ctx, "partner: pacing in this process: the shared limit could not be reached", slog.String("error", err.Error()))
+	}
+	if err := s.cfg.Pace.Wait(ctx); err != nil {
+		if ctx.Err() != nil {
+			err = context.Cause(ctx)
+		} else {
+			err = context.DeadlineExceeded // rate's own text says only that it would pass it
+		}
+		return "", fmt.Errorf("partner: waiting for the grant's turn under Pacing: %w", err)
 	}
 	return m.Token, nil
+}
+
+// paceKey names the shared limit of an installation token without
+// revealing it: the service caps each token, so its hash is the key.
+func paceKey(token string) string {
+	h := sha256.Sum256([]byte(token))
+	return "pace:" + hex.EncodeToString(h[:16])
 }
 
 // Renew mints a new token now, whatever the cached one's age, and makes it
@@ -133,8 +164,11 @@ func (s *InstallationSource) get(ctx context.Context, renew bool) (Minted, error
 		s.replaceLocked(Minted{})
 		s.gen = gen
 	}
-	if !renew && s.cur.Token != "" && time.Until(s.cur.Expiry) > s.margin {
+	if left := time.Until(s.cur.Expiry); !renew && s.cur.Token != "" && left > s.margin {
 		m := s.cur
+		if left <= s.margin+ahead(s.cur.Life, s.margin) && s.p == nil {
+			s.startLocked(ctx, gen, false)
+		}
 		s.mu.Unlock()
 		return m, nil
 	}
@@ -142,13 +176,23 @@ func (s *InstallationSource) get(ctx context.Context, renew bool) (Minted, error
 	if p == nil || (renew && !s.pMint) {
 		// Renew's caller reads the mint's answer (Detail): it never takes
 		// a shared token.
-		p = newPending[Minted]()
-		s.p, s.pMint = p, renew
-		go s.mint(context.WithoutCancel(ctx), p, gen, renew)
+		p = s.startLocked(ctx, gen, renew)
 	}
 	s.mu.Unlock()
 	return p.wait(ctx)
 }
+
+// startLocked starts a mint, on a context detached from ctx. s.mu is held.
+func (s *InstallationSource) startLocked(ctx context.Context, gen uint64, renew bool) *pending[Minted] {
+	p := newPending[Minted]()
+	s.p, s.pMint = p, renew
+	goFlight(func() { s.mint(context.WithoutCancel(ctx), p, gen, renew) }, &s.flights, &s.cfg.Access.r.flights)
+	return p
+}
+
+// Wait waits until no mint of the grant's installation token is in
+// flight, or ctx ends.
+func (s *InstallationSource) Wait(ctx context.Context) error { return s.flights.wait(ctx) }
 
 // Invalidate drops tok if it is still the cached installation token, so
 // the next Token call mints. A token already replaced is left alone, so
@@ -190,13 +234,18 @@ func (s *InstallationSource) mint(ctx context.Context, p *pending[Minted], gen u
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
 	s.mu.Lock()
-	margin, bad := s.cfg.Margin, s.bad
+	// A token shared without its lifetime is fresh by the current token's
+	// due (its margin and window ahead), as the first one by Margin.
+	due, bad := s.cfg.Margin, s.bad
 	if s.margin > 0 {
-		margin = s.margin
+		due = s.margin + ahead(s.cur.Life, s.margin)
 	}
 	s.mu.Unlock()
-	m, err := s.obtain(ctx, margin, bad, renew)
-	if errors.Is(err, apierr.ErrConfiguration) {
+	m, err := s.obtain(ctx, due, bad, renew)
+	// A mint ahead that failed leaves the token that still works in use,
+	// and the next call tries again; a configuration error is held only
+	// when no token works.
+	if errors.Is(err, apierr.ErrConfiguration) && !s.working() {
 		s.cfg.Access.hold(ctx, err, gen)
 	}
 
@@ -209,27 +258,54 @@ func (s *InstallationSource) mint(ctx context.Context, p *pending[Minted], gen u
 		if s.bad != m.Token {
 			s.bad = ""
 		}
-		m.Expiry, s.margin = s.keep(m.Expiry)
-		// The cache keeps the token and its expiry only: Detail (the whole
-		// answer) goes to this mint's callers, not into every idle grant.
-		s.replaceLocked(Minted{Token: m.Token, Expiry: m.Expiry})
+		if m.Life <= 0 { // shared without its lifetime: what is left stands for it
+			m.Life = lifeOf(0, m.Expiry)
+		}
+		s.margin = s.marginFor(m.Life)
+		// The cache keeps the token, its expiry and lifetime only: Detail
+		// (the whole answer) goes to this mint's callers, not into every
+		// idle grant.
+		s.replaceLocked(Minted{Token: m.Token, Expiry: m.Expiry, Life: m.Life})
 		s.cfg.Access.debug(ctx, "partner: installation token minted", slog.Time("expiry", m.Expiry))
 	}
 	p.finish(m, err)
 }
 
-// keep returns how long a token just minted is kept: until exp, replaced
-// Margin before it but at most half its lifetime, so that a token living
-// less than twice the margin is still used rather than minted again on
-// every call. An expiry already past (the server's mistake, or clock skew)
-// is taken as a minute; a 401 replaces the token sooner if the service
-// disagrees.
-func (s *InstallationSource) keep(exp time.Time) (time.Time, time.Duration) {
-	now := time.Now()
-	if exp.Sub(now) <= 0 {
-		// Already expired by this clock: the server's mistake, or a skew.
-		// It is used for a minute rather than minted again per call.
-		exp = now.Add(time.Minute)
+// working reports whether the cached token can still be used.
+func (s *InstallationSource) working() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cur.Token != "" && time.Until(s.cur.Expiry) > s.margin
+}
+
+// mintNow mints a token and records its whole lifetime. An expiry already
+// past (the server's mistake, or clock skew) is taken as a minute from
+// now, rather than minted again per call; a 401 replaces the token sooner
+// if the service disagrees.
+func (s *InstallationSource) mintNow(ctx context.Context) (Minted, error) {
+	m, err := s.cfg.Mint(ctx)
+	if err != nil {
+		return m, err
 	}
-	return exp, min(s.cfg.Margin, exp.Sub(now)/2)
+	now := time.Now()
+	if m.Expiry.Sub(now) <= 0 {
+		m.Expiry = now.Add(time.Minute)
+	}
+	m.Life = time.Duration(wholeSeconds(m.Expiry.Sub(now))) * time.Second
+	return m, nil
+}
+
+// marginFor returns how long before its expiry a token whose whole
+// lifetime is life is replaced: Margin, but at most half its lifetime, so
+// that a token living less than twice the margin is still used rather
+// than minted again on every call.
+func (s *InstallationSource) marginFor(life time.Duration) time.Duration {
+	return min(s.cfg.Margin, life/2)
+}
+
+// dueFor is how long before its expiry a token whose whole lifetime is
+// life is replaced ahead: its margin and the window ahead of it.
+func (s *InstallationSource) dueFor(life time.Duration) time.Duration {
+	m := s.marginFor(life)
+	return m + ahead(life, m)
 }

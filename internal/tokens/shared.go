@@ -74,6 +74,12 @@ func (r *Refresher) leaser() auth.Leaser {
 	return l
 }
 
+// rateLimiter returns the Store as an auth.RateLimiter, or nil.
+func (r *Refresher) rateLimiter() auth.RateLimiter {
+	l, _ := r.cfg.Store.(auth.RateLimiter)
+	return l
+}
+
 // installationCache returns the Store as an auth.InstallationCache, or nil.
 func (r *Refresher) installationCache() auth.InstallationCache {
 	c, _ := r.cfg.Store.(auth.InstallationCache)
@@ -127,6 +133,7 @@ type state struct {
 	have     bool
 	unsaved  bool
 	margin   time.Duration
+	due      time.Duration // margin and the window of refreshing ahead
 	lease    *auth.Lease
 	lateSave bool
 	invalid  string
@@ -141,16 +148,15 @@ func (s *AccessSource) storeError(what string, err error) error {
 // obtainShared is obtain for a Store that is an auth.Leaser: see the
 // comment at the top of this file.
 func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state, gen uint64) outcome {
-	early := s.r.cfg.EarlyRefresh
 	if !st.have {
-		st.margin = early
+		st.margin, st.due = s.r.cfg.EarlyRefresh, s.r.cfg.EarlyRefresh
 	}
 	if st.unsaved && st.lease != nil {
 		// Refreshed earlier, but the commit failed: commit before use.
 		err := l.CommitLease(ctx, st.lease, &st.tok)
 		switch {
 		case err == nil:
-			return outcome{val: st.tok.AccessToken, next: &st.tok, margin: st.margin}
+			return outcome{val: st.tok.AccessToken, next: &st.tok, margin: st.margin, life: lifeOf(st.tok.ExpiresIn, st.tok.Expiry)}
 		case !errors.Is(err, auth.ErrLeaseLost):
 			return outcome{err: s.storeError("saving the refreshed token (it will be saved again before use)", err)}
 		}
@@ -167,7 +173,7 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 	}
 	retried := false
 	for attempt := 0; ; attempt++ {
-		due := st.margin
+		due := st.due
 		if st.invalid != "" {
 			due = forever // the service refused a token the Store may still hold
 		}
@@ -184,7 +190,7 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 			return s.adopt(stored, st)
 		}
 		if stored != nil && stored.AccessToken != "" && stored.AccessToken != st.invalid &&
-			time.Until(stored.Expiry) > st.margin {
+			time.Until(stored.Expiry) > st.due {
 			// Leased only to look past a refused token: another process
 			// refreshed it meanwhile.
 			release(ctx, l, lease)
@@ -241,10 +247,11 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 // refresh token, if another, was retired by that process's refresh.
 func (s *AccessSource) adopt(stored *oauth2.Token, st state) outcome {
 	t := strip(stored)
-	// The token's own margin, as the process that refreshed it keeps it:
-	// the early refresh, or half of what is left of a token that lives
-	// less than that. (Adopted only when the Store found it not due.)
-	o := outcome{val: t.AccessToken, next: &t, margin: s.r.marginFor(t.Expiry)}
+	// The token's own margin, as the process that refreshed it keeps it,
+	// from its whole lifetime. (Adopted only when the Store found it not
+	// due.)
+	life := lifeOf(t.ExpiresIn, t.Expiry)
+	o := outcome{val: t.AccessToken, next: &t, margin: s.r.marginFor(life), life: life}
 	if st.tok.RefreshToken != "" && st.tok.RefreshToken != t.RefreshToken {
 		o.sent = st.tok.RefreshToken
 	}
@@ -267,45 +274,57 @@ func (s *AccessSource) storeDown(ctx context.Context, err error, st state, gen u
 }
 
 // obtain returns an installation token: with a Store that shares them, one
-// another process minted if it is fresh (expires more than margin from
-// now) and is not bad; else a new mint, shared. renew always mints.
-func (s *InstallationSource) obtain(ctx context.Context, margin time.Duration, bad string, renew bool) (Minted, error) {
+// another process minted if it is fresh (it expires after its margin and
+// window of minting ahead, see InstallationSource.dueFor; by due for a
+// token shared without its lifetime) and is not bad; else a new mint,
+// shared. renew always mints.
+func (s *InstallationSource) obtain(ctx context.Context, due time.Duration, bad string, renew bool) (Minted, error) {
 	a := s.cfg.Access
 	c := a.r.installationCache()
 	if c == nil {
-		return s.cfg.Mint(ctx)
+		return s.mintNow(ctx)
 	}
-	fresh := func(tok string, exp time.Time) bool {
-		return tok != "" && tok != bad && time.Until(exp) > margin
+	fresh := func(t *oauth2.Token) bool {
+		if t == nil || t.AccessToken == "" || t.AccessToken == bad {
+			return false
+		}
+		d := due
+		if t.ExpiresIn > 0 {
+			d = s.dueFor(lifeOf(t.ExpiresIn, t.Expiry))
+		}
+		return time.Until(t.Expiry) > d
 	}
 	l := a.r.leaser()
 	if renew || l == nil {
 		if !renew {
-			if tok, exp, err := c.LoadInstallation(ctx, a.grantID); err == nil && fresh(tok, exp) {
-				return Minted{Token: tok, Expiry: exp}, nil
+			if t, err := c.LoadInstallation(ctx, a.grantID); err == nil && fresh(t) {
+				return shared(t), nil
 			}
 		}
-		m, err := s.cfg.Mint(ctx)
+		m, err := s.mintNow(ctx)
 		if err == nil {
 			s.share(ctx, c, m)
 		}
 		return m, err
 	}
-	tok, exp, err := c.LoadInstallation(ctx, a.grantID)
+	t, err := c.LoadInstallation(ctx, a.grantID)
 	switch {
-	case err == nil && fresh(tok, exp):
-		return Minted{Token: tok, Expiry: exp}, nil
+	case err == nil && fresh(t):
+		return shared(t), nil
 	case err != nil && !errors.Is(err, auth.ErrNoToken):
 		// The cache is out of reach: mint here (a mint spends nothing).
 		a.debug(ctx, "partner: minting without the shared cache", slog.String("error", err.Error()))
-		return s.cfg.Mint(ctx)
+		return s.mintNow(ctx)
+	case err == nil && t.ExpiresIn > 0:
+		// The Store's due check goes by the shared token's own lifetime.
+		due = s.dueFor(lifeOf(t.ExpiresIn, t.Expiry))
 	}
 	for attempt := 0; ; attempt++ {
-		due := margin
+		d := due
 		if bad != "" {
-			due = forever
+			d = forever
 		}
-		lease, stored, err := l.AcquireLease(ctx, a.grantID, auth.KindInstallation, due, a.r.cfg.LeaseTTL)
+		lease, stored, err := l.AcquireLease(ctx, a.grantID, auth.KindInstallation, d, a.r.cfg.LeaseTTL)
 		switch {
 		case errors.Is(err, auth.ErrLeaseHeld):
 			if err := waitTurn(ctx, attempt); err != nil {
@@ -314,32 +333,46 @@ func (s *InstallationSource) obtain(ctx context.Context, margin time.Duration, b
 			continue
 		case err != nil:
 			a.debug(ctx, "partner: minting without the shared cache", slog.String("error", err.Error()))
-			return s.cfg.Mint(ctx)
+			return s.mintNow(ctx)
 		case lease == nil:
-			return Minted{Token: stored.AccessToken, Expiry: stored.Expiry}, nil
+			return shared(stored), nil
 		}
-		if stored != nil && fresh(stored.AccessToken, stored.Expiry) {
+		if fresh(stored) {
 			release(ctx, l, lease) // leased only to look past a bad token
-			return Minted{Token: stored.AccessToken, Expiry: stored.Expiry}, nil
+			return shared(stored), nil
 		}
-		m, err := s.cfg.Mint(ctx)
+		m, err := s.mintNow(ctx)
 		if err != nil {
 			release(ctx, l, lease)
 			return m, err
 		}
 		// A commit refused or failed still leaves a valid token: it is
 		// used here, only not shared.
-		if err := l.CommitLease(ctx, lease, &oauth2.Token{AccessToken: m.Token, TokenType: "Bearer", Expiry: m.Expiry}); err != nil {
+		if err := l.CommitLease(ctx, lease, m.oauth2()); err != nil {
 			a.debug(ctx, "partner: the minted installation token was not shared", slog.String("error", err.Error()))
 		}
 		return m, nil
 	}
 }
 
+// shared is the Minted of a token taken from the cache.
+func shared(t *oauth2.Token) Minted {
+	m := Minted{Token: t.AccessToken, Expiry: t.Expiry}
+	if t.ExpiresIn > 0 {
+		m.Life = lifeOf(t.ExpiresIn, t.Expiry)
+	}
+	return m
+}
+
+// oauth2 is m in the form InstallationCache shares it, with its lifetime.
+func (m Minted) oauth2() *oauth2.Token {
+	return &oauth2.Token{AccessToken: m.Token, TokenType: "Bearer", Expiry: m.Expiry, ExpiresIn: int64(m.Life / time.Second)}
+}
+
 // share puts a minted token in the cache; a failure only costs other
 // processes a mint.
 func (s *InstallationSource) share(ctx context.Context, c auth.InstallationCache, m Minted) {
-	if err := c.SaveInstallation(ctx, s.cfg.Access.grantID, m.Token, m.Expiry); err != nil {
+	if err := c.SaveInstallation(ctx, s.cfg.Access.grantID, m.oauth2()); err != nil {
 		s.cfg.Access.debug(ctx, "partner: the minted installation token was not shared", slog.String("error", err.Error()))
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"golang.org/x/oauth2"
+	"golang.org/x/time/rate"
 
 	"github.com/locsvc/partner-go/auth"
 	"github.com/locsvc/partner-go/internal/apierr"
@@ -267,3 +268,105 @@ func TestProcessesMintOnce(t *testing.T) {
 }
 
 var _ http.RoundTripper = (*endpoint)(nil)
+
+// due is when s replaces its cached token ahead, as an instant.
+func (s *InstallationSource) due() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cur.Expiry.Add(-s.margin - ahead(s.cur.Life, s.margin))
+}
+
+// TestReplicasAgreeOnASharedTokensDueTime: two processes take one shared
+// installation token at different moments (the one that minted it, and
+// one that took it from the cache 20 s later) and find it due at the same
+// instant, from its whole lifetime; a token shared without its lifetime
+// (by an older version) is due by what was left when it was taken.
+func TestReplicasAgreeOnASharedTokensDueTime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := auth.NewMemoryStore()
+		store.Save(t.Context(), "g", &oauth2.Token{RefreshToken: "rt"})
+		mint := func(ctx context.Context) (Minted, error) {
+			return Minted{Token: "svc_oat_1", Expiry: time.Now().Add(64 * time.Second)}, nil
+		}
+		e := &endpoint{}
+		replica := func(margin time.Duration) *InstallationSource {
+			return NewInstallationSource(InstallationConfig{Access: refresher(e, store).Source("g", nil), Mint: mint, Margin: margin})
+		}
+		a, b := replica(0), replica(0)
+		if _, err := a.Token(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Second)
+		if _, err := b.Token(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		// 64 s: replaced at half its life, ahead by a tenth of the 32 s
+		// before that: 35.2 s before it expires, 28.8 s after the mint.
+		want := time.Now().Add(-20 * time.Second).Add(64*time.Second - 32*time.Second - 3200*time.Millisecond)
+		if da, db := a.due(), b.due(); !da.Equal(want) || !db.Equal(want) {
+			t.Errorf("due: minter %v, replica that took it 20 s later %v; want both %v", da, db, want)
+		}
+
+		// Shared by an older version, without its lifetime: taken as
+		// today, by a process whose Margin (30 s) it is fresh for.
+		if err := store.SaveInstallation(t.Context(), "g", &oauth2.Token{AccessToken: "svc_oat_old", Expiry: time.Now().Add(40 * time.Second)}); err != nil {
+			t.Fatal(err)
+		}
+		c := replica(30 * time.Second)
+		if tok, err := c.Token(t.Context()); err != nil || tok != "svc_oat_old" {
+			t.Fatalf("Token = %q, %v; want the token an older version shared", tok, err)
+		}
+		if got, want := c.due(), time.Now().Add(40*time.Second-20*time.Second-2*time.Second); !got.Equal(want) { // half of 40 s, and a tenth of the rest
+			t.Errorf("due of a token shared without its lifetime: %v, want %v (from the 40 s left)", got, want)
+		}
+	})
+}
+
+func (s *downStore) TakeTurn(ctx context.Context, key string, perMinute, burst int) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	return s.MemoryStore.TakeTurn(ctx, key, perMinute, burst)
+}
+
+// TestPacingFallsBackWhenTheLimiterIsDown: with a Store that is a
+// RateLimiter, turns come from it; while it cannot be reached the calls
+// do not fail but are paced in this process.
+func TestPacingFallsBackWhenTheLimiterIsDown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := &downStore{MemoryStore: auth.NewMemoryStore()}
+		a := refresher(&endpoint{}, store).Source("g", &oauth2.Token{AccessToken: "at", RefreshToken: "rt", Expiry: time.Now().Add(time.Hour)})
+		mint := func(ctx context.Context) (Minted, error) {
+			return Minted{Token: "svc_oat_1", Expiry: time.Now().Add(time.Hour)}, nil
+		}
+		s := NewInstallationSource(InstallationConfig{Access: a, Mint: mint,
+			Pace: rate.NewLimiter(rate.Limit(1.0/60), 2), PerMinute: 1, Burst: 2})
+		take := func() time.Duration {
+			t.Helper()
+			t0 := time.Now()
+			if _, err := s.Token(t.Context()); err != nil {
+				t.Fatalf("Token: %v", err)
+			}
+			return time.Since(t0)
+		}
+		// The shared limit: a burst of 2, then one a minute.
+		if d := take() + take(); d != 0 {
+			t.Errorf("the burst waited %v", d)
+		}
+		if d := take(); d != time.Minute {
+			t.Errorf("the third turn came after %v; want a minute", d)
+		}
+		store.down.Store(true)
+		before := store.calls.Load()
+		// Down: this process's own limit, with its own burst.
+		if d := take() + take(); d != 0 {
+			t.Errorf("the burst of the local limit waited %v", d)
+		}
+		if d := take(); d != time.Minute {
+			t.Errorf("the third local turn came after %v; want a minute", d)
+		}
+		if store.calls.Load() == before {
+			t.Error("the shared limit was not asked while down")
+		}
+	})
+}
