@@ -81,7 +81,8 @@ func TestNoCallWaitsForAToken(t *testing.T) {
 	}{{"quick auth", 0}, {"auth 400 ms", 400 * time.Millisecond}} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				srv, c, g := newFlow(t)
+				r := newRig(t)
+				srv, c, g := r.srv, r.c, r.g
 				if tc.auth > 0 {
 					slowAuth(srv, tc.auth)
 				}
@@ -118,7 +119,8 @@ func TestNoCallWaitsForAToken(t *testing.T) {
 // answer is that the grant is gone, the grant stops at once.
 func TestRefreshAheadFailureKeepsTheToken(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv, c, g := newFlow(t)
+		r := newRig(t)
+		srv, c, g := r.srv, r.c, r.g
 		ctx := t.Context()
 		if _, err := c.Me(ctx); err != nil {
 			t.Fatal(err)
@@ -171,7 +173,8 @@ func TestRefreshAheadFailureKeepsTheToken(t *testing.T) {
 func TestCloseWaitsForARefreshAhead(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	synctest.Test(t, func(t *testing.T) {
-		srv, c, g := newFlow(t)
+		r := newRig(t)
+		srv, c, g := r.srv, r.c, r.g
 		slowAuth(srv, 5*time.Second)
 		ctx := context.Background()
 		if _, err := c.Me(ctx); err != nil {
