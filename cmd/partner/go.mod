@@ -16,6 +16,12 @@ require (
 )
 
 require (
+	github.com/go-redis/redis_rate/v10 v10.0.1 // indirect
+	github.com/magiconair/properties v1.8.10 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+)
+
+require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
@@ -26,6 +32,7 @@ require (
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
 	github.com/jackc/puddle/v2 v2.2.3 // indirect
+	github.com/locsvc/partner-go/locales/formats v0.0.0
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
@@ -50,5 +57,6 @@ require (
 // module (cmd/partner/vX.Y.Z) drop these and require released versions.
 replace (
 	github.com/locsvc/partner-go => ../..
+	github.com/locsvc/partner-go/locales/formats => ../../locales/formats
 	github.com/locsvc/partner-go/redisstore => ../../redisstore
 )

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/formats"
 	"github.com/locsvc/partner-go/translations"
 )
 
@@ -22,13 +23,55 @@ func (f *layoutFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.project, "project", "", "the project, ORG/PROJECT (default $PARTNER_PROJECT)")
 	fl.StringVar(&f.dir, "dir", "", "the locale tree's folder (required)")
-	fl.StringVar(&f.format, "format", "json", "the files' format: json")
+	fl.StringVar(&f.format, "format", "", "the files' format: "+strings.Join(formatNames, ", ")+"; default: detected from the files (push), json (pull)")
 	fl.StringVar(&f.files, "layout", "", "single (DIR/LANG.json) or namespaced (DIR/LANG/NAMESPACE.json); default: detected (push) or the project's (pull)")
 	fl.StringVar(&f.keys, "keys", "", "flat ({\"a.b\": ...}) or nested ({\"a\": {\"b\": ...}}); default: detected (push) or the project's (pull)")
 	cmd.RegisterFlagCompletionFunc("layout", cobra.FixedCompletions([]string{"single", "namespaced"}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("keys", cobra.FixedCompletions([]string{"flat", "nested"}, cobra.ShellCompDirectiveNoFileComp))
-	cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"json"}, cobra.ShellCompDirectiveNoFileComp))
+	cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formatNames, cobra.ShellCompDirectiveNoFileComp))
 	cmd.MarkFlagDirname("dir")
+}
+
+// formatNames are the names --format takes, in the order of the help.
+var formatNames = []string{"json", "arb", "android", "strings", "xcstrings", "po", "gotext", "xliff", "yaml", "properties"}
+
+// fileFormat returns the format --format names. Without one, a tree that
+// has files is taken to be in the one format its files have (a tree mixing
+// formats is refused: choose one with --format), and a missing or empty
+// folder is JSON.
+func (f *layoutFlags) fileFormat() (locales.Format, error) {
+	switch f.format {
+	case "":
+		if entries, err := os.ReadDir(f.dir); err != nil || len(entries) == 0 {
+			return locales.JSON{}, nil
+		}
+		ff, err := locales.DetectFormat(f.dir, formats.All())
+		if err != nil {
+			return nil, usageErrorf("%v; or choose the format with --format", err)
+		}
+		return ff, nil
+	case "json":
+		return locales.JSON{}, nil
+	case "arb":
+		return locales.ARB{}, nil
+	case "android":
+		return locales.Android{}, nil
+	case "strings":
+		return locales.AppleStrings{}, nil
+	case "xcstrings":
+		return locales.XCStrings{}, nil
+	case "po":
+		return locales.PO{}, nil
+	case "gotext":
+		return locales.GoText{}, nil
+	case "xliff":
+		return locales.XLIFF{}, nil
+	case "yaml":
+		return formats.YAML{}, nil
+	case "properties":
+		return formats.Properties{}, nil
+	}
+	return nil, usageErrorf("--format %q: want one of %s", f.format, strings.Join(formatNames, ", "))
 }
 
 // layout returns the layout the flags name; empty fields are detected or
@@ -38,8 +81,9 @@ func (f *layoutFlags) layout() (locales.Layout, error) {
 	if f.dir == "" {
 		return l, usageErrorf("--dir is required: the folder of the locale files")
 	}
-	if f.format != "json" {
-		return l, usageErrorf("--format %q: only json for now", f.format)
+	var err error
+	if l.Format, err = f.fileFormat(); err != nil {
+		return l, err
 	}
 	switch f.files {
 	case "":

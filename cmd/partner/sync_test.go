@@ -146,7 +146,7 @@ func TestPushBadInput(t *testing.T) {
 		args []string
 	}{
 		{"no --dir", []string{"push"}},
-		{"unknown format", []string{"push", "--dir", empty, "--format", "yaml"}},
+		{"unknown format", []string{"push", "--dir", empty, "--format", "docx"}},
 		{"unknown layout", []string{"push", "--dir", empty, "--layout", "flat"}},
 		{"unknown key format", []string{"pull", "--dir", empty, "--keys", "dotted"}},
 		{"--wait without --publish", []string{"push", "--dir", empty, "--wait"}},
@@ -156,5 +156,47 @@ func TestPushBadInput(t *testing.T) {
 		if r := runPartner(t, env, tc.args...); r.code != 2 {
 			t.Errorf("%s: exit %d, want 2\n%s", tc.name, r.code, r.stderr)
 		}
+	}
+}
+
+// TestPushPullOtherFormats: --format reads and writes the platforms'
+// formats; without it, push takes the format the tree's files have, and a
+// tree mixing formats is refused (exit 2).
+func TestPushPullOtherFormats(t *testing.T) {
+	env := startFake(t)
+	// YAML (a module of its own) and a core format; keys without a dot at
+	// their end, as the catalog takes them.
+	dir := writeTree(t, map[string]string{
+		"en.yml": "en:\n  nav:\n    home: Home\n",
+		"de.yml": "de:\n  nav:\n    home: Startseite\n",
+	})
+	if r := runPartner(t, env, "push", "--dir", dir); r.code != 0 || !strings.Contains(r.stdout, "1 keys created, 0 updated") {
+		t.Fatalf("push of a YAML tree (format detected): exit %d, %q\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, format := range []string{"yaml", "po", "arb", "properties"} {
+		out := t.TempDir()
+		if r := runPartner(t, env, "pull", "--dir", out, "--format", format); r.code != 0 {
+			t.Fatalf("pull --format %s: exit %d\n%s", format, r.code, r.stderr)
+		}
+		got := readTree(t, out)
+		if len(got) != 2 {
+			t.Fatalf("pull --format %s wrote %v, want a file per language", format, got)
+		}
+		for name, content := range got {
+			if !strings.Contains(content, "Startseite") && !strings.Contains(content, "Home") {
+				t.Errorf("pull --format %s: %s holds neither text:\n%s", format, name, content)
+			}
+		}
+		// What was pulled pushes back without a write.
+		if r := runPartner(t, env, "push", "--dir", out, "--format", format); r.code != 0 || !strings.Contains(r.stdout, "0 keys created, 0 updated") {
+			t.Errorf("push of the pulled %s tree: exit %d, %q\n%s", format, r.code, r.stdout, r.stderr)
+		}
+	}
+	mixed := writeTree(t, map[string]string{"en.json": "{}\n", "de.po": "msgid \"\"\nmsgstr \"\"\n"})
+	if r := runPartner(t, env, "push", "--dir", mixed); r.code != 2 || !strings.Contains(r.stderr, "--format") {
+		t.Errorf("push of a mixed tree: exit %d, %q, want 2 and advice to choose --format", r.code, r.stderr)
+	}
+	if r := runPartner(t, env, "push", "--dir", dir, "--format", "docx"); r.code != 2 {
+		t.Errorf("push --format docx: exit %d, want 2", r.code)
 	}
 }
