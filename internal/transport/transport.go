@@ -353,7 +353,7 @@ func (r *Runner) Send(ctx context.Context, q Request) (Response, error) {
 					q.Auth.Refusals().refuse(c.endpoint(), c.token)
 				}
 			} else {
-				q.Auth.Refusals().accepted(c.endpoint())
+				q.Auth.Refusals().accepted(c.origin, c.path)
 			}
 		}
 		if q.Kind == Raw {
@@ -801,12 +801,13 @@ func (f *Refusals) refuse(endpoint, tok string) {
 	}
 }
 
-// accepted forgets endpoint's refusal after an answer other than 401.
-func (f *Refusals) accepted(endpoint string) {
+// accepted forgets the refusal of the endpoint at origin and path after
+// an answer other than 401.
+func (f *Refusals) accepted(origin, path string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if len(f.m) > 0 {
-		delete(f.m, endpoint)
+		delete(f.m, origin+path)
 	}
 }
 
