@@ -390,7 +390,15 @@ func ttlMillis(expiry time.Time) int64 {
 	if expiry.IsZero() {
 		return 0
 	}
-	return time.Until(expiry).Milliseconds()
+	// Rounded up, plus one: Redis counts whole milliseconds from when it
+	// runs the command, so a rounded-down TTL could drop a token a
+	// millisecond or two before it expires. Kept a millisecond longer, it
+	// is still known by its expiry.
+	d := time.Until(expiry)
+	if d <= 0 {
+		return 0
+	}
+	return int64((d+time.Millisecond-1)/time.Millisecond) + 1
 }
 
 // newFence returns a random fence: 128 bits, in base32.
