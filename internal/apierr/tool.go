@@ -32,39 +32,19 @@ type ToolErrorKind string
 
 // The kinds of tool failure the SDK recognises, by the codes a text
 // carries or a few phrases of the service's messages (see FromToolText),
-// case-insensitively.
+// case-insensitively. Package partner documents each, as
+// partner.ToolErrorKind.
 const (
-	// ToolUnauthorized: the service behind the MCP server refused the token
-	// for this call ("Unauthorized"). errors.Is(err, ErrMCPUnauthorized).
-	ToolUnauthorized ToolErrorKind = "unauthorized"
-	// ToolForbidden: the call is not allowed for this grant, for a reason
-	// other than a missing scope: a project outside the grant, a sync job
-	// of another project ("Forbidden").
-	ToolForbidden ToolErrorKind = "forbidden"
-	// ToolMissingScope: the grant lacks a scope (missing_scope).
-	// errors.As finds a *MissingScopeError with Required set.
-	ToolMissingScope ToolErrorKind = "missing_scope"
-	// ToolConflict: the change conflicts with existing data (CONFLICT,
-	// "already exists"). errors.Is(err, ErrConflict).
-	ToolConflict ToolErrorKind = "conflict"
-	// ToolTooManyRequests: the publish cooldown (TOO_MANY_REQUESTS, "rate
-	// limited", "wait N seconds"). errors.Is(err, ErrTemporary);
-	// RetryAfter is the wait the text gives, or else the 30 s cooldown.
-	// The SDK does not wait by itself.
+	ToolUnauthorized    ToolErrorKind = "unauthorized"
+	ToolForbidden       ToolErrorKind = "forbidden"
+	ToolMissingScope    ToolErrorKind = "missing_scope"
+	ToolConflict        ToolErrorKind = "conflict"
 	ToolTooManyRequests ToolErrorKind = "too_many_requests"
-	// ToolNotFound: the project, key or sync job does not exist ("not found").
-	ToolNotFound ToolErrorKind = "not_found"
-	// ToolValidation: the tool refused its arguments ("Validation error",
-	// "Invalid project format", or the validator's JSON list of issues,
-	// whose messages and paths Text then gives).
-	ToolValidation ToolErrorKind = "validation"
-	// ToolUnknown: the server has no tool of that name ("Unknown tool").
-	ToolUnknown ToolErrorKind = "unknown_tool"
-	// ToolGrantRevoked: the grant was revoked (grant_revoked).
-	// errors.Is(err, ErrReauthorizationRequired) and ErrGrantRevoked.
-	ToolGrantRevoked ToolErrorKind = "grant_revoked"
-	// ToolOther: a failure the SDK does not recognise; read Text.
-	ToolOther ToolErrorKind = "other"
+	ToolNotFound        ToolErrorKind = "not_found"
+	ToolValidation      ToolErrorKind = "validation"
+	ToolUnknown         ToolErrorKind = "unknown_tool"
+	ToolGrantRevoked    ToolErrorKind = "grant_revoked"
+	ToolOther           ToolErrorKind = "other"
 )
 
 // MaxToolText is how many bytes of a tool's failure text a ToolError keeps.
