@@ -32,16 +32,32 @@ func (f *layoutFlags) add(cmd *cobra.Command) {
 	cmd.MarkFlagDirname("dir")
 }
 
-// formatNames are the names --format takes, in the order of the help.
-var formatNames = []string{"json", "arb", "android", "strings", "xcstrings", "po", "gotext", "xliff", "yaml", "properties"}
+// fileFormats are the formats --format names, in the order of the help.
+var fileFormats = []struct {
+	name   string
+	format locales.Format
+}{
+	{"json", locales.JSON{}}, {"arb", locales.ARB{}}, {"android", locales.Android{}},
+	{"strings", locales.AppleStrings{}}, {"xcstrings", locales.XCStrings{}}, {"po", locales.PO{}},
+	{"gotext", locales.GoText{}}, {"xliff", locales.XLIFF{}}, {"yaml", formats.YAML{}},
+	{"properties", formats.Properties{}},
+}
+
+// formatNames are fileFormats' names.
+var formatNames = func() []string {
+	var names []string
+	for _, f := range fileFormats {
+		names = append(names, f.name)
+	}
+	return names
+}()
 
 // fileFormat returns the format --format names. Without one, a tree that
 // has files is taken to be in the one format its files have (a tree mixing
 // formats is refused: choose one with --format), and a missing or empty
 // folder is JSON.
 func (f *layoutFlags) fileFormat() (locales.Format, error) {
-	switch f.format {
-	case "":
+	if f.format == "" {
 		if entries, err := os.ReadDir(f.dir); err != nil || len(entries) == 0 {
 			return locales.JSON{}, nil
 		}
@@ -50,26 +66,11 @@ func (f *layoutFlags) fileFormat() (locales.Format, error) {
 			return nil, usageErrorf("%v; or choose the format with --format", err)
 		}
 		return ff, nil
-	case "json":
-		return locales.JSON{}, nil
-	case "arb":
-		return locales.ARB{}, nil
-	case "android":
-		return locales.Android{}, nil
-	case "strings":
-		return locales.AppleStrings{}, nil
-	case "xcstrings":
-		return locales.XCStrings{}, nil
-	case "po":
-		return locales.PO{}, nil
-	case "gotext":
-		return locales.GoText{}, nil
-	case "xliff":
-		return locales.XLIFF{}, nil
-	case "yaml":
-		return formats.YAML{}, nil
-	case "properties":
-		return formats.Properties{}, nil
+	}
+	for _, ff := range fileFormats {
+		if ff.name == f.format {
+			return ff.format, nil
+		}
 	}
 	return nil, usageErrorf("--format %q: want one of %s", f.format, strings.Join(formatNames, ", "))
 }
