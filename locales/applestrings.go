@@ -226,23 +226,13 @@ func (p *stringsParser) token() (string, error) {
 			}
 			e := p.s[p.i]
 			p.i++
+			if c, ok := cEscape(e); ok {
+				b.WriteByte(c)
+				continue
+			}
 			switch e {
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			case 'r':
-				b.WriteByte('\r')
 			case '0':
 				b.WriteByte(0)
-			case 'a':
-				b.WriteByte('\a')
-			case 'b':
-				b.WriteByte('\b')
-			case 'f':
-				b.WriteByte('\f')
-			case 'v':
-				b.WriteByte('\v')
 			case 'u', 'U':
 				r, ok := p.hex4()
 				if !ok {

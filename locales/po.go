@@ -281,6 +281,28 @@ func parsePO(data []byte) (*poDoc, error) {
 	return doc, nil
 }
 
+// cEscape returns the byte a C letter escape (\n, \t, \r, \a, \b, \f,
+// \v) stands for, which PO and Apple .strings files share.
+func cEscape(e byte) (byte, bool) {
+	switch e {
+	case 'n':
+		return '\n', true
+	case 't':
+		return '\t', true
+	case 'r':
+		return '\r', true
+	case 'a':
+		return '\a', true
+	case 'b':
+		return '\b', true
+	case 'f':
+		return '\f', true
+	case 'v':
+		return '\v', true
+	}
+	return 0, false
+}
+
 // unquotePO reads a PO string literal.
 func unquotePO(s string) (string, error) {
 	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
@@ -304,21 +326,12 @@ func unquotePO(s string) (string, error) {
 		if i == len(s) {
 			return "", fmt.Errorf("a string ending in a backslash")
 		}
-		switch e := s[i]; e {
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r':
-			b.WriteByte('\r')
-		case 'a':
-			b.WriteByte('\a')
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'v':
-			b.WriteByte('\v')
+		e := s[i]
+		if c, ok := cEscape(e); ok {
+			b.WriteByte(c)
+			continue
+		}
+		switch e {
 		case '\\', '"', '\'', '?':
 			b.WriteByte(e)
 		case 'x':
