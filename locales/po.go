@@ -48,6 +48,7 @@ type poEntry struct {
 	strStart, strEnd   int // the msgstr lines
 	ctxt, id, idPlural string
 	hasCtxt, plural    bool
+	hasID, indexed     bool // a msgid was read; the msgstr lines are msgstr[n]
 	strs               []string
 	line               int
 }
@@ -225,14 +226,25 @@ func parsePO(data []byte) (*poDoc, error) {
 			cur.hasCtxt, cur.ctxt = true, v
 			field = &cur.ctxt
 		case kw == "msgid":
-			cur.id, cur.line = v, n+1
+			cur.id, cur.line, cur.hasID = v, n+1, true
 			field = &cur.id
 		case kw == "msgid_plural":
+			if section != "msgid" {
+				return nil, &InputError{Problems: []Problem{problemf(n+1, "", "msgid_plural without a msgid just before it")}}
+			}
 			cur.plural, cur.idPlural = true, v
 			field = &cur.idPlural
 		case kw == "msgstr" || strings.HasPrefix(kw, "msgstr["):
+			if !cur.hasID {
+				return nil, &InputError{Problems: []Problem{problemf(n+1, "", "%s without a msgid before it", kw)}}
+			}
+			indexed := kw != "msgstr"
+			if len(cur.strs) > 0 && (!indexed || !cur.indexed) {
+				return nil, &InputError{Problems: []Problem{problemf(n+1, "", "%s after msgstr: one msgstr, or msgstr[0], msgstr[1]…", kw)}}
+			}
+			cur.indexed = indexed
 			i := 0
-			if kw != "msgstr" {
+			if indexed {
 				i, err = strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(kw, "msgstr["), "]"))
 				if err != nil || i != len(cur.strs) || !strings.HasSuffix(kw, "]") {
 					return nil, &InputError{Problems: []Problem{problemf(n+1, "", "%s out of order", kw)}}
@@ -260,14 +272,16 @@ func parsePO(data []byte) (*poDoc, error) {
 			problems = append(problems, problemf(e.line, e.key(), "entry %s has no msgstr", quote(e.key())))
 			continue
 		}
-		if e.plural != (len(e.strs) > 1 || e.strStart >= 0 && strings.HasPrefix(strings.TrimSpace(s[e.strStart:]), "msgstr[")) {
+		if e.plural != e.indexed {
 			problems = append(problems, problemf(e.line, e.key(), "entry %s: msgid_plural goes with msgstr[n] and msgstr without", quote(e.key())))
 			continue
 		}
 		if e.id == "" && !e.hasCtxt {
-			if doc.header == nil {
-				doc.header = e
+			if doc.header != nil {
+				problems = append(problems, problemf(e.line, "", "a second entry with an empty msgid (the header is on line %d)", doc.header.line))
+				continue
 			}
+			doc.header = e
 			continue
 		}
 		if first, dup := seen[e.key()]; dup {
