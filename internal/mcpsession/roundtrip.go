@@ -64,7 +64,7 @@ func (t roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	readOnly := msg.Method != "tools/call" || s.ReadOnly(msg.Params.Name)
 	resp, err := s.runner.Send(req.Context(), transport.Request{
 		Kind: transport.MCP, Method: http.MethodPost, URL: req.URL, Auth: s.tokens, Payload: body,
-		Accept: accept, Header: mcpHeaders(req.Header), Idempotent: readOnly, Setting: s.setting,
+		Accept: accept, Header: req.Header, Idempotent: readOnly, Setting: s.setting,
 	})
 	if err != nil {
 		var ae *apierr.APIError
@@ -177,18 +177,6 @@ func (s *Session) unusable(msg message, problem string) error {
 func (s *Session) misconfigured(err error) error {
 	return apierr.Classify(apierr.ErrConfiguration, err, fmt.Sprintf(
 		"check %s: the path %s of its host did not answer as the service's MCP server; users need not reconnect", s.setting, s.path))
-}
-
-// mcpHeaders returns the headers of the go-sdk's own that the request
-// carries (Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID).
-func mcpHeaders(h http.Header) http.Header {
-	out := make(http.Header, 2)
-	for k, v := range h {
-		if strings.HasPrefix(k, "Mcp-") || k == "Last-Event-Id" {
-			out[k] = v
-		}
-	}
-	return out
 }
 
 // answer is the response the go-sdk reads: the body already read in full.

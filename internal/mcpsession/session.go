@@ -5,9 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -25,10 +25,9 @@ const ProtocolVersion = "2025-06-18"
 // ErrClosed is returned by calls on a closed Session.
 var ErrClosed = errors.New("partner: closed (Client.Close or Pool.Close was called): make a new Client or Pool")
 
-// Config configures a Session. URL and Tokens are required.
+// Config configures a Session.
 type Config struct {
-	// URL is the MCP endpoint. The token is sent only to the configured
-	// hosts.
+	// URL is the MCP endpoint, checked by the caller.
 	URL string
 	// Setting names the configuration field that holds URL
 	// ("Config.MCPURL"), for the advice of a misconfigured endpoint.
@@ -39,22 +38,18 @@ type Config struct {
 	// Runner sends every request: the SDK's one request path. Nil makes
 	// one with the defaults.
 	Runner *transport.Runner
-	// Logger receives the go-sdk's logs; nil is silent.
-	Logger *slog.Logger
 }
 
 // Session is the MCP session of one grant with one server. It connects on
 // first use, is shared by every goroutine, reconnects when its connection
 // is lost, and makes no request after the grant is gone or it is closed.
 type Session struct {
-	endpoint string
-	url      *url.URL
-	path     string // the endpoint's path, for errors
-	setting  string
-	runner   *transport.Runner
-	tokens   transport.TokenSource
-	client   *mcp.Client
-	hc       *http.Client
+	url     *url.URL
+	path    string // the endpoint's path, for errors
+	setting string
+	runner  *transport.Runner
+	tokens  transport.TokenSource
+	client  *mcp.Client
 	// stopped ends when Close is called; it cancels the calls in flight,
 	// which the go-sdk's Close would otherwise wait for.
 	stopped context.Context
@@ -70,49 +65,30 @@ type Session struct {
 	retiring sync.WaitGroup
 }
 
-// dial is a connect in progress, which other callers wait for.
+// dial is a connect in progress, which other callers wait for. ctxErr:
+// the dialer's own context ended, so a waiter tries again.
 type dial struct {
-	done chan struct{}
-	err  error
-	// ctxErr: the dialer's own context ended, so a waiter tries again.
+	done   chan struct{}
+	err    error
 	ctxErr bool
 }
 
 // New returns a Session for cfg. It sends nothing until the first call.
 func New(cfg Config) (*Session, error) {
 	u, err := url.Parse(cfg.URL)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return nil, apierr.ArgumentError("MCP URL", fmt.Sprintf("%q is not an absolute http(s) URL", redactURL(cfg.URL)))
+	if err != nil {
+		return nil, apierr.ArgumentError("MCP URL", "is not a URL")
 	}
-	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return nil, apierr.ArgumentError("MCP URL", "must not carry user info, a query or a fragment")
+	if cfg.Runner == nil {
+		cfg.Runner = transport.New(transport.Options{BaseURL: u})
 	}
-	if cfg.Tokens == nil {
-		return nil, apierr.ArgumentError("Tokens", "is nil")
-	}
-	runner := cfg.Runner
-	if runner == nil {
-		runner = transport.New(transport.Options{BaseURL: u})
-	}
-	s := &Session{endpoint: u.String(), url: u, path: cmp.Or(u.EscapedPath(), "/"), setting: cmp.Or(cfg.Setting, "the MCP URL"),
-		runner: runner, tokens: cfg.Tokens}
+	s := &Session{url: u, path: cmp.Or(u.EscapedPath(), "/"), setting: cfg.Setting, runner: cfg.Runner, tokens: cfg.Tokens}
 	s.stopped, s.stop = context.WithCancel(context.Background())
-	s.hc = &http.Client{Transport: roundTripper{s}}
 	s.client = mcp.NewClient(&mcp.Implementation{Name: "partner-go", Version: transport.Version}, &mcp.ClientOptions{
-		Logger: cfg.Logger,
-		// Advertise nothing: the SDK answers no server requests.
-		Capabilities: &mcp.ClientCapabilities{},
-		// A multi round-trip retry would send a tools/call again.
-		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+		Capabilities:   &mcp.ClientCapabilities{},                  // the SDK answers no server requests
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}, // it would send a tools/call again
 	})
 	return s, nil
-}
-
-func redactURL(raw string) string {
-	if u, err := url.Parse(raw); err == nil {
-		return u.Redacted()
-	}
-	return "(unparsable)"
 }
 
 // Call calls tool with args (JSON-encoded as the call's arguments) and
@@ -135,13 +111,10 @@ func (s *Session) Call(ctx context.Context, tool string, args any) ([]byte, erro
 		if err != nil {
 			return nil, err
 		}
-		var text string
-		found := false
-		for _, c := range res.Content {
-			if t, ok := c.(*mcp.TextContent); ok {
-				text, found = t.Text, true
-				break
-			}
+		i := slices.IndexFunc(res.Content, func(c mcp.Content) bool { _, ok := c.(*mcp.TextContent); return ok })
+		text := ""
+		if i >= 0 {
+			text = res.Content[i].(*mcp.TextContent).Text
 		}
 		if res.IsError {
 			err := apierr.FromToolText(tool, text, s.secrets())
@@ -156,7 +129,7 @@ func (s *Session) Call(ctx context.Context, tool string, args any) ([]byte, erro
 			}
 			return nil, err
 		}
-		if !found {
+		if i < 0 {
 			return nil, fmt.Errorf("partner: tool %s: %w: the result has no text block", tool, apierr.ErrUnexpectedResponse)
 		}
 		return []byte(text), nil
@@ -202,9 +175,9 @@ func (s *Session) ListTools(ctx context.Context) ([]*mcp.Tool, error) {
 }
 
 // ReadOnly reports whether a call of tool may be sent again after it may
-// have run: what the server's tools/list said (readOnlyHint) once
-// ListTools was called, else the tools the service documents as read-only. A tool
-// neither names is taken to change something.
+// have run: the server's readOnlyHint once ListTools was called, else
+// whether the service documents it as a read tool. Any other tool is
+// taken to change something.
 func (s *Session) ReadOnly(tool string) bool {
 	s.mu.Lock()
 	ro, ok := s.listed[tool]
@@ -212,12 +185,6 @@ func (s *Session) ReadOnly(tool string) bool {
 	if ok {
 		return ro
 	}
-	return documentedReadOnly(tool)
-}
-
-// documentedReadOnly reports whether the service documents tool as a read
-// tool (kind R) on either server.
-func documentedReadOnly(tool string) bool {
 	switch tool {
 	case "listProjects", "getProject", "listKeys", "getTranslations",
 		"getPendingChanges", "getSyncs", "getSync", "getTranslationContext",
@@ -229,10 +196,9 @@ func documentedReadOnly(tool string) bool {
 }
 
 // do runs one exchange (a tool call, a listing) on the shared connection,
-// connecting first if needed.
-// A connection that broke is replaced; the exchange is sent again on the
-// new one only when it cannot have run (nothing was sent, or the server no
-// longer knew the session) or when retry allows it.
+// connecting first if needed. A connection that broke is replaced; the
+// exchange is sent again on the new one only when it cannot have run (the
+// server no longer knew the session) or when retry allows it.
 func (s *Session) do(ctx context.Context, name string, retry bool, fn func(context.Context, *mcp.ClientSession) error) error {
 	// Close ends the exchange: the go-sdk's Close waits for calls in
 	// flight, and a long-poll or a hung server would hold it.
@@ -329,8 +295,8 @@ func (s *Session) acquire(ctx context.Context) (*mcp.ClientSession, error) {
 // at the pinned protocol version, without the standalone GET stream.
 func (s *Session) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	t := &mcp.StreamableClientTransport{
-		Endpoint:             s.endpoint,
-		HTTPClient:           s.hc,
+		Endpoint:             s.url.String(),
+		HTTPClient:           &http.Client{Transport: roundTripper{s}},
 		MaxRetries:           -1, // no SSE reconnects: the servers send no streams
 		DisableStandaloneSSE: true,
 	}

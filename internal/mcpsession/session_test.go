@@ -437,27 +437,6 @@ func TestClosedSessionRefusesCalls(t *testing.T) {
 	goleak.VerifyNone(t, goleak.IgnoreCurrent())
 }
 
-func TestNewRejectsBadConfig(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		cfg  mcpsession.Config
-	}{
-		{"no URL", mcpsession.Config{Tokens: &tokens{}}},
-		{"relative", mcpsession.Config{URL: "/mcp", Tokens: &tokens{}}},
-		{"ftp", mcpsession.Config{URL: "ftp://x/mcp", Tokens: &tokens{}}},
-		{"user info", mcpsession.Config{URL: "https://u:p@x/mcp", Tokens: &tokens{}}},
-		{"no tokens", mcpsession.Config{URL: "https://x/mcp"}},
-	} {
-		_, err := mcpsession.New(tc.cfg)
-		if !errors.Is(err, apierr.ErrInvalidArgument) {
-			t.Errorf("%s: err = %v, want ErrInvalidArgument", tc.name, err)
-		}
-		if err != nil && strings.Contains(err.Error(), ":p@") {
-			t.Errorf("%s: password in %v", tc.name, err)
-		}
-	}
-}
-
 func TestTooManyRequestsRetriedPerRetryAfter(t *testing.T) {
 	f := newFixture(t)
 	var limited atomic.Int32

@@ -26,49 +26,40 @@ import (
 // Version is the SDK's version, sent in the User-Agent.
 const Version = "0.1.0"
 
-// Defaults for Options fields left zero.
+// Defaults for Options fields left zero. DefaultAttemptTimeout bounds the
+// wait for an answer's headers on the SDK's own transport.
 const (
 	DefaultRetryMax         = 3
 	DefaultRetryWaitMin     = 250 * time.Millisecond
 	DefaultRetryWaitMax     = 5 * time.Second
 	DefaultRetryAfterMax    = 30 * time.Second
 	DefaultMaxResponseBytes = 8 << 20
-	// DefaultAttemptTimeout bounds the wait for an answer's headers when
-	// the SDK makes its own transport; a caller's client keeps its own
-	// settings.
-	DefaultAttemptTimeout = 30 * time.Second
+	DefaultAttemptTimeout   = 30 * time.Second
 
-	// errorBodyLimit is how much of a non-2xx body is read: enough for any
-	// JSON error body, small enough to be cheap.
-	errorBodyLimit = 64 << 10
+	errorBodyLimit = 64 << 10 // of a non-2xx body: any JSON error fits
 )
 
-// TokenSource gives the bearer token for a request. The grant's access-
-// and installation-token sources implement it.
+// TokenSource gives the bearer token for a request: the grant's access-
+// and installation-token sources.
 type TokenSource interface {
 	// Token returns a valid token, refreshing it if needed.
 	Token(ctx context.Context) (string, error)
-	// Invalidate drops tok if it is still the cached token; a request
-	// refused with 401 then replays once with whatever Token gives.
+	// Invalidate drops tok if it is still the cached token.
 	Invalidate(tok string)
-	// Generation identifies the grant's current credentials; it changes
-	// when the grant is given a new token.
+	// Generation identifies the grant's current credentials.
 	Generation() uint64
-	// Fail is told that an answer to a request sent under Generation gen
-	// says the grant is gone (err matches ErrReauthorizationRequired). The
-	// source reads its Store once more: it reports true when that gave the
-	// grant a newer token (the user reconnected, another holder refreshed),
-	// and the request is then replayed once; otherwise err becomes final.
+	// Fail is told that an answer to a request sent under gen says the
+	// grant is gone. It reads the Store once more and reports whether that
+	// gave the grant a newer token (the request is then replayed once);
+	// otherwise err becomes the grant's final state.
 	Fail(ctx context.Context, err error, gen uint64) bool
-	// Reload reads the Store once and takes a refresh token there that
-	// differs from the one the grant had at gen (the user connected again,
-	// maybe with a wider scope). It reports whether the grant's token
-	// changed since gen; nothing becomes final.
+	// Reload reads the Store once, takes a refresh token there that
+	// differs from the grant's at gen (the user connected again, maybe
+	// with a wider scope), and reports whether the token changed since gen.
 	Reload(ctx context.Context, gen uint64) bool
-	// Secrets returns the grant's tokens, which nothing the SDK keeps or
-	// logs may contain.
+	// Secrets returns the grant's tokens, to be scrubbed from errors.
 	Secrets() redact.Secrets
-	// Refusals is the source's memory for the 401 rule (see Refusals).
+	// Refusals is the source's memory for the 401 rule.
 	Refusals() *Refusals
 }
 
@@ -76,21 +67,17 @@ type TokenSource interface {
 type Kind int
 
 const (
-	// REST is a call of the resource API: a 2xx body is read and returned,
-	// anything else is a typed error.
+	// REST is a call of the resource API: a 2xx body is returned, anything
+	// else is a typed error.
 	REST Kind = iota
-	// MCP is a POST to an MCP endpoint. Once the endpoint has refused a
-	// freshly minted token too, calls fail at once with ErrMCPUnauthorized
-	// until the grant's token changes.
+	// MCP is a POST to an MCP endpoint; a 401 after a re-mint is
+	// ErrMCPUnauthorized.
 	MCP
-	// Raw is a request of Client.HTTPClient: it goes out once (no retries),
-	// only to a configured host, and its answer comes back unread whatever
-	// its status. It follows the 401 rule and the grant-gone rule.
+	// Raw is a Client.HTTPClient request: sent once, only to a configured
+	// host, its answer returned unread whatever its status.
 	Raw
-	// Credential obtains or revokes a credential (the installation-token
-	// mint, the token endpoint): it never follows a redirect to another
-	// origin, and an answer without a known error code is ErrConfiguration
-	// naming Setting.
+	// Credential obtains or revokes a credential: no redirect to another
+	// origin, and a refusal without a known code is ErrConfiguration.
 	Credential
 )
 
@@ -100,64 +87,49 @@ type Request struct {
 	Method string
 	// Path is relative to the base URL.
 	Path string
-	// URL, when set, is the absolute address to call instead of the base
-	// URL and Path (an MCP endpoint, an HTTPClient request).
+	// URL, when set, is the absolute address to call instead.
 	URL *url.URL
 	// Auth authorises the request; nil sends none.
 	Auth TokenSource
-	// Body is encoded as JSON; nil sends no body. Payload, when set, is a
-	// body already encoded and is sent as it is.
+	// Body is encoded as JSON; Payload, when set, is sent as it is.
 	Body    any
 	Payload []byte
-	// Accept replaces the Accept header's "application/json"; Header adds
-	// headers (an MCP session's own, an HTTPClient request's).
+	// Accept replaces "application/json"; Header adds headers.
 	Accept string
 	Header http.Header
-	// Idempotent marks a POST that may be sent again after it may have run
-	// (a read-only tool): it is retried like a GET.
+	// Idempotent marks a POST that may run twice (a read-only tool).
 	Idempotent bool
-	// Setting names the configuration field that holds the URL, for the
-	// advice of ErrConfiguration ("Config.MCPURL"). On a REST request it
-	// marks an endpoint that always exists (no id in its path): a 404 or
-	// 405 without an error code (a page, not the service's JSON) then
-	// means the URL is wrong, not that a record is missing.
+	// Setting names the configuration field that holds the URL
+	// ("Config.MCPURL"), for ErrConfiguration's advice. On a REST request
+	// it marks an endpoint without an id in its path, where a 404 or 405
+	// without an error code means a wrong URL, not a missing record.
 	Setting string
 }
 
 // Options configures a Runner. Zero values take the defaults above.
 type Options struct {
-	// BaseURL is the resource API's base ({base_url}).
 	BaseURL *url.URL
-	// Origins are the scheme://host of every URL the application
-	// configured (the base URL's and the MCP endpoints'): the only places
-	// a token is sent. The base URL's origin is always one.
+	// Origins are the scheme://host of the configured URLs besides the
+	// base URL's: the only places a token is sent.
 	Origins []string
-	// Name is the configuration type's name ("Config" or "PoolConfig"),
-	// for advice.
+	// Name is the configuration type's name ("Config"), for advice.
 	Name string
 	// HTTPClient is the caller's client; it is copied, never modified.
 	HTTPClient *http.Client
-	// Logger receives the SDK's debug lines about retries; nil is silent.
-	// go-retryablehttp's own logging is never used.
-	Logger *slog.Logger
-	// UserAgent is appended to "partner-go/<version>".
-	UserAgent string
+	// Logger receives a debug line per retry; nil is silent.
+	Logger    *slog.Logger
+	UserAgent string // appended to "partner-go/<version>"
 	// RetryMax is how many times a request may be retried; negative means
-	// never.
+	// never. A Retry-After over RetryAfterMax ends the retries.
 	RetryMax                   int
 	RetryWaitMin, RetryWaitMax time.Duration
-	// RetryAfterMax caps a Retry-After the SDK waits for; a longer one ends
-	// the retries and is reported in APIError.RetryAfter.
-	RetryAfterMax time.Duration
-	// MaxResponseBytes caps a 2xx body.
-	MaxResponseBytes int64
-	// Secrets are the application's (its client secret): scrubbed, with
-	// the grant's tokens, from every error and log line.
-	Secrets redact.Secrets
+	RetryAfterMax              time.Duration
+	MaxResponseBytes           int64          // caps a 2xx body
+	Secrets                    redact.Secrets // the application's, scrubbed from errors
 }
 
-// Runner sends requests. It is safe for concurrent use and is meant to be
-// shared by every client of a pool: it holds no per-grant state.
+// Runner sends requests. It holds no per-grant state: a pool's clients
+// share one.
 type Runner struct {
 	prefix   string // base URL without a trailing slash
 	basePath string // the base URL's path without a trailing slash
@@ -217,10 +189,10 @@ func New(o Options) *Runner {
 	return r
 }
 
-// roundTripper is the caller's transport as every call uses it. It hides
-// CloseIdleConnections, which go-retryablehttp calls after every failed
-// call and which would close the connections every other grant shares,
-// and it sets Response.Request where a test transport leaves it nil.
+// roundTripper hides the caller's transport's CloseIdleConnections, which
+// go-retryablehttp calls after a failed call (it would close every
+// grant's connections), and sets Response.Request where a test transport
+// leaves it nil.
 type roundTripper struct{ base http.RoundTripper }
 
 func (t roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -231,10 +203,8 @@ func (t roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// defaultTransport is the SDK's own transport when the caller gives no
-// client: a clone of http.DefaultTransport with a header timeout. When
-// http.DefaultTransport was replaced (tracing and metrics libraries wrap
-// it), it is used as it is.
+// defaultTransport is a clone of http.DefaultTransport with a header
+// timeout, or http.DefaultTransport itself when a library replaced it.
 func defaultTransport() http.RoundTripper {
 	dt, ok := http.DefaultTransport.(*http.Transport)
 	if !ok {
@@ -259,16 +229,11 @@ func Origin(u *url.URL) string { return strings.ToLower(u.Scheme + "://" + u.Hos
 // Allowed reports whether a token may go to u: the hosts rule.
 func (r *Runner) Allowed(u *url.URL) bool { return u != nil && slices.Contains(r.origins, Origin(u)) }
 
-// Secrets returns the application's secrets, which nothing the SDK keeps
-// or logs may contain.
+// Secrets returns the application's secrets.
 func (r *Runner) Secrets() redact.Secrets { return r.secrets }
 
-// Logger returns the configured logger, or nil.
-func (r *Runner) Logger() *slog.Logger { return r.logger }
-
-// OAuth2Context returns a context for golang.org/x/oauth2 calls: their
-// requests go through the SDK's retry policy as Credential requests of
-// setting (no Authorization header, no redirect to another origin).
+// OAuth2Context returns a context whose golang.org/x/oauth2 requests are
+// Credential requests of setting on this Runner.
 func (r *Runner) OAuth2Context(ctx context.Context, setting string) context.Context {
 	hc := &http.Client{Transport: credentialTransport{r: r, setting: setting}}
 	// x/oauth2 finds its HTTP client under this key: its own convention.
@@ -298,8 +263,7 @@ func (t credentialTransport) RoundTrip(req *http.Request) (*http.Response, error
 	return resp, nil
 }
 
-// Response is an answer: its status, headers and body (read in full), or
-// for a Raw request the answer itself, unread.
+// Response is an answer, its body read; a Raw request's is HTTP, unread.
 type Response struct {
 	StatusCode int
 	Header     http.Header
@@ -313,16 +277,8 @@ func (r *Runner) Do(ctx context.Context, q Request) ([]byte, error) {
 	return resp.Body, err
 }
 
-// Send sends q: the one request path. It applies, each in one place:
-// the hosts rule (a token goes only to a configured origin, a redirect to
-// another origin drops it), the retry policy, the 401 rule (a refused
-// token is dropped, a new one taken and the request replayed once; a new
-// token refused too is remembered for that endpoint, Refusals), the
-// grant-gone rule (the Store is read once more, then the grant is final),
-// the missing-scope reload (a newer token in the Store is taken and the
-// request replayed once) and the scrub (no secret, no token the request
-// was sent with and no URL query in any error). A non-2xx answer becomes
-// *apierr.APIError or *apierr.MissingScopeError. Every error starts with
+// Send sends q by every rule of the package doc. A non-2xx answer becomes
+// *apierr.APIError or *apierr.MissingScopeError; every error starts with
 // "partner: <method> <whole path>".
 func (r *Runner) Send(ctx context.Context, q Request) (Response, error) {
 	if q.Payload == nil && q.Body != nil {
@@ -341,20 +297,11 @@ func (r *Runner) Send(ctx context.Context, q Request) (Response, error) {
 		if err != nil {
 			return Response{}, c.failure(ctx, err)
 		}
-		if q.Auth != nil {
-			if resp.StatusCode == http.StatusUnauthorized {
-				if !replayed401 && q.Auth.Refusals().first(c.endpoint(), c.token) {
-					q.Auth.Invalidate(c.token)
-					replayed401 = true
-					discard(resp)
-					continue
-				}
-				if replayed401 {
-					q.Auth.Refusals().refuse(c.endpoint(), c.token)
-				}
-			} else {
-				q.Auth.Refusals().accepted(c.origin, c.path)
-			}
+		if q.Auth != nil && q.Auth.Refusals().answered(c.endpoint(), c.token, resp.StatusCode, replayed401) {
+			q.Auth.Invalidate(c.token)
+			replayed401 = true
+			discard(resp)
+			continue
 		}
 		if q.Kind == Raw {
 			if resp.StatusCode == http.StatusGone && q.Auth != nil {
@@ -384,7 +331,9 @@ func (r *Runner) Send(ctx context.Context, q Request) (Response, error) {
 				continue // a wider grant in the Store: once with it
 			}
 		case q.Kind == MCP && ae.StatusCode == http.StatusUnauthorized:
-			err = q.Auth.Refusals().mcpError(c.endpoint(), c.token, err)
+			err = apierr.Classify(apierr.ErrMCPUnauthorized, err,
+				"the MCP endpoint refused the installation token; the grant is not gone and REST still works")
+			q.Auth.Refusals().remember(c.endpoint(), c.token, err)
 		case q.Kind == Credential && credentialRefused(ae),
 			q.Kind == REST && q.Setting != "" && ae.Code == "" && ae.WrongURL():
 			err = apierr.Classify(apierr.ErrConfiguration, err, "check "+q.Setting+"; users need not reconnect")
@@ -403,20 +352,14 @@ type call struct {
 	idempotent bool
 	token      string   // the token of the latest attempt
 	sent       []string // every token an attempt carried
-	sentBuf    [2]string
-	// hc and rc are this call's clients: the shared http.Client with the
-	// call's redirect rule, and go-retryablehttp's loop with its closures.
-	hc   http.Client
-	rc   retryablehttp.Client
-	gen  uint64 // the auth Generation when token was taken
-	body []byte // the final answer's body
-	read bool   // the response handler read it
+	gen        uint64   // the auth Generation when token was taken
+	body       []byte   // the final answer's body
+	read       bool     // the response handler read it
 }
 
 func (r *Runner) newCall(q *Request) *call {
 	c := &call{r: r, q: q,
 		idempotent: q.Idempotent || q.Method == http.MethodGet || q.Method == http.MethodHead}
-	c.sent = c.sentBuf[:0]
 	if q.URL == nil {
 		// A path under the base URL, escaped by the caller: no parse.
 		c.target, c.path, c.origin = r.prefix+q.Path, cmp.Or(r.basePath+q.Path, "/"), r.origins[0]
@@ -429,9 +372,9 @@ func (r *Runner) newCall(q *Request) *call {
 // endpoint is what a refusal is remembered for: the origin and path.
 func (c *call) endpoint() string { return c.origin + c.path }
 
-// exchange runs one go-retryablehttp loop and returns the final response.
-// Unless the request is Raw, its body has been read (into c.body) and
-// closed.
+// exchange runs one go-retryablehttp loop, with the shared http.Client
+// under the call's redirect rule, and returns the final response; unless
+// the request is Raw, its body is in c.body.
 func (c *call) exchange(ctx context.Context) (*http.Response, error) {
 	var body any // a nil []byte would make a chunked empty body
 	if c.q.Payload != nil {
@@ -462,14 +405,14 @@ func (c *call) exchange(ctx context.Context) (*http.Response, error) {
 	if err := c.authorize(req.Request); err != nil {
 		return nil, err
 	}
-	c.hc = c.r.hc
-	c.hc.CheckRedirect = c.redirect
+	hc := c.r.hc
+	hc.CheckRedirect = c.redirect
 	retryMax := c.r.policy.retryMax
 	if c.q.Kind == Raw {
 		retryMax = 0
 	}
-	c.rc = retryablehttp.Client{
-		HTTPClient:   &c.hc,
+	rc := retryablehttp.Client{
+		HTTPClient:   &hc,
 		RetryMax:     retryMax,
 		RetryWaitMin: c.r.policy.waitMin,
 		RetryWaitMax: c.r.policy.waitMax,
@@ -482,7 +425,7 @@ func (c *call) exchange(ctx context.Context) (*http.Response, error) {
 	if c.q.Kind != Raw {
 		req.SetResponseHandler(c.handle)
 	}
-	resp, err := c.rc.Do(req)
+	resp, err := rc.Do(req)
 	if resp != nil && c.q.Kind != Raw && !c.read {
 		// Retries ran out on a retryable status: the handler never saw it.
 		c.body, _ = readLimited(resp.Body, errorBodyLimit)
@@ -491,9 +434,7 @@ func (c *call) exchange(ctx context.Context) (*http.Response, error) {
 	return resp, err
 }
 
-// authorize puts the grant's current token on req (every attempt asks
-// again, so a retry carries the newest token), after the pacing wait the
-// token source makes.
+// authorize puts the grant's current token on each attempt.
 func (c *call) authorize(req *http.Request) error {
 	a := c.q.Auth
 	if a == nil {
@@ -516,9 +457,8 @@ func (c *call) authorize(req *http.Request) error {
 }
 
 // redirect is the call's redirect rule: the token never goes to another
-// origin than the request's own; a credential request and an HTTPClient
-// request refuse such a redirect outright (a credential's body or the
-// caller's headers may hold secrets).
+// origin than the request's own; a credential request refuses such a
+// redirect, and a Raw one unless it goes to another configured host.
 func (c *call) redirect(req *http.Request, via []*http.Request) error {
 	if len(via) >= 10 {
 		return errors.New("stopped after 10 redirects")
@@ -531,9 +471,7 @@ func (c *call) redirect(req *http.Request, via []*http.Request) error {
 		return &RedirectError{Host: req.URL.Host, Setting: c.q.Setting}
 	case c.q.Kind == Raw && !c.r.Allowed(req.URL):
 		return c.r.hostError(req.URL.Host)
-	case c.q.Kind == Raw:
-		// Another configured host: net/http dropped the token, which may
-		// go there.
+	case c.q.Kind == Raw: // net/http dropped the token, which may go there
 		req.Header.Set("Authorization", "Bearer "+c.token)
 		return nil
 	}
@@ -547,9 +485,8 @@ func (r *Runner) hostError(host string) error {
 		apierr.ErrInvalidArgument, apierr.Quote(host), r.name)
 }
 
-// handle is the response handler: it reads the final answer's body inside
-// the retry loop, so that a GET whose body breaks off is retried like any
-// other network failure.
+// handle reads the answer's body inside the retry loop, so that a GET
+// whose body breaks off is retried like any network failure.
 func (c *call) handle(resp *http.Response) error {
 	defer resp.Body.Close()
 	c.read = true
@@ -559,8 +496,8 @@ func (c *call) handle(resp *http.Response) error {
 	return err
 }
 
-// gone reads the start of a Raw 410's body, puts it back, and makes the
-// grant final when the answer says it is gone.
+// gone makes the grant final when a Raw 410's body says it is gone; the
+// body is put back.
 func (c *call) gone(ctx context.Context, resp *http.Response) {
 	const limit = 4 << 10
 	head, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
@@ -569,9 +506,7 @@ func (c *call) gone(ctx context.Context, resp *http.Response) {
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
 	if err != nil || len(head) > limit {
-		// A cut JSON body would look code-less, which reads as a
-		// revocation: the next call finds out for itself.
-		return
+		return // a cut body would read as a code-less revocation
 	}
 	gerr := apierr.FromResponse(c.q.Method, c.path, resp.StatusCode, head, 0, c.scrub())
 	if errors.Is(gerr, apierr.ErrReauthorizationRequired) {
@@ -579,8 +514,8 @@ func (c *call) gone(ctx context.Context, resp *http.Response) {
 	}
 }
 
-// scrub returns every secret the call's answer may echo: the
-// application's, the grant's, and every token the call was sent with.
+// scrub returns the application's and the grant's secrets and every
+// token the call was sent with.
 func (c *call) scrub() redact.Secrets {
 	s := c.r.secrets
 	if c.q.Auth != nil {
@@ -589,8 +524,7 @@ func (c *call) scrub() redact.Secrets {
 	return s.With(c.sent...)
 }
 
-// clean is an error's text made safe for an error or a log line: no
-// secret, and no URL beyond its scheme, host and path.
+// clean is err's text without a secret or a URL's query.
 func (c *call) clean(err error) string {
 	return redact.URLs(c.scrub().String(err.Error()))
 }
@@ -626,8 +560,7 @@ func (c *call) failure(ctx context.Context, err error) error {
 	return fmt.Errorf("partner: %s %s: %w: %w", method, path, apierr.ErrTemporary, &Cleaned{Text: text, Err: err})
 }
 
-// checkRetry is go-retryablehttp's CheckRetry for this call: the policy's
-// decision, and a debug line for each retry.
+// checkRetry is the call's CheckRetry: the policy's decision, logged.
 func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return false, ctxErr
@@ -650,8 +583,7 @@ func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (
 }
 
 // lastResponse is go-retryablehttp's ErrorHandler: when retries run out
-// on a status, the last response is kept so it becomes the typed error.
-// With an error the response is closed and dropped.
+// on a status, the last response becomes the typed error.
 func lastResponse(resp *http.Response, err error, _ int) (*http.Response, error) {
 	if err != nil && resp != nil {
 		resp.Body.Close()
@@ -677,9 +609,8 @@ func ReadRequest(req *http.Request) ([]byte, error) {
 }
 
 // credentialRefused reports whether an answer to a credential request
-// says the application, not the grant, is wrong: invalid_client, or a 4xx
-// other than 429 without a code the service documents (a wrong URL's 404
-// or 405, a proxy's page, a gateway's 400 or 403).
+// blames the application, not the grant: invalid_client, or a 4xx other
+// than 429 without a grant's error code (a wrong URL, a proxy's page).
 func credentialRefused(e *apierr.APIError) bool {
 	if e.Code == apierr.CodeInvalidClient {
 		return true
@@ -711,8 +642,7 @@ func (r *Runner) readBody(resp *http.Response) ([]byte, error) {
 	return readLimited(resp.Body, r.maxBody)
 }
 
-// readLimited reads at most limit bytes, returning errTooLarge (with the
-// first limit bytes) when there is more.
+// readLimited reads at most limit bytes; errTooLarge says there was more.
 func readLimited(rd io.Reader, limit int64) ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(rd, limit+1))
 	if err != nil {
@@ -724,11 +654,9 @@ func readLimited(rd io.Reader, limit int64) ([]byte, error) {
 	return b, nil
 }
 
-// RedirectError is a redirect to another origin, refused: a credential's
-// body (client secret, refresh token) or its answer (a token), or an
-// HTTPClient request's headers, must not cross to a host the application
-// did not configure. Host is the Location's host; the rest of that URL is
-// never kept.
+// RedirectError is a credential request's redirect to another origin,
+// refused: its body or answer holds secrets. Only the Location's host is
+// kept.
 type RedirectError struct {
 	Host    string
 	Setting string
@@ -744,9 +672,8 @@ func (e *RedirectError) Configuration(method, path string) error {
 		"check "+e.Setting+"; users need not reconnect")
 }
 
-// Cleaned is an error whose text was made safe (no secret, no URL query)
-// while its chain is kept for errors.Is, so that a caller can still find
-// syscall.ECONNRESET or a *net.OpError in it.
+// Cleaned is an error whose text was scrubbed and whose chain is kept for
+// errors.Is and errors.As (syscall.ECONNRESET, *net.OpError).
 type Cleaned struct {
 	Text string
 	Err  error
@@ -755,20 +682,18 @@ type Cleaned struct {
 func (e *Cleaned) Error() string { return e.Text }
 func (e *Cleaned) Unwrap() error { return e.Err }
 
-// tokenError carries a token source's failure through net/http and
-// go-retryablehttp unchanged; it is never retried.
+// tokenError carries a token source's failure through the retry loop.
 type tokenError struct{ err error }
 
 func (e *tokenError) Error() string { return e.err.Error() }
 func (e *tokenError) Unwrap() error { return e.err }
 
-// Refusals is one token source's memory for the 401 rule, the same for
+// Refusals is one token source's memory for the 401 rule, alike for
 // REST, MCP and HTTPClient requests: a 401 drops the refused token and the
-// request is replayed once with a new one; when an endpoint refuses the
-// new token too, that token is remembered for the endpoint. Another 401
-// from it with that token then costs no further mint; an MCP endpoint is
-// not sent that token again at all (ErrMCPUnauthorized at once). Any
-// other answer from the endpoint, or a new token, ends the memory. The
+// request is replayed once with a new one; a new token refused too is
+// remembered for that endpoint, so that its next 401 costs no mint, and an
+// MCP endpoint is not sent that token again (ErrMCPUnauthorized at once).
+// Another answer from the endpoint, or a new token, ends the memory. The
 // zero value is ready to use.
 type Refusals struct {
 	mu   sync.Mutex
@@ -781,48 +706,36 @@ type refusal struct {
 	err   error // for MCP: what the calls that are not sent return
 }
 
-// first reports whether tok, just refused by endpoint, is to be dropped
-// for a new one: it is, unless the endpoint refused it after a re-mint.
-func (f *Refusals) first(endpoint, tok string) bool {
+// answered applies the rule to an answer of status from endpoint to a
+// request sent with tok, replayed or not; it reports whether the request
+// is to be replayed with a new token.
+func (f *Refusals) answered(endpoint, tok string, status int, replayed bool) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.m[endpoint].token != tok
-}
-
-// refuse remembers tok, refused by endpoint although it was new.
-func (f *Refusals) refuse(endpoint, tok string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.m == nil {
-		f.m = make(map[string]refusal)
-	}
-	if f.m[endpoint].token != tok {
+	r, known := f.m[endpoint]
+	switch {
+	case status != http.StatusUnauthorized:
+		delete(f.m, endpoint)
+	case known && r.token == tok: // refused after a re-mint: no mint
+	case !replayed:
+		return true
+	default:
+		if f.m == nil {
+			f.m = make(map[string]refusal)
+		}
 		f.m[endpoint] = refusal{token: tok}
 	}
+	return false
 }
 
-// accepted forgets the refusal of the endpoint at origin and path after
-// an answer other than 401.
-func (f *Refusals) accepted(origin, path string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.m) > 0 {
-		delete(f.m, origin+path)
-	}
-}
-
-// mcpError classifies an MCP endpoint's 401 as ErrMCPUnauthorized (the
-// grant is not gone: REST keeps its token) and keeps it for the calls that
-// refused will fail.
-func (f *Refusals) mcpError(endpoint, tok string, err error) error {
-	err = apierr.Classify(apierr.ErrMCPUnauthorized, err,
-		"the MCP endpoint refused the installation token; the grant is not gone and REST still works")
+// remember keeps err for the MCP calls that endpoint's refusal of tok
+// stops before they are sent.
+func (f *Refusals) remember(endpoint, tok string, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if r, ok := f.m[endpoint]; ok && r.token == tok {
 		f.m[endpoint] = refusal{token: tok, err: err}
 	}
-	return err
 }
 
 // sending returns the error for sending tok to an MCP endpoint that
@@ -841,23 +754,19 @@ func (f *Refusals) sending(endpoint, tok string) error {
 	return nil
 }
 
-// ToolUnauthorized applies the 401 rule to a tool's "Unauthorized" result
-// from the MCP endpoint at url (the tool did not run): it reports whether
-// the call is to be replayed with a new token. When replayed is true (the
-// call already was), the token is remembered as refused and err, the
-// tool's error, is what later calls fail with at once.
+// ToolUnauthorized applies the rule to a tool's "Unauthorized" result from
+// the MCP endpoint at u (the tool did not run), replayed or not: it
+// reports whether the call is to be replayed with a new token; if not,
+// err is what later calls fail with at once.
 func (f *Refusals) ToolUnauthorized(src TokenSource, u *url.URL, replayed bool, err error) bool {
 	endpoint := Origin(u) + u.EscapedPath()
 	f.mu.Lock()
 	tok := f.last[endpoint]
 	f.mu.Unlock()
-	if !replayed && f.first(endpoint, tok) {
+	if tok != "" && f.answered(endpoint, tok, http.StatusUnauthorized, replayed) { // "": no token known to drop
 		src.Invalidate(tok)
 		return true
 	}
-	f.refuse(endpoint, tok)
-	f.mu.Lock()
-	f.m[endpoint] = refusal{token: tok, err: err}
-	f.mu.Unlock()
+	f.remember(endpoint, tok, err)
 	return false
 }
