@@ -33,7 +33,7 @@ const SecretPrefix = "whsec_"
 // NewVerifier at start-up and share it: it is immutable and safe for
 // concurrent use.
 type Verifier struct {
-	macs      []keyedMAC // one per distinct secret
+	macs      []func() hash.Hash // one keyed HMAC per distinct secret
 	tolerance time.Duration
 	maxBody   int64
 	now       func() time.Time
@@ -138,7 +138,7 @@ func NewVerifier(secret string, opts ...Option) (*Verifier, error) {
 		if slices.Contains(c.secrets[:i], s) {
 			continue // the same key twice would only double the work
 		}
-		v.macs = append(v.macs, newKeyedMAC([]byte(s)))
+		v.macs = append(v.macs, keyedMAC([]byte(s)))
 	}
 	return v, nil
 }
@@ -215,8 +215,8 @@ func (v *Verifier) checkBody(h *sigHeader, body []byte) error {
 	if int64(len(body)) > v.maxBody {
 		return fmt.Errorf("%w: %d bytes, limit %d", ErrBodyTooLarge, len(body), v.maxBody)
 	}
-	for _, km := range v.macs {
-		if matches(km.new(), h, body) {
+	for _, mac := range v.macs {
+		if matches(mac(), h, body) {
 			return nil
 		}
 	}
@@ -226,40 +226,31 @@ func (v *Verifier) checkBody(h *sigHeader, body []byte) error {
 	return ErrSignatureMismatch
 }
 
-// keyedMAC is one secret's HMAC-SHA256, keyed once. A hash.Hash is not
-// safe for concurrent use, so mac is only ever cloned, never written.
-type keyedMAC struct {
-	key []byte
-	mac hash.Hash
-}
-
-// newKeyedMAC keys an HMAC-SHA256 with key. It resets it once: crypto/hmac
-// then saves its keyed inner and outer states, which each clone restores
-// rather than hashing the padded key again.
-func newKeyedMAC(key []byte) keyedMAC {
+// keyedMAC returns a function that gives a fresh HMAC-SHA256 under key.
+// It keys one HMAC now and resets it, so that crypto/hmac saves its keyed
+// inner and outer states; each call clones it, which shares those states
+// instead of hashing the padded key again. Where the HMAC cannot be cloned
+// (a GOEXPERIMENT=boringcrypto build), each call keys a new one.
+func keyedMAC(key []byte) func() hash.Hash {
 	mac := hmac.New(sha256.New, key)
 	mac.Reset()
-	return keyedMAC{key: key, mac: mac}
-}
-
-// new returns a fresh HMAC under k's key: a clone of the one keyed in
-// NewVerifier, which skips keying again, or, where the hash cannot be
-// cloned, a new one.
-func (k keyedMAC) new() hash.Hash {
-	if c, ok := k.mac.(hash.Cloner); ok {
-		if mac, err := c.Clone(); err == nil {
-			return mac
+	return func() hash.Hash {
+		if c, ok := mac.(hash.Cloner); ok {
+			if clone, err := c.Clone(); err == nil {
+				return clone
+			}
 		}
+		return hmac.New(sha256.New, key)
 	}
-	return hmac.New(sha256.New, k.key)
 }
 
 // matches reports whether any v1 in h is mac's sum of "<t>.<body>", t being
-// the digits exactly as sent.
+// the digits exactly as sent. One buffer holds "<t>." and then the sum.
 func matches(mac hash.Hash, h *sigHeader, body []byte) bool {
-	mac.Write([]byte(h.ts + "."))
+	buf := append(append(make([]byte, 0, sha256.Size), h.ts...), '.')
+	mac.Write(buf)
 	mac.Write(body)
-	sum := mac.Sum(nil)
+	sum := mac.Sum(buf[:0])
 	ok := false
 	for i := range h.n {
 		ok = hmac.Equal(sum, h.sigs[i][:]) || ok // no early exit: compare all
