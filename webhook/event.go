@@ -279,11 +279,8 @@ func unixMillis(n json.Number) (time.Time, error) {
 // the version is documented as the string "1" but a number 1 reads the same.
 func jsonScalar(raw json.RawMessage) string {
 	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if json.Unmarshal(raw, &s) == nil { // null leaves s empty
 		return s
-	}
-	if string(raw) == "null" {
-		return ""
 	}
 	return string(raw)
 }

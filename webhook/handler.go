@@ -256,12 +256,10 @@ func (h *handler) claim(ctx context.Context, key, owner string) (ClaimState, err
 		if wait <= 0 {
 			return InProgress, nil
 		}
-		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
-			t.Stop()
 			return InProgress, nil
-		case <-t.C:
+		case <-time.After(wait):
 		}
 	}
 }
