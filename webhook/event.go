@@ -143,12 +143,9 @@ func Parse(body []byte) (*Event, error) {
 		return ev, nil
 	}
 	// The data came before eventType, or eventType changed, or the data is
-	// null (which sets env.Data to nil) or came after a null: decode it as
-	// sent into the struct of the type.
-	ev.raw = env.raw
-	if env.Data != any(&env.raw) {
-		ev.raw = dataIn(body)
-	}
+	// null or came after a null: decode it as sent into the struct of the
+	// type.
+	ev.raw = dataIn(body)
 	if ev.Data = newData(ev.Type); ev.Data == nil {
 		ev.Data = &UnknownData{Raw: ev.raw}
 	} else if ev.raw != nil {
