@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,27 +24,37 @@ type contender struct {
 }
 
 // compare runs each contender once per iteration, in turn, each timed on
-// its own, so that a shared and noisy machine slows them alike and their
-// ratios can be read from one run. It reports each one's time per call
-// (<name>-ns) and allocations per call (<name>-allocs), and the ratio of
-// each to the first, the baseline (x-<baseline>). ns/op and allocs/op are
+// its own. It reports each one's mean time per call (<name>-ns), its
+// allocations per call (<name>-allocs), and the ratio of the median time
+// per call of each to that of the first, the baseline (<name>-x-<base>),
+// over the last 4096 iterations. Taking turns in one run makes a shared
+// and noisy machine slow them alike; medians leave out the calls the
+// operating system stopped to run something else. ns/op and allocs/op are
 // those of all contenders together.
 func compare(b *testing.B, contenders ...contender) {
 	spent := make([]time.Duration, len(contenders))
+	samples := make([][4096]time.Duration, len(contenders))
 	b.ReportAllocs()
-	for b.Loop() {
-		for i, c := range contenders {
+	for i := 0; b.Loop(); i++ {
+		for j, c := range contenders {
 			start := time.Now()
 			c.run(b)
-			spent[i] += time.Since(start)
+			d := time.Since(start)
+			spent[j] += d
+			samples[j][i%len(samples[j])] = d
 		}
 	}
-	base := contenders[0].name
-	for i, c := range contenders {
-		b.ReportMetric(float64(spent[i].Nanoseconds())/float64(b.N), c.name+"-ns")
+	n := min(b.N, len(samples[0]))
+	median := func(j int) float64 {
+		s := slices.Clone(samples[j][:n])
+		slices.Sort(s)
+		return float64(s[n/2])
+	}
+	for j, c := range contenders {
+		b.ReportMetric(float64(spent[j].Nanoseconds())/float64(b.N), c.name+"-ns")
 		b.ReportMetric(testing.AllocsPerRun(10, func() { c.run(b) }), c.name+"-allocs")
-		if i > 0 {
-			b.ReportMetric(float64(spent[i])/float64(spent[0]), c.name+"-x-"+base)
+		if j > 0 {
+			b.ReportMetric(median(j)/median(0), c.name+"-x-"+contenders[0].name)
 		}
 	}
 }
