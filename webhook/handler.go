@@ -16,14 +16,13 @@ type HandlerOption func(*handler)
 
 // Defaults of DedupPolicy.
 const (
-	// DefaultProcessingTTL is how long a claim blocks other deliveries of
-	// its event: well above the service's 10 s, so a receiver that crashed
-	// mid-callback stops blocking redeliveries after this long.
+	// DefaultProcessingTTL is a claim's lifetime: well above the
+	// service's 10 s, and the longest a crashed receiver blocks others.
 	DefaultProcessingTTL = time.Minute
 	// DefaultRetention is how long a handled event's id is remembered.
 	DefaultRetention = 24 * time.Hour
-	// DefaultMaxWait is how long a duplicate waits for an attempt in
-	// progress: inside the service's 10 s, with time left to answer.
+	// DefaultMaxWait leaves a waiting duplicate time to answer within the
+	// service's 10 s.
 	DefaultMaxWait = 8 * time.Second
 )
 
