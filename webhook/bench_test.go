@@ -29,8 +29,9 @@ type contender struct {
 // per call of each to that of the first, the baseline (<name>-x-<base>),
 // over the last 4096 iterations. Taking turns in one run makes a shared
 // and noisy machine slow them alike; medians leave out the calls the
-// operating system stopped to run something else. ns/op and allocs/op are
-// those of all contenders together.
+// operating system stopped to run something else, and also the rare call
+// that pays for a garbage collection, which <name>-ns and <name>-allocs
+// still show. ns/op and allocs/op are those of all contenders together.
 func compare(b *testing.B, contenders ...contender) {
 	spent := make([]time.Duration, len(contenders))
 	samples := make([][4096]time.Duration, len(contenders))
