@@ -266,10 +266,7 @@ func unixMillis(n json.Number) (time.Time, error) {
 		return time.UnixMilli(ms), nil
 	}
 	f, err := n.Float64()
-	if err != nil {
-		return time.Time{}, err
-	}
-	return time.UnixMicro(int64(f * 1000)), nil
+	return time.UnixMicro(int64(f * 1000)), err
 }
 
 // jsonScalar returns a JSON string's value, or any other JSON value's text:

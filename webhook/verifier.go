@@ -39,6 +39,15 @@ const maxSignatures = 8
 // refuses a secret without it unless WithUnprefixedSecret is given.
 const SecretPrefix = "whsec_"
 
+// Header names the service sets on every delivery. Only SignatureHeader is
+// read by this package: EventHeader and IDHeader are not signed, so the
+// event type and id are always taken from the signed body instead.
+const (
+	SignatureHeader = "X-Service-Signature"
+	EventHeader     = "X-Service-Event"
+	IDHeader        = "X-Service-Id"
+)
+
 // A Verifier checks the signature of webhook deliveries. Create one with
 // NewVerifier at start-up and share it: it is immutable and safe for
 // concurrent use.
@@ -324,4 +333,21 @@ func (h *sigHeader) parse(header string) error {
 		return ErrMissingHeader
 	}
 	return ErrNoSignature
+}
+
+// Sign returns the signature header value the service sends for body signed
+// with secret at time t: "t=<unix seconds>,v1=<hex>,sha256=<hex>", where v1
+// is the lowercase hex HMAC-SHA256 of "<unix seconds>.<body>" and sha256 the
+// legacy HMAC-SHA256 of the body alone.
+//
+// Receivers do not need Sign; it is for tests and for fake services such as
+// partnertest. The secret is used as given, whsec_ prefix included.
+func Sign(secret string, t time.Time, body []byte) string {
+	ts := strconv.FormatInt(t.Unix(), 10)
+	v1 := hmac.New(sha256.New, []byte(secret))
+	v1.Write([]byte(ts + "."))
+	v1.Write(body)
+	legacy := hmac.New(sha256.New, []byte(secret))
+	legacy.Write(body)
+	return "t=" + ts + ",v1=" + hex.EncodeToString(v1.Sum(nil)) + ",sha256=" + hex.EncodeToString(legacy.Sum(nil))
 }
