@@ -53,8 +53,7 @@ type SyncCompleted struct {
 	// SyncStatusCompleted; anything else should be read as a failure.
 	Status       string `json:"status"`
 	KeysImported int    `json:"keysImported"`
-	// DurationMS is the job's duration in milliseconds as sent; see
-	// Duration.
+	// DurationMS is the job's duration in milliseconds, as sent; see Duration.
 	DurationMS float64 `json:"duration"`
 }
 
@@ -94,11 +93,9 @@ type ContentMeta struct {
 	Timestamp time.Time `json:"timestamp"`
 	Org       string    `json:"org"`
 	Project   string    `json:"project"`
-	// Model is the content model's slug, or nil when the service sends
-	// null.
+	// Model is the content model's slug; nil when the service sends null.
 	Model *string `json:"model"`
-	// Actor is who triggered the mutation, or nil when the service sends
-	// null.
+	// Actor is who triggered the mutation; nil when the service sends null.
 	Actor *Actor `json:"actor"`
 }
 

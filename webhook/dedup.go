@@ -13,40 +13,33 @@ type ClaimState int
 // The outcomes of DedupStore.Claim.
 const (
 	// Claimed means the caller now holds the claim and should process the
-	// event: the id had no live claim and no live done mark.
+	// event: the id had no live claim nor done mark.
 	Claimed ClaimState = iota + 1
-	// InProgress means another attempt holds a claim that has not expired:
-	// the event is being processed right now, or its receiver crashed less
-	// than a processing TTL ago.
+	// InProgress means another attempt holds a live claim: the event is
+	// being processed, or its receiver crashed less than a TTL ago.
 	InProgress
 	// Handled means the event was processed successfully within its
-	// retention time.
+	// retention.
 	Handled
 )
 
 // String returns the state's name, such as "claimed".
 func (s ClaimState) String() string {
-	switch s {
-	case Claimed:
-		return "claimed"
-	case InProgress:
-		return "in progress"
-	case Handled:
-		return "handled"
+	if Claimed <= s && s <= Handled {
+		return [...]string{"claimed", "in progress", "handled"}[s-Claimed]
 	}
 	return fmt.Sprintf("ClaimState(%d)", int(s))
 }
 
 // A DedupStore remembers which event ids are being processed and which were
 // handled, so that a redelivered event (the service keeps the id) runs the
-// callback only when no earlier delivery of it succeeded. Share one store
-// between the instances of a receiver to deduplicate across them.
+// callback only when no earlier delivery of it succeeded. Replicas of a
+// receiver share one to deduplicate across them.
 //
 // An id moves through two timed records: a claim, held by one attempt (its
 // owner, a random string per attempt) for a processing TTL, and a done
-// mark, kept for a retention time. A claim that outlives its TTL (the
-// receiver crashed mid-callback) no longer blocks anyone. The methods map
-// onto shared stores as follows:
+// mark, kept for a retention time. A claim past its TTL (the receiver
+// crashed mid-callback) blocks no one. On shared stores:
 //
 //   - Redis: Claim is one script: GET the key; if absent, SET it to the
 //     owner with PX ttl and answer Claimed; "done" answers Handled, any
@@ -84,18 +77,15 @@ const DefaultDedupCapacity = 10_000
 
 // MemoryDedup is a DedupStore in memory, for a receiver that runs as one
 // process. It remembers up to a capacity of ids, claims and done marks
-// together, and forgets the oldest claimed first once full, even before
-// they expire. It reads the time with time.Now, so testing/synctest
-// controls its expiries.
-//
-// The zero value is ready to use with DefaultDedupCapacity; it is safe for
+// together, and once full forgets the oldest claimed first, even before it
+// expires. It reads time.Now, so testing/synctest controls its expiries.
+// The zero value has DefaultDedupCapacity. A MemoryDedup is safe for
 // concurrent use and must not be copied after first use.
 type MemoryDedup struct {
 	mu       sync.Mutex
 	capacity int
 	entries  map[string]memEntry
-	ring     []ringSlot // ids in the order they were recorded, oldest at next once full
-	next     int
+	order    []recorded // ids in the order they were recorded, oldest first
 	seq      uint64
 }
 
@@ -104,10 +94,10 @@ type memEntry struct {
 	owner   string // the claim's owner; "" on a done mark
 	done    bool
 	expires time.Time
-	seq     uint64 // which ring slot recorded it
+	seq     uint64 // which record of order it is
 }
 
-type ringSlot struct {
+type recorded struct {
 	id  string
 	seq uint64
 }
@@ -148,7 +138,7 @@ func (m *MemoryDedup) Done(_ context.Context, id string, retention time.Duration
 	defer m.mu.Unlock()
 	done := memEntry{done: true, expires: now.Add(retention)}
 	if e, ok := m.entries[id]; ok {
-		done.seq = e.seq // keep its place in the ring
+		done.seq = e.seq // keep its place in order
 		m.entries[id] = done
 		return nil
 	}
@@ -166,29 +156,25 @@ func (m *MemoryDedup) Release(_ context.Context, id, owner string) error {
 	return nil
 }
 
-// record stores e for id in a new ring slot, forgetting the oldest id when
-// the ring is full. m.mu is held.
+// record stores e for id as its newest record, forgetting the oldest once
+// there are more than the capacity. m.mu is held.
 func (m *MemoryDedup) record(id string, e memEntry) {
 	if m.entries == nil {
-		if m.capacity <= 0 {
-			m.capacity = DefaultDedupCapacity
-		}
 		m.entries = make(map[string]memEntry)
-		m.ring = make([]ringSlot, 0, min(m.capacity, 1024))
+	}
+	if m.capacity <= 0 {
+		m.capacity = DefaultDedupCapacity
 	}
 	m.seq++
 	e.seq = m.seq
-	slot := ringSlot{id: id, seq: e.seq}
-	if len(m.ring) < m.capacity {
-		m.ring = append(m.ring, slot)
-	} else {
+	m.entries[id] = e
+	m.order = append(m.order, recorded{id, e.seq})
+	if len(m.order) > m.capacity {
 		// Forget the oldest record, unless its id was recorded again
 		// since: then the map holds the newer one.
-		if old := m.ring[m.next]; m.entries[old.id].seq == old.seq {
+		if old := m.order[0]; m.entries[old.id].seq == old.seq {
 			delete(m.entries, old.id)
 		}
-		m.ring[m.next] = slot
-		m.next = (m.next + 1) % len(m.ring)
+		m.order = m.order[1:]
 	}
-	m.entries[id] = e
 }

@@ -2,13 +2,12 @@ package webhook
 
 import "errors"
 
-// Errors returned by Verify, VerifyRequest and ConstructEvent. Each failure
-// has its own sentinel; test for it with errors.Is. The wrapped message adds
-// context (which component was malformed, how far off the timestamp was) but
-// never the secret and never which bytes of a signature differed.
+// Errors of this package, one per failure; test for them with errors.Is.
+// The wrapping message adds context (which component was malformed, how far
+// off the timestamp was), never the secret nor which bytes of a signature
+// differed.
 var (
-	// ErrMissingHeader means the request carried no signature header, or
-	// an empty one.
+	// ErrMissingHeader means the signature header is absent or empty.
 	ErrMissingHeader = errors.New("webhook: missing signature header")
 
 	// ErrMalformedHeader means the signature header could not be parsed:
@@ -17,9 +16,8 @@ var (
 	// that is not 64 hex digits.
 	ErrMalformedHeader = errors.New("webhook: malformed signature header")
 
-	// ErrNoSignature means the header holds no v1 signature. The legacy
-	// sha256 component is ignored because it signs no timestamp and can be
-	// replayed forever, so a header with only sha256 gets this error.
+	// ErrNoSignature means the header holds no v1 signature, as when it
+	// has only the legacy sha256, which is ignored.
 	ErrNoSignature = errors.New("webhook: no v1 signature in header")
 
 	// ErrTimestampOutOfTolerance means the header's t is further from the
@@ -37,16 +35,14 @@ var (
 	ErrBodyTooLarge = errors.New("webhook: body too large")
 
 	// ErrInvalidPayload means Parse could not decode the body: not a JSON
-	// object, no id or eventType, or a field of the wrong JSON type. The
-	// envelope's timestamp may come as a number or a numeric string, and
-	// its version as a string or a number: the service's documentation
-	// does not pin those down, so both are accepted.
+	// object, no id or eventType, or a field of the wrong JSON type (the
+	// envelope's timestamp may be a number or a numeric string, its
+	// version a string or a number).
 	ErrInvalidPayload = errors.New("webhook: invalid payload")
 
 	// ErrEmptyBody means the body was empty and so did not match the
-	// signature. The service never sends an empty body: usually a
-	// middleware (a logger, a body parser) read it before the webhook
-	// handler did.
+	// signature: the service never sends one, so usually a middleware (a
+	// logger, a body parser) read it before the webhook handler did.
 	ErrEmptyBody = errors.New("webhook: empty body")
 
 	// ErrEmptySecret is returned by NewVerifier when any secret is empty.
@@ -54,10 +50,8 @@ var (
 	ErrEmptySecret = errors.New("webhook: empty secret")
 
 	// ErrInvalidSecret is returned by NewVerifier for a secret that cannot
-	// be the one the dashboard shows: one with white space around it (a
-	// trailing newline from a file or an environment variable), or one
-	// without the SecretPrefix unless WithUnprefixedSecret allows it. The
-	// message says which, never the secret.
+	// be the one the dashboard shows; the message says why, never the
+	// secret.
 	ErrInvalidSecret = errors.New("webhook: invalid secret")
 
 	// ErrInvalidOption is returned by NewVerifier for an option out of
@@ -65,7 +59,7 @@ var (
 	ErrInvalidOption = errors.New("webhook: invalid option")
 
 	// ErrUnknownReceiver is what a NewTenantHandler lookup returns,
-	// possibly wrapped, for a request that names no receiver the
-	// application knows. The handler answers it with 404 Not Found.
+	// possibly wrapped, for a request that names no receiver it knows:
+	// the handler answers 404 Not Found.
 	ErrUnknownReceiver = errors.New("webhook: unknown receiver")
 )

@@ -59,10 +59,9 @@ type Event struct {
 	CreatedAt time.Time
 	// Version is the envelope version, currently "1".
 	Version string
-	// Data is the event's data: a pointer to the struct named next to
-	// Type's constant (*TranslationsPublished for
-	// EventTranslationsPublished, and so on), or *UnknownData for a type
-	// this package does not know.
+	// Data is a pointer to the struct named next to Type's constant
+	// (*TranslationsPublished for EventTranslationsPublished, and so on),
+	// or *UnknownData for a type this package does not know.
 	Data any
 
 	raw  json.RawMessage // the data as sent, when decoding kept it
@@ -71,12 +70,9 @@ type Event struct {
 
 // RawData returns the data object exactly as sent, for fields this package
 // does not decode, or nil if the body had no data or e was not made by
-// Parse. Do not modify it.
-//
-// Parse decodes the data straight into its struct without keeping a copy
-// of it, so RawData reads the body given to Parse again to find the data
-// (about half as long as Parse takes): call it once and keep the
-// result, and keep that body unchanged until then.
+// Parse. Do not modify it. Parse keeps no copy of the data, so RawData
+// reads the body given to Parse again (in about half the time Parse took):
+// call it once, and keep that body unchanged until then.
 func (e *Event) RawData() json.RawMessage {
 	if e.raw != nil || e.body == nil {
 		return e.raw
@@ -84,15 +80,13 @@ func (e *Event) RawData() json.RawMessage {
 	return dataIn(e.body)
 }
 
-// dataIn returns the data member of body, a JSON object, as sent: the last
-// one if it is repeated, nil if there is none.
+// dataIn returns the data member of body, a JSON object Parse accepted, as
+// sent: the last one if it is repeated, nil if there is none.
 func dataIn(body []byte) json.RawMessage {
 	var env struct {
 		Data json.RawMessage `json:"data"`
 	}
-	if json.Unmarshal(body, &env) != nil {
-		return nil // cannot happen: Parse has decoded the body
-	}
+	_ = json.Unmarshal(body, &env) // Parse has decoded it
 	return env.Data
 }
 
@@ -117,8 +111,8 @@ type UnknownData struct {
 // The event refers to body, which Event.RawData reads: do not modify body
 // while you may still call it.
 func Parse(body []byte) (*Event, error) {
-	if !isObject(body) {
-		return nil, fmt.Errorf("%w: not a JSON object", ErrInvalidPayload)
+	if trimmed := bytes.TrimLeft(body, " \t\r\n"); len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, fmt.Errorf("%w: not a JSON object", ErrInvalidPayload) // json.Unmarshal takes null
 	}
 	env, err := decodeEnvelope(body, true)
 	if env.typed != nil && env.typedAs != env.EventType.t {
@@ -139,20 +133,19 @@ func Parse(body []byte) (*Event, error) {
 	if ev.Timestamp, err = unixMillis(env.Timestamp); err != nil {
 		return nil, fmt.Errorf("%w: timestamp: %w", ErrInvalidPayload, err)
 	}
-	if ev.CreatedAt, err = parseCreatedAt(env.CreatedAt); err != nil {
-		return nil, fmt.Errorf("%w: createdAt: %w", ErrInvalidPayload, err)
+	if env.CreatedAt != "" {
+		if ev.CreatedAt, err = time.Parse(time.RFC3339Nano, env.CreatedAt); err != nil {
+			return nil, fmt.Errorf("%w: createdAt: %w", ErrInvalidPayload, err)
+		}
 	}
 	if env.typed != nil && env.Data == env.typed {
 		ev.Data, ev.body = env.typed, body // decoded in the one pass
 		return ev, nil
 	}
 	// The data came before eventType, or eventType changed, or the data is
-	// null (which sets env.Data to nil) or came after a null: decode it as
-	// sent into the struct of the type.
-	ev.raw = env.raw
-	if env.Data != any(&env.raw) {
-		ev.raw = dataIn(body)
-	}
+	// null or came after a null: decode it as sent into the struct of the
+	// type.
+	ev.raw = dataIn(body)
 	if ev.Data = newData(ev.Type); ev.Data == nil {
 		ev.Data = &UnknownData{Raw: ev.raw}
 	} else if ev.raw != nil {
@@ -163,23 +156,14 @@ func Parse(body []byte) (*Event, error) {
 	return ev, nil
 }
 
-// isObject reports whether body starts like a JSON object: json.Unmarshal
-// into a struct accepts null.
-func isObject(body []byte) bool {
-	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	return len(trimmed) > 0 && trimmed[0] == '{'
-}
-
 // envelope is the wire form of an Event.
 type envelope struct {
-	ID              string      `json:"id"`
-	WebhookConfigID string      `json:"webhookConfigId"`
-	EventType       typeField   `json:"eventType"`
-	Timestamp       json.Number `json:"timestamp"`
-	CreatedAt       string      `json:"createdAt"`
-	// Version is documented as the string "1", but a number 1 reads the
-	// same.
-	Version json.RawMessage `json:"version"`
+	ID              string          `json:"id"`
+	WebhookConfigID string          `json:"webhookConfigId"`
+	EventType       typeField       `json:"eventType"`
+	Timestamp       json.Number     `json:"timestamp"`
+	CreatedAt       string          `json:"createdAt"`
+	Version         json.RawMessage `json:"version"` // "1", or 1
 	// Data starts as &raw. When typing, decoding eventType replaces it
 	// with the struct of the type (typed), unless data came first.
 	Data    any `json:"data"`
@@ -192,10 +176,9 @@ type envelope struct {
 // decodeEnvelope decodes body, a JSON object, into an envelope in one
 // json.Unmarshal. With typing, eventType, which the service sends before
 // data, points Data at the struct of the type, so that the data is decoded
-// straight into it; decoding it into a json.RawMessage and then into the
-// struct would read it four times instead of twice (skipped, then
-// validated again before the second decode). Without typing, or when data
-// comes first, the data is kept as sent.
+// straight into it, as a map would be, rather than read again from a
+// json.RawMessage. Without typing, or when data comes first, the data is
+// kept as sent.
 func decodeEnvelope(body []byte, typing bool) (*envelope, error) {
 	env := &envelope{typing: typing}
 	env.EventType.env = env
@@ -203,18 +186,16 @@ func decodeEnvelope(body []byte, typing bool) (*envelope, error) {
 	return env, json.Unmarshal(body, env)
 }
 
-// typeField is the envelope's eventType. Decoding the first one points the
-// envelope's Data at the struct of the type, if the envelope is typing and
-// data has not come yet.
+// typeField is the envelope's eventType. As a TextUnmarshaler it takes the
+// string encoding/json has unquoted (null leaves it alone, any other JSON
+// type is a type error); the first one points the envelope's Data at the
+// struct of the type, if the envelope is typing and data has not come yet.
 type typeField struct {
 	t   EventType
 	env *envelope
 }
 
-// UnmarshalText takes the event type, the string encoding/json has
-// unquoted, and sets up the data's struct. (As a TextUnmarshaler, rather
-// than an Unmarshaler, it needs no decode of its own; null leaves it
-// alone, and any other JSON type is a type error.)
+// UnmarshalText implements encoding.TextUnmarshaler.
 func (f *typeField) UnmarshalText(b []byte) error {
 	f.t = EventType(b)
 	if env := f.env; env.typing && env.typed == nil && env.raw == nil {
@@ -285,29 +266,15 @@ func unixMillis(n json.Number) (time.Time, error) {
 		return time.UnixMilli(ms), nil
 	}
 	f, err := n.Float64()
-	if err != nil {
-		return time.Time{}, err
-	}
-	return time.UnixMicro(int64(f * 1000)), nil
-}
-
-// parseCreatedAt parses the envelope's createdAt; "" gives the zero time.
-func parseCreatedAt(s string) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
-	return time.Parse(time.RFC3339Nano, s)
+	return time.UnixMicro(int64(f * 1000)), err
 }
 
 // jsonScalar returns a JSON string's value, or any other JSON value's text:
 // the version is documented as the string "1" but a number 1 reads the same.
 func jsonScalar(raw json.RawMessage) string {
 	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if json.Unmarshal(raw, &s) == nil { // null leaves s empty
 		return s
-	}
-	if string(raw) == "null" {
-		return ""
 	}
 	return string(raw)
 }

@@ -174,8 +174,10 @@ func parseTwoPass(body []byte) (*Event, error) {
 	if ev.Timestamp, err = unixMillis(env.Timestamp); err != nil {
 		return nil, err
 	}
-	if ev.CreatedAt, err = parseCreatedAt(env.CreatedAt); err != nil {
-		return nil, err
+	if env.CreatedAt != "" {
+		if ev.CreatedAt, err = time.Parse(time.RFC3339Nano, env.CreatedAt); err != nil {
+			return nil, err
+		}
 	}
 	if ev.Data = newData(ev.Type); ev.Data == nil {
 		ev.Data = &UnknownData{Raw: env.Data}

@@ -16,16 +16,13 @@ type HandlerOption func(*handler)
 
 // Defaults of DedupPolicy.
 const (
-	// DefaultProcessingTTL is how long a claim blocks other deliveries of
-	// its event. A callback should finish well within the service's 10 s;
-	// a receiver that crashed mid-callback stops blocking redeliveries
-	// after this long.
+	// DefaultProcessingTTL is a claim's lifetime: well above the
+	// service's 10 s, and the longest a crashed receiver blocks others.
 	DefaultProcessingTTL = time.Minute
-	// DefaultRetention is how long a handled event's id is remembered, so
-	// that a redelivery within it is not processed again.
+	// DefaultRetention is how long a handled event's id is remembered.
 	DefaultRetention = 24 * time.Hour
-	// DefaultMaxWait is how long a duplicate waits for an attempt in
-	// progress: inside the service's 10 s, with time left to answer.
+	// DefaultMaxWait leaves a waiting duplicate time to answer within the
+	// service's 10 s.
 	DefaultMaxWait = 8 * time.Second
 )
 
@@ -39,8 +36,8 @@ type DedupPolicy struct {
 	// Retention is how long a handled id is remembered (DefaultRetention).
 	Retention time.Duration
 	// MaxWait bounds how long a duplicate waits for an attempt in progress
-	// before answering 409 Conflict (DefaultMaxWait). The request's
-	// context bounds it too.
+	// before answering 409 Conflict (DefaultMaxWait), as does the request's
+	// context.
 	MaxWait time.Duration
 }
 
@@ -132,16 +129,15 @@ type handler struct {
 //     panic); a 4xx body is only the sentinel's short message.
 //
 // The service waits 10 seconds for an answer: do slow work after fn
-// returns, for example by queueing the event. NewHandler panics if v or fn
-// is nil.
+// returns, by queueing the event. NewHandler panics if v or fn is nil.
 func NewHandler(v *Verifier, fn func(context.Context, *Event) error, opts ...HandlerOption) http.Handler {
 	if v == nil || fn == nil {
 		panic("webhook: NewHandler needs a Verifier and a callback")
 	}
-	return newHandler(
+	return NewTenantHandler(
 		func(*http.Request) (*Verifier, error) { return v, nil },
 		func(ctx context.Context, _ *http.Request, ev *Event) error { return fn(ctx, ev) },
-		opts)
+		opts...)
 }
 
 // NewTenantHandler is NewHandler for a receiver that serves many webhooks
@@ -153,13 +149,11 @@ func NewHandler(v *Verifier, fn func(context.Context, *Event) error, opts ...Han
 // A lookup that fails never reaches fn and is answered:
 //
 //   - 404 Not Found when the error matches ErrUnknownReceiver: the URL
-//     names no receiver (a deleted customer, a typo in the URL configured
-//     in the dashboard), which the delivery log then shows plainly. No
-//     secret is tried, so nothing about signatures is revealed;
+//     names no receiver (a deleted customer, a typo in the dashboard), as
+//     the delivery log then shows. No secret is tried;
 //   - 500 Internal Server Error for any other error, or a nil Verifier
-//     with a nil error: the application could not look the secret up (its
-//     database is down), so the delivery shows as failed and can be
-//     redelivered. The error is logged (WithLogger), never sent.
+//     with a nil error (its database is down, say), so the delivery can
+//     be redelivered. The error is logged (WithLogger), never sent.
 //
 // Otherwise the handler behaves as NewHandler's, with the same options;
 // deduplication keys on the event's webhook configuration and id, so
@@ -169,10 +163,6 @@ func NewTenantHandler(verifier func(*http.Request) (*Verifier, error), fn func(c
 	if verifier == nil || fn == nil {
 		panic("webhook: NewTenantHandler needs a verifier lookup and a callback")
 	}
-	return newHandler(verifier, fn, opts)
-}
-
-func newHandler(verifier func(*http.Request) (*Verifier, error), fn func(context.Context, *http.Request, *Event) error, opts []HandlerOption) *handler {
 	h := &handler{verifier: verifier, fn: fn, policy: DedupPolicy{}.withDefaults(), log: slog.New(slog.DiscardHandler)}
 	for _, opt := range opts {
 		opt(h)
@@ -181,7 +171,6 @@ func newHandler(verifier func(*http.Request) (*Verifier, error), fn func(context
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
@@ -191,46 +180,44 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err == nil && v == nil {
 		err = errors.New("webhook: lookup returned no Verifier")
 	}
+	if err != nil && !errors.Is(err, ErrUnknownReceiver) {
+		h.fail(w, r, err, "webhook: verifier lookup failed")
+		return
+	}
 	if err != nil {
-		if errors.Is(err, ErrUnknownReceiver) {
-			h.log.WarnContext(ctx, "webhook: delivery refused", "status", http.StatusNotFound, "error", err)
-			http.Error(w, ErrUnknownReceiver.Error(), http.StatusNotFound)
-			return
-		}
-		h.log.ErrorContext(ctx, "webhook: verifier lookup failed", "error", err)
-		http.Error(w, http.StatusText(http.StatusInternalServerError), http.StatusInternalServerError)
+		h.refuse(w, r, err)
 		return
 	}
 	body, err := v.VerifyRequest(r)
 	if err != nil {
-		code, msg := refusal(err)
-		h.log.WarnContext(ctx, "webhook: delivery refused", "status", code, "error", err)
-		http.Error(w, msg, code)
+		h.refuse(w, r, err)
 		return
 	}
 	ev, err := Parse(body)
 	if err != nil {
-		h.log.WarnContext(ctx, "webhook: delivery refused", "status", http.StatusBadRequest, "error", err)
-		http.Error(w, ErrInvalidPayload.Error(), http.StatusBadRequest)
+		h.refuse(w, r, err)
 		return
 	}
-	if h.dedup == nil {
-		h.answer(w, r, ev, h.call(ctx, r, ev))
+	if h.dedup != nil {
+		h.serveOnce(w, r, ev)
 		return
 	}
-	h.serveOnce(w, r, ev)
+	h.answer(w, r, ev, h.call(r, ev))
 }
 
-// serveOnce runs the callback under WithDeduplication's rule.
+// serveOnce runs the callback under WithDeduplication's rule, keyed by the
+// event's id within its webhook configuration when the envelope names one.
 func (h *handler) serveOnce(w http.ResponseWriter, r *http.Request, ev *Event) {
 	ctx := r.Context()
-	key := dedupKey(ev)
+	key := ev.ID
+	if ev.WebhookConfigID != "" {
+		key = ev.WebhookConfigID + "/" + ev.ID
+	}
 	owner := rand.Text()
 	state, err := h.claim(ctx, key, owner)
 	switch {
 	case err != nil:
-		h.log.ErrorContext(ctx, "webhook: dedup store failed", "event", ev.ID, "error", err)
-		http.Error(w, http.StatusText(http.StatusInternalServerError), http.StatusInternalServerError)
+		h.fail(w, r, err, "webhook: dedup store failed", "event", ev.ID)
 	case state == Handled:
 		h.log.InfoContext(ctx, "webhook: duplicate delivery dropped", "event", ev.ID, "type", ev.Type)
 		w.WriteHeader(http.StatusOK)
@@ -238,7 +225,19 @@ func (h *handler) serveOnce(w http.ResponseWriter, r *http.Request, ev *Event) {
 		h.log.WarnContext(ctx, "webhook: duplicate delivery still in progress elsewhere", "event", ev.ID, "type", ev.Type, "waited", h.policy.MaxWait)
 		http.Error(w, "webhook: event is being handled by another delivery", http.StatusConflict)
 	default:
-		h.answer(w, r, ev, h.callClaimed(ctx, r, ev, key, owner))
+		// Neither store call is canceled with the request.
+		err := h.call(r, ev)
+		if err == nil {
+			// The event is handled even if this fails: answer 200 and let
+			// the claim expire; a redelivery after that runs the callback
+			// again.
+			if err := h.dedup.Done(context.WithoutCancel(ctx), key, h.policy.Retention); err != nil {
+				h.log.ErrorContext(ctx, "webhook: dedup done mark failed", "event", ev.ID, "error", err)
+			}
+		} else if err := h.dedup.Release(context.WithoutCancel(ctx), key, owner); err != nil {
+			h.log.ErrorContext(ctx, "webhook: dedup release failed", "event", ev.ID, "error", err)
+		}
+		h.answer(w, r, ev, err)
 	}
 }
 
@@ -256,86 +255,65 @@ func (h *handler) claim(ctx context.Context, key, owner string) (ClaimState, err
 		if wait <= 0 {
 			return InProgress, nil
 		}
-		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
-			t.Stop()
 			return InProgress, nil
-		case <-t.C:
+		case <-time.After(wait):
 		}
 	}
 }
 
-// callClaimed runs the callback holding the claim on key, then marks key
-// done if it succeeded, or releases the claim if it failed or panicked.
-// Neither store call is canceled with the request.
-func (h *handler) callClaimed(ctx context.Context, r *http.Request, ev *Event, key, owner string) error {
-	ok := false
-	defer func() {
-		if ok {
-			return
-		}
-		if err := h.dedup.Release(context.WithoutCancel(ctx), key, owner); err != nil {
-			h.log.ErrorContext(ctx, "webhook: dedup release failed", "event", ev.ID, "error", err)
-		}
-	}()
-	err := h.call(ctx, r, ev)
-	if ok = err == nil; ok {
-		// The event is handled even if this fails: answer 200 and let the
-		// claim expire; a redelivery after that runs the callback again.
-		if err := h.dedup.Done(context.WithoutCancel(ctx), key, h.policy.Retention); err != nil {
-			h.log.ErrorContext(ctx, "webhook: dedup done mark failed", "event", ev.ID, "error", err)
-		}
-	}
-	return err
-}
-
-// call runs the callback. A panic in it becomes its error, with the stack,
-// so that the delivery is answered 500 (and its claim released) rather than
-// net/http dropping the connection without a status.
-func (h *handler) call(ctx context.Context, r *http.Request, ev *Event) (err error) {
+// call runs the callback with the request's context. A panic in it becomes
+// its error, with the stack, so that the delivery is answered 500 (and its
+// claim released) rather than net/http dropping the connection without a
+// status.
+func (h *handler) call(r *http.Request, ev *Event) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("webhook: callback panicked: %v\n%s", p, debug.Stack())
 		}
 	}()
-	return h.fn(ctx, r, ev)
+	return h.fn(r.Context(), r, ev)
 }
 
 // answer writes 200 for a callback that succeeded, 500 for one that failed.
 func (h *handler) answer(w http.ResponseWriter, r *http.Request, ev *Event, err error) {
 	if err != nil {
-		h.log.ErrorContext(r.Context(), "webhook: callback failed", "event", ev.ID, "type", ev.Type, "error", err)
-		http.Error(w, http.StatusText(http.StatusInternalServerError), http.StatusInternalServerError)
+		h.fail(w, r, err, "webhook: callback failed", "event", ev.ID, "type", ev.Type)
 		return
 	}
 	w.WriteHeader(http.StatusOK)
 }
 
-// dedupKey is the key an event is deduplicated by: its id, within its
-// webhook configuration when the envelope names one.
-func dedupKey(ev *Event) string {
-	if ev.WebhookConfigID == "" {
-		return ev.ID
-	}
-	return ev.WebhookConfigID + "/" + ev.ID
+// fail logs err and answers 500 without it.
+func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error, msg string, attrs ...any) {
+	h.log.ErrorContext(r.Context(), msg, append(attrs, "error", err)...)
+	http.Error(w, http.StatusText(http.StatusInternalServerError), http.StatusInternalServerError)
 }
 
-// refusal maps a VerifyRequest error to a status and the short message sent
-// back.
-func refusal(err error) (int, string) {
-	for _, e := range []error{ErrMissingHeader, ErrNoSignature, ErrTimestampOutOfTolerance, ErrSignatureMismatch} {
-		if errors.Is(err, e) {
-			return http.StatusUnauthorized, e.Error()
+// refuse logs and answers a request refused for err, an error of the
+// lookup, VerifyRequest or Parse, sending only the sentinel's message.
+func (h *handler) refuse(w http.ResponseWriter, r *http.Request, err error) {
+	code, msg := http.StatusBadRequest, "webhook: unreadable body"
+	for _, s := range []struct {
+		err  error
+		code int
+	}{
+		{ErrUnknownReceiver, http.StatusNotFound},
+		{ErrMissingHeader, http.StatusUnauthorized},
+		{ErrNoSignature, http.StatusUnauthorized},
+		{ErrTimestampOutOfTolerance, http.StatusUnauthorized},
+		{ErrSignatureMismatch, http.StatusUnauthorized},
+		{ErrBodyTooLarge, http.StatusRequestEntityTooLarge},
+		{ErrMalformedHeader, http.StatusBadRequest},
+		{ErrEmptyBody, http.StatusBadRequest},
+		{ErrInvalidPayload, http.StatusBadRequest},
+	} {
+		if errors.Is(err, s.err) {
+			code, msg = s.code, s.err.Error()
+			break
 		}
 	}
-	switch {
-	case errors.Is(err, ErrBodyTooLarge):
-		return http.StatusRequestEntityTooLarge, ErrBodyTooLarge.Error()
-	case errors.Is(err, ErrMalformedHeader):
-		return http.StatusBadRequest, ErrMalformedHeader.Error()
-	case errors.Is(err, ErrEmptyBody):
-		return http.StatusBadRequest, ErrEmptyBody.Error()
-	}
-	return http.StatusBadRequest, "webhook: unreadable body"
+	h.log.WarnContext(r.Context(), "webhook: delivery refused", "status", code, "error", err)
+	http.Error(w, msg, code)
 }

@@ -3,37 +3,56 @@ package webhook
 import (
 	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"hash"
 	"io"
 	"math"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
 
 // DefaultTolerance is how far a delivery's signed timestamp may be from the
-// verifier's clock, in either direction, unless WithTolerance says otherwise.
-// It is the service's documented window.
+// verifier's clock, in either direction, unless WithTolerance says
+// otherwise: the service's documented window.
 const DefaultTolerance = 300 * time.Second
 
 // DefaultMaxBodyBytes is the largest body a Verifier accepts unless
-// WithMaxBodyBytes says otherwise: 1 MiB. The service documents no size
-// limit; single events are a few KiB, and 1 MiB leaves room for bulk rollups
-// listing thousands of entries while bounding what an unsigned request can
-// make the receiver buffer.
+// WithMaxBodyBytes says otherwise: 1 MiB. Single events are a few KiB; 1 MiB
+// leaves room for bulk rollups listing thousands of entries while bounding
+// what an unsigned request can make the receiver buffer.
 const DefaultMaxBodyBytes = 1 << 20
+
+// MaxHeaderBytes is the longest signature header a Verifier reads; a longer
+// one fails with ErrMalformedHeader before it is scanned. The service's
+// header is about 170 bytes.
+const MaxHeaderBytes = 4096
+
+// maxSignatures is how many v1 values one header may carry. The service
+// sends one; a few leave room for its own secret rotation.
+const maxSignatures = 8
 
 // SecretPrefix starts every signing secret the service issues. NewVerifier
 // refuses a secret without it unless WithUnprefixedSecret is given.
 const SecretPrefix = "whsec_"
 
+// Header names the service sets on every delivery. Only SignatureHeader is
+// read by this package: EventHeader and IDHeader are not signed, so the
+// event type and id are always taken from the signed body instead.
+const (
+	SignatureHeader = "X-Service-Signature"
+	EventHeader     = "X-Service-Event"
+	IDHeader        = "X-Service-Id"
+)
+
 // A Verifier checks the signature of webhook deliveries. Create one with
 // NewVerifier at start-up and share it: it is immutable and safe for
 // concurrent use.
 type Verifier struct {
-	macs      []keyedMAC // one per distinct secret
+	macs      []func() hash.Hash // a fresh HMAC per distinct secret
 	tolerance time.Duration
 	maxBody   int64
 	now       func() time.Time
@@ -43,17 +62,15 @@ type Verifier struct {
 type Option func(*config) error
 
 type config struct {
+	Verifier
 	secrets    []string
 	unprefixed bool
-	tolerance  time.Duration
-	maxBody    int64
-	now        func() time.Time
 }
 
 // WithSecrets adds secrets a delivery may be signed with, next to the one
-// given to NewVerifier. Use it while rotating: regenerate the secret in the
-// dashboard, deploy with the new secret and the old one, then drop the old
-// one. A delivery verifies if any secret matches.
+// given to NewVerifier; a delivery verifies if any matches. Use it while
+// rotating: regenerate the secret in the dashboard, deploy with the new
+// secret and the old one, then drop the old one.
 func WithSecrets(more ...string) Option {
 	return func(c *config) error {
 		c.secrets = append(c.secrets, more...)
@@ -62,10 +79,9 @@ func WithSecrets(more ...string) Option {
 }
 
 // WithUnprefixedSecret lets NewVerifier accept secrets without the
-// SecretPrefix. The service's secrets all carry it, so without this option a
-// missing prefix is refused as the likely sign of a wrong value pasted (an
-// API key, the webhook's id); use it for secrets of another sender, such as
-// a test fake that makes up its own.
+// SecretPrefix, such as those of a test fake that makes up its own. Without
+// it a missing prefix is refused as the likely sign of a wrong value pasted
+// (an API key, the webhook's id).
 func WithUnprefixedSecret() Option {
 	return func(c *config) error {
 		c.unprefixed = true
@@ -74,8 +90,8 @@ func WithUnprefixedSecret() Option {
 }
 
 // WithTolerance sets how far the signed timestamp may be from now, in either
-// direction (default DefaultTolerance). It must be positive: there is no way
-// to turn the replay check off. To verify a delivery later, from a queue,
+// direction (default DefaultTolerance). It must be positive: the replay
+// check cannot be turned off. To verify a delivery later, from a queue,
 // verify it on receipt, or pass the receipt time with WithClock.
 func WithTolerance(d time.Duration) Option {
 	return func(c *config) error {
@@ -113,34 +129,31 @@ func WithMaxBodyBytes(n int64) Option {
 
 // NewVerifier returns a Verifier for deliveries signed with secret, the
 // webhook's signing secret exactly as the dashboard shows it (whsec_ prefix
-// included). Each secret, here or in WithSecrets, is checked: an empty one
-// fails with ErrEmptySecret; one with white space around it, or without the
-// SecretPrefix (unless WithUnprefixedSecret), fails with ErrInvalidSecret,
-// because every delivery would then fail as a signature mismatch. An
+// included). Each secret, here or in WithSecrets, is checked, since a wrong
+// one would fail every delivery as a signature mismatch: an empty one fails
+// with ErrEmptySecret; one with white space around it, or without the
+// SecretPrefix (unless WithUnprefixedSecret), with ErrInvalidSecret. An
 // out-of-range option fails with ErrInvalidOption.
 func NewVerifier(secret string, opts ...Option) (*Verifier, error) {
 	c := config{
-		secrets:   []string{secret},
-		tolerance: DefaultTolerance,
-		maxBody:   DefaultMaxBodyBytes,
-		now:       time.Now,
+		Verifier: Verifier{tolerance: DefaultTolerance, maxBody: DefaultMaxBodyBytes, now: time.Now},
+		secrets:  []string{secret},
 	}
 	for _, opt := range opts {
 		if err := opt(&c); err != nil {
 			return nil, err
 		}
 	}
-	v := &Verifier{tolerance: c.tolerance, maxBody: c.maxBody, now: c.now}
 	for i, s := range c.secrets {
 		if err := checkSecret(s, c.unprefixed); err != nil {
 			return nil, fmt.Errorf("%w (secret %d of %d)", err, i+1, len(c.secrets))
 		}
-		if slices.Contains(c.secrets[:i], s) {
-			continue // the same key twice would only double the work
+		if !slices.Contains(c.secrets[:i], s) {
+			c.macs = append(c.macs, keyedMAC([]byte(s)))
 		}
-		v.macs = append(v.macs, newKeyedMAC([]byte(s)))
 	}
-	return v, nil
+	v := c.Verifier
+	return &v, nil
 }
 
 // checkSecret says why s cannot be a signing secret, without quoting it.
@@ -156,18 +169,36 @@ func checkSecret(s string, unprefixed bool) error {
 	return nil
 }
 
+// keyedMAC returns a function that gives a fresh HMAC-SHA256 under key.
+// It keys one HMAC now and resets it, so that crypto/hmac saves its keyed
+// inner and outer states; each call clones it, which shares those states
+// instead of hashing the padded key again. Where the HMAC cannot be cloned
+// (a GOEXPERIMENT=boringcrypto build), each call keys a new one.
+func keyedMAC(key []byte) func() hash.Hash {
+	mac := hmac.New(sha256.New, key)
+	mac.Reset()
+	return func() hash.Hash {
+		if c, ok := mac.(hash.Cloner); ok {
+			if clone, err := c.Clone(); err == nil {
+				return clone
+			}
+		}
+		return hmac.New(sha256.New, key)
+	}
+}
+
 // Verify checks header, the value of the SignatureHeader, against body, the
 // raw request body exactly as received (not parsed and re-encoded). It
 // returns nil if the timestamp is within tolerance and some v1 signature
 // matches under some secret; otherwise one of ErrMissingHeader,
 // ErrMalformedHeader, ErrNoSignature, ErrTimestampOutOfTolerance,
-// ErrBodyTooLarge or ErrSignatureMismatch, possibly wrapped, or
-// ErrEmptyBody when the signature does not match because body is empty. The timestamp is
-// checked before any HMAC is computed, and signatures are compared in
+// ErrBodyTooLarge or ErrSignatureMismatch, possibly wrapped, or ErrEmptyBody
+// when the signature does not match because body is empty. The timestamp
+// is checked before any HMAC is computed, and signatures are compared in
 // constant time.
 func (v *Verifier) Verify(body []byte, header string) error {
-	var h sigHeader
-	if err := v.checkHeader(&h, header); err != nil {
+	h, err := v.checkHeader(header)
+	if err != nil {
 		return err
 	}
 	return v.checkBody(&h, body)
@@ -176,16 +207,23 @@ func (v *Verifier) Verify(body []byte, header string) error {
 // VerifyRequest reads r's body, at most the verifier's body limit, and
 // verifies it against r's SignatureHeader. It returns the raw body for Parse
 // when the delivery is genuine, and nil with Verify's errors otherwise. The
-// header is checked before the body is read, so an unsigned or stale request
-// costs no read. It does not close r.Body; net/http does.
+// header is checked first, so an unsigned or stale request costs no read.
+// It does not close r.Body; net/http does.
 func (v *Verifier) VerifyRequest(r *http.Request) ([]byte, error) {
-	var h sigHeader
-	if err := v.checkHeader(&h, r.Header.Get(SignatureHeader)); err != nil {
-		return nil, err
-	}
-	body, err := v.readBody(r)
+	h, err := v.checkHeader(r.Header.Get(SignatureHeader))
 	if err != nil {
 		return nil, err
+	}
+	if r.ContentLength > v.maxBody {
+		return nil, fmt.Errorf("%w: Content-Length %d, limit %d", ErrBodyTooLarge, r.ContentLength, v.maxBody)
+	}
+	body := []byte{}
+	if r.Body != nil {
+		// The buffer grows as bytes arrive: an announced length reserves
+		// nothing before its bytes come.
+		if body, err = io.ReadAll(io.LimitReader(r.Body, v.maxBody+1)); err != nil {
+			return nil, fmt.Errorf("webhook: reading body: %w", err)
+		}
 	}
 	if err := v.checkBody(&h, body); err != nil {
 		return nil, err
@@ -193,21 +231,22 @@ func (v *Verifier) VerifyRequest(r *http.Request) ([]byte, error) {
 	return body, nil
 }
 
-// checkHeader parses header into h and checks its timestamp.
-func (v *Verifier) checkHeader(h *sigHeader, header string) error {
+// checkHeader parses header and checks its timestamp.
+func (v *Verifier) checkHeader(header string) (sigHeader, error) {
+	var h sigHeader
 	if err := h.parse(header); err != nil {
-		return err
+		return h, err
 	}
 	// A t near MaxInt64 makes time.Unix wrap to the far past, and Sub
 	// saturates: neither can land inside the window.
 	skew := v.now().Sub(time.Unix(h.t, 0))
 	if skew > v.tolerance {
-		return fmt.Errorf("%w: signed %v ago, tolerance %v", ErrTimestampOutOfTolerance, skew, v.tolerance)
+		return h, fmt.Errorf("%w: signed %v ago, tolerance %v", ErrTimestampOutOfTolerance, skew, v.tolerance)
 	}
 	if skew < -v.tolerance {
-		return fmt.Errorf("%w: signed %v in the future, tolerance %v", ErrTimestampOutOfTolerance, -skew, v.tolerance)
+		return h, fmt.Errorf("%w: signed %v in the future, tolerance %v", ErrTimestampOutOfTolerance, -skew, v.tolerance)
 	}
-	return nil
+	return h, nil
 }
 
 // checkBody checks body's size and looks for a v1 in h that matches it.
@@ -215,8 +254,8 @@ func (v *Verifier) checkBody(h *sigHeader, body []byte) error {
 	if int64(len(body)) > v.maxBody {
 		return fmt.Errorf("%w: %d bytes, limit %d", ErrBodyTooLarge, len(body), v.maxBody)
 	}
-	for _, km := range v.macs {
-		if matches(km.new(), h, body) {
+	for _, mac := range v.macs {
+		if h.matches(mac(), body) {
 			return nil
 		}
 	}
@@ -226,63 +265,89 @@ func (v *Verifier) checkBody(h *sigHeader, body []byte) error {
 	return ErrSignatureMismatch
 }
 
-// keyedMAC is one secret's HMAC-SHA256, keyed once. A hash.Hash is not
-// safe for concurrent use, so mac is only ever cloned, never written.
-type keyedMAC struct {
-	key []byte
-	mac hash.Hash
-}
-
-// newKeyedMAC keys an HMAC-SHA256 with key. It resets it once: crypto/hmac
-// then saves its keyed inner and outer states, which each clone restores
-// rather than hashing the padded key again.
-func newKeyedMAC(key []byte) keyedMAC {
-	mac := hmac.New(sha256.New, key)
-	mac.Reset()
-	return keyedMAC{key: key, mac: mac}
-}
-
-// new returns a fresh HMAC under k's key: a clone of the one keyed in
-// NewVerifier, which skips keying again, or, where the hash cannot be
-// cloned, a new one.
-func (k keyedMAC) new() hash.Hash {
-	if c, ok := k.mac.(hash.Cloner); ok {
-		if mac, err := c.Clone(); err == nil {
-			return mac
-		}
-	}
-	return hmac.New(sha256.New, k.key)
-}
-
 // matches reports whether any v1 in h is mac's sum of "<t>.<body>", t being
-// the digits exactly as sent.
-func matches(mac hash.Hash, h *sigHeader, body []byte) bool {
-	mac.Write([]byte(h.ts + "."))
+// the digits exactly as sent. One buffer holds "<t>." and then the sum.
+func (h *sigHeader) matches(mac hash.Hash, body []byte) bool {
+	buf := append(append(make([]byte, 0, sha256.Size), h.ts...), '.')
+	mac.Write(buf)
 	mac.Write(body)
-	sum := mac.Sum(nil)
+	sum := mac.Sum(buf[:0])
 	ok := false
-	for i := range h.n {
-		ok = hmac.Equal(sum, h.sigs[i][:]) || ok // no early exit: compare all
+	for _, sig := range h.sigs[:h.n] {
+		ok = hmac.Equal(sum, sig[:]) || ok // no early exit: compare all
 	}
 	return ok
 }
 
-// readBody reads r's body up to the limit. The buffer grows as bytes
-// arrive, so a request cannot make the receiver set aside the size it
-// announces before it sends the bytes.
-func (v *Verifier) readBody(r *http.Request) ([]byte, error) {
-	if r.ContentLength > v.maxBody {
-		return nil, fmt.Errorf("%w: Content-Length %d, limit %d", ErrBodyTooLarge, r.ContentLength, v.maxBody)
+// sigHeader is a parsed signature header.
+type sigHeader struct {
+	t    int64
+	ts   string // t's digits as sent, which is what was signed
+	sigs [maxSignatures][sha256.Size]byte
+	n    int // sigs[:n] are the decoded v1 values
+}
+
+// parse reads "t=<unix>,v1=<hex>[,v1=<hex>...][,sha256=<hex>]": components
+// split on ',', each split on its first '=', white space around keys and
+// values trimmed, empty components skipped. Every v1 is kept; sha256 and
+// unknown keys are ignored. Exactly one t is required.
+func (h *sigHeader) parse(header string) error {
+	if len(header) > MaxHeaderBytes {
+		return fmt.Errorf("%w: longer than %d bytes", ErrMalformedHeader, MaxHeaderBytes)
 	}
-	if r.Body == nil {
-		return []byte{}, nil
+	for part := range strings.SplitSeq(header, ",") {
+		key, val, ok := strings.Cut(part, "=")
+		val = strings.TrimSpace(val)
+		switch key = strings.TrimSpace(key); {
+		case !ok && key == "":
+			continue
+		case !ok:
+			return fmt.Errorf("%w: component without '='", ErrMalformedHeader)
+		case key == "t" && h.ts != "":
+			return fmt.Errorf("%w: more than one t", ErrMalformedHeader)
+		case key == "t":
+			// Unsigned, so no sign is accepted; 63 bits, so it fits int64.
+			t, err := strconv.ParseUint(val, 10, 63)
+			if err != nil {
+				return fmt.Errorf("%w: t is not a non-negative integer", ErrMalformedHeader)
+			}
+			h.t, h.ts = int64(t), val
+		case key == "v1" && h.n == maxSignatures:
+			return fmt.Errorf("%w: more than %d v1 signatures", ErrMalformedHeader, maxSignatures)
+		case key == "v1":
+			if len(val) != 2*sha256.Size { // else hex.Decode would overrun sigs[h.n]
+				return fmt.Errorf("%w: v1 is not %d hex digits", ErrMalformedHeader, 2*sha256.Size)
+			}
+			if _, err := hex.Decode(h.sigs[h.n][:], []byte(val)); err != nil {
+				return fmt.Errorf("%w: v1 is not hex", ErrMalformedHeader)
+			}
+			h.n++
+		}
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, v.maxBody+1))
-	if err != nil {
-		return nil, fmt.Errorf("webhook: reading body: %w", err)
+	switch {
+	case h.n > 0 && h.ts == "":
+		return fmt.Errorf("%w: no t", ErrMalformedHeader)
+	case h.n > 0:
+		return nil
+	case strings.TrimSpace(header) == "":
+		return ErrMissingHeader
 	}
-	if int64(len(body)) > v.maxBody {
-		return nil, fmt.Errorf("%w: more than %d bytes", ErrBodyTooLarge, v.maxBody)
-	}
-	return body, nil
+	return ErrNoSignature
+}
+
+// Sign returns the signature header value the service sends for body signed
+// with secret at time t: "t=<unix seconds>,v1=<hex>,sha256=<hex>", where v1
+// is the lowercase hex HMAC-SHA256 of "<unix seconds>.<body>" and sha256 the
+// legacy HMAC-SHA256 of the body alone.
+//
+// Receivers do not need Sign; it is for tests and for fake services such as
+// partnertest. The secret is used as given, whsec_ prefix included.
+func Sign(secret string, t time.Time, body []byte) string {
+	ts := strconv.FormatInt(t.Unix(), 10)
+	v1 := hmac.New(sha256.New, []byte(secret))
+	v1.Write([]byte(ts + "."))
+	v1.Write(body)
+	legacy := hmac.New(sha256.New, []byte(secret))
+	legacy.Write(body)
+	return "t=" + ts + ",v1=" + hex.EncodeToString(v1.Sum(nil)) + ",sha256=" + hex.EncodeToString(legacy.Sum(nil))
 }
