@@ -21,14 +21,10 @@ import (
 // accept is what the MCP servers require in Accept.
 const accept = "application/json, text/event-stream"
 
-// roundTripper is the one layer under the go-sdk. It sends each POST
-// through the SDK's request path (transport.Runner: the hosts rule,
-// retries, the token, the 401 rule, typed errors), as a read-only call
-// when the message may be sent again, and checks a 2xx answer before the
-// go-sdk sees it: an answer the go-sdk would choke on, or one that holds
-// no response to the call, becomes a typed error here. The go-sdk thus
-// sees only a usable 2xx answer or a *failure, which it hands back to the
-// call without closing its connection.
+// roundTripper is the one layer under the go-sdk (see the package doc):
+// each POST goes through the request path, as a read-only call when the
+// message may be sent again, and a 2xx answer is checked before the go-sdk
+// sees it.
 type roundTripper struct{ s *Session }
 
 // failure carries the SDK's typed error through the go-sdk, which wraps

@@ -214,11 +214,8 @@ func (s *Session) do(ctx context.Context, name string, retry bool, fn func(conte
 			return err
 		}
 		err = fn(ctx, cs)
-		var f *failure
-		var rpcErr *jsonrpc.Error
-		typed := errors.As(err, &f) || errors.As(err, &rpcErr)
-		missing := errors.Is(err, mcp.ErrSessionMissing)
-		if err != nil && !typed && ctx.Err() == nil {
+		typed := s.typed(name, err)
+		if err != nil && typed == nil && ctx.Err() == nil {
 			s.retire(cs) // broken: the next call connects again
 		}
 		switch {
@@ -228,11 +225,9 @@ func (s *Session) do(ctx context.Context, name string, retry bool, fn func(conte
 			return ErrClosed
 		case ctx.Err() != nil:
 			return fmt.Errorf("partner: %s: %w", name, ctx.Err())
-		case f != nil:
-			return f.err // the request path's error: it names the request
-		case rpcErr != nil:
-			return apierr.FromToolText(name, rpcErr.Message, s.secrets())
-		case try == 0 && (retry || missing):
+		case typed != nil:
+			return typed
+		case try == 0 && (retry || errors.Is(err, mcp.ErrSessionMissing)):
 			continue // on a new connection: the server did not run it, or it may run twice
 		}
 		msg := "the connection to the MCP server broke"
@@ -304,17 +299,28 @@ func (s *Session) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	if err == nil {
 		return cs, nil
 	}
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("partner: connecting to the MCP server: %w", ctx.Err())
+	}
+	if typed := s.typed("initialize", err); typed != nil {
+		return nil, typed
+	}
+	return nil, s.misconfigured(fmt.Errorf("partner: POST %s (initialize): %s", s.path, s.clean(err)))
+}
+
+// typed returns the SDK's error that err of the exchange name carries:
+// the request path's own (it names the request), or a JSON-RPC error's;
+// nil for any other error.
+func (s *Session) typed(name string, err error) error {
 	var f *failure
 	var rpcErr *jsonrpc.Error
 	switch {
-	case ctx.Err() != nil:
-		return nil, fmt.Errorf("partner: connecting to the MCP server: %w", ctx.Err())
 	case errors.As(err, &f):
-		return nil, f.err // it names the request, or is the token's own error
+		return f.err
 	case errors.As(err, &rpcErr):
-		return nil, apierr.FromToolText("initialize", rpcErr.Message, s.secrets())
+		return apierr.FromToolText(name, rpcErr.Message, s.secrets())
 	}
-	return nil, s.misconfigured(fmt.Errorf("partner: POST %s (initialize): %s", s.path, s.clean(err)))
+	return nil
 }
 
 // retire lets go of cs if it is the live connection: the next call
