@@ -174,6 +174,23 @@ func TestYAMLRefusesWhatItCannotMap(t *testing.T) {
 	}
 }
 
+// Keys the properties writer cannot write back as they are read are
+// refused before anything is written.
+func TestPropertiesRefusesKeysItCannotWrite(t *testing.T) {
+	for key, want := range map[string]string{
+		"#a":  "comment character",
+		"!a":  "comment character",
+		"a=b": "holds '='",
+		"=":   "holds '='",
+	} {
+		_, err := formats.Properties{}.EncodeFile(locales.File{Language: "de"}, []locales.Message{{Key: key, Text: "x"}}, locales.FlatKeys)
+		var ie *locales.InputError
+		if !errors.As(err, &ie) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v; want an *InputError saying %q", key, err, want)
+		}
+	}
+}
+
 // Each format pushes and pulls through plan and apply against the fake
 // service, and the pulled tree reads as the pushed one.
 func TestPushPull(t *testing.T) {

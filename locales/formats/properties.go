@@ -102,9 +102,15 @@ func (Properties) EncodeFile(file locales.File, msgs []locales.Message, _ locale
 	}
 	var problems []locales.Problem
 	for _, m := range msgs {
+		// The writer escapes ' ' and ':' in a key, but not a leading '#' or
+		// '!' (the line would read as a comment) nor '=' (the key would end
+		// there).
 		if strings.HasPrefix(m.Key, "#") || strings.HasPrefix(m.Key, "!") {
-			// The writer does not escape them: the line would read as a comment.
 			problems = append(problems, locales.Problem{Key: m.Key, Message: fmt.Sprintf("key %q starts with a comment character", m.Key)})
+			continue
+		}
+		if strings.Contains(m.Key, "=") {
+			problems = append(problems, locales.Problem{Key: m.Key, Message: fmt.Sprintf("key %q holds '=', which a .properties writer would not escape", m.Key)})
 			continue
 		}
 		if enc == properties.ISO_8859_1 && strings.IndexFunc(m.Key+m.Text, func(r rune) bool { return r > 0xFFFF }) >= 0 {
