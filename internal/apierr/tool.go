@@ -2,7 +2,6 @@ package apierr
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -10,17 +9,6 @@ import (
 	"time"
 
 	"github.com/locsvc/partner-go/internal/redact"
-)
-
-// Sentinels for the service's MCP tools.
-var (
-	// ErrMCPUnauthorized reports that an MCP endpoint refused the
-	// installation token even after one fresh token was minted. The grant
-	// is not gone and REST still works with the same token; the MCP
-	// servers may not accept installation tokens at all.
-	// The SDK does not mint again for MCP until the token changes for
-	// another reason, and returns this error at once until then.
-	ErrMCPUnauthorized = errors.New("the MCP endpoint refused the installation token; the grant is not gone, REST still works")
 )
 
 // PublishCooldown is the service's wait between two publishTranslations
@@ -50,22 +38,15 @@ const (
 // MaxToolText is how many bytes of a tool's failure text a ToolError keeps.
 const MaxToolText = 500
 
-// ToolError is a tool call that the service answered with a failure
-// (isError) or a JSON-RPC error. Text is the service's message, scrubbed of
-// the token in use and other known secrets, on one line and bounded.
+// ToolError is partner.ToolError, which documents the fields, inside the
+// SDK: a tool call the service answered with a failure (isError) or a
+// JSON-RPC error. Text is scrubbed of known secrets, on one line and
+// bounded.
 type ToolError struct {
-	// Tool is the tool's name, for example createKeys.
-	Tool string
-	// Kind is what the failure was; ToolOther when not recognised.
-	Kind ToolErrorKind
-	// Text is the service's message.
-	Text string
-	// Required is the scope the call needs, for ToolMissingScope: named
-	// in Text, or else the scope the service documents for the tool.
-	Required string
-	// RetryAfter is how long to wait before trying again, for
-	// ToolTooManyRequests: the wait the text gives, or else
-	// PublishCooldown; 0 otherwise.
+	Tool       string
+	Kind       ToolErrorKind
+	Text       string
+	Required   string
 	RetryAfter time.Duration
 
 	scope *MissingScopeError // for ToolMissingScope
@@ -74,19 +55,11 @@ type ToolError struct {
 // Error returns a one-line description such as
 // "partner: tool createKeys failed (conflict): CONFLICT: a.b is a parent".
 func (e *ToolError) Error() string {
-	var b strings.Builder
-	b.WriteString("partner: tool ")
-	b.WriteString(e.Tool)
-	b.WriteString(" failed (")
-	b.WriteString(string(e.Kind))
-	b.WriteString("): ")
-	b.WriteString(withRequired(e.Text, e.Required))
+	s := "partner: tool " + e.Tool + " failed (" + string(e.Kind) + "): " + withRequired(e.Text, e.Required)
 	if e.RetryAfter > 0 {
-		b.WriteString(" (retry after ")
-		b.WriteString(e.RetryAfter.String())
-		b.WriteByte(')')
+		s += " (retry after " + e.RetryAfter.String() + ")"
 	}
-	return b.String()
+	return s
 }
 
 // Is makes errors.Is work with the sentinels that match the Kind.
@@ -155,17 +128,9 @@ func FromToolText(tool, text string, scrub redact.Secrets) error {
 		if e.Required == "" {
 			e.Required = ToolScope(tool)
 		}
-		e.scope = &MissingScopeError{
-			APIError: &APIError{
-				// The HTTP answer was a 200 carrying a tool result.
-				StatusCode: http.StatusOK,
-				Code:       CodeMissingScope,
-				Message:    text,
-				Method:     "tools/call",
-				Path:       tool,
-			},
-			Required: e.Required,
-		}
+		// The HTTP answer was a 200 carrying a tool result.
+		e.scope = &MissingScopeError{Required: e.Required,
+			APIError: &APIError{StatusCode: http.StatusOK, Code: CodeMissingScope, Message: text, Method: "tools/call", Path: tool}}
 	case ToolTooManyRequests:
 		e.RetryAfter = waitIn(unquoted(strings.ToLower(msg)))
 		if e.RetryAfter == 0 {
@@ -344,7 +309,8 @@ func wordByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
 }
 
-// scopeNames returns the scope names the service grants.
+// scopeNames returns the scope names the service grants: package
+// partner's Scope constants, which a test there keeps equal to these.
 func scopeNames() [13]string {
 	return [...]string{
 		"org:read", "projects:read", "projects:write", "keys:read", "keys:write",
