@@ -234,7 +234,7 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 	if err != nil {
 		return nil, err
 	}
-	tokenPath := cmp.Or(pc.TokenPath, TokenPath)
+	tokenPath := cmp.Or(pc.TokenPath, tokens.TokenPath)
 	if err := checkPath(name+".TokenPath", tokenPath); err != nil {
 		return nil, err
 	}
@@ -451,8 +451,6 @@ func checkURL(field, raw string, insecure bool) (*url.URL, error) {
 	}
 	return u, nil
 }
-
-// origin is u's scheme://host, lowercased.
 
 func loopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {

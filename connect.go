@@ -23,14 +23,6 @@ import (
 	"github.com/locsvc/partner-go/internal/transport"
 )
 
-// AuthorizePath and TokenPath are the service's consent page and token
-// endpoint under AuthURL: the defaults of PoolConfig.AuthorizePath and
-// PoolConfig.TokenPath (and Config.TokenPath).
-const (
-	AuthorizePath = tokens.AuthorizePath
-	TokenPath     = tokens.TokenPath
-)
-
 // The scopes the service documents, for PoolConfig.Scopes. The user may
 // turn any of them off on the consent screen; projects:write,
 // translations:publish, content:publish and glossary:write are off unless
@@ -92,7 +84,7 @@ func (g Grant) LogValue() slog.Value {
 }
 
 // AuthCodeURL returns the address of the service's consent page
-// (PoolConfig.AuthURL + AuthorizePath), to send the user's browser to:
+// (PoolConfig.AuthURL + PoolConfig.AuthorizePath), to send the user's browser to:
 // PoolConfig's ClientID, RedirectURL and Scopes with ScopeOfflineAccess
 // added, state (an unguessable value the callback checks, against CSRF),
 // and opts. Send PKCE always (the service advertises S256):
@@ -136,24 +128,21 @@ type CallbackError struct {
 
 // Error returns "partner: consent: <code>: <description>", then what to do.
 func (e *CallbackError) Error() string {
-	var b strings.Builder
-	b.WriteString("partner: consent: ")
-	b.WriteString(e.Code)
+	s := "partner: consent: " + e.Code
 	if e.Description != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Description)
+		s += ": " + e.Description
 	}
 	switch {
 	case e.Code == "access_denied":
-		b.WriteString(": the user did not allow the connection")
+		return s + ": the user did not allow the connection"
 	case e.Code == "invalid_scope":
-		b.WriteString(": check PoolConfig.Scopes")
+		return s + ": check PoolConfig.Scopes"
 	case e.Is(ErrConfiguration):
-		b.WriteString(": check PoolConfig.ClientID, RedirectURL and AuthorizePath")
+		return s + ": check PoolConfig.ClientID, RedirectURL and AuthorizePath"
 	case e.Is(ErrTemporary):
-		b.WriteString(": try again later")
+		return s + ": try again later"
 	}
-	return b.String()
+	return s
 }
 
 // Is reports the class of the error; see CallbackError.
