@@ -1,6 +1,7 @@
 package apierr
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -124,18 +125,12 @@ func FromToolText(tool, text string, scrub redact.Secrets) error {
 	e := &ToolError{Tool: tool, Kind: kind, Text: text}
 	switch e.Kind {
 	case ToolMissingScope:
-		e.Required = scopeIn(text)
-		if e.Required == "" {
-			e.Required = ToolScope(tool)
-		}
+		e.Required = cmp.Or(scopeIn(text), ToolScope(tool))
 		// The HTTP answer was a 200 carrying a tool result.
 		e.scope = &MissingScopeError{Required: e.Required,
 			APIError: &APIError{StatusCode: http.StatusOK, Code: CodeMissingScope, Message: text, Method: "tools/call", Path: tool}}
 	case ToolTooManyRequests:
-		e.RetryAfter = waitIn(unquoted(strings.ToLower(msg)))
-		if e.RetryAfter == 0 {
-			e.RetryAfter = PublishCooldown
-		}
+		e.RetryAfter = cmp.Or(waitIn(unquoted(strings.ToLower(msg))), PublishCooldown)
 	}
 	return e
 }
@@ -173,34 +168,28 @@ func validationIssues(msg string) (string, bool) {
 	if json.Unmarshal([]byte(msg), &issues) != nil || len(issues) == 0 {
 		return "", false
 	}
-	var b strings.Builder
+	var parts []string
 	for i, is := range issues {
 		if is.Code == nil || is.Message == nil {
 			return "", false
 		}
 		if i == maxIssues {
-			fmt.Fprintf(&b, ", and %d more", len(issues)-i)
+			parts = append(parts, fmt.Sprintf("and %d more", len(issues)-i))
 			break
 		}
-		if i > 0 {
-			b.WriteString(", ")
-		}
+		path := make([]string, len(is.Path))
 		for j, p := range is.Path {
-			if j > 0 {
-				b.WriteByte('.')
+			if json.Unmarshal(p, &path[j]) != nil {
+				path[j] = string(p)
 			}
-			var s string
-			if json.Unmarshal(p, &s) != nil {
-				s = string(p)
-			}
-			b.WriteString(s)
 		}
-		if len(is.Path) > 0 {
-			b.WriteString(": ")
+		if len(path) > 0 {
+			parts = append(parts, strings.Join(path, ".")+": "+*is.Message)
+		} else {
+			parts = append(parts, *is.Message)
 		}
-		b.WriteString(*is.Message)
 	}
-	return b.String(), true
+	return strings.Join(parts, ", "), true
 }
 
 // unquoted returns s without its double-quoted parts: the caller's values
@@ -208,20 +197,15 @@ func validationIssues(msg string) (string, bool) {
 func unquoted(s string) string {
 	var b strings.Builder
 	for {
-		i := strings.IndexByte(s, '"')
-		if i < 0 {
+		before, rest, ok := strings.Cut(s, `"`)
+		_, after, closed := strings.Cut(rest, `"`)
+		if !ok || !closed {
 			break
 		}
-		j := strings.IndexByte(s[i+1:], '"')
-		if j < 0 {
-			break
-		}
-		b.WriteString(s[:i])
-		b.WriteByte(' ')
-		s = s[i+1+j+1:]
+		b.WriteString(before + " ")
+		s = after
 	}
-	b.WriteString(s)
-	return b.String()
+	return b.String() + s
 }
 
 // toolKind recognises a lowercased failure message, with its quoted parts
