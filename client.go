@@ -120,17 +120,6 @@ func (p Pacing) limiter() (perMinute, burst int, _ *rate.Limiter) {
 	return per, burst, rate.NewLimiter(rate.Limit(float64(per)/60), burst)
 }
 
-// check reports a negative field.
-func (p Pacing) check(name string) error {
-	switch {
-	case p.PerMinute < 0:
-		return apierr.ArgumentError(name+".Pacing.PerMinute", "is negative")
-	case p.Burst < 0:
-		return apierr.ArgumentError(name+".Pacing.Burst", "is negative")
-	}
-	return nil
-}
-
 // Client calls the partner API for one grant. Tokens are handled for it:
 // the access token is refreshed and the installation token minted when
 // needed, once however many goroutines call at the same time. A Client is
@@ -238,28 +227,26 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 	if err := checkPath(name+".TokenPath", tokenPath); err != nil {
 		return nil, err
 	}
-	var mcpURLs [2]*url.URL
+	var mcpURLs [2]string
+	var origins []string
 	for i, f := range [2]struct{ field, raw string }{{"MCPURL", pc.MCPURL}, {"ContentMCPURL", pc.ContentMCPURL}} {
 		if f.raw != "" {
-			if mcpURLs[i], err = checkURL(name+"."+f.field, f.raw, pc.AllowInsecureHTTP); err != nil {
+			u, err := checkURL(name+"."+f.field, f.raw, pc.AllowInsecureHTTP)
+			if err != nil {
 				return nil, err
 			}
+			mcpURLs[i], origins = u.String(), append(origins, transport.Origin(u))
 		}
 	}
-	if err := pc.Pacing.check(name); err != nil {
-		return nil, err
-	}
 	switch {
+	case pc.Pacing.PerMinute < 0:
+		return nil, apierr.ArgumentError(name+".Pacing.PerMinute", "is negative")
+	case pc.Pacing.Burst < 0:
+		return nil, apierr.ArgumentError(name+".Pacing.Burst", "is negative")
 	case pc.ClientID == "":
 		return nil, apierr.ArgumentError(name+".ClientID", "is required")
 	case pc.ClientSecret == "":
 		return nil, apierr.ArgumentError(name+".ClientSecret", "is required")
-	}
-	var origins []string
-	for _, u := range mcpURLs {
-		if u != nil {
-			origins = append(origins, transport.Origin(u))
-		}
 	}
 	r := transport.New(transport.Options{
 		BaseURL:          base,
@@ -286,14 +273,8 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 
 		LocalRefreshOnStoreError: pc.LocalRefreshOnStoreError,
 	})
-	sh := &shared{runner: r, ref: ref, margin: pc.InstallationTokenMargin, timeout: pc.RefreshTimeout,
-		logger: pc.Logger, name: name, basePath: strings.TrimSuffix(base.Path, "/"), pacing: pc.Pacing}
-	for i, u := range mcpURLs {
-		if u != nil {
-			sh.mcpURLs[i] = u.String()
-		}
-	}
-	return sh, nil
+	return &shared{runner: r, ref: ref, margin: pc.InstallationTokenMargin, timeout: pc.RefreshTimeout, logger: pc.Logger,
+		name: name, basePath: strings.TrimSuffix(base.Path, "/"), mcpURLs: mcpURLs, pacing: pc.Pacing}, nil
 }
 
 // checkPath checks a path setting under AuthURL: absolute, without a

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -207,15 +208,11 @@ func mintExpiry(w mintTokenWire, received time.Time) (time.Time, error) {
 		if len(in) == 0 || string(in) == "null" {
 			continue
 		}
-		var n json.Number
-		if err := json.Unmarshal(in, &n); err != nil {
-			var s string
-			if json.Unmarshal(in, &s) != nil {
-				return time.Time{}, fmt.Errorf("expires_in %s is not a number", apierr.Quote(string(in)))
-			}
-			n = json.Number(s)
+		var n flexString // a number, or a numeric string
+		if json.Unmarshal(in, &n) != nil {
+			return time.Time{}, fmt.Errorf("expires_in %s is not a number", apierr.Quote(string(in)))
 		}
-		secs, err := n.Float64()
+		secs, err := strconv.ParseFloat(string(n), 64)
 		if err != nil || secs <= 0 {
 			return time.Time{}, fmt.Errorf("expires_in %s is not a positive number", apierr.Quote(string(n)))
 		}
