@@ -169,11 +169,6 @@ type errorBody struct {
 	Required         string          `json:"required"`
 }
 
-type nestedError struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
 // FromResponse builds the typed error for a non-2xx answer from its status,
 // its (already bounded) body and Retry-After delay. Every secret in scrub
 // is removed from what the error keeps, in whatever form the body echoes
@@ -187,12 +182,9 @@ func FromResponse(method, path string, status int, body []byte, retryAfter time.
 	}
 	var code string
 	if json.Unmarshal(eb.Error, &code) != nil {
-		var n nestedError
+		var n struct{ Code, Message string }
 		if json.Unmarshal(eb.Error, &n) == nil {
-			code = n.Code
-			if eb.Message == "" {
-				eb.Message = n.Message
-			}
+			code, eb.Message = n.Code, cmp.Or(eb.Message, n.Message)
 		}
 	}
 	e.Code, e.Message = clean(code, 64, scrub), clean(cmp.Or(eb.Message, eb.ErrorDescription), 200, scrub)
@@ -208,10 +200,7 @@ func snippet(body []byte, scrub redact.Secrets) []byte {
 		return nil
 	}
 	s := scrub.String(string(body))
-	if len(s) > MaxBodySnippet {
-		s = s[:MaxBodySnippet]
-	}
-	return []byte(s)
+	return []byte(s[:min(len(s), MaxBodySnippet)])
 }
 
 // clean makes a server-supplied string safe to put in an error line: no
@@ -274,11 +263,7 @@ func Classify(class, err error, advice string) error {
 
 // Error returns Err's text, then the advice (or the class's text).
 func (e *Classified) Error() string {
-	a := e.Advice
-	if a == "" {
-		a = e.Class.Error()
-	}
-	return e.Err.Error() + ": " + a
+	return e.Err.Error() + ": " + cmp.Or(e.Advice, e.Class.Error())
 }
 
 // Unwrap returns both the class and the error.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -241,35 +242,18 @@ func toolKind(s string) ToolErrorKind {
 // maxWait bounds a wait read from a text: a day.
 const maxWait = 24 * time.Hour
 
-// waitIn returns the N of "wait N seconds" (also "wait N s", "wait N
-// sec", "wait for N seconds") in a lowercased text, or 0.
+// waitPhrase finds "wait N seconds" (also "wait N s", "wait N sec",
+// "wait for N seconds") in a lowercased text, N of at most five digits.
+var waitPhrase = regexp.MustCompile(`(?:^|[^_a-z0-9])wait (?:for )?([0-9]{1,5}) *(?:seconds|second|secs|sec|s)(?:[^_a-z0-9]|$)`)
+
+// waitIn returns the wait of the first waitPhrase in s, or 0.
 func waitIn(s string) time.Duration {
-	for i := 0; ; {
-		j := strings.Index(s[i:], "wait ")
-		if j < 0 {
-			return 0
-		}
-		j += i
-		i = j + 1
-		if j > 0 && wordByte(s[j-1]) {
-			continue
-		}
-		rest := strings.TrimPrefix(s[j+len("wait "):], "for ")
-		n := 0
-		for n < len(rest) && n < 6 && rest[n] >= '0' && rest[n] <= '9' {
-			n++
-		}
-		if n == 0 || n == 6 {
-			continue
-		}
-		secs, _ := strconv.Atoi(rest[:n])
-		unit := strings.TrimLeft(rest[n:], " ")
-		for _, u := range [...]string{"seconds", "second", "secs", "sec", "s"} {
-			if strings.HasPrefix(unit, u) && !followedByWord(unit, len(u)) {
-				return min(time.Duration(secs)*time.Second, maxWait)
-			}
-		}
+	m := waitPhrase.FindStringSubmatch(s)
+	if m == nil {
+		return 0
 	}
+	secs, _ := strconv.Atoi(m[1])
+	return min(time.Duration(secs)*time.Second, maxWait)
 }
 
 // hasCode reports whether code occurs in s as a word of its own: not
