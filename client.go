@@ -391,21 +391,9 @@ func (c *Client) Me(ctx context.Context) (*Identity, error) {
 	if w.User != nil {
 		p = *w.User
 	}
-	id := &Identity{
-		UserID:    string(p.ID),
-		Email:     p.Email,
-		Name:      p.Name,
-		AccountID: string(w.AccountID),
-		Raw:       data,
-	}
-	if id.UserID == "" {
-		id.UserID = string(p.UserID)
-	}
+	id := &Identity{UserID: string(cmp.Or(p.ID, p.UserID)), Email: p.Email, Name: p.Name, AccountID: string(w.AccountID), Raw: data}
 	if w.Account != nil {
-		id.AccountName = w.Account.Name
-		if id.AccountID == "" {
-			id.AccountID = string(w.Account.ID)
-		}
+		id.AccountName, id.AccountID = w.Account.Name, cmp.Or(id.AccountID, string(w.Account.ID))
 	}
 	return id, nil
 }

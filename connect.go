@@ -299,9 +299,8 @@ func grantsOf(tok *oauth2.Token) ([]Grant, error) {
 		RefreshToken: tok.RefreshToken, Expiry: tok.Expiry}}
 	top.GrantID, _ = extraString(tok, "grant_id")
 	top.OrganizationID, _ = extraString(tok, "organization_id")
-	if s, ok := extraString(tok, "scope"); ok {
-		top.Scopes = permissions(s)
-	}
+	scope, _ := extraString(tok, "scope")
+	top.Scopes = permissions(scope)
 	var list []grantWire
 	if raw := tok.Extra("grants"); raw != nil {
 		b, err := json.Marshal(raw) // x/oauth2 decoded it into maps

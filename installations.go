@@ -108,6 +108,10 @@ type mintTokenWire struct {
 	Scopes             json.RawMessage `json:"scopes"`
 }
 
+func (w *mintTokenWire) token() string {
+	return cmp.Or(w.Token, w.InstallationToken, w.InstallationToken2, w.AccessToken)
+}
+
 // mint mints an installation token for the client's grant; it is the grant's
 // tokens.MintFunc.
 func (c *Client) mint(ctx context.Context) (tokens.Minted, error) {
@@ -151,7 +155,7 @@ func parseMint(path string, data []byte, received time.Time) (*InstallationToken
 		return nil, err
 	}
 	raw := json.RawMessage(data)
-	if cmp.Or(w.Token, w.InstallationToken, w.InstallationToken2, w.AccessToken) == "" {
+	if w.token() == "" {
 		if inner := envelope(data, "data", "installation"); inner != nil {
 			w = mintTokenWire{}
 			if err := decode(http.MethodPost, path, inner, &w); err != nil {
@@ -160,16 +164,11 @@ func parseMint(path string, data []byte, received time.Time) (*InstallationToken
 			raw = inner
 		}
 	}
-	t := &InstallationToken{
-		Token:          cmp.Or(w.Token, w.InstallationToken, w.InstallationToken2, w.AccessToken),
-		OrganizationID: cmp.Or(w.OrganizationID, w.OrganizationID2),
-		ProjectIDs:     w.ProjectIDs,
-		Raw:            raw,
-	}
+	t := &InstallationToken{Token: w.token(), OrganizationID: cmp.Or(w.OrganizationID, w.OrganizationID2),
+		ProjectIDs: w.ProjectIDs, Scopes: scopeList(w.Scopes), Raw: raw}
 	if t.ProjectIDs == nil {
 		t.ProjectIDs = w.ProjectIDs2
 	}
-	t.Scopes = scopeList(w.Scopes)
 	if t.Token == "" {
 		return nil, fmt.Errorf("partner: POST %s: %w: no token in the answer", path, apierr.ErrUnexpectedResponse)
 	}
