@@ -75,22 +75,14 @@ type flexString string
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (s *flexString) UnmarshalJSON(b []byte) error {
-	switch {
-	case len(b) > 0 && b[0] == '"':
-		var v string
-		if err := json.Unmarshal(b, &v); err != nil {
-			return err
-		}
-		*s = flexString(v)
-	case string(b) == "null":
-		*s = ""
-	default:
-		var n json.Number
-		if err := json.Unmarshal(b, &n); err != nil {
-			return fmt.Errorf("expected a string or number, got %.20s", b)
-		}
-		*s = flexString(n)
+	if len(b) > 0 && b[0] == '"' {
+		return json.Unmarshal(b, (*string)(s))
 	}
+	var n json.Number // null is ""
+	if err := json.Unmarshal(b, &n); err != nil {
+		return fmt.Errorf("expected a string or number, got %.20s", b)
+	}
+	*s = flexString(n)
 	return nil
 }
 

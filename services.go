@@ -43,14 +43,14 @@ func (s *OrganizationsService) List(ctx context.Context) ([]organizations.Organi
 	orgs := make([]organizations.Organization, len(items))
 	for i, raw := range items {
 		var w struct {
-			ID   flexString `json:"id"`
-			Slug string     `json:"slug"`
-			Name string     `json:"name"`
+			organizations.Organization
+			ID flexString `json:"id"` // also a number
 		}
 		if err := decode(http.MethodGet, full, raw, &w); err != nil {
 			return nil, err
 		}
-		orgs[i] = organizations.Organization{ID: string(w.ID), Slug: w.Slug, Name: w.Name, Raw: raw}
+		w.Organization.ID, w.Organization.Raw = string(w.ID), raw
+		orgs[i] = w.Organization
 	}
 	return orgs, nil
 }
@@ -156,9 +156,7 @@ func (s *ProjectsService) AddLanguage(ctx context.Context, projectID, code strin
 			lang.Name, lang.Raw = cmp.Or(lang.Name, outer), inner
 		}
 	}
-	if lang.Code == "" {
-		lang.Code = code // an answer without the code: the request said it
-	}
+	lang.Code = cmp.Or(lang.Code, code) // an answer without the code: the request said it
 	return &lang, nil
 }
 
