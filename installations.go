@@ -21,16 +21,11 @@ import (
 // issues; a token without it is used, with a warning in the log.
 const installationTokenPrefix = "svc_oat_"
 
-// Installation-token lifetimes the SDK assumes.
-const (
-	// defaultInstallationLifetime is assumed when the mint answer does not
-	// say when the token expires: the service's tokens live one hour.
-	defaultInstallationLifetime = time.Hour
-	// maxInstallationLifetime caps the lifetime an answer may promise in
-	// expires_in: a larger value (or one that would overflow) is taken as
-	// this.
-	maxInstallationLifetime = 24 * time.Hour
-)
+// Installation-token lifetimes the SDK assumes: one hour when the mint
+// answer does not say (the service's tokens live one hour), and at most a
+// day whatever expires_in promises (a larger value, or one that would
+// overflow, is taken as a day).
+const defaultInstallationLifetime, maxInstallationLifetime = time.Hour, 24 * time.Hour
 
 // InstallationToken is a minted installation token and what the mint
 // answer said about the grant.

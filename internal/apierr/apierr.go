@@ -54,15 +54,12 @@ func GrantGone(code string) bool {
 // service's endpoint: a 404 or 405 without a code the service documents
 // (a proxy's page, another server's "Not found").
 func (e *APIError) WrongURL() bool {
-	if e.StatusCode != http.StatusNotFound && e.StatusCode != http.StatusMethodNotAllowed {
-		return false
-	}
 	switch e.Code {
 	case CodeInvalidRequest, CodeInvalidGrant, CodeInvalidToken, CodeMissingScope, CodeWrongOrganization,
 		CodeGrantNotFound, CodeGrantRevoked, CodeRateLimited, CodeInvalidClient:
 		return false
 	}
-	return true
+	return e.StatusCode == http.StatusNotFound || e.StatusCode == http.StatusMethodNotAllowed
 }
 
 // ReconnectAdvice ends the message of an error that says the grant is gone.

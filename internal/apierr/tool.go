@@ -85,11 +85,10 @@ func (e *ToolError) Is(target error) bool {
 // failure, so a scope failure reads the same over REST and MCP.
 func (e *ToolError) As(target any) bool {
 	p, ok := target.(**MissingScopeError)
-	if !ok || e.scope == nil {
-		return false
+	if ok && e.scope != nil {
+		*p = e.scope
 	}
-	*p = e.scope
-	return true
+	return ok && e.scope != nil
 }
 
 // FromToolText returns the error for a tool's failure text (an isError
@@ -265,8 +264,7 @@ func hasCode(s, code string) bool {
 			return false
 		}
 		j += i
-		end := j + len(code)
-		if (j == 0 || !wordByte(s[j-1])) && (end == len(s) || !wordByte(s[end])) {
+		if (j == 0 || !wordByte(s[j-1])) && !followedByWord(s, j+len(code)) {
 			return true
 		}
 		i = j + 1
