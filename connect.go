@@ -223,13 +223,11 @@ func ReadCallback(query url.Values, state string) (code string, err error) {
 // ones not saved: save those yourself, as the code cannot be exchanged
 // again.
 //
-// The answer is read in the shapes the service's documentation allows:
-// grant_id beside the tokens (one organization), or a "grants" array of
-// objects each with its own grant_id, refresh_token, access_token,
-// expires_in, and optionally organization_id and scope (several
-// organizations). One refresh token for several grants is refused with
-// ErrUnexpectedResponse: each grant needs its own, as the SDK refreshes
-// each on its own.
+// The answer holds grant_id beside the tokens (one organization), or a
+// "grants" array of objects each with its grant_id, refresh_token,
+// access_token, expires_in, and optionally organization_id and scope.
+// Each grant needs a refresh token of its own, as the SDK refreshes each
+// on its own: one shared by several is ErrUnexpectedResponse.
 func (p *Pool) Exchange(ctx context.Context, code string, opts ...oauth2.AuthCodeOption) ([]Grant, error) {
 	switch {
 	case code == "":

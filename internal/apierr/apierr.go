@@ -45,11 +45,6 @@ const (
 	CodeInvalidClient     = "invalid_client"
 )
 
-// GrantGone reports whether code says the grant can no longer be used.
-func GrantGone(code string) bool {
-	return code == CodeGrantRevoked || code == CodeInvalidGrant || code == CodeGrantNotFound
-}
-
 // WrongURL reports whether the answer looks like a request that missed the
 // service's endpoint: a 404 or 405 without a code the service documents
 // (a proxy's page, another server's "Not found").
@@ -95,11 +90,11 @@ func (e *APIError) Error() string {
 	return s
 }
 
-// GrantGone reports whether the answer says the grant is gone: one of the
-// codes of GrantGone, or a 410 Gone without a code (how the service
-// answers a request of a revoked grant).
+// GrantGone reports whether the answer says the grant can no longer be
+// used: grant_revoked, invalid_grant or grant_not_found, or a 410 Gone
+// without a code (how the service answers a request of a revoked grant).
 func (e *APIError) GrantGone() bool {
-	return GrantGone(e.Code) || e.revokedByStatus()
+	return e.Code == CodeGrantRevoked || e.Code == CodeInvalidGrant || e.Code == CodeGrantNotFound || e.revokedByStatus()
 }
 
 func (e *APIError) revokedByStatus() bool { return e.StatusCode == http.StatusGone && e.Code == "" }

@@ -278,12 +278,8 @@ func wordByte(c byte) bool {
 // scopeNames returns the scope names the service grants: package
 // partner's Scope constants, which a test there keeps equal to these.
 func scopeNames() [13]string {
-	return [...]string{
-		"org:read", "projects:read", "projects:write", "keys:read", "keys:write",
-		"translations:read", "translations:write", "translations:publish",
-		"content:read", "content:write", "content:publish",
-		"glossary:read", "glossary:write",
-	}
+	return [...]string{"org:read", "projects:read", "projects:write", "keys:read", "keys:write", "translations:read",
+		"translations:write", "translations:publish", "content:read", "content:write", "content:publish", "glossary:read", "glossary:write"}
 }
 
 // scopeIn returns the first of scopeNames named in text, or "".
