@@ -293,12 +293,9 @@ type grantWire struct {
 // ErrUnexpectedResponse, without the "partner: " prefix.
 func grantsOf(tok *oauth2.Token) ([]Grant, error) {
 	bad := func(why string) error { return fmt.Errorf("%w: %s", ErrUnexpectedResponse, why) }
-	top := Grant{Token: &oauth2.Token{AccessToken: tok.AccessToken, TokenType: tok.TokenType,
-		RefreshToken: tok.RefreshToken, Expiry: tok.Expiry}}
-	top.GrantID, _ = extraString(tok, "grant_id")
-	top.OrganizationID, _ = extraString(tok, "organization_id")
-	scope, _ := extraString(tok, "scope")
-	top.Scopes = permissions(scope)
+	top := Grant{GrantID: extraString(tok, "grant_id"), OrganizationID: extraString(tok, "organization_id"),
+		Scopes: permissions(extraString(tok, "scope")), Token: &oauth2.Token{AccessToken: tok.AccessToken,
+			TokenType: tok.TokenType, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry}}
 	var list []grantWire
 	if raw := tok.Extra("grants"); raw != nil {
 		b, err := json.Marshal(raw) // x/oauth2 decoded it into maps
@@ -386,15 +383,16 @@ func permissions(scope string) []string {
 	return s
 }
 
-// extraString returns a string field of the token answer.
-func extraString(tok *oauth2.Token, key string) (string, bool) {
+// extraString returns a string (or number) field of the token answer, or
+// "".
+func extraString(tok *oauth2.Token, key string) string {
 	switch v := tok.Extra(key).(type) {
 	case string:
-		return v, v != ""
+		return v
 	case float64:
-		return strconv.FormatFloat(v, 'f', -1, 64), true
+		return strconv.FormatFloat(v, 'f', -1, 64)
 	}
-	return "", false
+	return ""
 }
 
 // disconnectedAdvice ends the error of calls of a disconnected grant.
