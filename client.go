@@ -120,17 +120,6 @@ func (p Pacing) limiter() (perMinute, burst int, _ *rate.Limiter) {
 	return per, burst, rate.NewLimiter(rate.Limit(float64(per)/60), burst)
 }
 
-// check reports a negative field.
-func (p Pacing) check(name string) error {
-	switch {
-	case p.PerMinute < 0:
-		return apierr.ArgumentError(name+".Pacing.PerMinute", "is negative")
-	case p.Burst < 0:
-		return apierr.ArgumentError(name+".Pacing.Burst", "is negative")
-	}
-	return nil
-}
-
 // Client calls the partner API for one grant. Tokens are handled for it:
 // the access token is refreshed and the installation token minted when
 // needed, once however many goroutines call at the same time. A Client is
@@ -234,32 +223,30 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 	if err != nil {
 		return nil, err
 	}
-	tokenPath := cmp.Or(pc.TokenPath, TokenPath)
+	tokenPath := cmp.Or(pc.TokenPath, tokens.TokenPath)
 	if err := checkPath(name+".TokenPath", tokenPath); err != nil {
 		return nil, err
 	}
-	var mcpURLs [2]*url.URL
+	var mcpURLs [2]string
+	var origins []string
 	for i, f := range [2]struct{ field, raw string }{{"MCPURL", pc.MCPURL}, {"ContentMCPURL", pc.ContentMCPURL}} {
 		if f.raw != "" {
-			if mcpURLs[i], err = checkURL(name+"."+f.field, f.raw, pc.AllowInsecureHTTP); err != nil {
+			u, err := checkURL(name+"."+f.field, f.raw, pc.AllowInsecureHTTP)
+			if err != nil {
 				return nil, err
 			}
+			mcpURLs[i], origins = u.String(), append(origins, transport.Origin(u))
 		}
 	}
-	if err := pc.Pacing.check(name); err != nil {
-		return nil, err
-	}
 	switch {
+	case pc.Pacing.PerMinute < 0:
+		return nil, apierr.ArgumentError(name+".Pacing.PerMinute", "is negative")
+	case pc.Pacing.Burst < 0:
+		return nil, apierr.ArgumentError(name+".Pacing.Burst", "is negative")
 	case pc.ClientID == "":
 		return nil, apierr.ArgumentError(name+".ClientID", "is required")
 	case pc.ClientSecret == "":
 		return nil, apierr.ArgumentError(name+".ClientSecret", "is required")
-	}
-	var origins []string
-	for _, u := range mcpURLs {
-		if u != nil {
-			origins = append(origins, transport.Origin(u))
-		}
 	}
 	r := transport.New(transport.Options{
 		BaseURL:          base,
@@ -286,14 +273,8 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 
 		LocalRefreshOnStoreError: pc.LocalRefreshOnStoreError,
 	})
-	sh := &shared{runner: r, ref: ref, margin: pc.InstallationTokenMargin, timeout: pc.RefreshTimeout,
-		logger: pc.Logger, name: name, basePath: strings.TrimSuffix(base.Path, "/"), pacing: pc.Pacing}
-	for i, u := range mcpURLs {
-		if u != nil {
-			sh.mcpURLs[i] = u.String()
-		}
-	}
-	return sh, nil
+	return &shared{runner: r, ref: ref, margin: pc.InstallationTokenMargin, timeout: pc.RefreshTimeout, logger: pc.Logger,
+		name: name, basePath: strings.TrimSuffix(base.Path, "/"), mcpURLs: mcpURLs, pacing: pc.Pacing}, nil
 }
 
 // checkPath checks a path setting under AuthURL: absolute, without a
@@ -410,21 +391,9 @@ func (c *Client) Me(ctx context.Context) (*Identity, error) {
 	if w.User != nil {
 		p = *w.User
 	}
-	id := &Identity{
-		UserID:    string(p.ID),
-		Email:     p.Email,
-		Name:      p.Name,
-		AccountID: string(w.AccountID),
-		Raw:       data,
-	}
-	if id.UserID == "" {
-		id.UserID = string(p.UserID)
-	}
+	id := &Identity{UserID: string(cmp.Or(p.ID, p.UserID)), Email: p.Email, Name: p.Name, AccountID: string(w.AccountID), Raw: data}
 	if w.Account != nil {
-		id.AccountName = w.Account.Name
-		if id.AccountID == "" {
-			id.AccountID = string(w.Account.ID)
-		}
+		id.AccountName, id.AccountID = w.Account.Name, cmp.Or(id.AccountID, string(w.Account.ID))
 	}
 	return id, nil
 }
@@ -451,8 +420,6 @@ func checkURL(field, raw string, insecure bool) (*url.URL, error) {
 	}
 	return u, nil
 }
-
-// origin is u's scheme://host, lowercased.
 
 func loopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {

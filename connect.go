@@ -23,14 +23,6 @@ import (
 	"github.com/locsvc/partner-go/internal/transport"
 )
 
-// AuthorizePath and TokenPath are the service's consent page and token
-// endpoint under AuthURL: the defaults of PoolConfig.AuthorizePath and
-// PoolConfig.TokenPath (and Config.TokenPath).
-const (
-	AuthorizePath = tokens.AuthorizePath
-	TokenPath     = tokens.TokenPath
-)
-
 // The scopes the service documents, for PoolConfig.Scopes. The user may
 // turn any of them off on the consent screen; projects:write,
 // translations:publish, content:publish and glossary:write are off unless
@@ -92,7 +84,7 @@ func (g Grant) LogValue() slog.Value {
 }
 
 // AuthCodeURL returns the address of the service's consent page
-// (PoolConfig.AuthURL + AuthorizePath), to send the user's browser to:
+// (PoolConfig.AuthURL + PoolConfig.AuthorizePath), to send the user's browser to:
 // PoolConfig's ClientID, RedirectURL and Scopes with ScopeOfflineAccess
 // added, state (an unguessable value the callback checks, against CSRF),
 // and opts. Send PKCE always (the service advertises S256):
@@ -136,24 +128,21 @@ type CallbackError struct {
 
 // Error returns "partner: consent: <code>: <description>", then what to do.
 func (e *CallbackError) Error() string {
-	var b strings.Builder
-	b.WriteString("partner: consent: ")
-	b.WriteString(e.Code)
+	s := "partner: consent: " + e.Code
 	if e.Description != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Description)
+		s += ": " + e.Description
 	}
 	switch {
 	case e.Code == "access_denied":
-		b.WriteString(": the user did not allow the connection")
+		return s + ": the user did not allow the connection"
 	case e.Code == "invalid_scope":
-		b.WriteString(": check PoolConfig.Scopes")
+		return s + ": check PoolConfig.Scopes"
 	case e.Is(ErrConfiguration):
-		b.WriteString(": check PoolConfig.ClientID, RedirectURL and AuthorizePath")
+		return s + ": check PoolConfig.ClientID, RedirectURL and AuthorizePath"
 	case e.Is(ErrTemporary):
-		b.WriteString(": try again later")
+		return s + ": try again later"
 	}
-	return b.String()
+	return s
 }
 
 // Is reports the class of the error; see CallbackError.
@@ -234,13 +223,11 @@ func ReadCallback(query url.Values, state string) (code string, err error) {
 // ones not saved: save those yourself, as the code cannot be exchanged
 // again.
 //
-// The answer is read in the shapes the service's documentation allows:
-// grant_id beside the tokens (one organization), or a "grants" array of
-// objects each with its own grant_id, refresh_token, access_token,
-// expires_in, and optionally organization_id and scope (several
-// organizations). One refresh token for several grants is refused with
-// ErrUnexpectedResponse: each grant needs its own, as the SDK refreshes
-// each on its own.
+// The answer holds grant_id beside the tokens (one organization), or a
+// "grants" array of objects each with its grant_id, refresh_token,
+// access_token, expires_in, and optionally organization_id and scope.
+// Each grant needs a refresh token of its own, as the SDK refreshes each
+// on its own: one shared by several is ErrUnexpectedResponse.
 func (p *Pool) Exchange(ctx context.Context, code string, opts ...oauth2.AuthCodeOption) ([]Grant, error) {
 	switch {
 	case code == "":
@@ -306,13 +293,9 @@ type grantWire struct {
 // ErrUnexpectedResponse, without the "partner: " prefix.
 func grantsOf(tok *oauth2.Token) ([]Grant, error) {
 	bad := func(why string) error { return fmt.Errorf("%w: %s", ErrUnexpectedResponse, why) }
-	top := Grant{Token: &oauth2.Token{AccessToken: tok.AccessToken, TokenType: tok.TokenType,
-		RefreshToken: tok.RefreshToken, Expiry: tok.Expiry}}
-	top.GrantID, _ = extraString(tok, "grant_id")
-	top.OrganizationID, _ = extraString(tok, "organization_id")
-	if s, ok := extraString(tok, "scope"); ok {
-		top.Scopes = permissions(s)
-	}
+	top := Grant{GrantID: extraString(tok, "grant_id"), OrganizationID: extraString(tok, "organization_id"),
+		Scopes: permissions(extraString(tok, "scope")), Token: &oauth2.Token{AccessToken: tok.AccessToken,
+			TokenType: tok.TokenType, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry}}
 	var list []grantWire
 	if raw := tok.Extra("grants"); raw != nil {
 		b, err := json.Marshal(raw) // x/oauth2 decoded it into maps
@@ -400,15 +383,16 @@ func permissions(scope string) []string {
 	return s
 }
 
-// extraString returns a string field of the token answer.
-func extraString(tok *oauth2.Token, key string) (string, bool) {
+// extraString returns a string (or number) field of the token answer, or
+// "".
+func extraString(tok *oauth2.Token, key string) string {
 	switch v := tok.Extra(key).(type) {
 	case string:
-		return v, v != ""
+		return v
 	case float64:
-		return strconv.FormatFloat(v, 'f', -1, 64), true
+		return strconv.FormatFloat(v, 'f', -1, 64)
 	}
-	return "", false
+	return ""
 }
 
 // disconnectedAdvice ends the error of calls of a disconnected grant.

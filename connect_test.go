@@ -126,7 +126,7 @@ func TestPoolAuthCodeURL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := u.Scheme+"://"+u.Host+u.Path, srv.AuthURL+partner.AuthorizePath; got != want {
+	if got, want := u.Scheme+"://"+u.Host+u.Path, srv.AuthURL+partnertest.AuthorizePath; got != want {
 		t.Errorf("authorize URL %s, want %s", got, want)
 	}
 	sum := sha256.Sum256([]byte(verifier))

@@ -26,43 +26,34 @@ func decode(method, path string, data []byte, v any) error {
 // object holding the array under one of keys (tried in order) or as its
 // only array-valued field.
 func decodeList(method, path string, data []byte, keys ...string) ([]json.RawMessage, error) {
-	data = bytes.TrimSpace(data)
-	if len(data) > 0 && data[0] == '[' {
-		var items []json.RawMessage
-		if err := decode(method, path, data, &items); err != nil {
-			return nil, err
-		}
-		return items, nil
+	var items []json.RawMessage
+	if isArray(data) {
+		return items, decode(method, path, data, &items)
 	}
 	var obj map[string]json.RawMessage
 	if err := decode(method, path, data, &obj); err != nil {
 		return nil, err
 	}
-	arrays := func(k string) ([]json.RawMessage, bool) {
-		v := bytes.TrimSpace(obj[k])
-		if len(v) == 0 || v[0] != '[' {
-			return nil, false
-		}
-		var items []json.RawMessage
-		return items, json.Unmarshal(v, &items) == nil
-	}
 	for _, k := range keys {
-		if items, ok := arrays(k); ok {
+		if isArray(obj[k]) && json.Unmarshal(obj[k], &items) == nil {
 			return items, nil
 		}
 	}
-	var found []json.RawMessage
 	n := 0
-	for k := range obj {
-		if items, ok := arrays(k); ok {
-			found, n = items, n+1
+	for _, v := range obj {
+		var list []json.RawMessage
+		if isArray(v) && json.Unmarshal(v, &list) == nil {
+			items, n = list, n+1
 		}
 	}
-	if n == 1 {
-		return found, nil
+	if n != 1 {
+		return nil, fmt.Errorf("partner: %s %s: %w: no list in the answer", method, path, apierr.ErrUnexpectedResponse)
 	}
-	return nil, fmt.Errorf("partner: %s %s: %w: no list in the answer", method, path, apierr.ErrUnexpectedResponse)
+	return items, nil
 }
+
+// isArray reports whether data holds a JSON array.
+func isArray(data []byte) bool { return bytes.HasPrefix(bytes.TrimSpace(data), []byte("[")) }
 
 // pathParam checks and escapes a path parameter: it must be non-empty and
 // hold no '/', '\' or "..", so that it can only name one path segment.
@@ -84,22 +75,14 @@ type flexString string
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (s *flexString) UnmarshalJSON(b []byte) error {
-	switch {
-	case len(b) > 0 && b[0] == '"':
-		var v string
-		if err := json.Unmarshal(b, &v); err != nil {
-			return err
-		}
-		*s = flexString(v)
-	case string(b) == "null":
-		*s = ""
-	default:
-		var n json.Number
-		if err := json.Unmarshal(b, &n); err != nil {
-			return fmt.Errorf("expected a string or number, got %.20s", b)
-		}
-		*s = flexString(n)
+	if len(b) > 0 && b[0] == '"' {
+		return json.Unmarshal(b, (*string)(s))
 	}
+	var n json.Number // null is ""
+	if err := json.Unmarshal(b, &n); err != nil {
+		return fmt.Errorf("expected a string or number, got %.20s", b)
+	}
+	*s = flexString(n)
 	return nil
 }
 

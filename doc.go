@@ -4,10 +4,15 @@
 // grant's tokens valid by itself (the 30-minute access token and the
 // one-hour installation token), once however many goroutines call.
 //
-// Errors say what to do. errors.Is(err, ErrReauthorizationRequired) means
-// the user must connect the application again; a *MissingScopeError names
-// the scope to ask for; ErrTemporary means try again later. No error, log
-// line or formatted Config holds a token or secret.
+// Errors say what to do: branch on them with errors.Is (the Err
+// sentinels) and errors.As (*APIError, *MissingScopeError, *ToolError),
+// never on the text. errors.Is(err, ErrReauthorizationRequired) means the
+// user must connect the application again; a *MissingScopeError names the
+// scope to ask for; ErrTemporary means try again later. An error's text
+// starts with "partner: ", then, for a request that was sent, its method
+// and whole path, as in "partner: GET /v2/api/oauth-client/v1/projects/p1:
+// 410 grant_revoked". No error, log line or formatted Config holds a token
+// or secret, in whatever form the service echoed it.
 //
 // Requests are retried with backoff and jitter where that is safe: a POST
 // that may have reached the service is never sent twice. Tokens are only

@@ -8,16 +8,6 @@ import (
 	"github.com/locsvc/partner-go/internal/mcpsession"
 )
 
-// Every error the SDK returns starts with "partner: ", then, for a request
-// that was sent, its method and whole path (the base URL's own path
-// included), for example
-//
-//	partner: GET /v2/api/oauth-client/v1/projects/p1: 410 grant_revoked
-//
-// Branch on errors with errors.Is (the sentinels below) and errors.As (the
-// types below); never on the text. No error holds a token or a secret, in
-// whatever form the service echoed it.
-
 // APIError is a non-2xx answer from the service. Use errors.As to get it
 // from any error the SDK returns; a *MissingScopeError holds one too.
 //

@@ -1,9 +1,11 @@
 package partner
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/locsvc/partner-go/internal/apierr"
+	"github.com/locsvc/partner-go/internal/redact"
 )
 
 // TestToolErrorKindsAreTheClassifiers: public(err) converts a kind by its
@@ -19,6 +21,20 @@ func TestToolErrorKindsAreTheClassifiers(t *testing.T) {
 	} {
 		if string(public) != string(internal) {
 			t.Errorf("partner kind %q is %q inside", public, internal)
+		}
+	}
+}
+
+// TestScopesAreTheOnesRecognised: a tool's missing_scope text naming any
+// of the Scope constants gives that scope as Required; the classifier's
+// list of names is the one package partner documents.
+func TestScopesAreTheOnesRecognised(t *testing.T) {
+	for _, sc := range []string{ScopeOrgRead, ScopeProjectsRead, ScopeProjectsWrite, ScopeKeysRead, ScopeKeysWrite,
+		ScopeTranslationsRead, ScopeTranslationsWrite, ScopeTranslationsPublish, ScopeContentRead, ScopeContentWrite,
+		ScopeContentPublish, ScopeGlossaryRead, ScopeGlossaryWrite} {
+		var te *ToolError
+		if err := public(apierr.FromToolText("x", "missing_scope: needs "+sc, redact.Secrets{})); !errors.As(err, &te) || te.Required != sc {
+			t.Errorf("%s: Required %q", sc, te.Required)
 		}
 	}
 }

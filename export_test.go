@@ -10,7 +10,11 @@ const InstallationTokenPrefix = installationTokenPrefix
 
 // PoolFailedLen is how many evicted failed grants p remembers, for the
 // test that the set stays bounded.
-func PoolFailedLen(p *Pool) int { return p.failedLen() }
+func PoolFailedLen(p *Pool) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.failed.Len()
+}
 
 // GrantsOf reads the grants of a code exchange's answer, for its fuzz
 // target.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,16 +21,11 @@ import (
 // issues; a token without it is used, with a warning in the log.
 const installationTokenPrefix = "svc_oat_"
 
-// Installation-token lifetimes the SDK assumes.
-const (
-	// defaultInstallationLifetime is assumed when the mint answer does not
-	// say when the token expires: the service's tokens live one hour.
-	defaultInstallationLifetime = time.Hour
-	// maxInstallationLifetime caps the lifetime an answer may promise in
-	// expires_in: a larger value (or one that would overflow) is taken as
-	// this.
-	maxInstallationLifetime = 24 * time.Hour
-)
+// Installation-token lifetimes the SDK assumes: one hour when the mint
+// answer does not say (the service's tokens live one hour), and at most a
+// day whatever expires_in promises (a larger value, or one that would
+// overflow, is taken as a day).
+const defaultInstallationLifetime, maxInstallationLifetime = time.Hour, 24 * time.Hour
 
 // InstallationToken is a minted installation token and what the mint
 // answer said about the grant.
@@ -107,6 +103,10 @@ type mintTokenWire struct {
 	Scopes             json.RawMessage `json:"scopes"`
 }
 
+func (w *mintTokenWire) token() string {
+	return cmp.Or(w.Token, w.InstallationToken, w.InstallationToken2, w.AccessToken)
+}
+
 // mint mints an installation token for the client's grant; it is the grant's
 // tokens.MintFunc.
 func (c *Client) mint(ctx context.Context) (tokens.Minted, error) {
@@ -150,7 +150,7 @@ func parseMint(path string, data []byte, received time.Time) (*InstallationToken
 		return nil, err
 	}
 	raw := json.RawMessage(data)
-	if cmp.Or(w.Token, w.InstallationToken, w.InstallationToken2, w.AccessToken) == "" {
+	if w.token() == "" {
 		if inner := envelope(data, "data", "installation"); inner != nil {
 			w = mintTokenWire{}
 			if err := decode(http.MethodPost, path, inner, &w); err != nil {
@@ -159,16 +159,11 @@ func parseMint(path string, data []byte, received time.Time) (*InstallationToken
 			raw = inner
 		}
 	}
-	t := &InstallationToken{
-		Token:          cmp.Or(w.Token, w.InstallationToken, w.InstallationToken2, w.AccessToken),
-		OrganizationID: cmp.Or(w.OrganizationID, w.OrganizationID2),
-		ProjectIDs:     w.ProjectIDs,
-		Raw:            raw,
-	}
+	t := &InstallationToken{Token: w.token(), OrganizationID: cmp.Or(w.OrganizationID, w.OrganizationID2),
+		ProjectIDs: w.ProjectIDs, Scopes: scopeList(w.Scopes), Raw: raw}
 	if t.ProjectIDs == nil {
 		t.ProjectIDs = w.ProjectIDs2
 	}
-	t.Scopes = scopeList(w.Scopes)
 	if t.Token == "" {
 		return nil, fmt.Errorf("partner: POST %s: %w: no token in the answer", path, apierr.ErrUnexpectedResponse)
 	}
@@ -207,15 +202,11 @@ func mintExpiry(w mintTokenWire, received time.Time) (time.Time, error) {
 		if len(in) == 0 || string(in) == "null" {
 			continue
 		}
-		var n json.Number
-		if err := json.Unmarshal(in, &n); err != nil {
-			var s string
-			if json.Unmarshal(in, &s) != nil {
-				return time.Time{}, fmt.Errorf("expires_in %s is not a number", apierr.Quote(string(in)))
-			}
-			n = json.Number(s)
+		var n flexString // a number, or a numeric string
+		if json.Unmarshal(in, &n) != nil {
+			return time.Time{}, fmt.Errorf("expires_in %s is not a number", apierr.Quote(string(in)))
 		}
-		secs, err := n.Float64()
+		secs, err := strconv.ParseFloat(string(n), 64)
 		if err != nil || secs <= 0 {
 			return time.Time{}, fmt.Errorf("expires_in %s is not a positive number", apierr.Quote(string(n)))
 		}

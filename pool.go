@@ -16,6 +16,7 @@ import (
 
 	"github.com/locsvc/partner-go/auth"
 	"github.com/locsvc/partner-go/internal/apierr"
+	"github.com/locsvc/partner-go/internal/tokens"
 )
 
 // DefaultMaxClients is how many grants' clients a Pool keeps by default.
@@ -99,8 +100,8 @@ type PoolConfig struct {
 	// the service's defaults.
 	Scopes []string
 	// AuthorizePath and TokenPath are the consent page's and the token
-	// endpoint's paths under AuthURL (default AuthorizePath and
-	// TokenPath): a service that moves them, for example to
+	// endpoint's paths under AuthURL (default /api/auth/mcp/authorize and
+	// /api/auth/mcp/token): a service that moves them, for example to
 	// /oauth2/authorize and /oauth2/token, needs only these set. A 404
 	// from the token endpoint is ErrConfiguration naming TokenPath.
 	AuthorizePath, TokenPath string
@@ -179,7 +180,7 @@ func NewPool(cfg PoolConfig) (*Pool, error) {
 			return nil, apierr.ArgumentError("PoolConfig.RedirectURL", "must be an absolute http(s) URL without a fragment, as registered with the service")
 		}
 	}
-	authorize := cmp.Or(cfg.AuthorizePath, AuthorizePath)
+	authorize := cmp.Or(cfg.AuthorizePath, tokens.AuthorizePath)
 	if err := checkPath("PoolConfig.AuthorizePath", authorize); err != nil {
 		return nil, err
 	}
@@ -302,13 +303,6 @@ func (p *Pool) Len() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.lru.Len()
-}
-
-// failedLen returns how many evicted failed grants the pool remembers.
-func (p *Pool) failedLen() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.failed.Len()
 }
 
 // String describes the pool by its size, without any token.

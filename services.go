@@ -1,10 +1,8 @@
 package partner
 
 import (
-	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/locsvc/partner-go/internal/apierr"
@@ -45,14 +43,14 @@ func (s *OrganizationsService) List(ctx context.Context) ([]organizations.Organi
 	orgs := make([]organizations.Organization, len(items))
 	for i, raw := range items {
 		var w struct {
-			ID   flexString `json:"id"`
-			Slug string     `json:"slug"`
-			Name string     `json:"name"`
+			organizations.Organization
+			ID flexString `json:"id"` // also a number
 		}
 		if err := decode(http.MethodGet, full, raw, &w); err != nil {
 			return nil, err
 		}
-		orgs[i] = organizations.Organization{ID: string(w.ID), Slug: w.Slug, Name: w.Name, Raw: raw}
+		w.Organization.ID, w.Organization.Raw = string(w.ID), raw
+		orgs[i] = w.Organization
 	}
 	return orgs, nil
 }
@@ -144,24 +142,21 @@ func (s *ProjectsService) AddLanguage(ctx context.Context, projectID, code strin
 		return nil, err
 	}
 	full := c.fullPath(path)
-	var l languageWire
-	if err := decode(http.MethodPost, full, data, &l); err != nil {
+	var lang projects.Language
+	if err := decode(http.MethodPost, full, data, &lang); err != nil {
 		return nil, err
 	}
-	raw := json.RawMessage(data)
-	if l.Code == "" {
+	lang.Raw = data
+	if lang.Code == "" {
 		if inner := envelope(data, "language", "data"); inner != nil {
-			if err := decode(http.MethodPost, full, inner, &l); err != nil {
+			outer := lang.Name
+			if err := decode(http.MethodPost, full, inner, &lang); err != nil {
 				return nil, err
 			}
-			raw = inner
+			lang.Name, lang.Raw = cmp.Or(lang.Name, outer), inner
 		}
 	}
-	lang := l.language()
-	lang.Raw = raw
-	if lang.Code == "" {
-		lang.Code = code // an answer without the code: the request said it
-	}
+	lang.Code = cmp.Or(lang.Code, code) // an answer without the code: the request said it
 	return &lang, nil
 }
 
@@ -182,50 +177,18 @@ func decodeProject(method, path string, data []byte) (*projects.Project, error) 
 	return p, nil
 }
 
-// languageWire is a target language: an object, with its display name
-// under either of two names, or a bare code.
-type languageWire struct {
-	Code         string `json:"code"`
-	Name         string `json:"name"`
-	LanguageName string `json:"languageName"`
-}
-
-// UnmarshalJSON accepts a language object or a bare code string.
-func (l *languageWire) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '"' {
-		*l = languageWire{}
-		return json.Unmarshal(b, &l.Code)
-	}
-	type plain languageWire
-	return json.Unmarshal(b, (*plain)(l))
-}
-
-func (w *languageWire) language() projects.Language {
-	return projects.Language{Code: w.Code, Name: cmp.Or(w.Name, w.LanguageName)}
-}
-
 // parseProject decodes one project record into p, accepting ids sent as
-// numbers and languages sent as bare codes.
+// numbers.
 func parseProject(method, path string, data []byte, p *projects.Project) error {
 	var w struct {
-		ID              flexString     `json:"id"`
-		OrganizationID  flexString     `json:"organizationId"`
-		Name            string         `json:"name"`
-		Slug            string         `json:"slug"`
-		SourceLanguage  string         `json:"sourceLanguage"`
-		TargetLanguages []languageWire `json:"targetLanguages"`
+		projects.Project
+		ID             flexString `json:"id"`
+		OrganizationID flexString `json:"organizationId"`
 	}
 	if err := decode(method, path, data, &w); err != nil {
 		return err
 	}
-	*p = projects.Project{ID: string(w.ID), OrganizationID: string(w.OrganizationID),
-		Name: w.Name, Slug: w.Slug, SourceLanguage: w.SourceLanguage, Raw: data}
-	if w.TargetLanguages != nil {
-		p.TargetLanguages = make([]projects.Language, len(w.TargetLanguages))
-		for i := range w.TargetLanguages {
-			p.TargetLanguages[i] = w.TargetLanguages[i].language()
-		}
-	}
+	*p = w.Project
+	p.ID, p.OrganizationID, p.Raw = string(w.ID), string(w.OrganizationID), data
 	return nil
 }

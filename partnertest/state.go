@@ -7,33 +7,35 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	partner "github.com/locsvc/partner-go"
 )
 
-// The scopes the service documents (service-notes.md section 2). The
-// resource endpoints need these:
+// The scopes the service documents: package partner's Scope constants.
+// The resource endpoints need these:
 //
-//	endpoint 1 (identity)                 none
-//	endpoint 2 (list organizations)       ScopeOrgRead
-//	endpoints 3 and 5 (list, get project) ScopeProjectsRead
-//	endpoints 4 and 6 (create project, add language) ScopeProjectsWrite
-//	endpoint 8 (mint)                     none
+//	the user's identity (GET .../me)        none
+//	list organizations                      ScopeOrgRead
+//	list projects, get a project            ScopeProjectsRead
+//	create a project, add a language        ScopeProjectsWrite
+//	mint an installation token              none
 //
 // The translation tools on the MCP listener need the scopes the service
 // documents for them; see Server.MCPURL.
 const (
-	ScopeOrgRead             = "org:read"
-	ScopeProjectsRead        = "projects:read"
-	ScopeProjectsWrite       = "projects:write"
-	ScopeKeysRead            = "keys:read"
-	ScopeKeysWrite           = "keys:write"
-	ScopeTranslationsRead    = "translations:read"
-	ScopeTranslationsWrite   = "translations:write"
-	ScopeTranslationsPublish = "translations:publish"
-	ScopeContentRead         = "content:read"
-	ScopeContentWrite        = "content:write"
-	ScopeContentPublish      = "content:publish"
-	ScopeGlossaryRead        = "glossary:read"
-	ScopeGlossaryWrite       = "glossary:write"
+	ScopeOrgRead             = partner.ScopeOrgRead
+	ScopeProjectsRead        = partner.ScopeProjectsRead
+	ScopeProjectsWrite       = partner.ScopeProjectsWrite
+	ScopeKeysRead            = partner.ScopeKeysRead
+	ScopeKeysWrite           = partner.ScopeKeysWrite
+	ScopeTranslationsRead    = partner.ScopeTranslationsRead
+	ScopeTranslationsWrite   = partner.ScopeTranslationsWrite
+	ScopeTranslationsPublish = partner.ScopeTranslationsPublish
+	ScopeContentRead         = partner.ScopeContentRead
+	ScopeContentWrite        = partner.ScopeContentWrite
+	ScopeContentPublish      = partner.ScopeContentPublish
+	ScopeGlossaryRead        = partner.ScopeGlossaryRead
+	ScopeGlossaryWrite       = partner.ScopeGlossaryWrite
 )
 
 // AllScopes returns every scope the service documents, in the order of its

@@ -1,5 +1,5 @@
-// Package projects holds the records of the project endpoints (3 to 6):
-// Project, Language and the NewProject of a new project. The calls are
+// Package projects holds the records of the project calls: Project,
+// Language and the NewProject of a new project. The calls are
 // partner.Client.Projects (a *partner.ProjectsService).
 //
 // Project and language records keep everything the service sent in Raw,

@@ -1,7 +1,7 @@
 package projects
 
 import (
-	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 )
@@ -54,10 +54,6 @@ func (p Project) String() string {
 func (l *Language) UnmarshalJSON(b []byte) error {
 	if len(b) > 0 && b[0] == '"' {
 		*l = Language{}
-		if n := len(b); n >= 2 && b[n-1] == '"' && bytes.IndexByte(b[1:n-1], '\\') < 0 && bytes.IndexByte(b[1:n-1], '"') < 0 {
-			l.Code = string(b[1 : n-1]) // the usual code needs no unescaping
-			return nil
-		}
 		return json.Unmarshal(b, &l.Code)
 	}
 	var w struct {
@@ -68,10 +64,7 @@ func (l *Language) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
-	*l = Language{Code: w.Code, Name: w.Name}
-	if l.Name == "" {
-		l.Name = w.LanguageName
-	}
+	*l = Language{Code: w.Code, Name: cmp.Or(w.Name, w.LanguageName)}
 	return nil
 }
 

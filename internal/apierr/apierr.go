@@ -1,11 +1,11 @@
 package apierr
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -13,56 +13,22 @@ import (
 	"github.com/locsvc/partner-go/internal/redact"
 )
 
-// Sentinels a caller branches on with errors.Is. Their texts say what the
-// application should do, since they often end up in front of a person.
-// They carry no "partner:" prefix because they are always wrapped in an
-// error that starts with it.
+// Sentinels a caller branches on with errors.Is; package partner exports
+// and documents each. Their texts say what the application should do,
+// and carry no "partner:" prefix, as an error that starts with it always
+// wraps them.
 var (
-	// ErrReauthorizationRequired is the class of errors that say the grant
-	// is gone: grant_revoked, invalid_grant or grant_not_found. The user
-	// must connect the application again.
 	ErrReauthorizationRequired = errors.New("the user must reconnect the application (re-authorization required)")
-
-	// ErrConfiguration reports that the service refused the application
-	// itself, not the user's grant: invalid_client, or an answer without a
-	// known error code from a token or mint request (a wrong URL, a proxy's
-	// page). Fix the configuration; asking users to reconnect would not help.
-	ErrConfiguration = errors.New("the application is misconfigured; users need not reconnect")
-
-	// ErrGrantRevoked reports that the user revoked the grant (HTTP 410,
-	// error grant_revoked). It is also ErrReauthorizationRequired.
-	ErrGrantRevoked = errors.New("the grant was revoked")
-
-	// ErrInvalidGrant reports that the token endpoint refused the refresh
-	// token (error invalid_grant). It is also ErrReauthorizationRequired.
-	ErrInvalidGrant = errors.New("the refresh token was refused (invalid_grant)")
-
-	// ErrMissingScope reports that the token lacks a scope the operation
-	// needs (error missing_scope). The user must re-authorize with a wider
-	// scope; see MissingScopeError.Required.
-	ErrMissingScope = errors.New("the grant lacks a required scope")
-
-	// ErrWrongOrganization reports a resource outside the grant's
-	// organization (403 wrong_organization). Per call; do not retry.
-	ErrWrongOrganization = errors.New("the resource belongs to another organization than the grant's")
-
-	// ErrConflict reports that the request conflicts with the resource's
-	// state (HTTP 409, or a tool's CONFLICT), such as a slug in use.
-	ErrConflict = errors.New("conflict with the current state")
-
-	// ErrTemporary reports a failure that may pass: a network error, a
-	// timeout, 429 or a 5xx status that remained after the retries the
-	// request was allowed. Try again later.
-	ErrTemporary = errors.New("temporary failure, try again later")
-
-	// ErrUnexpectedResponse reports a 2xx answer the SDK cannot use: an
-	// empty body where a record was expected, invalid JSON, or a body over
-	// the size limit.
-	ErrUnexpectedResponse = errors.New("unexpected response from the service")
-
-	// ErrInvalidArgument reports a bad argument, found before any request
-	// was sent.
-	ErrInvalidArgument = errors.New("invalid argument")
+	ErrConfiguration           = errors.New("the application is misconfigured; users need not reconnect")
+	ErrGrantRevoked            = errors.New("the grant was revoked")
+	ErrInvalidGrant            = errors.New("the refresh token was refused (invalid_grant)")
+	ErrMissingScope            = errors.New("the grant lacks a required scope")
+	ErrWrongOrganization       = errors.New("the resource belongs to another organization than the grant's")
+	ErrConflict                = errors.New("conflict with the current state")
+	ErrTemporary               = errors.New("temporary failure, try again later")
+	ErrUnexpectedResponse      = errors.New("unexpected response from the service")
+	ErrInvalidArgument         = errors.New("invalid argument")
+	ErrMCPUnauthorized         = errors.New("the MCP endpoint refused the installation token; the grant is not gone, REST still works")
 )
 
 // Error codes the service sends in its error bodies, and the one RFC 6749
@@ -79,24 +45,16 @@ const (
 	CodeInvalidClient     = "invalid_client"
 )
 
-// GrantGone reports whether code says the grant can no longer be used.
-func GrantGone(code string) bool {
-	return code == CodeGrantRevoked || code == CodeInvalidGrant || code == CodeGrantNotFound
-}
-
 // WrongURL reports whether the answer looks like a request that missed the
 // service's endpoint: a 404 or 405 without a code the service documents
 // (a proxy's page, another server's "Not found").
 func (e *APIError) WrongURL() bool {
-	if e.StatusCode != http.StatusNotFound && e.StatusCode != http.StatusMethodNotAllowed {
-		return false
-	}
 	switch e.Code {
 	case CodeInvalidRequest, CodeInvalidGrant, CodeInvalidToken, CodeMissingScope, CodeWrongOrganization,
 		CodeGrantNotFound, CodeGrantRevoked, CodeRateLimited, CodeInvalidClient:
 		return false
 	}
-	return true
+	return e.StatusCode == http.StatusNotFound || e.StatusCode == http.StatusMethodNotAllowed
 }
 
 // ReconnectAdvice ends the message of an error that says the grant is gone.
@@ -105,60 +63,38 @@ const ReconnectAdvice = "the user must reconnect the application"
 // MaxBodySnippet is how many bytes of an error body an APIError keeps.
 const MaxBodySnippet = 1024
 
-// APIError is a non-2xx answer from the service. It never holds a token:
-// tokens travel in headers, and the body snippet is scrubbed of the
-// credentials the SDK knows.
+// APIError is a non-2xx answer from the service: partner.APIError, which
+// documents the fields, inside the SDK. It never holds a token: tokens
+// travel in headers, and what it keeps of the body is scrubbed.
 type APIError struct {
-	// StatusCode is the HTTP status of the answer.
-	StatusCode int
-	// Code is the body's "error" field (for example grant_revoked), or ""
-	// when the body had none or was not JSON.
-	Code string
-	// Message is the body's "message" or "error_description", if any.
-	Message string
-	// Method and Path name the request: Path is the whole path that was
-	// requested (the base URL's own path included), without host or query.
-	Method string
-	Path   string
-	// Body is the start of the response body, at most MaxBodySnippet bytes.
-	Body []byte
-	// RetryAfter is the delay the service asked for with Retry-After (on
-	// 429 or 503), or 0.
-	RetryAfter time.Duration
+	StatusCode    int
+	Code, Message string
+	Method, Path  string
+	Body          []byte // at most MaxBodySnippet bytes
+	RetryAfter    time.Duration
 }
 
 // Error returns a short one-line description such as
 // "partner: GET /api/oauth-client/organizations: 410 grant_revoked".
 func (e *APIError) Error() string {
-	var b strings.Builder
-	b.WriteString("partner: ")
-	b.WriteString(e.Method)
-	b.WriteByte(' ')
-	b.WriteString(e.Path)
-	b.WriteString(": ")
-	b.WriteString(strconv.Itoa(e.StatusCode))
-	if e.Code != "" {
-		b.WriteByte(' ')
-		b.WriteString(e.Code)
-	} else if t := http.StatusText(e.StatusCode); t != "" {
-		b.WriteByte(' ')
-		b.WriteString(t)
+	s := fmt.Sprintf("partner: %s %s: %d", e.Method, e.Path, e.StatusCode)
+	if c := cmp.Or(e.Code, http.StatusText(e.StatusCode)); c != "" {
+		s += " " + c
 	}
 	if e.Message != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Message)
+		s += ": " + e.Message
 	}
 	if e.RetryAfter > 0 {
-		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
+		s += fmt.Sprintf(" (retry after %s)", e.RetryAfter)
 	}
-	return b.String()
+	return s
 }
 
-// GrantGone reports whether the answer says the grant is gone: one of the
-// codes of GrantGone, or a 410 Gone without a code (how the service
-// answers a request of a revoked grant).
+// GrantGone reports whether the answer says the grant can no longer be
+// used: grant_revoked, invalid_grant or grant_not_found, or a 410 Gone
+// without a code (how the service answers a request of a revoked grant).
 func (e *APIError) GrantGone() bool {
-	return GrantGone(e.Code) || e.revokedByStatus()
+	return e.Code == CodeGrantRevoked || e.Code == CodeInvalidGrant || e.Code == CodeGrantNotFound || e.revokedByStatus()
 }
 
 func (e *APIError) revokedByStatus() bool { return e.StatusCode == http.StatusGone && e.Code == "" }
@@ -190,13 +126,10 @@ func Temporary(status int) bool {
 	return status == http.StatusTooManyRequests || status >= 500
 }
 
-// MissingScopeError is the error for a token without the scope an operation
-// needs. errors.Is(err, ErrMissingScope) is true for it, and errors.As
-// finds the *APIError inside.
+// MissingScopeError is partner.MissingScopeError inside the SDK: a
+// missing_scope answer, with the scope the service said it needs.
 type MissingScopeError struct {
 	*APIError
-	// Required is the scope the operation needs, as the service named it
-	// (for example translations:publish); "" if the service did not say.
 	Required string
 }
 
@@ -228,44 +161,25 @@ type errorBody struct {
 	Required         string          `json:"required"`
 }
 
-type nestedError struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
 // FromResponse builds the typed error for a non-2xx answer from its status,
 // its (already bounded) body and Retry-After delay. Every secret in scrub
 // is removed from what the error keeps, in whatever form the body echoes
 // it. It returns *MissingScopeError when the body says missing_scope,
 // whatever the status, and *APIError otherwise.
 func FromResponse(method, path string, status int, body []byte, retryAfter time.Duration, scrub redact.Secrets) error {
-	e := &APIError{
-		StatusCode: status,
-		Method:     method,
-		Path:       path,
-		Body:       snippet(body, scrub),
-		RetryAfter: retryAfter,
-	}
+	e := &APIError{StatusCode: status, Method: method, Path: path, Body: snippet(body, scrub), RetryAfter: retryAfter}
 	var eb errorBody
 	if json.Unmarshal(body, &eb) != nil {
 		return e
 	}
 	var code string
 	if json.Unmarshal(eb.Error, &code) != nil {
-		var n nestedError
+		var n struct{ Code, Message string }
 		if json.Unmarshal(eb.Error, &n) == nil {
-			code = n.Code
-			if eb.Message == "" {
-				eb.Message = n.Message
-			}
+			code, eb.Message = n.Code, cmp.Or(eb.Message, n.Message)
 		}
 	}
-	e.Code = clean(code, 64, scrub)
-	msg := eb.Message
-	if msg == "" {
-		msg = eb.ErrorDescription
-	}
-	e.Message = clean(msg, 200, scrub)
+	e.Code, e.Message = clean(code, 64, scrub), clean(cmp.Or(eb.Message, eb.ErrorDescription), 200, scrub)
 	if e.Code == CodeMissingScope {
 		return &MissingScopeError{APIError: e, Required: clean(eb.Required, 100, scrub)}
 	}
@@ -278,10 +192,7 @@ func snippet(body []byte, scrub redact.Secrets) []byte {
 		return nil
 	}
 	s := scrub.String(string(body))
-	if len(s) > MaxBodySnippet {
-		s = s[:MaxBodySnippet]
-	}
-	return []byte(s)
+	return []byte(s[:min(len(s), MaxBodySnippet)])
 }
 
 // clean makes a server-supplied string safe to put in an error line: no
@@ -344,11 +255,7 @@ func Classify(class, err error, advice string) error {
 
 // Error returns Err's text, then the advice (or the class's text).
 func (e *Classified) Error() string {
-	a := e.Advice
-	if a == "" {
-		a = e.Class.Error()
-	}
-	return e.Err.Error() + ": " + a
+	return e.Err.Error() + ": " + cmp.Or(e.Advice, e.Class.Error())
 }
 
 // Unwrap returns both the class and the error.

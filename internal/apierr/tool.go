@@ -1,26 +1,16 @@
 package apierr
 
 import (
+	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/locsvc/partner-go/internal/redact"
-)
-
-// Sentinels for the service's MCP tools.
-var (
-	// ErrMCPUnauthorized reports that an MCP endpoint refused the
-	// installation token even after one fresh token was minted. The grant
-	// is not gone and REST still works with the same token; the MCP
-	// servers may not accept installation tokens at all.
-	// The SDK does not mint again for MCP until the token changes for
-	// another reason, and returns this error at once until then.
-	ErrMCPUnauthorized = errors.New("the MCP endpoint refused the installation token; the grant is not gone, REST still works")
 )
 
 // PublishCooldown is the service's wait between two publishTranslations
@@ -50,22 +40,15 @@ const (
 // MaxToolText is how many bytes of a tool's failure text a ToolError keeps.
 const MaxToolText = 500
 
-// ToolError is a tool call that the service answered with a failure
-// (isError) or a JSON-RPC error. Text is the service's message, scrubbed of
-// the token in use and other known secrets, on one line and bounded.
+// ToolError is partner.ToolError, which documents the fields, inside the
+// SDK: a tool call the service answered with a failure (isError) or a
+// JSON-RPC error. Text is scrubbed of known secrets, on one line and
+// bounded.
 type ToolError struct {
-	// Tool is the tool's name, for example createKeys.
-	Tool string
-	// Kind is what the failure was; ToolOther when not recognised.
-	Kind ToolErrorKind
-	// Text is the service's message.
-	Text string
-	// Required is the scope the call needs, for ToolMissingScope: named
-	// in Text, or else the scope the service documents for the tool.
-	Required string
-	// RetryAfter is how long to wait before trying again, for
-	// ToolTooManyRequests: the wait the text gives, or else
-	// PublishCooldown; 0 otherwise.
+	Tool       string
+	Kind       ToolErrorKind
+	Text       string
+	Required   string
 	RetryAfter time.Duration
 
 	scope *MissingScopeError // for ToolMissingScope
@@ -74,19 +57,11 @@ type ToolError struct {
 // Error returns a one-line description such as
 // "partner: tool createKeys failed (conflict): CONFLICT: a.b is a parent".
 func (e *ToolError) Error() string {
-	var b strings.Builder
-	b.WriteString("partner: tool ")
-	b.WriteString(e.Tool)
-	b.WriteString(" failed (")
-	b.WriteString(string(e.Kind))
-	b.WriteString("): ")
-	b.WriteString(withRequired(e.Text, e.Required))
+	s := "partner: tool " + e.Tool + " failed (" + string(e.Kind) + "): " + withRequired(e.Text, e.Required)
 	if e.RetryAfter > 0 {
-		b.WriteString(" (retry after ")
-		b.WriteString(e.RetryAfter.String())
-		b.WriteByte(')')
+		s += " (retry after " + e.RetryAfter.String() + ")"
 	}
-	return b.String()
+	return s
 }
 
 // Is makes errors.Is work with the sentinels that match the Kind.
@@ -110,11 +85,10 @@ func (e *ToolError) Is(target error) bool {
 // failure, so a scope failure reads the same over REST and MCP.
 func (e *ToolError) As(target any) bool {
 	p, ok := target.(**MissingScopeError)
-	if !ok || e.scope == nil {
-		return false
+	if ok && e.scope != nil {
+		*p = e.scope
 	}
-	*p = e.scope
-	return true
+	return ok && e.scope != nil
 }
 
 // FromToolText returns the error for a tool's failure text (an isError
@@ -151,26 +125,12 @@ func FromToolText(tool, text string, scrub redact.Secrets) error {
 	e := &ToolError{Tool: tool, Kind: kind, Text: text}
 	switch e.Kind {
 	case ToolMissingScope:
-		e.Required = scopeIn(text)
-		if e.Required == "" {
-			e.Required = ToolScope(tool)
-		}
-		e.scope = &MissingScopeError{
-			APIError: &APIError{
-				// The HTTP answer was a 200 carrying a tool result.
-				StatusCode: http.StatusOK,
-				Code:       CodeMissingScope,
-				Message:    text,
-				Method:     "tools/call",
-				Path:       tool,
-			},
-			Required: e.Required,
-		}
+		e.Required = cmp.Or(scopeIn(text), ToolScope(tool))
+		// The HTTP answer was a 200 carrying a tool result.
+		e.scope = &MissingScopeError{Required: e.Required,
+			APIError: &APIError{StatusCode: http.StatusOK, Code: CodeMissingScope, Message: text, Method: "tools/call", Path: tool}}
 	case ToolTooManyRequests:
-		e.RetryAfter = waitIn(unquoted(strings.ToLower(msg)))
-		if e.RetryAfter == 0 {
-			e.RetryAfter = PublishCooldown
-		}
+		e.RetryAfter = cmp.Or(waitIn(unquoted(strings.ToLower(msg))), PublishCooldown)
 	}
 	return e
 }
@@ -208,34 +168,28 @@ func validationIssues(msg string) (string, bool) {
 	if json.Unmarshal([]byte(msg), &issues) != nil || len(issues) == 0 {
 		return "", false
 	}
-	var b strings.Builder
+	var parts []string
 	for i, is := range issues {
 		if is.Code == nil || is.Message == nil {
 			return "", false
 		}
 		if i == maxIssues {
-			fmt.Fprintf(&b, ", and %d more", len(issues)-i)
+			parts = append(parts, fmt.Sprintf("and %d more", len(issues)-i))
 			break
 		}
-		if i > 0 {
-			b.WriteString(", ")
-		}
+		path := make([]string, len(is.Path))
 		for j, p := range is.Path {
-			if j > 0 {
-				b.WriteByte('.')
+			if json.Unmarshal(p, &path[j]) != nil {
+				path[j] = string(p)
 			}
-			var s string
-			if json.Unmarshal(p, &s) != nil {
-				s = string(p)
-			}
-			b.WriteString(s)
 		}
-		if len(is.Path) > 0 {
-			b.WriteString(": ")
+		if len(path) > 0 {
+			parts = append(parts, strings.Join(path, ".")+": "+*is.Message)
+		} else {
+			parts = append(parts, *is.Message)
 		}
-		b.WriteString(*is.Message)
 	}
-	return b.String(), true
+	return strings.Join(parts, ", "), true
 }
 
 // unquoted returns s without its double-quoted parts: the caller's values
@@ -243,20 +197,15 @@ func validationIssues(msg string) (string, bool) {
 func unquoted(s string) string {
 	var b strings.Builder
 	for {
-		i := strings.IndexByte(s, '"')
-		if i < 0 {
+		before, rest, ok := strings.Cut(s, `"`)
+		_, after, closed := strings.Cut(rest, `"`)
+		if !ok || !closed {
 			break
 		}
-		j := strings.IndexByte(s[i+1:], '"')
-		if j < 0 {
-			break
-		}
-		b.WriteString(s[:i])
-		b.WriteByte(' ')
-		s = s[i+1+j+1:]
+		b.WriteString(before + " ")
+		s = after
 	}
-	b.WriteString(s)
-	return b.String()
+	return b.String() + s
 }
 
 // toolKind recognises a lowercased failure message, with its quoted parts
@@ -292,35 +241,18 @@ func toolKind(s string) ToolErrorKind {
 // maxWait bounds a wait read from a text: a day.
 const maxWait = 24 * time.Hour
 
-// waitIn returns the N of "wait N seconds" (also "wait N s", "wait N
-// sec", "wait for N seconds") in a lowercased text, or 0.
+// waitPhrase finds "wait N seconds" (also "wait N s", "wait N sec",
+// "wait for N seconds") in a lowercased text, N of at most five digits.
+var waitPhrase = regexp.MustCompile(`(?:^|[^_a-z0-9])wait (?:for )?([0-9]{1,5}) *(?:seconds|second|secs|sec|s)(?:[^_a-z0-9]|$)`)
+
+// waitIn returns the wait of the first waitPhrase in s, or 0.
 func waitIn(s string) time.Duration {
-	for i := 0; ; {
-		j := strings.Index(s[i:], "wait ")
-		if j < 0 {
-			return 0
-		}
-		j += i
-		i = j + 1
-		if j > 0 && wordByte(s[j-1]) {
-			continue
-		}
-		rest := strings.TrimPrefix(s[j+len("wait "):], "for ")
-		n := 0
-		for n < len(rest) && n < 6 && rest[n] >= '0' && rest[n] <= '9' {
-			n++
-		}
-		if n == 0 || n == 6 {
-			continue
-		}
-		secs, _ := strconv.Atoi(rest[:n])
-		unit := strings.TrimLeft(rest[n:], " ")
-		for _, u := range [...]string{"seconds", "second", "secs", "sec", "s"} {
-			if strings.HasPrefix(unit, u) && !followedByWord(unit, len(u)) {
-				return min(time.Duration(secs)*time.Second, maxWait)
-			}
-		}
+	m := waitPhrase.FindStringSubmatch(s)
+	if m == nil {
+		return 0
 	}
+	secs, _ := strconv.Atoi(m[1])
+	return min(time.Duration(secs)*time.Second, maxWait)
 }
 
 // hasCode reports whether code occurs in s as a word of its own: not
@@ -332,8 +264,7 @@ func hasCode(s, code string) bool {
 			return false
 		}
 		j += i
-		end := j + len(code)
-		if (j == 0 || !wordByte(s[j-1])) && (end == len(s) || !wordByte(s[end])) {
+		if (j == 0 || !wordByte(s[j-1])) && !followedByWord(s, j+len(code)) {
 			return true
 		}
 		i = j + 1
@@ -344,14 +275,11 @@ func wordByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
 }
 
-// scopeNames returns the scope names the service grants.
+// scopeNames returns the scope names the service grants: package
+// partner's Scope constants, which a test there keeps equal to these.
 func scopeNames() [13]string {
-	return [...]string{
-		"org:read", "projects:read", "projects:write", "keys:read", "keys:write",
-		"translations:read", "translations:write", "translations:publish",
-		"content:read", "content:write", "content:publish",
-		"glossary:read", "glossary:write",
-	}
+	return [...]string{"org:read", "projects:read", "projects:write", "keys:read", "keys:write", "translations:read",
+		"translations:write", "translations:publish", "content:read", "content:write", "content:publish", "glossary:read", "glossary:write"}
 }
 
 // scopeIn returns the first of scopeNames named in text, or "".

@@ -48,40 +48,16 @@ func (s Secrets) Merge(o Secrets) Secrets { return s.With(o.list...) }
 // without padding.
 func (s Secrets) String(text string) string {
 	for _, secret := range s.list {
-		for _, form := range literalForms(secret) {
-			if strings.Contains(text, form) {
-				text = strings.ReplaceAll(text, form, Mark)
-			}
+		b := []byte(secret)
+		for _, form := range []string{secret, base64.StdEncoding.EncodeToString(b), base64.URLEncoding.EncodeToString(b),
+			base64.RawStdEncoding.EncodeToString(b), base64.RawURLEncoding.EncodeToString(b)} {
+			text = strings.ReplaceAll(text, form, Mark)
 		}
-		if strings.ContainsAny(text, `\%+`) {
+		if strings.ContainsAny(text, `\%+`) { // every escaped form has one; this spares compiling the pattern
 			text = escaped(secret).ReplaceAllLiteralString(text, Mark)
 		}
 	}
 	return text
-}
-
-// Bytes is String for a byte slice; it returns b itself when nothing was
-// redacted.
-func (s Secrets) Bytes(b []byte) []byte {
-	if len(s.list) == 0 || len(b) == 0 {
-		return b
-	}
-	out := s.String(string(b))
-	if out == string(b) {
-		return b
-	}
-	return []byte(out)
-}
-
-func literalForms(secret string) []string {
-	b := []byte(secret)
-	return []string{
-		secret,
-		base64.StdEncoding.EncodeToString(b),
-		base64.URLEncoding.EncodeToString(b),
-		base64.RawStdEncoding.EncodeToString(b),
-		base64.RawURLEncoding.EncodeToString(b),
-	}
 }
 
 // escaped returns a pattern that matches secret with any of its
@@ -90,60 +66,28 @@ func literalForms(secret string) []string {
 func escaped(secret string) *regexp.Regexp {
 	var p strings.Builder
 	for _, r := range secret {
-		p.WriteString("(?:")
-		p.WriteString(regexp.QuoteMeta(string(r)))
+		fmt.Fprintf(&p, "(?:%s|", regexp.QuoteMeta(string(r)))
 		if r < utf8.RuneSelf {
-			fmt.Fprintf(&p, `|\\u00%s|%%%s`, hexClass(byte(r)), hexClass(byte(r)))
-			if short, ok := jsonShort(r); ok {
-				p.WriteString(`|` + regexp.QuoteMeta(short))
+			fmt.Fprintf(&p, `\\u(?i:%04x)|%%(?i:%02x)`, r, r)
+			if i := strings.IndexRune("/\"\\\n\r\t\b\f", r); i >= 0 { // JSON's two-character escapes
+				p.WriteString(`|\\` + regexp.QuoteMeta(`/"\nrtbf`[i:i+1]))
 			}
 			if r == ' ' {
 				p.WriteString(`|\+`)
 			}
 		} else {
-			// JSON writes a rune past U+FFFF as a UTF-16 surrogate pair.
-			u := hexRunes(fmt.Sprintf("%04x", r))
-			if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
-				u = hexRunes(fmt.Sprintf("%04x", r1)) + `\\u` + hexRunes(fmt.Sprintf("%04x", r2))
+			if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError { // JSON writes it as a surrogate pair
+				fmt.Fprintf(&p, `\\u(?i:%04x)\\u(?i:%04x)|`, r1, r2)
+			} else {
+				fmt.Fprintf(&p, `\\u(?i:%04x)|`, r)
 			}
-			fmt.Fprintf(&p, `|\\u%s|%s`, u, percentBytes(string(r)))
+			for _, b := range []byte(string(r)) {
+				fmt.Fprintf(&p, `%%(?i:%02x)`, b)
+			}
 		}
 		p.WriteString(")")
 	}
 	return regexp.MustCompile(p.String())
-}
-
-// jsonShort returns the two-character escape a JSON encoder may write
-// for r.
-func jsonShort(r rune) (string, bool) {
-	const from, to = "/\"\\\n\r\t\b\f", `/"\nrtbf`
-	if i := strings.IndexRune(from, r); i >= 0 {
-		return `\` + to[i:i+1], true
-	}
-	return "", false
-}
-
-// hexClass matches the two hex digits of b in either case.
-func hexClass(b byte) string { return hexRunes(fmt.Sprintf("%02x", b)) }
-
-func hexRunes(h string) string {
-	var p strings.Builder
-	for _, c := range h {
-		if c >= 'a' && c <= 'f' {
-			fmt.Fprintf(&p, "[%c%c]", c, c-'a'+'A')
-		} else {
-			p.WriteRune(c)
-		}
-	}
-	return p.String()
-}
-
-func percentBytes(s string) string {
-	var p strings.Builder
-	for i := 0; i < len(s); i++ {
-		p.WriteString("%" + hexClass(s[i]))
-	}
-	return p.String()
 }
 
 // URL returns u for a log line or an error: scheme, host and path only.
