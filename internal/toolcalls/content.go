@@ -1,7 +1,6 @@
 package toolcalls
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -9,10 +8,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/locsvc/partner-go/internal/apierr"
+	"github.com/locsvc/partner-go/internal/lenient"
 )
 
-// This file holds what the content tools share:
-// argument checks and lenient wire types.
+// This file holds what the content tools share: argument checks and the
+// answers of the tools that write or confirm.
 
 // Patterns the content tools check.
 var (
@@ -20,18 +20,22 @@ var (
 	fieldNameRE = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
 )
 
-// required checks that s is set.
-func required(field, s string) error {
-	if s == "" {
-		return apierr.ArgumentError(field, "is empty")
-	}
-	return nil
+// limit is a text's most characters, for maxLen.
+type limit struct {
+	field string
+	s     *string // nil: not sent
+	most  int
 }
 
-// maxLen checks that s has at most n characters.
-func maxLen(field, s string, n int) error {
-	if l := utf8.RuneCountInString(s); l > n {
-		return apierr.ArgumentError(field, fmt.Sprintf("has %d characters; at most %d", l, n))
+// maxLen checks that each text has at most its number of characters.
+func maxLen(ls ...limit) error {
+	for _, l := range ls {
+		if l.s == nil {
+			continue
+		}
+		if n := utf8.RuneCountInString(*l.s); n > l.most {
+			return apierr.ArgumentError(l.field, fmt.Sprintf("has %d characters; at most %d", n, l.most))
+		}
 	}
 	return nil
 }
@@ -41,7 +45,7 @@ func pattern(field, s string, n int, re *regexp.Regexp, want string) error {
 	if err := required(field, s); err != nil {
 		return err
 	}
-	if err := maxLen(field, s, n); err != nil {
+	if err := maxLen(limit{field, &s, n}); err != nil {
 		return err
 	}
 	if !re.MatchString(s) {
@@ -76,24 +80,13 @@ func checkValues(field string, m map[string]any) error {
 	return nil
 }
 
-// trueOrNil sends a flag only when it is set.
-func trueOrNil(b bool) *bool {
-	if !b {
-		return nil
-	}
-	return &b
-}
-
-// okWire is the answer of the tools that only confirm ({deleted:true,
-// ok:true} and the like).
-type okWire struct {
-	OK *bool `json:"ok"`
-}
-
-// confirmed decodes a confirmation; an explicit ok:false is an
-// unexpected answer, not a success.
+// confirmed decodes the answer of a tool that only confirms ({deleted:
+// true, ok: true} and the like); an explicit ok: false is an unexpected
+// answer, not a success.
 func confirmed(tool string, text []byte) error {
-	var w okWire
+	var w struct {
+		OK *bool `json:"ok"`
+	}
 	if err := decode(tool, text, &w); err != nil {
 		return err
 	}
@@ -103,25 +96,30 @@ func confirmed(tool string, text []byte) error {
 	return nil
 }
 
-// flexText decodes a string, or keeps any other JSON value as its
-// compact text; null leaves it empty. It never fails.
-type flexText string
-
-func (f *flexText) UnmarshalJSON(b []byte) error {
-	var s string
-	if json.Unmarshal(b, &s) == nil {
-		*f = flexText(s)
-		return nil
+// written decodes the object named what ("model", "field", "entry") of a
+// write tool's answer into v; an answer without it is unexpected.
+func written(tool, what string, text json.RawMessage, v any) error {
+	var w map[string]json.RawMessage
+	if err := decode(tool, text, &w); err != nil {
+		return err
 	}
-	b = bytes.TrimSpace(b)
-	if string(b) == "null" {
-		return nil
+	if !isObject(w[what]) {
+		return fmt.Errorf("partner: tool %s: %w: the result has no %s", tool, apierr.ErrUnexpectedResponse, what)
 	}
-	var c bytes.Buffer
-	if json.Compact(&c, b) == nil {
-		*f = flexText(c.String())
-	}
+	_ = json.Unmarshal(w[what], v)
 	return nil
+}
+
+// isObject reports whether raw is a JSON object.
+func isObject(raw json.RawMessage) bool {
+	for _, b := range raw {
+		switch b {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		return b == '{'
+	}
+	return false
 }
 
 // errText decodes an item's error: a string, or an object's message
@@ -140,47 +138,8 @@ func (e *errText) UnmarshalJSON(b []byte) error {
 			return nil
 		}
 	}
-	var t flexText
+	var t lenient.Text
 	_ = t.UnmarshalJSON(b)
 	*e = errText(t)
-	return nil
-}
-
-// fieldValues decodes custom field values (cfv) to text: strings as they
-// are, other values as JSON text; nulls are left out. It never fails.
-type fieldValues map[string]string
-
-func (f *fieldValues) UnmarshalJSON(b []byte) error {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(b, &m) != nil || m == nil {
-		return nil
-	}
-	out := make(map[string]string, len(m))
-	for k, raw := range m {
-		if string(bytes.TrimSpace(raw)) == "null" {
-			continue
-		}
-		var t flexText
-		_ = t.UnmarshalJSON(raw)
-		out[k] = string(t)
-	}
-	*f = out
-	return nil
-}
-
-// flexCount decodes a count sent as a number, or as the list it counts.
-// It never fails.
-type flexCount int
-
-func (f *flexCount) UnmarshalJSON(b []byte) error {
-	var n int
-	if json.Unmarshal(b, &n) == nil {
-		*f = flexCount(n)
-		return nil
-	}
-	var items []json.RawMessage
-	if json.Unmarshal(b, &items) == nil {
-		*f = flexCount(len(items))
-	}
 	return nil
 }
