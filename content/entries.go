@@ -95,20 +95,12 @@ type Entry struct {
 // language's. It never fails.
 func (e *Entry) UnmarshalJSON(b []byte) error {
 	type plain Entry
-	v := struct {
-		*plain
-		Body  body            `json:"body"`
-		PubAt lenient.Time    `json:"pub_at"`
-		CAt   lenient.Time    `json:"c_at"`
-		UAt   lenient.Time    `json:"u_at"`
-		Langs lenient.Strings `json:"langs"`
-		Mdl   modelRef        `json:"mdl"`
-		Cfv   fieldValues     `json:"cfv"`
-	}{plain: (*plain)(e)}
-	_ = json.Unmarshal(b, &v)
-	e.Body, e.RichBody, e.Languages, e.Fields = v.Body.Text, v.Body.Rich, v.Langs, v.Cfv
-	e.Model, e.ModelName, e.ModelKind = v.Mdl.Sl, v.Mdl.Dn, ModelKind(v.Mdl.Kind)
-	e.PublishedAt, e.CreatedAt, e.UpdatedAt = v.PubAt.Time, v.CAt.Time, v.UAt.Time
+	_ = json.Unmarshal(b, (*plain)(e))
+	body, mdl := lenient.Get[body](b, "body"), lenient.Get[modelRef](b, "mdl")
+	e.Body, e.RichBody, e.Model, e.ModelName, e.ModelKind = body.Text, body.Rich, mdl.Sl, mdl.Dn, ModelKind(mdl.Kind)
+	e.Languages, e.Fields = lenient.Get[lenient.Strings](b, "langs"), lenient.Get[fieldValues](b, "cfv")
+	e.PublishedAt = lenient.Get[lenient.Time](b, "pub_at").Time
+	e.CreatedAt, e.UpdatedAt = lenient.Get[lenient.Time](b, "c_at").Time, lenient.Get[lenient.Time](b, "u_at").Time
 	e.Raw = bytes.Clone(b)
 	if len(e.Translations) == 0 {
 		e.Translations = nil
@@ -149,13 +141,9 @@ type Translation struct {
 // fails.
 func (t *Translation) UnmarshalJSON(b []byte) error {
 	type plain Translation
-	v := struct {
-		*plain
-		Body body        `json:"body"`
-		Cfv  fieldValues `json:"cfv"`
-	}{plain: (*plain)(t)}
-	_ = json.Unmarshal(b, &v)
-	t.Body, t.RichBody, t.Fields = v.Body.Text, v.Body.Rich, v.Cfv
+	_ = json.Unmarshal(b, (*plain)(t))
+	body := lenient.Get[body](b, "body")
+	t.Body, t.RichBody, t.Fields = body.Text, body.Rich, lenient.Get[fieldValues](b, "cfv")
 	return nil
 }
 
@@ -176,13 +164,8 @@ type Version struct {
 // UnmarshalJSON decodes an item of an entry's vers list. It never fails.
 func (v *Version) UnmarshalJSON(b []byte) error {
 	type plain Version
-	w := struct {
-		*plain
-		Chg lenient.Text `json:"chg"`
-		CAt lenient.Time `json:"c_at"`
-	}{plain: (*plain)(v)}
-	_ = json.Unmarshal(b, &w)
-	v.Change, v.CreatedAt = string(w.Chg), w.CAt.Time
+	_ = json.Unmarshal(b, (*plain)(v))
+	v.Change, v.CreatedAt = string(lenient.Get[lenient.Text](b, "chg")), lenient.Get[lenient.Time](b, "c_at").Time
 	return nil
 }
 

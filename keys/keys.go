@@ -112,12 +112,8 @@ type KeyWarning struct {
 // sent as an object is taken by its name. It never fails.
 func (w *KeyWarning) UnmarshalJSON(b []byte) error {
 	type plain KeyWarning
-	v := struct {
-		*plain
-		Other lenient.Strings `json:"other"`
-	}{plain: (*plain)(w)}
-	_ = json.Unmarshal(b, &v)
-	w.OtherNamespaces = v.Other
+	_ = json.Unmarshal(b, (*plain)(w))
+	w.OtherNamespaces = lenient.Get[lenient.Strings](b, "other")
 	return nil
 }
 
@@ -197,12 +193,8 @@ type Key struct {
 // index into the page's Namespaces is left to the page. It never fails.
 func (k *Key) UnmarshalJSON(b []byte) error {
 	type plain Key
-	v := struct {
-		*plain
-		TL lenient.Strings `json:"tl"`
-	}{plain: (*plain)(k)}
-	_ = json.Unmarshal(b, &v)
-	k.TranslatedLanguages, k.Raw = v.TL, bytes.Clone(b)
+	_ = json.Unmarshal(b, (*plain)(k))
+	k.TranslatedLanguages, k.Raw = lenient.Get[lenient.Strings](b, "tl"), bytes.Clone(b)
 	return nil
 }
 

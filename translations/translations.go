@@ -98,12 +98,8 @@ type UpdatedKey struct {
 // as an object is taken by its code. It never fails.
 func (u *UpdatedKey) UnmarshalJSON(b []byte) error {
 	type plain UpdatedKey
-	v := struct {
-		*plain
-		Languages lenient.Strings `json:"lng"`
-	}{plain: (*plain)(u)}
-	_ = json.Unmarshal(b, &v)
-	u.Languages = v.Languages
+	_ = json.Unmarshal(b, (*plain)(u))
+	u.Languages = lenient.Get[lenient.Strings](b, "lng")
 	return nil
 }
 
@@ -126,12 +122,8 @@ type ItemError struct {
 // sent as an object is taken by its code. It never fails.
 func (e *ItemError) UnmarshalJSON(b []byte) error {
 	type plain ItemError
-	v := struct {
-		*plain
-		Languages lenient.Strings `json:"l"`
-	}{plain: (*plain)(e)}
-	_ = json.Unmarshal(b, &v)
-	e.Languages = v.Languages
+	_ = json.Unmarshal(b, (*plain)(e))
+	e.Languages = lenient.Get[lenient.Strings](b, "l")
 	return nil
 }
 
@@ -326,7 +318,7 @@ type RecentPublish struct {
 	Type   string `json:"tp"`
 	Status string `json:"st"`
 	// At is when it happened.
-	At time.Time `json:"at"`
+	At time.Time `json:"-"`
 	// NewKeys, UpdatedKeys and Files are the service's nk, uk and tf
 	// counters as it reports them.
 	NewKeys     int `json:"nk"`
@@ -338,12 +330,8 @@ type RecentPublish struct {
 // is RFC 3339 or Unix milliseconds. It never fails.
 func (r *RecentPublish) UnmarshalJSON(b []byte) error {
 	type plain RecentPublish
-	v := struct {
-		*plain
-		At lenient.Time `json:"at"`
-	}{plain: (*plain)(r)}
-	_ = json.Unmarshal(b, &v)
-	r.At = v.At.Time
+	_ = json.Unmarshal(b, (*plain)(r))
+	r.At = lenient.Get[lenient.Time](b, "at").Time
 	return nil
 }
 
@@ -444,8 +432,8 @@ type Sync struct {
 	Type   SyncType   `json:"tp"`
 	Status SyncStatus `json:"st"`
 	// StartedAt and CompletedAt are zero when the service did not say.
-	StartedAt   time.Time `json:"st_at"`
-	CompletedAt time.Time `json:"cp_at"`
+	StartedAt   time.Time `json:"-"`
+	CompletedAt time.Time `json:"-"`
 	// Error is the failure message of a failed job.
 	Error string `json:"err_msg"`
 	// TriggeredBy is who started the job, when known.
@@ -472,21 +460,11 @@ type Sync struct {
 // fails.
 func (s *Sync) UnmarshalJSON(b []byte) error {
 	type plain Sync
-	v := struct {
-		*plain
-		StartedAt   lenient.Time    `json:"st_at"`
-		CompletedAt lenient.Time    `json:"cp_at"`
-		Log         lenient.Strings `json:"log"`
-		Meta        struct {
-			KP lenient.Count `json:"kp"`
-			TF lenient.Count `json:"tf"`
-			PF lenient.Count `json:"pf"`
-		} `json:"meta"`
-	}{plain: (*plain)(s)}
-	_ = json.Unmarshal(b, &v)
-	s.StartedAt, s.CompletedAt, s.Log = v.StartedAt.Time, v.CompletedAt.Time, v.Log
-	s.KeysProcessed, s.Files, s.FilesProcessed = int(v.Meta.KP), int(v.Meta.TF), int(v.Meta.PF)
-	s.Raw = bytes.Clone(b)
+	_ = json.Unmarshal(b, (*plain)(s))
+	s.StartedAt, s.CompletedAt = lenient.Get[lenient.Time](b, "st_at").Time, lenient.Get[lenient.Time](b, "cp_at").Time
+	meta := lenient.Get[map[string]lenient.Count](b, "meta")
+	s.KeysProcessed, s.Files, s.FilesProcessed = int(meta["kp"]), int(meta["tf"]), int(meta["pf"])
+	s.Log, s.Raw = lenient.Get[lenient.Strings](b, "log"), bytes.Clone(b)
 	return nil
 }
 
@@ -715,12 +693,8 @@ type ProjectSummary struct {
 // and never fails.
 func (p *ProjectSummary) UnmarshalJSON(b []byte) error {
 	type plain ProjectSummary
-	v := struct {
-		*plain
-		TargetLanguages lenient.Strings `json:"targetLanguages"`
-	}{plain: (*plain)(p)}
-	_ = json.Unmarshal(b, &v)
-	p.TargetLanguages = v.TargetLanguages
+	_ = json.Unmarshal(b, (*plain)(p))
+	p.TargetLanguages = lenient.Get[lenient.Strings](b, "targetLanguages")
 	p.FileStructure, p.KeyFormat = cmp.Or(p.FileStructure, SingleFile), cmp.Or(p.KeyFormat, Nested)
 	p.Raw = bytes.Clone(b)
 	return nil
@@ -804,11 +778,7 @@ type CDN struct {
 // trailing slash. It never fails.
 func (c *CDN) UnmarshalJSON(b []byte) error {
 	type plain CDN
-	v := struct {
-		*plain
-		Examples lenient.Strings `json:"ex"`
-	}{plain: (*plain)(c)}
-	_ = json.Unmarshal(b, &v)
-	c.Examples, c.BaseURL = v.Examples, strings.TrimRight(c.BaseURL, "/")
+	_ = json.Unmarshal(b, (*plain)(c))
+	c.Examples, c.BaseURL = lenient.Get[lenient.Strings](b, "ex"), strings.TrimRight(c.BaseURL, "/")
 	return nil
 }

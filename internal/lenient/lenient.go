@@ -12,6 +12,17 @@ import (
 	"time"
 )
 
+// Get decodes the member name of the JSON object b into a T, leniently:
+// a missing member, or one of another type, leaves T zero.
+func Get[T any](b []byte, name string) T {
+	var m map[string]json.RawMessage
+	var v T
+	if json.Unmarshal(b, &m) == nil && m[name] != nil {
+		_ = json.Unmarshal(m[name], &v)
+	}
+	return v
+}
+
 // Strings decodes a list of strings; elements that are objects are taken
 // by their id, keyId, k, name, nm, message or msg field, or else kept as
 // JSON text.

@@ -61,6 +61,14 @@ func fill(ctx context.Context, c Caller, tool string, args, v any, raw *json.Raw
 	return nil
 }
 
+// result is fill for a result that needs nothing more: it returns r.
+func result[T any](ctx context.Context, c Caller, tool string, args any, r *T, raw *json.RawMessage) (*T, error) {
+	if err := fill(ctx, c, tool, args, r, raw); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
 // decode unmarshals a tool's JSON text into v leniently: a field whose
 // JSON type does not fit is left as it is and the rest is decoded
 // (encoding/json goes on after an UnmarshalTypeError). Text that is not a

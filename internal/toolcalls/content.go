@@ -42,10 +42,7 @@ func maxLen(ls ...limit) error {
 
 // pattern checks a required slug or name: 1 to n characters matching re.
 func pattern(field, s string, n int, re *regexp.Regexp, want string) error {
-	if err := required(field, s); err != nil {
-		return err
-	}
-	if err := maxLen(limit{field, &s, n}); err != nil {
+	if err := cmp.Or(required(field, s), maxLen(limit{field, &s, n})); err != nil {
 		return err
 	}
 	if !re.MatchString(s) {

@@ -40,10 +40,7 @@ func checkEntryRef(project, id string) error {
 }
 
 func checkEntryList(project string, opt content.ListOptions) error {
-	if err := checkProject(project); err != nil {
-		return err
-	}
-	if err := between("PageSize", opt.PageSize, 1, content.MaxPageSize); err != nil {
+	if err := cmp.Or(checkProject(project), between("PageSize", opt.PageSize, 1, content.MaxPageSize)); err != nil {
 		return err
 	}
 	if opt.SearchBody && opt.Model == "" {
@@ -135,10 +132,7 @@ func GetEntry(ctx context.Context, c Caller, project, id string, opt content.Get
 		Compact bool     `json:"compact,omitempty"`
 	}{entryIDArgs{project, id}, opt.Expand, opt.Compact}
 	var e content.Entry
-	if err := fill(ctx, c, toolGetEntry, args, &e, &e.Raw); err != nil {
-		return nil, err
-	}
-	return &e, nil
+	return result(ctx, c, toolGetEntry, args, &e, &e.Raw)
 }
 
 // checkTranslations checks the languages of an entry to write.
@@ -176,11 +170,7 @@ func writeEntry(ctx context.Context, c Caller, tool string, args any) (*content.
 	if err := written(tool, "entry", text, &e); err != nil {
 		return nil, err
 	}
-	var w struct {
-		Warn lenient.Text `json:"warn"`
-	}
-	_ = json.Unmarshal(text, &w)
-	e.Warning = string(w.Warn)
+	e.Warning = string(lenient.Get[lenient.Text](text, "warn"))
 	return &e, nil
 }
 

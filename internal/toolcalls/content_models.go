@@ -54,10 +54,7 @@ func GetModel(ctx context.Context, c Caller, project, model string) (*content.Mo
 		return nil, err
 	}
 	var m content.Model
-	if err := fill(ctx, c, toolGetModel, modelSlugArgs{project, model}, &m, &m.Raw); err != nil {
-		return nil, err
-	}
-	return &m, nil
+	return result(ctx, c, toolGetModel, modelSlugArgs{project, model}, &m, &m.Raw)
 }
 
 // checkFieldType checks a field's type.
@@ -90,19 +87,7 @@ func checkOptions(field string, o *content.FieldOptions) error {
 
 // checkNewField checks a NewField; field names it in errors.
 func checkNewField(field string, f content.NewField) error {
-	if err := pattern(field+".Name", f.Name, 100, fieldNameRE, "a-z, 0-9 and _, not starting with a digit"); err != nil {
-		return err
-	}
-	if err := required(field+".DisplayName", f.DisplayName); err != nil {
-		return err
-	}
-	if err := maxLen(limit{field + ".DisplayName", &f.DisplayName, 200}); err != nil {
-		return err
-	}
-	if err := checkFieldType(field+".Type", f.Type); err != nil {
-		return err
-	}
-	if err := maxLen(limit{field + ".Placeholder", &f.Placeholder, 500}, limit{field + ".HelpText", &f.HelpText, 500}); err != nil {
+	if err := cmp.Or(pattern(field+".Name", f.Name, 100, fieldNameRE, "a-z, 0-9 and _, not starting with a digit"), required(field+".DisplayName", f.DisplayName), maxLen(limit{field + ".DisplayName", &f.DisplayName, 200}), checkFieldType(field+".Type", f.Type), maxLen(limit{field + ".Placeholder", &f.Placeholder, 500}, limit{field + ".HelpText", &f.HelpText, 500})); err != nil {
 		return err
 	}
 	if f.Position != nil && *f.Position < 0 {
@@ -118,19 +103,7 @@ func checkKind(k content.ModelKind) error {
 
 // CreateModel creates a model with createContentModel.
 func CreateModel(ctx context.Context, c Caller, project string, m content.NewModel) (*content.Model, error) {
-	if err := checkProject(project); err != nil {
-		return nil, err
-	}
-	if err := pattern("Slug", m.Slug, 100, modelSlugRE, "a-z, 0-9 and -"); err != nil {
-		return nil, err
-	}
-	if err := required("DisplayName", m.DisplayName); err != nil {
-		return nil, err
-	}
-	if err := maxLen(limit{"DisplayName", &m.DisplayName, 200}, limit{"Description", &m.Description, 1000}, limit{"Icon", &m.Icon, 50}); err != nil {
-		return nil, err
-	}
-	if err := checkKind(m.Kind); err != nil {
+	if err := cmp.Or(checkProject(project), pattern("Slug", m.Slug, 100, modelSlugRE, "a-z, 0-9 and -"), required("DisplayName", m.DisplayName), maxLen(limit{"DisplayName", &m.DisplayName, 200}, limit{"Description", &m.Description, 1000}, limit{"Icon", &m.Icon, 50}), checkKind(m.Kind)); err != nil {
 		return nil, err
 	}
 	for i, f := range m.Fields {
@@ -170,13 +143,7 @@ func writeModel(ctx context.Context, c Caller, tool string, args any) (*content.
 
 // UpdateModel changes a model with updateContentModel.
 func UpdateModel(ctx context.Context, c Caller, project, model string, u content.ModelUpdate) (*content.Model, error) {
-	if err := checkModelRef(project, model); err != nil {
-		return nil, err
-	}
-	if err := maxLen(limit{"DisplayName", &u.DisplayName, 200}, limit{"Description", u.Description, 1000}, limit{"Icon", u.Icon, 50}); err != nil {
-		return nil, err
-	}
-	if err := checkKind(u.Kind); err != nil {
+	if err := cmp.Or(checkModelRef(project, model), maxLen(limit{"DisplayName", &u.DisplayName, 200}, limit{"Description", u.Description, 1000}, limit{"Icon", u.Icon, 50}), checkKind(u.Kind)); err != nil {
 		return nil, err
 	}
 	if u == (content.ModelUpdate{}) {
@@ -221,10 +188,7 @@ func writeField(ctx context.Context, c Caller, tool string, args any) (*content.
 
 // AddField adds a field to a model with addField.
 func AddField(ctx context.Context, c Caller, project, model string, f content.NewField) (*content.Field, error) {
-	if err := checkModelRef(project, model); err != nil {
-		return nil, err
-	}
-	if err := checkNewField("field", f); err != nil {
+	if err := cmp.Or(checkModelRef(project, model), checkNewField("field", f)); err != nil {
 		return nil, err
 	}
 	return writeField(ctx, c, toolAddField, struct {
@@ -241,22 +205,7 @@ type fieldNameArgs struct {
 
 // UpdateField changes a field with updateField.
 func UpdateField(ctx context.Context, c Caller, project, model, name string, u content.FieldUpdate) (*content.Field, error) {
-	if err := checkModelRef(project, model); err != nil {
-		return nil, err
-	}
-	if err := required("field name", name); err != nil {
-		return nil, err
-	}
-	if err := maxLen(limit{"DisplayName", &u.DisplayName, 200}); err != nil {
-		return nil, err
-	}
-	if err := checkFieldType("Type", u.Type); err != nil {
-		return nil, err
-	}
-	if err := maxLen(limit{"Placeholder", u.Placeholder, 500}, limit{"HelpText", u.HelpText, 500}); err != nil {
-		return nil, err
-	}
-	if err := checkOptions("Options", u.Options); err != nil {
+	if err := cmp.Or(checkModelRef(project, model), required("field name", name), maxLen(limit{"DisplayName", &u.DisplayName, 200}), checkFieldType("Type", u.Type), maxLen(limit{"Placeholder", u.Placeholder, 500}, limit{"HelpText", u.HelpText, 500}), checkOptions("Options", u.Options)); err != nil {
 		return nil, err
 	}
 	if u == (content.FieldUpdate{}) {
@@ -271,10 +220,7 @@ func UpdateField(ctx context.Context, c Caller, project, model, name string, u c
 // RemoveField removes a field and its values in every entry with
 // removeField.
 func RemoveField(ctx context.Context, c Caller, project, model, name string) error {
-	if err := checkModelRef(project, model); err != nil {
-		return err
-	}
-	if err := required("field name", name); err != nil {
+	if err := cmp.Or(checkModelRef(project, model), required("field name", name)); err != nil {
 		return err
 	}
 	return confirm(ctx, c, toolRemoveField, fieldNameArgs{project, model, name})

@@ -1,6 +1,7 @@
 package toolcalls
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -39,17 +40,11 @@ func CreateKeys(ctx context.Context, c Caller, project string, ks []keys.NewKey,
 		Force   bool          `json:"force,omitempty"`
 	}{project, ks, opt.Force}
 	var r keys.CreateResult
-	if err := fill(ctx, c, toolCreateKeys, args, &r, &r.Raw); err != nil {
-		return nil, err
-	}
-	return &r, nil
+	return result(ctx, c, toolCreateKeys, args, &r, &r.Raw)
 }
 
 func checkListOptions(project string, opt keys.ListOptions) error {
-	if err := checkProject(project); err != nil {
-		return err
-	}
-	if err := between("PageSize", opt.PageSize, 1, keys.MaxPageSize); err != nil {
+	if err := cmp.Or(checkProject(project), between("PageSize", opt.PageSize, 1, keys.MaxPageSize)); err != nil {
 		return err
 	}
 	return nonEmpty("Namespaces", opt.Namespaces)
@@ -57,10 +52,7 @@ func checkListOptions(project string, opt keys.ListOptions) error {
 
 // ListKeys returns one page (from 1) of listKeys.
 func ListKeys(ctx context.Context, c Caller, project string, opt keys.ListOptions, page int) (*keys.Page, error) {
-	if err := checkListOptions(project, opt); err != nil {
-		return nil, err
-	}
-	if err := checkPage(page); err != nil {
+	if err := cmp.Or(checkListOptions(project, opt), checkPage(page)); err != nil {
 		return nil, err
 	}
 	return listKeys(ctx, c, project, opt, page)
@@ -80,11 +72,7 @@ func listKeys(ctx context.Context, c Caller, project string, opt keys.ListOption
 	if err := fill(ctx, c, toolListKeys, args, &p, &p.Raw); err != nil {
 		return nil, err
 	}
-	var w struct {
-		NSS lenient.Strings `json:"nss"`
-	}
-	_ = json.Unmarshal(p.Raw, &w)
-	p.Namespaces = w.NSS
+	p.Namespaces = lenient.Get[lenient.Strings](p.Raw, "nss")
 	if p.Number == 0 {
 		p.Number = page
 	}
@@ -139,22 +127,13 @@ func UpdateKeys(ctx context.Context, c Caller, project string, us []keys.Update)
 		T       []keys.Update `json:"t"`
 	}{project, us}
 	var r keys.UpdateResult
-	if err := fill(ctx, c, toolUpdateKeys, args, &r, &r.Raw); err != nil {
-		return nil, err
-	}
-	return &r, nil
+	return result(ctx, c, toolUpdateKeys, args, &r, &r.Raw)
 }
 
 // DeleteKeys marks keys deleted with deleteKeys (permanent at the next
 // publish). More than keys.MaxDelete ids are refused, not split.
 func DeleteKeys(ctx context.Context, c Caller, project string, ids []string) (*keys.DeleteResult, error) {
-	if err := checkProject(project); err != nil {
-		return nil, err
-	}
-	if err := batch("ids", len(ids), keys.MaxDelete, "key ids"); err != nil {
-		return nil, err
-	}
-	if err := nonEmpty("ids", ids); err != nil {
+	if err := cmp.Or(checkProject(project), batch("ids", len(ids), keys.MaxDelete, "key ids"), nonEmpty("ids", ids)); err != nil {
 		return nil, err
 	}
 	args := struct {
@@ -165,10 +144,6 @@ func DeleteKeys(ctx context.Context, c Caller, project string, ids []string) (*k
 	if err := fill(ctx, c, toolDeleteKeys, args, &r, &r.Raw); err != nil {
 		return nil, err
 	}
-	var w struct {
-		Skip lenient.Strings `json:"skip"`
-	}
-	_ = json.Unmarshal(r.Raw, &w)
-	r.Skipped = w.Skip
+	r.Skipped = lenient.Get[lenient.Strings](r.Raw, "skip")
 	return &r, nil
 }

@@ -113,10 +113,7 @@ func namespaceFrom(name string, raw json.RawMessage) translations.Namespace {
 // ListProjects lists the projects the grant can use, with listProjects.
 func ListProjects(ctx context.Context, c Caller) (*translations.ProjectList, error) {
 	var r translations.ProjectList
-	if err := fill(ctx, c, toolListProjects, struct{}{}, &r, &r.Raw); err != nil {
-		return nil, err
-	}
-	return &r, nil
+	return result(ctx, c, toolListProjects, struct{}{}, &r, &r.Raw)
 }
 
 // GetProject reads a project's overview with getProject.
@@ -128,12 +125,7 @@ func GetProject(ctx context.Context, c Caller, project string) (*translations.Pr
 	if err := fill(ctx, c, toolGetProject, projectArgs{project}, &p, &p.Raw); err != nil {
 		return nil, err
 	}
-	var w struct {
-		NSS namespaces      `json:"nss"`
-		Lng lenient.Strings `json:"lng"`
-		TK  lenient.Count   `json:"tk"`
-	}
-	_ = json.Unmarshal(p.Raw, &w)
-	p.Slug, p.Namespaces, p.Languages, p.TotalKeys = cmp.Or(p.Slug, project), w.NSS.or(nil), w.Lng, int(w.TK)
+	p.Slug, p.Namespaces = cmp.Or(p.Slug, project), lenient.Get[namespaces](p.Raw, "nss").or(nil)
+	p.Languages, p.TotalKeys = lenient.Get[lenient.Strings](p.Raw, "lng"), int(lenient.Get[lenient.Count](p.Raw, "tk"))
 	return &p, nil
 }

@@ -41,10 +41,7 @@ func oneOf[T ~string](field string, v T, want string, values ...T) error {
 
 // GetTranslations reads translations with getTranslations.
 func GetTranslations(ctx context.Context, c Caller, project string, q translations.GetOptions) (*translations.Result, error) {
-	if err := checkProject(project); err != nil {
-		return nil, err
-	}
-	if err := between("Limit", q.Limit, 1, translations.MaxGetLimit); err != nil {
+	if err := cmp.Or(checkProject(project), between("Limit", q.Limit, 1, translations.MaxGetLimit)); err != nil {
 		return nil, err
 	}
 	if err := oneOf("Status", q.Status, "missing, draft, published or all",
@@ -88,10 +85,7 @@ func GetTranslations(ctx context.Context, c Caller, project string, q translatio
 // SetTranslations writes translations with setTranslations. More than
 // translations.MaxSet keys are refused, not split.
 func SetTranslations(ctx context.Context, c Caller, project string, vs []translations.Values) (*translations.SetResult, error) {
-	if err := checkProject(project); err != nil {
-		return nil, err
-	}
-	if err := batch("values", len(vs), translations.MaxSet, "keys"); err != nil {
+	if err := cmp.Or(checkProject(project), batch("values", len(vs), translations.MaxSet, "keys")); err != nil {
 		return nil, err
 	}
 	for i, v := range vs {
@@ -107,10 +101,7 @@ func SetTranslations(ctx context.Context, c Caller, project string, vs []transla
 		T       []translations.Values `json:"t"`
 	}{project, vs}
 	var r translations.SetResult
-	if err := fill(ctx, c, toolSetTranslations, args, &r, &r.Raw); err != nil {
-		return nil, err
-	}
-	return &r, nil
+	return result(ctx, c, toolSetTranslations, args, &r, &r.Raw)
 }
 
 // PendingChanges reads what waits to be published, with getPendingChanges.
@@ -119,10 +110,7 @@ func PendingChanges(ctx context.Context, c Caller, project string) (*translation
 		return nil, err
 	}
 	var r translations.PendingChanges
-	if err := fill(ctx, c, toolPending, projectArgs{project}, &r, &r.Raw); err != nil {
-		return nil, err
-	}
-	return &r, nil
+	return result(ctx, c, toolPending, projectArgs{project}, &r, &r.Raw)
 }
 
 // Publish publishes everything pending, or opt.Only, with
@@ -145,20 +133,13 @@ func Publish(ctx context.Context, c Caller, project string, opt translations.Pub
 	if err := fill(ctx, c, toolPublish, args, &r, &r.Raw); err != nil {
 		return nil, err
 	}
-	var w struct {
-		SyncJobIDs lenient.Strings `json:"syncJobIds"`
-	}
-	_ = json.Unmarshal(r.Raw, &w)
-	r.SyncIDs, r.Repositories = w.SyncJobIDs, lenient.Present(r.Repositories)
+	r.SyncIDs, r.Repositories = lenient.Get[lenient.Strings](r.Raw, "syncJobIds"), lenient.Present(r.Repositories)
 	return &r, nil
 }
 
 // ListSyncs lists a project's sync jobs with getSyncs.
 func ListSyncs(ctx context.Context, c Caller, project string, opt translations.ListSyncsOptions) (*translations.SyncList, error) {
-	if err := checkProject(project); err != nil {
-		return nil, err
-	}
-	if err := between("Limit", opt.Limit, 1, 50); err != nil {
+	if err := cmp.Or(checkProject(project), between("Limit", opt.Limit, 1, 50)); err != nil {
 		return nil, err
 	}
 	if err := oneOf("Status", opt.Status, "pending, in_progress, completed or failed (the states getSyncs filters by)",
@@ -176,10 +157,7 @@ func ListSyncs(ctx context.Context, c Caller, project string, opt translations.L
 		Type    string `json:"type,omitempty"`
 	}{project, opt.Limit, string(opt.Status), string(opt.Type)}
 	var r translations.SyncList
-	if err := fill(ctx, c, toolGetSyncs, args, &r, &r.Raw); err != nil {
-		return nil, err
-	}
-	return &r, nil
+	return result(ctx, c, toolGetSyncs, args, &r, &r.Raw)
 }
 
 // GetSync reads a sync job with getSync, at once.
@@ -196,10 +174,7 @@ func getSync(ctx context.Context, c Caller, id string, waitMs *int) (*translatio
 		WaitMs *int   `json:"waitMs,omitempty"`
 	}{id, waitMs}
 	var s translations.Sync
-	if err := fill(ctx, c, toolGetSync, args, &s, &s.Raw); err != nil {
-		return nil, err
-	}
-	return &s, nil
+	return result(ctx, c, toolGetSync, args, &s, &s.Raw)
 }
 
 // minPollSpacing is the least time between two long-polls of WaitSync: a
@@ -246,10 +221,7 @@ func WaitSync(ctx context.Context, c Caller, id string) (*translations.Sync, err
 // CancelSync cancels a pending sync job with cancelSync. A job that cannot
 // be cancelled is a result with Cancelled false.
 func CancelSync(ctx context.Context, c Caller, project, id string) (*translations.CancelResult, error) {
-	if err := checkProject(project); err != nil {
-		return nil, err
-	}
-	if err := required("sync id", id); err != nil {
+	if err := cmp.Or(checkProject(project), required("sync id", id)); err != nil {
 		return nil, err
 	}
 	args := struct {
@@ -257,10 +229,7 @@ func CancelSync(ctx context.Context, c Caller, project, id string) (*translation
 		SyncID  string `json:"syncId"`
 	}{project, id}
 	var r translations.CancelResult
-	if err := fill(ctx, c, toolCancelSync, args, &r, &r.Raw); err != nil {
-		return nil, err
-	}
-	return &r, nil
+	return result(ctx, c, toolCancelSync, args, &r, &r.Raw)
 }
 
 // TranslationContext reads the glossary, tone and memory matches with
@@ -272,10 +241,7 @@ func TranslationContext(ctx context.Context, c Caller, project string, opt trans
 	if len(opt.KeyIDs) > translations.MaxContextKeys {
 		return nil, apierr.ArgumentError("KeyIDs", fmt.Sprintf("has %d ids; at most %d", len(opt.KeyIDs), translations.MaxContextKeys))
 	}
-	if err := nonEmpty("KeyIDs", opt.KeyIDs); err != nil {
-		return nil, err
-	}
-	if err := between("MatchesPerKey", opt.MatchesPerKey, 1, 20); err != nil {
+	if err := cmp.Or(nonEmpty("KeyIDs", opt.KeyIDs), between("MatchesPerKey", opt.MatchesPerKey, 1, 20)); err != nil {
 		return nil, err
 	}
 	args := struct {
@@ -288,18 +254,14 @@ func TranslationContext(ctx context.Context, c Caller, project string, opt trans
 	if err := fill(ctx, c, toolContext, args, &r, &r.Raw); err != nil {
 		return nil, err
 	}
-	var w struct {
-		Tgt lenient.Strings `json:"tgt"`
-		Ctx struct {
-			D    string          `json:"d"`
-			Aud  string          `json:"aud"`
-			Cat  string          `json:"cat"`
-			Tone json.RawMessage `json:"tone"`
-		} `json:"ctx"`
-	}
-	_ = json.Unmarshal(r.Raw, &w)
-	r.TargetLanguages, r.Description, r.Audience, r.Category = w.Tgt, w.Ctx.D, w.Ctx.Aud, w.Ctx.Cat
-	r.Tone = lenient.Present(w.Ctx.Tone)
+	about := lenient.Get[struct {
+		D    string          `json:"d"`
+		Aud  string          `json:"aud"`
+		Cat  string          `json:"cat"`
+		Tone json.RawMessage `json:"tone"`
+	}](r.Raw, "ctx")
+	r.TargetLanguages, r.Tone = lenient.Get[lenient.Strings](r.Raw, "tgt"), lenient.Present(about.Tone)
+	r.Description, r.Audience, r.Category = about.D, about.Aud, about.Cat
 	return &r, nil
 }
 
@@ -318,10 +280,7 @@ func checkLanguages(field string, n int, code func(int) string) error {
 
 // ProposeLanguages adds languages to a project with proposeLanguages.
 func ProposeLanguages(ctx context.Context, c Caller, project string, ls []translations.LanguageProposal) (*translations.ProposeLanguagesResult, error) {
-	if err := checkProject(project); err != nil {
-		return nil, err
-	}
-	if err := checkLanguages("languages", len(ls), func(i int) string { return ls[i].Code }); err != nil {
+	if err := cmp.Or(checkProject(project), checkLanguages("languages", len(ls), func(i int) string { return ls[i].Code })); err != nil {
 		return nil, err
 	}
 	args := struct {
@@ -329,19 +288,13 @@ func ProposeLanguages(ctx context.Context, c Caller, project string, ls []transl
 		Languages []translations.LanguageProposal `json:"languages"`
 	}{project, ls}
 	var r translations.ProposeLanguagesResult
-	if err := fill(ctx, c, toolProposeLangs, args, &r, &r.Raw); err != nil {
-		return nil, err
-	}
-	return &r, nil
+	return result(ctx, c, toolProposeLangs, args, &r, &r.Raw)
 }
 
 // ProposeLanguageEdits changes the status of a project's languages with
 // proposeLanguageEdits.
 func ProposeLanguageEdits(ctx context.Context, c Caller, project string, es []translations.LanguageEdit) (*translations.ProposeLanguageEditsResult, error) {
-	if err := checkProject(project); err != nil {
-		return nil, err
-	}
-	if err := checkLanguages("edits", len(es), func(i int) string { return es[i].Code }); err != nil {
+	if err := cmp.Or(checkProject(project), checkLanguages("edits", len(es), func(i int) string { return es[i].Code })); err != nil {
 		return nil, err
 	}
 	for i, e := range es {
@@ -358,10 +311,6 @@ func ProposeLanguageEdits(ctx context.Context, c Caller, project string, es []tr
 	if err := fill(ctx, c, toolEditLangs, args, &r, &r.Raw); err != nil {
 		return nil, err
 	}
-	var w struct {
-		NotFound lenient.Strings `json:"notFound"`
-	}
-	_ = json.Unmarshal(r.Raw, &w)
-	r.NotFound = w.NotFound
+	r.NotFound = lenient.Get[lenient.Strings](r.Raw, "notFound")
 	return &r, nil
 }
