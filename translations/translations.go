@@ -40,15 +40,9 @@ type PendingPublish struct {
 // UnmarshalJSON decodes either form the write tools send: {has, cnt,
 // hint} or {hasChanges, count, hint}. It never fails.
 func (p *PendingPublish) UnmarshalJSON(b []byte) error {
-	var v struct {
-		Has        bool   `json:"has"`
-		HasChanges bool   `json:"hasChanges"`
-		Cnt        int    `json:"cnt"`
-		Count      int    `json:"count"`
-		Hint       string `json:"hint"`
-	}
-	_ = json.Unmarshal(b, &v)
-	*p = PendingPublish{HasChanges: v.Has || v.HasChanges, Count: cmp.Or(v.Cnt, v.Count), Hint: v.Hint}
+	p.HasChanges = lenient.Get[bool](b, "has") || lenient.Get[bool](b, "hasChanges")
+	p.Count = cmp.Or(lenient.Get[int](b, "cnt"), lenient.Get[int](b, "count"))
+	p.Hint = lenient.Get[string](b, "hint")
 	return nil
 }
 
@@ -219,17 +213,11 @@ type KeyTranslations struct {
 // form or its abbreviated one (k, ns, src, tr). It never fails.
 func (k *KeyTranslations) UnmarshalJSON(b []byte) error {
 	type plain KeyTranslations
-	var short struct {
-		K   string                 `json:"k"`
-		NS  string                 `json:"ns"`
-		Src string                 `json:"src"`
-		Tr  map[string]Translation `json:"tr"`
-	}
 	_ = json.Unmarshal(b, (*plain)(k))
-	_ = json.Unmarshal(b, &short)
-	k.Name, k.Namespace, k.SourceText = cmp.Or(k.Name, short.K), cmp.Or(k.Namespace, short.NS), cmp.Or(k.SourceText, short.Src)
+	k.Name, k.Namespace = cmp.Or(k.Name, lenient.Get[string](b, "k")), cmp.Or(k.Namespace, lenient.Get[string](b, "ns"))
+	k.SourceText = cmp.Or(k.SourceText, lenient.Get[string](b, "src"))
 	if k.Translations == nil {
-		k.Translations = short.Tr
+		k.Translations = lenient.Get[map[string]Translation](b, "tr")
 	}
 	return nil
 }
@@ -245,13 +233,8 @@ type Translation struct {
 // abbreviated one (t, st). It never fails.
 func (t *Translation) UnmarshalJSON(b []byte) error {
 	type plain Translation
-	var short struct {
-		T  string `json:"t"`
-		St string `json:"st"`
-	}
 	_ = json.Unmarshal(b, (*plain)(t))
-	_ = json.Unmarshal(b, &short)
-	t.Text, t.Status = cmp.Or(t.Text, short.T), cmp.Or(t.Status, short.St)
+	t.Text, t.Status = cmp.Or(t.Text, lenient.Get[string](b, "t")), cmp.Or(t.Status, lenient.Get[string](b, "st"))
 	return nil
 }
 

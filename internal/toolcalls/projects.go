@@ -69,20 +69,10 @@ func namespaceFrom(name string, raw json.RawMessage) translations.Namespace {
 		}
 		return ns
 	}
-	var w struct {
-		Nm          string          `json:"nm"`
-		Name        string          `json:"name"`
-		Desc        string          `json:"desc"`
-		Description string          `json:"description"`
-		KC          lenient.Count   `json:"kc"`
-		KeyCount    lenient.Count   `json:"keyCount"`
-		Ctx         json.RawMessage `json:"ctx"`
-		Context     json.RawMessage `json:"context"`
-	}
-	_ = json.Unmarshal(raw, &w)
-	ns.Name = cmp.Or(name, w.Nm, w.Name)
-	ns.Description = cmp.Or(w.Desc, w.Description)
-	ns.KeyCount = int(cmp.Or(w.KC, w.KeyCount))
+	get := func(name string) string { return lenient.Get[string](raw, name) }
+	count := func(name string) lenient.Count { return lenient.Get[lenient.Count](raw, name) }
+	ns.Name, ns.Description = cmp.Or(name, get("nm"), get("name")), cmp.Or(get("desc"), get("description"))
+	ns.KeyCount = int(cmp.Or(count("kc"), count("keyCount")))
 	// A context is the abbreviated {t, d, ap, tg} or the long form
 	// createKeys takes.
 	var c struct {
@@ -96,8 +86,11 @@ func namespaceFrom(name string, raw json.RawMessage) translations.Namespace {
 		Tags        lenient.Strings `json:"tags"`
 		Description string          `json:"description"`
 	}
-	ctx := lenient.Present(json.RawMessage(cmp.Or(string(w.Ctx), string(w.Context))))
-	if len(ctx) > 0 && json.Unmarshal(ctx, &c) == nil {
+	ctx := lenient.Get[json.RawMessage](raw, "ctx")
+	if len(ctx) == 0 {
+		ctx = lenient.Get[json.RawMessage](raw, "context")
+	}
+	if ctx = lenient.Present(ctx); len(ctx) > 0 && json.Unmarshal(ctx, &c) == nil {
 		ns.Context = &translations.NamespaceContext{
 			Description: cmp.Or(c.Description, ns.Description),
 			Team:        cmp.Or(c.T, c.Team), Domain: cmp.Or(c.D, c.Domain), AIPrompt: cmp.Or(c.AP, c.AIPrompt),

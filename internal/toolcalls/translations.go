@@ -65,20 +65,10 @@ func GetTranslations(ctx context.Context, c Caller, project string, q translatio
 		return nil, err
 	}
 	// The answer comes in a long form or an abbreviated one.
-	var short struct {
-		Prj     string     `json:"prj"`
-		SL      string     `json:"sl"`
-		Ret     int        `json:"ret"`
-		Tot     int        `json:"tot"`
-		HasMore bool       `json:"has_more"`
-		Details namespaces `json:"namespaceDetails"`
-		NSD     namespaces `json:"nsd"`
-	}
-	_ = json.Unmarshal(r.Raw, &short)
-	r.Project, r.SourceLanguage = cmp.Or(r.Project, short.Prj), cmp.Or(r.SourceLanguage, short.SL)
-	r.Returned, r.Total = cmp.Or(r.Returned, short.Ret), cmp.Or(r.Total, short.Tot)
-	r.HasMore = r.HasMore || short.HasMore
-	r.Namespaces = short.Details.or(short.NSD)
+	r.Project, r.SourceLanguage = cmp.Or(r.Project, lenient.Get[string](r.Raw, "prj")), cmp.Or(r.SourceLanguage, lenient.Get[string](r.Raw, "sl"))
+	r.Returned, r.Total = cmp.Or(r.Returned, lenient.Get[int](r.Raw, "ret")), cmp.Or(r.Total, lenient.Get[int](r.Raw, "tot"))
+	r.HasMore = r.HasMore || lenient.Get[bool](r.Raw, "has_more")
+	r.Namespaces = lenient.Get[namespaces](r.Raw, "namespaceDetails").or(lenient.Get[namespaces](r.Raw, "nsd"))
 	return &r, nil
 }
 
