@@ -2,6 +2,7 @@ package toolcalls
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -93,18 +94,21 @@ func confirmed(tool string, text []byte) error {
 	return nil
 }
 
-// written decodes the object named what ("model", "field", "entry") of a
-// write tool's answer into v; an answer without it is unexpected.
-func written(tool, what string, text json.RawMessage, v any) error {
+// write calls a tool that answers with what it wrote, the object named
+// what ("model", "field", "entry"), and decodes that into a new T; an
+// answer without it is unexpected. It returns the answer too.
+func write[T any](ctx context.Context, c Caller, what, tool string, args any) (*T, json.RawMessage, error) {
 	var w map[string]json.RawMessage
-	if err := decode(tool, text, &w); err != nil {
-		return err
+	text, err := call(ctx, c, tool, args, &w)
+	if err != nil {
+		return nil, nil, err
 	}
 	if !isObject(w[what]) {
-		return fmt.Errorf("partner: tool %s: %w: the result has no %s", tool, apierr.ErrUnexpectedResponse, what)
+		return nil, nil, fmt.Errorf("partner: tool %s: %w: the result has no %s", tool, apierr.ErrUnexpectedResponse, what)
 	}
+	v := new(T)
 	_ = json.Unmarshal(w[what], v)
-	return nil
+	return v, text, nil
 }
 
 // isObject reports whether raw is a JSON object.

@@ -47,13 +47,15 @@ func checkEntryList(project string, opt content.ListOptions) error {
 		return apierr.ArgumentError("SearchBody", "needs Model: the service searches bodies only within a model")
 	}
 	for i, s := range opt.Statuses {
-		if err := cmp.Or(checkStatus(fmt.Sprintf("Statuses[%d]", i), s, true), required(fmt.Sprintf("Statuses[%d]", i), string(s))); err != nil {
+		f := fmt.Sprintf("Statuses[%d]", i)
+		if err := cmp.Or(checkStatus(f, s, true), required(f, string(s))); err != nil {
 			return err
 		}
 	}
 	return cmp.Or(
 		oneOf("LanguageMode", opt.LanguageMode, "any or all", "", content.AnyLanguage, content.AllLanguages),
-		oneOf("Sort", opt.Sort, "publishedAt, createdAt, updatedAt or title", "", content.SortPublishedAt, content.SortCreatedAt, content.SortUpdatedAt, content.SortTitle),
+		oneOf("Sort", opt.Sort, "publishedAt, createdAt, updatedAt or title",
+			"", content.SortPublishedAt, content.SortCreatedAt, content.SortUpdatedAt, content.SortTitle),
 		oneOf("Order", opt.Order, "asc or desc", "", content.Ascending, content.Descending),
 		nonEmpty("Slugs", opt.Slugs), nonEmpty("Expand", opt.Expand))
 }
@@ -159,19 +161,15 @@ func checkNewEntry(field string, e content.NewEntry) error {
 		checkValues(field+"Fields", e.Fields), checkTranslations(field+"Translations", e.Translations))
 }
 
-// writeEntry calls a tool that answers with the entry it wrote, and the
-// service's warning.
+// writeEntry calls a tool that answers with the entry it wrote, and
+// the service's warning.
 func writeEntry(ctx context.Context, c Caller, tool string, args any) (*content.Entry, error) {
-	text, err := c.Call(ctx, tool, args)
+	e, text, err := write[content.Entry](ctx, c, "entry", tool, args)
 	if err != nil {
 		return nil, err
 	}
-	var e content.Entry
-	if err := written(tool, "entry", text, &e); err != nil {
-		return nil, err
-	}
 	e.Warning = string(lenient.Get[lenient.Text](text, "warn"))
-	return &e, nil
+	return e, nil
 }
 
 // CreateEntry creates an entry with createContentEntry.
@@ -354,7 +352,8 @@ func BulkUpdate(ctx context.Context, c Caller, project string, cs []content.Entr
 // content.MaxBulkPublish ids are refused, not split; entries that fail
 // are in the result's Failed.
 func BulkPublish(ctx context.Context, c Caller, project string, ids []string) (*content.BulkResult, error) {
-	if err := cmp.Or(checkProject(project), batch("ids", len(ids), content.MaxBulkPublish, "entry ids"), nonEmpty("ids", ids)); err != nil {
+	err := cmp.Or(checkProject(project), batch("ids", len(ids), content.MaxBulkPublish, "entry ids"), nonEmpty("ids", ids))
+	if err != nil {
 		return nil, err
 	}
 	return bulk(ctx, c, toolBulkPublish, struct {

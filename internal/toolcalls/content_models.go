@@ -42,10 +42,7 @@ type modelSlugArgs struct {
 }
 
 func checkModelRef(project, model string) error {
-	if err := checkProject(project); err != nil {
-		return err
-	}
-	return required("model", model)
+	return cmp.Or(checkProject(project), required("model", model))
 }
 
 // GetModel returns one model with getContentModel.
@@ -87,7 +84,10 @@ func checkOptions(field string, o *content.FieldOptions) error {
 
 // checkNewField checks a NewField; field names it in errors.
 func checkNewField(field string, f content.NewField) error {
-	if err := cmp.Or(pattern(field+".Name", f.Name, 100, fieldNameRE, "a-z, 0-9 and _, not starting with a digit"), required(field+".DisplayName", f.DisplayName), maxLen(limit{field + ".DisplayName", &f.DisplayName, 200}), checkFieldType(field+".Type", f.Type), maxLen(limit{field + ".Placeholder", &f.Placeholder, 500}, limit{field + ".HelpText", &f.HelpText, 500})); err != nil {
+	if err := cmp.Or(pattern(field+".Name", f.Name, 100, fieldNameRE, "a-z, 0-9 and _, not starting with a digit"),
+		required(field+".DisplayName", f.DisplayName), maxLen(limit{field + ".DisplayName", &f.DisplayName, 200}),
+		checkFieldType(field+".Type", f.Type),
+		maxLen(limit{field + ".Placeholder", &f.Placeholder, 500}, limit{field + ".HelpText", &f.HelpText, 500})); err != nil {
 		return err
 	}
 	if f.Position != nil && *f.Position < 0 {
@@ -103,7 +103,10 @@ func checkKind(k content.ModelKind) error {
 
 // CreateModel creates a model with createContentModel.
 func CreateModel(ctx context.Context, c Caller, project string, m content.NewModel) (*content.Model, error) {
-	if err := cmp.Or(checkProject(project), pattern("Slug", m.Slug, 100, modelSlugRE, "a-z, 0-9 and -"), required("DisplayName", m.DisplayName), maxLen(limit{"DisplayName", &m.DisplayName, 200}, limit{"Description", &m.Description, 1000}, limit{"Icon", &m.Icon, 50}), checkKind(m.Kind)); err != nil {
+	if err := cmp.Or(checkProject(project), pattern("Slug", m.Slug, 100, modelSlugRE, "a-z, 0-9 and -"),
+		required("DisplayName", m.DisplayName),
+		maxLen(limit{"DisplayName", &m.DisplayName, 200}, limit{"Description", &m.Description, 1000}, limit{"Icon", &m.Icon, 50}),
+		checkKind(m.Kind)); err != nil {
 		return nil, err
 	}
 	for i, f := range m.Fields {
@@ -125,34 +128,25 @@ func CreateModel(ctx context.Context, c Caller, project string, m content.NewMod
 	if m.NoBody {
 		args.IncludeBody = &no
 	}
-	return writeModel(ctx, c, toolCreateModel, args)
-}
-
-// writeModel calls a tool that answers with the model it wrote.
-func writeModel(ctx context.Context, c Caller, tool string, args any) (*content.Model, error) {
-	text, err := c.Call(ctx, tool, args)
-	if err != nil {
-		return nil, err
-	}
-	var m content.Model
-	if err := written(tool, "model", text, &m); err != nil {
-		return nil, err
-	}
-	return &m, nil
+	v, _, err := write[content.Model](ctx, c, "model", toolCreateModel, args)
+	return v, err
 }
 
 // UpdateModel changes a model with updateContentModel.
 func UpdateModel(ctx context.Context, c Caller, project, model string, u content.ModelUpdate) (*content.Model, error) {
-	if err := cmp.Or(checkModelRef(project, model), maxLen(limit{"DisplayName", &u.DisplayName, 200}, limit{"Description", u.Description, 1000}, limit{"Icon", u.Icon, 50}), checkKind(u.Kind)); err != nil {
+	if err := cmp.Or(checkModelRef(project, model),
+		maxLen(limit{"DisplayName", &u.DisplayName, 200}, limit{"Description", u.Description, 1000}, limit{"Icon", u.Icon, 50}),
+		checkKind(u.Kind)); err != nil {
 		return nil, err
 	}
 	if u == (content.ModelUpdate{}) {
 		return nil, apierr.ArgumentError("update", "changes nothing")
 	}
-	return writeModel(ctx, c, toolUpdateModel, struct {
+	v, _, err := write[content.Model](ctx, c, "model", toolUpdateModel, struct {
 		modelSlugArgs
 		content.ModelUpdate
 	}{modelSlugArgs{project, model}, u})
+	return v, err
 }
 
 // DeleteModel deletes a model, its fields and entries with
@@ -173,28 +167,16 @@ func confirm(ctx context.Context, c Caller, tool string, args any) error {
 	return confirmed(tool, text)
 }
 
-// writeField calls a tool that answers with the field it wrote.
-func writeField(ctx context.Context, c Caller, tool string, args any) (*content.Field, error) {
-	text, err := c.Call(ctx, tool, args)
-	if err != nil {
-		return nil, err
-	}
-	var f content.Field
-	if err := written(tool, "field", text, &f); err != nil {
-		return nil, err
-	}
-	return &f, nil
-}
-
 // AddField adds a field to a model with addField.
 func AddField(ctx context.Context, c Caller, project, model string, f content.NewField) (*content.Field, error) {
 	if err := cmp.Or(checkModelRef(project, model), checkNewField("field", f)); err != nil {
 		return nil, err
 	}
-	return writeField(ctx, c, toolAddField, struct {
+	v, _, err := write[content.Field](ctx, c, "field", toolAddField, struct {
 		modelSlugArgs
 		content.NewField
 	}{modelSlugArgs{project, model}, f})
+	return v, err
 }
 
 type fieldNameArgs struct {
@@ -205,16 +187,20 @@ type fieldNameArgs struct {
 
 // UpdateField changes a field with updateField.
 func UpdateField(ctx context.Context, c Caller, project, model, name string, u content.FieldUpdate) (*content.Field, error) {
-	if err := cmp.Or(checkModelRef(project, model), required("field name", name), maxLen(limit{"DisplayName", &u.DisplayName, 200}), checkFieldType("Type", u.Type), maxLen(limit{"Placeholder", u.Placeholder, 500}, limit{"HelpText", u.HelpText, 500}), checkOptions("Options", u.Options)); err != nil {
+	if err := cmp.Or(checkModelRef(project, model), required("field name", name),
+		maxLen(limit{"DisplayName", &u.DisplayName, 200}), checkFieldType("Type", u.Type),
+		maxLen(limit{"Placeholder", u.Placeholder, 500}, limit{"HelpText", u.HelpText, 500}),
+		checkOptions("Options", u.Options)); err != nil {
 		return nil, err
 	}
 	if u == (content.FieldUpdate{}) {
 		return nil, apierr.ArgumentError("update", "changes nothing")
 	}
-	return writeField(ctx, c, toolUpdateField, struct {
+	v, _, err := write[content.Field](ctx, c, "field", toolUpdateField, struct {
 		fieldNameArgs
 		content.FieldUpdate
 	}{fieldNameArgs{project, model, name}, u})
+	return v, err
 }
 
 // RemoveField removes a field and its values in every entry with

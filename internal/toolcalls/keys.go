@@ -118,7 +118,8 @@ func UpdateKeys(ctx context.Context, c Caller, project string, us []keys.Update)
 		return nil, apierr.ArgumentError("updates", "is empty; want at least one")
 	}
 	for i, u := range us {
-		if err := required(fmt.Sprintf("updates[%d].KeyID", i), u.KeyID, fmt.Sprintf("updates[%d].Language", i), u.Language); err != nil {
+		f := fmt.Sprintf("updates[%d].", i)
+		if err := required(f+"KeyID", u.KeyID, f+"Language", u.Language); err != nil {
 			return nil, err
 		}
 	}

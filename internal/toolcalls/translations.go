@@ -65,7 +65,8 @@ func GetTranslations(ctx context.Context, c Caller, project string, q translatio
 		return nil, err
 	}
 	// The answer comes in a long form or an abbreviated one.
-	r.Project, r.SourceLanguage = cmp.Or(r.Project, lenient.Get[string](r.Raw, "prj")), cmp.Or(r.SourceLanguage, lenient.Get[string](r.Raw, "sl"))
+	r.Project = cmp.Or(r.Project, lenient.Get[string](r.Raw, "prj"))
+	r.SourceLanguage = cmp.Or(r.SourceLanguage, lenient.Get[string](r.Raw, "sl"))
 	r.Returned, r.Total = cmp.Or(r.Returned, lenient.Get[int](r.Raw, "ret")), cmp.Or(r.Total, lenient.Get[int](r.Raw, "tot"))
 	r.HasMore = r.HasMore || lenient.Get[bool](r.Raw, "has_more")
 	r.Namespaces = lenient.Get[namespaces](r.Raw, "namespaceDetails").or(lenient.Get[namespaces](r.Raw, "nsd"))
@@ -111,7 +112,8 @@ func Publish(ctx context.Context, c Caller, project string, opt translations.Pub
 		return nil, err
 	}
 	for i, s := range opt.Only {
-		if err := required(fmt.Sprintf("Only[%d].KeyID", i), s.KeyID, fmt.Sprintf("Only[%d].Language", i), s.Language); err != nil {
+		f := fmt.Sprintf("Only[%d].", i)
+		if err := required(f+"KeyID", s.KeyID, f+"Language", s.Language); err != nil {
 			return nil, err
 		}
 	}
@@ -137,7 +139,8 @@ func ListSyncs(ctx context.Context, c Caller, project string, opt translations.L
 		return nil, err
 	}
 	if err := oneOf("Type", opt.Type, "initial_import, source_sync, cdn_upload or batch_publish",
-		"", translations.SyncInitialImport, translations.SyncSourceSync, translations.SyncCDNUpload, translations.SyncBatchPublish); err != nil {
+		"", translations.SyncInitialImport, translations.SyncSourceSync, translations.SyncCDNUpload,
+		translations.SyncBatchPublish); err != nil {
 		return nil, err
 	}
 	args := struct {
@@ -270,7 +273,8 @@ func checkLanguages(field string, n int, code func(int) string) error {
 
 // ProposeLanguages adds languages to a project with proposeLanguages.
 func ProposeLanguages(ctx context.Context, c Caller, project string, ls []translations.LanguageProposal) (*translations.ProposeLanguagesResult, error) {
-	if err := cmp.Or(checkProject(project), checkLanguages("languages", len(ls), func(i int) string { return ls[i].Code })); err != nil {
+	code := func(i int) string { return ls[i].Code }
+	if err := cmp.Or(checkProject(project), checkLanguages("languages", len(ls), code)); err != nil {
 		return nil, err
 	}
 	args := struct {
