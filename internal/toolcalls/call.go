@@ -24,16 +24,10 @@ func Call(ctx context.Context, c Caller, tool string, args, out any) (json.RawMe
 	if tool == "" {
 		return nil, apierr.ArgumentError("tool name", "is empty")
 	}
-	text, err := c.Call(ctx, tool, args)
-	if err != nil {
-		return nil, err
+	if out == nil {
+		return c.Call(ctx, tool, args)
 	}
-	if out != nil {
-		if err := decode(tool, text, out); err != nil {
-			return nil, err
-		}
-	}
-	return text, nil
+	return call(ctx, c, tool, args, out)
 }
 
 // call calls tool and decodes its result into w.

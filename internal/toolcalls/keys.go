@@ -3,7 +3,6 @@ package toolcalls
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"iter"
 
@@ -44,10 +43,7 @@ func CreateKeys(ctx context.Context, c Caller, project string, ks []keys.NewKey,
 }
 
 func checkListOptions(project string, opt keys.ListOptions) error {
-	if err := cmp.Or(checkProject(project), between("PageSize", opt.PageSize, 1, keys.MaxPageSize)); err != nil {
-		return err
-	}
-	return nonEmpty("Namespaces", opt.Namespaces)
+	return cmp.Or(checkProject(project), between("PageSize", opt.PageSize, 1, keys.MaxPageSize), nonEmpty("Namespaces", opt.Namespaces))
 }
 
 // ListKeys returns one page (from 1) of listKeys.
@@ -81,11 +77,8 @@ func listKeys(ctx context.Context, c Caller, project string, opt keys.ListOption
 	}
 	// A key's ns is its namespace's name, or an index into the page's.
 	for i, k := range p.Keys {
-		var ns struct {
-			I *int `json:"ns"`
-		}
-		if json.Unmarshal(k.Raw, &ns) == nil && ns.I != nil && *ns.I >= 0 && *ns.I < len(p.Namespaces) {
-			p.Keys[i].Namespace = p.Namespaces[*ns.I]
+		if n := lenient.Get[*int](k.Raw, "ns"); n != nil && *n >= 0 && *n < len(p.Namespaces) {
+			p.Keys[i].Namespace = p.Namespaces[*n]
 		}
 	}
 	return &p, nil
