@@ -3,6 +3,8 @@ package content
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/locsvc/partner-go/internal/lenient"
 )
 
 // MaxEnumValues is the most options an enum field may have; the SDK
@@ -111,29 +113,14 @@ func (f *Field) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	type plain Field
-	v := struct {
-		*plain
-		Opts *struct {
-			Ev []struct {
-				L string `json:"l"`
-				V string `json:"v"`
-			} `json:"ev"`
-			Sit bool `json:"sit"`
-		} `json:"opts"`
-		Fc *struct {
-			Tm string `json:"tm"`
-			Mp *bool  `json:"mp"`
-		} `json:"fc"`
-	}{plain: (*plain)(f)}
-	_ = json.Unmarshal(b, &v)
-	if v.Opts != nil {
-		f.ShowInTable = v.Opts.Sit
-		for _, ev := range v.Opts.Ev {
-			f.EnumValues = append(f.EnumValues, EnumValue{Label: ev.L, Value: ev.V})
-		}
+	_ = json.Unmarshal(b, (*plain)(f))
+	opts, fc := lenient.Get[json.RawMessage](b, "opts"), lenient.Get[json.RawMessage](b, "fc")
+	f.ShowInTable = lenient.Get[bool](opts, "sit")
+	for _, ev := range lenient.Get[[]map[string]string](opts, "ev") {
+		f.EnumValues = append(f.EnumValues, EnumValue{Label: ev["l"], Value: ev["v"]})
 	}
-	if v.Fc != nil && (v.Fc.Tm != "" || v.Fc.Mp != nil) {
-		f.Relation = &Relation{TargetModel: v.Fc.Tm, Multiple: v.Fc.Mp}
+	if tm, mp := lenient.Get[string](fc, "tm"), lenient.Get[*bool](fc, "mp"); tm != "" || mp != nil {
+		f.Relation = &Relation{TargetModel: tm, Multiple: mp}
 	}
 	return nil
 }
