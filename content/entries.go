@@ -96,9 +96,12 @@ type Entry struct {
 func (e *Entry) UnmarshalJSON(b []byte) error {
 	type plain Entry
 	_ = json.Unmarshal(b, (*plain)(e))
-	body, mdl := lenient.Get[body](b, "body"), lenient.Get[modelRef](b, "mdl")
-	e.Body, e.RichBody, e.Model, e.ModelName, e.ModelKind = body.Text, body.Rich, mdl.Sl, mdl.Dn, ModelKind(mdl.Kind)
-	e.Languages, e.Fields = lenient.Get[lenient.Strings](b, "langs"), lenient.Get[fieldValues](b, "cfv")
+	e.Body, e.RichBody = body(b)
+	if mdl := lenient.Get[json.RawMessage](b, "mdl"); json.Unmarshal(mdl, &e.Model) != nil {
+		e.Model, e.ModelName = lenient.Get[string](mdl, "sl"), lenient.Get[string](mdl, "dn")
+		e.ModelKind = lenient.Get[ModelKind](mdl, "kind")
+	}
+	e.Languages, e.Fields = lenient.Get[lenient.Strings](b, "langs"), fieldValues(b)
 	e.PublishedAt = lenient.Get[lenient.Time](b, "pub_at").Time
 	e.CreatedAt, e.UpdatedAt = lenient.Get[lenient.Time](b, "c_at").Time, lenient.Get[lenient.Time](b, "u_at").Time
 	e.Raw = bytes.Clone(b)
@@ -142,8 +145,8 @@ type Translation struct {
 func (t *Translation) UnmarshalJSON(b []byte) error {
 	type plain Translation
 	_ = json.Unmarshal(b, (*plain)(t))
-	body := lenient.Get[body](b, "body")
-	t.Body, t.RichBody, t.Fields = body.Text, body.Rich, lenient.Get[fieldValues](b, "cfv")
+	t.Body, t.RichBody = body(b)
+	t.Fields = fieldValues(b)
 	return nil
 }
 
@@ -387,54 +390,31 @@ type BulkFailure struct {
 	Error string
 }
 
-// modelRef is an entry's mdl: {sl, dn, kind}, or the slug alone.
-type modelRef struct {
-	Sl   string `json:"sl"`
-	Dn   string `json:"dn"`
-	Kind string `json:"kind"`
+// body reads the body of an entry record: markdown text, or a rich-text
+// document (any other JSON value, kept as sent). null or none is empty.
+func body(b []byte) (text string, rich json.RawMessage) {
+	raw := lenient.Get[json.RawMessage](b, "body")
+	if json.Unmarshal(raw, &text) == nil {
+		return text, nil
+	}
+	return "", lenient.Present(raw)
 }
 
-func (m *modelRef) UnmarshalJSON(b []byte) error {
-	if json.Unmarshal(b, &m.Sl) == nil {
+// fieldValues reads the custom field values (cfv) of an entry record as
+// text: strings as they are, other values as JSON text; nulls are left
+// out.
+func fieldValues(b []byte) map[string]string {
+	m := lenient.Get[map[string]json.RawMessage](b, "cfv")
+	if m == nil {
 		return nil
 	}
-	type plain modelRef
-	_ = json.Unmarshal(b, (*plain)(m))
-	return nil
-}
-
-// body is a body: markdown text, or a rich-text document (any other JSON
-// value, kept as sent). null leaves it empty.
-type body struct {
-	Text string
-	Rich json.RawMessage
-}
-
-func (d *body) UnmarshalJSON(b []byte) error {
-	if json.Unmarshal(b, &d.Text) == nil {
-		return nil
-	}
-	d.Rich = lenient.Present(bytes.Clone(b))
-	return nil
-}
-
-// fieldValues decodes custom field values (cfv) to text: strings as they
-// are, other values as JSON text; nulls are left out.
-type fieldValues map[string]string
-
-func (f *fieldValues) UnmarshalJSON(b []byte) error {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(b, &m) != nil || m == nil {
-		return nil
-	}
-	out := make(fieldValues, len(m))
+	out := make(map[string]string, len(m))
 	for k, raw := range m {
 		if lenient.Present(raw) != nil {
 			var t lenient.Text
-			_ = t.UnmarshalJSON(raw)
+			_ = json.Unmarshal(raw, &t)
 			out[k] = string(t)
 		}
 	}
-	*f = out
-	return nil
+	return out
 }
