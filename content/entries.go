@@ -250,9 +250,9 @@ type EntryChange struct {
 type GetOptions struct {
 	// Expand names relation fields whose entries to include in
 	// Entry.Relations.
-	Expand []string
+	Expand []string `json:"expand,omitempty"`
 	// Compact returns the short record: no translations or versions.
-	Compact bool
+	Compact bool `json:"compact,omitempty"`
 }
 
 // SortField orders a listing.
@@ -291,39 +291,39 @@ const (
 type ListOptions struct {
 	// Model keeps entries of this model (its slug); UsersModel lists
 	// the project's members.
-	Model string
+	Model string `json:"modelSlug,omitempty"`
 	// Slugs keeps entries with these slugs.
-	Slugs []string
+	Slugs []string `json:"-"`
 	// Search matches entries' texts; several terms match any of them.
-	Search []string
+	Search []string `json:"-"`
 	// SearchLocales limits Search to these languages.
-	SearchLocales []string
+	SearchLocales []string `json:"searchLocales,omitempty"`
 	// SearchBody makes Search match the entries' body text too, not only
 	// titles and slugs. It needs Model. It does not add bodies to the
 	// listing: read an entry's body with Entries.Get.
-	SearchBody bool
+	SearchBody bool `json:"includeBody,omitempty"`
 	// Statuses keeps entries with any of these statuses.
-	Statuses []Status
+	Statuses []Status `json:"-"`
 	// Language keeps entries that have this language; LanguageMode says
 	// how it matches.
-	Language     string
-	LanguageMode LanguageMode
+	Language     string       `json:"language,omitempty"`
+	LanguageMode LanguageMode `json:"languageMode,omitempty"`
 	// MissingLanguage keeps entries that lack this language.
-	MissingLanguage string
+	MissingLanguage string `json:"missingLanguage,omitempty"`
 	// Where keeps entries whose fields have exactly these values (all of
 	// them).
-	Where map[string]string
+	Where map[string]string `json:"where,omitempty"`
 	// Expand names relation fields whose entries to include.
-	Expand []string
+	Expand []string `json:"expand,omitempty"`
 	// Compact lists only id, slug, status, title and languages.
-	Compact bool
+	Compact bool `json:"compact,omitempty"`
 	// Sort and Order order the listing; "" means the service's default.
-	Sort  SortField
-	Order Order
+	Sort  SortField `json:"sort,omitempty"`
+	Order Order     `json:"order,omitempty"`
 	// PageSize is how many entries one request fetches, 1 to
 	// MaxPageSize; 0 lets the SDK choose (MaxPageSize when iterating
 	// over all pages).
-	PageSize int
+	PageSize int `json:"limit,omitempty"`
 }
 
 // Page is one page of an entry listing.

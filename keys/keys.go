@@ -152,16 +152,16 @@ const (
 // key with its id and source text.
 type ListOptions struct {
 	// Search matches key names or texts; several terms match any of them.
-	Search []string
+	Search []string `json:"-"`
 	// Namespaces keeps keys of these namespaces only.
-	Namespaces []string
+	Namespaces []string `json:"namespaces,omitempty"`
 	// MissingLanguage keeps keys without a translation in this language.
-	MissingLanguage string
+	MissingLanguage string `json:"missingLanguage,omitempty"`
 	// Fields selects what each Key carries; nil means id and source text.
-	Fields []Field
+	Fields []Field `json:"fields,omitempty"`
 	// PageSize is how many keys one request fetches, 1 to MaxPageSize;
 	// 0 lets the SDK choose (MaxPageSize when iterating over all pages).
-	PageSize int
+	PageSize int `json:"limit,omitempty"`
 }
 
 // Key is a translation key as listed.

@@ -136,19 +136,19 @@ const (
 // when Result.HasMore is true, narrow the query.
 type GetOptions struct {
 	// Search matches key names or texts; several terms match any.
-	Search []string
+	Search []string `json:"-"`
 	// Languages keeps these languages only.
-	Languages []string
+	Languages []string `json:"languages,omitempty"`
 	// Namespaces keeps keys of these namespaces only.
-	Namespaces []string
+	Namespaces []string `json:"namespaces,omitempty"`
 	// Keys keeps these exact key names only.
-	Keys []string
+	Keys []string `json:"keys,omitempty"`
 	// Status filters by status (default StatusAll). It needs Languages:
 	// the service ignores it otherwise, so the SDK refuses it.
-	Status Status
+	Status Status `json:"status,omitempty"`
 	// Limit caps the keys returned, 1 to MaxGetLimit; 0 means the
 	// service's default (100).
-	Limit int
+	Limit int `json:"limit,omitempty"`
 }
 
 // Result is what Get returns.
@@ -388,14 +388,14 @@ const (
 type ListSyncsOptions struct {
 	// Limit is how many jobs to list, 1 to 50; 0 means the service's
 	// default (10).
-	Limit int
+	Limit int `json:"limit,omitempty"`
 	// Status keeps jobs in this state: SyncPending, SyncInProgress,
 	// SyncCompleted or SyncFailed. The tool cannot filter by
 	// SyncCancelled, so ListSyncs refuses it with ErrInvalidArgument
 	// before sending anything; "" lists every state.
-	Status SyncStatus
+	Status SyncStatus `json:"status,omitempty"`
 	// Type keeps jobs of this kind; "" lists every kind.
-	Type SyncType
+	Type SyncType `json:"type,omitempty"`
 }
 
 // SyncList is what ListSyncs returns.
@@ -490,12 +490,12 @@ type CancelResult struct {
 type ContextOptions struct {
 	// KeyIDs asks for memory matches for these keys (at most
 	// MaxContextKeys).
-	KeyIDs []string
+	KeyIDs []string `json:"keys,omitempty"`
 	// MatchesPerKey is how many matches per key, 1 to 20; 0 means the
 	// service's default (5). Used only with KeyIDs.
-	MatchesPerKey int
+	MatchesPerKey int `json:"kPerKey,omitempty"`
 	// Languages restricts glossary translations to these languages.
-	Languages []string
+	Languages []string `json:"languages,omitempty"`
 }
 
 // Context is what translators need to stay on-brand: the project's

@@ -1,6 +1,7 @@
 package toolcalls
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -103,24 +104,12 @@ func write[T any](ctx context.Context, c Caller, what, tool string, args any) (*
 	if err != nil {
 		return nil, nil, err
 	}
-	if !isObject(w[what]) {
+	if t := bytes.TrimLeft(w[what], " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return nil, nil, fmt.Errorf("partner: tool %s: %w: the result has no %s", tool, apierr.ErrUnexpectedResponse, what)
 	}
 	v := new(T)
 	_ = json.Unmarshal(w[what], v)
 	return v, text, nil
-}
-
-// isObject reports whether raw is a JSON object.
-func isObject(raw json.RawMessage) bool {
-	for _, b := range raw {
-		switch b {
-		case ' ', '\t', '\r', '\n':
-			continue
-		}
-		return b == '{'
-	}
-	return false
 }
 
 // errText decodes an item's error: a string, or an object's message

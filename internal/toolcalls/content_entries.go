@@ -70,26 +70,13 @@ func ListEntries(ctx context.Context, c Caller, project string, opt content.List
 
 func listEntries(ctx context.Context, c Caller, project string, opt content.ListOptions, page int) (*content.Page, error) {
 	args := struct {
-		Project         string            `json:"project"`
-		ModelSlug       string            `json:"modelSlug,omitempty"`
-		Slugs           any               `json:"slugs,omitempty"`
-		Search          any               `json:"search,omitempty"`
-		SearchLocales   []string          `json:"searchLocales,omitempty"`
-		SearchBody      bool              `json:"includeBody,omitempty"`
-		Status          any               `json:"status,omitempty"`
-		Language        string            `json:"language,omitempty"`
-		LanguageMode    string            `json:"languageMode,omitempty"`
-		MissingLanguage string            `json:"missingLanguage,omitempty"`
-		Where           map[string]string `json:"where,omitempty"`
-		Expand          []string          `json:"expand,omitempty"`
-		Compact         bool              `json:"compact,omitempty"`
-		Sort            string            `json:"sort,omitempty"`
-		Order           string            `json:"order,omitempty"`
-		Page            int               `json:"page"`
-		Limit           int               `json:"limit,omitempty"`
-	}{project, opt.Model, search(opt.Slugs), search(opt.Search), opt.SearchLocales, opt.SearchBody, search(opt.Statuses),
-		opt.Language, string(opt.LanguageMode), opt.MissingLanguage, opt.Where, opt.Expand, opt.Compact,
-		string(opt.Sort), string(opt.Order), page, opt.PageSize}
+		Project string `json:"project"`
+		Slugs   any    `json:"slugs,omitempty"`
+		Search  any    `json:"search,omitempty"`
+		Status  any    `json:"status,omitempty"`
+		content.ListOptions
+		Page int `json:"page"`
+	}{project, search(opt.Slugs), search(opt.Search), search(opt.Statuses), opt, page}
 	p := content.Page{Number: page}
 	if err := fill(ctx, c, toolListEntries, args, &p, &p.Raw); err != nil {
 		return nil, err
@@ -130,9 +117,8 @@ func GetEntry(ctx context.Context, c Caller, project, id string, opt content.Get
 	}
 	args := struct {
 		entryIDArgs
-		Expand  []string `json:"expand,omitempty"`
-		Compact bool     `json:"compact,omitempty"`
-	}{entryIDArgs{project, id}, opt.Expand, opt.Compact}
+		content.GetOptions
+	}{entryIDArgs{project, id}, opt}
 	var e content.Entry
 	return result(ctx, c, toolGetEntry, args, &e, &e.Raw)
 }

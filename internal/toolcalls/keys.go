@@ -56,14 +56,11 @@ func ListKeys(ctx context.Context, c Caller, project string, opt keys.ListOption
 
 func listKeys(ctx context.Context, c Caller, project string, opt keys.ListOptions, page int) (*keys.Page, error) {
 	args := struct {
-		Project         string       `json:"project"`
-		Search          any          `json:"search,omitempty"`
-		Namespaces      []string     `json:"namespaces,omitempty"`
-		MissingLanguage string       `json:"missingLanguage,omitempty"`
-		Fields          []keys.Field `json:"fields,omitempty"`
-		Page            int          `json:"page"`
-		Limit           int          `json:"limit,omitempty"`
-	}{project, search(opt.Search), opt.Namespaces, opt.MissingLanguage, opt.Fields, page, opt.PageSize}
+		Project string `json:"project"`
+		Search  any    `json:"search,omitempty"`
+		keys.ListOptions
+		Page int `json:"page"`
+	}{project, search(opt.Search), opt, page}
 	var p keys.Page
 	if err := fill(ctx, c, toolListKeys, args, &p, &p.Raw); err != nil {
 		return nil, err

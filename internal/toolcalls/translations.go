@@ -52,14 +52,10 @@ func GetTranslations(ctx context.Context, c Caller, project string, q translatio
 		return nil, apierr.ArgumentError("Status", "needs Languages: the service ignores it without them")
 	}
 	args := struct {
-		Project    string   `json:"project"`
-		Search     any      `json:"search,omitempty"`
-		Languages  []string `json:"languages,omitempty"`
-		Namespaces []string `json:"namespaces,omitempty"`
-		Keys       []string `json:"keys,omitempty"`
-		Status     string   `json:"status,omitempty"`
-		Limit      int      `json:"limit,omitempty"`
-	}{project, search(q.Search), q.Languages, q.Namespaces, q.Keys, string(q.Status), q.Limit}
+		Project string `json:"project"`
+		Search  any    `json:"search,omitempty"`
+		translations.GetOptions
+	}{project, search(q.Search), q}
 	var r translations.Result
 	if err := fill(ctx, c, toolGetTranslations, args, &r, &r.Raw); err != nil {
 		return nil, err
@@ -145,10 +141,8 @@ func ListSyncs(ctx context.Context, c Caller, project string, opt translations.L
 	}
 	args := struct {
 		Project string `json:"project"`
-		Limit   int    `json:"limit,omitempty"`
-		Status  string `json:"status,omitempty"`
-		Type    string `json:"type,omitempty"`
-	}{project, opt.Limit, string(opt.Status), string(opt.Type)}
+		translations.ListSyncsOptions
+	}{project, opt}
 	var r translations.SyncList
 	return result(ctx, c, toolGetSyncs, args, &r, &r.Raw)
 }
@@ -238,11 +232,9 @@ func TranslationContext(ctx context.Context, c Caller, project string, opt trans
 		return nil, err
 	}
 	args := struct {
-		Project   string   `json:"project"`
-		Keys      []string `json:"keys,omitempty"`
-		KPerKey   int      `json:"kPerKey,omitempty"`
-		Languages []string `json:"languages,omitempty"`
-	}{project, opt.KeyIDs, opt.MatchesPerKey, opt.Languages}
+		Project string `json:"project"`
+		translations.ContextOptions
+	}{project, opt}
 	var r translations.Context
 	if err := fill(ctx, c, toolContext, args, &r, &r.Raw); err != nil {
 		return nil, err
