@@ -79,14 +79,14 @@ func checkValues(field string, m map[string]any) error {
 	return nil
 }
 
-// confirmed decodes the answer of a tool that only confirms ({deleted:
-// true, ok: true} and the like); an explicit ok: false is an unexpected
-// answer, not a success.
-func confirmed(tool string, text []byte) error {
+// confirm calls a tool that only confirms ({deleted: true, ok: true} and
+// the like); an explicit ok: false is an unexpected answer, not a
+// success.
+func confirm(ctx context.Context, c Caller, tool string, args any) error {
 	var w struct {
 		OK *bool `json:"ok"`
 	}
-	if err := decode(tool, text, &w); err != nil {
+	if _, err := call(ctx, c, tool, args, &w); err != nil {
 		return err
 	}
 	if w.OK != nil && !*w.OK {
@@ -117,19 +117,12 @@ func write[T any](ctx context.Context, c Caller, what, tool string, args any) (*
 type errText string
 
 func (e *errText) UnmarshalJSON(b []byte) error {
-	var o struct {
-		Message string `json:"message"`
-		Msg     string `json:"msg"`
-		Error   string `json:"error"`
-	}
-	if json.Unmarshal(b, &o) == nil {
-		if m := cmp.Or(o.Message, o.Msg, o.Error); m != "" {
-			*e = errText(m)
-			return nil
-		}
+	var o struct{ Message, Msg, Error string }
+	if json.Unmarshal(b, &o) != nil {
+		o.Message, o.Msg, o.Error = "", "", ""
 	}
 	var t lenient.Text
 	_ = t.UnmarshalJSON(b)
-	*e = errText(t)
+	*e = errText(cmp.Or(o.Message, o.Msg, o.Error, string(t)))
 	return nil
 }

@@ -158,15 +158,6 @@ func DeleteModel(ctx context.Context, c Caller, project, model string) error {
 	return confirm(ctx, c, toolDeleteModel, modelSlugArgs{project, model})
 }
 
-// confirm calls a tool that only confirms.
-func confirm(ctx context.Context, c Caller, tool string, args any) error {
-	text, err := c.Call(ctx, tool, args)
-	if err != nil {
-		return err
-	}
-	return confirmed(tool, text)
-}
-
 // AddField adds a field to a model with addField.
 func AddField(ctx context.Context, c Caller, project, model string, f content.NewField) (*content.Field, error) {
 	if err := cmp.Or(checkModelRef(project, model), checkNewField("field", f)); err != nil {
