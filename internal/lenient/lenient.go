@@ -41,15 +41,7 @@ func (s *Strings) UnmarshalJSON(b []byte) error {
 			out = append(out, str)
 			continue
 		}
-		var o struct {
-			ID      string `json:"id"`
-			KeyID   string `json:"keyId"`
-			K       string `json:"k"`
-			Name    string `json:"name"`
-			Nm      string `json:"nm"`
-			Message string `json:"message"`
-			Msg     string `json:"msg"`
-		}
+		var o struct{ ID, KeyID, K, Name, Nm, Message, Msg string } // keys match case-insensitively
 		if json.Unmarshal(it, &o) == nil {
 			if v := cmp.Or(o.ID, o.KeyID, o.K, o.Name, o.Nm, o.Message, o.Msg); v != "" {
 				out = append(out, v)

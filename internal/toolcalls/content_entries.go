@@ -238,23 +238,17 @@ func DuplicateEntry(ctx context.Context, c Caller, project, id, newSlug string) 
 // sent lists the batch's ids or slugs, to place a failure the service
 // names without its idx.
 func bulk(ctx context.Context, c Caller, tool string, args any, sent []string) (*content.BulkResult, error) {
-	type failure struct {
-		Idx     *int    `json:"idx"`
-		ID      string  `json:"id"`
-		Sl      string  `json:"sl"`
-		Err     errText `json:"err"`
-		Error   errText `json:"error"`
-		Message errText `json:"message"`
+	type failure struct { // keys match case-insensitively
+		Idx                 *int
+		ID, Sl              string
+		Err, Error, Message errText
 	}
 	var w struct {
-		Created   lenient.Count       `json:"created"`
-		Updated   lenient.Count       `json:"updated"`
-		Pub       json.RawMessage     `json:"pub"`
-		Published json.RawMessage     `json:"published"`
-		Entries   []content.BulkEntry `json:"entries"`
-		Failed    []failure           `json:"failed"`
-		Fail      []failure           `json:"fail"`
-		Warn      lenient.Text        `json:"warn"`
+		Created, Updated lenient.Count
+		Pub, Published   json.RawMessage
+		Entries          []content.BulkEntry
+		Failed, Fail     []failure
+		Warn             lenient.Text
 	}
 	raw, err := call(ctx, c, tool, args, &w)
 	if err != nil {

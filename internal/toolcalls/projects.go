@@ -75,16 +75,9 @@ func namespaceFrom(name string, raw json.RawMessage) translations.Namespace {
 	ns.KeyCount = int(cmp.Or(count("kc"), count("keyCount")))
 	// A context is the abbreviated {t, d, ap, tg} or the long form
 	// createKeys takes.
-	var c struct {
-		T           string          `json:"t"`
-		Team        string          `json:"team"`
-		D           string          `json:"d"`
-		Domain      string          `json:"domain"`
-		AP          string          `json:"ap"`
-		AIPrompt    string          `json:"aiPrompt"`
-		TG          lenient.Strings `json:"tg"`
-		Tags        lenient.Strings `json:"tags"`
-		Description string          `json:"description"`
+	var c struct { // keys match case-insensitively
+		T, Team, D, Domain, AP, AIPrompt, Description string
+		TG, Tags                                      lenient.Strings
 	}
 	ctx := lenient.Get[json.RawMessage](raw, "ctx")
 	if len(ctx) == 0 {
