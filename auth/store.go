@@ -97,7 +97,7 @@ func (s *MemoryStore) saveLocked(grantID string, tok *oauth2.Token) {
 	if s.m == nil {
 		s.m = make(map[string]oauth2.Token)
 	}
-	s.m[grantID] = strip(tok)
+	s.m[grantID] = *tok.WithExtra(nil) // without the answer's other fields
 }
 
 // Delete forgets the grant's token; an unknown grant is not an error.
@@ -109,18 +109,6 @@ func (s *MemoryStore) Delete(_ context.Context, grantID string) error {
 	delete(s.leases, leaseKey{grantID, KindAccess})
 	delete(s.leases, leaseKey{grantID, KindInstallation})
 	return nil
-}
-
-// strip copies the fields the SDK uses, dropping oauth2's Raw map (which
-// would keep every field of the token response alive).
-func strip(t *oauth2.Token) oauth2.Token {
-	return oauth2.Token{
-		AccessToken:  t.AccessToken,
-		TokenType:    t.TokenType,
-		RefreshToken: t.RefreshToken,
-		Expiry:       t.Expiry,
-		ExpiresIn:    t.ExpiresIn,
-	}
 }
 
 // String describes the store without its tokens: only how many grants it

@@ -157,7 +157,7 @@ func NewRefresher(cfg Config) *Refresher {
 func (r *Refresher) Source(grantID string, tok *oauth2.Token) *AccessSource {
 	s := &AccessSource{r: r, grantID: grantID, margin: r.cfg.EarlyRefresh}
 	if tok != nil {
-		s.tok, s.have = strip(tok), true
+		s.tok, s.have = *tok.WithExtra(nil), true
 		s.margin, s.life = r.given(s.tok)
 	}
 	return s
@@ -246,7 +246,7 @@ type AccessSource struct {
 	grantID string
 
 	mu       sync.Mutex
-	tok      oauth2.Token  // AccessToken "" means "refresh before use"
+	tok      oauth2.Token  // without Raw (WithExtra(nil)); AccessToken "" means "refresh before use"
 	margin   time.Duration // how long before tok.Expiry it is refreshed
 	life     time.Duration // tok's whole lifetime, which sets the window ahead (see aheadShare)
 	have     bool          // tok holds a refresh token (given or loaded)
@@ -479,7 +479,7 @@ func (s *AccessSource) SetToken(tok *oauth2.Token) {
 }
 
 func (s *AccessSource) setLocked(tok *oauth2.Token) {
-	t := strip(tok)
+	t := *tok.WithExtra(nil)
 	if t.RefreshToken != s.tok.RefreshToken && s.have {
 		s.p = nil // a refresh in flight is about another refresh token
 	}
@@ -657,7 +657,7 @@ func (s *AccessSource) load(ctx context.Context) (oauth2.Token, outcome, bool) {
 	case t.RefreshToken == "":
 		return oauth2.Token{}, outcome{final: true, err: s.gone("the stored token has no refresh token")}, false
 	}
-	return strip(t), outcome{}, true
+	return *t.WithExtra(nil), outcome{}, true
 }
 
 func (s *AccessSource) gone(why string) error {
@@ -676,7 +676,7 @@ func (s *AccessSource) exchange(ctx context.Context, tok oauth2.Token) outcome {
 		tok.AccessToken = ""
 		return outcome{next: &tok, margin: s.r.cfg.EarlyRefresh, final: final, until: until, err: err}
 	}
-	nt := strip(got)
+	nt := *got.WithExtra(nil)
 	if nt.RefreshToken == "" {
 		nt.RefreshToken = tok.RefreshToken
 	}
@@ -840,18 +840,6 @@ func (s *AccessSource) warn(ctx context.Context, err error) {
 	}
 	l.LogAttrs(ctx, slog.LevelWarn, "partner: grant failed for good",
 		slog.String("grant", s.grantID), slog.String("class", class), slog.String("code", code))
-}
-
-// strip copies the fields the SDK uses, dropping oauth2's Raw map (which
-// would keep every field of the token response alive).
-func strip(t *oauth2.Token) oauth2.Token {
-	return oauth2.Token{
-		AccessToken:  t.AccessToken,
-		TokenType:    t.TokenType,
-		RefreshToken: t.RefreshToken,
-		Expiry:       t.Expiry,
-		ExpiresIn:    t.ExpiresIn,
-	}
 }
 
 // Stuck starts the source on a final error about refresh token rt, as a

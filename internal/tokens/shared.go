@@ -199,7 +199,7 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 		from := st.tok
 		switch {
 		case stored != nil:
-			from = strip(stored)
+			from = *stored.WithExtra(nil)
 		case !st.have:
 			release(ctx, l, lease)
 			return outcome{final: true, err: fmt.Errorf("partner: grant %s: %w: %w", s.grantID, apierr.ErrReauthorizationRequired, auth.ErrNoToken)}
@@ -246,7 +246,7 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 // adopt takes a token another process stored as the grant's; st.tok's
 // refresh token, if another, was retired by that process's refresh.
 func (s *AccessSource) adopt(stored *oauth2.Token, st state) outcome {
-	t := strip(stored)
+	t := *stored.WithExtra(nil)
 	// The token's own margin, as the process that refreshed it keeps it,
 	// from its whole lifetime. (Adopted only when the Store found it not
 	// due.)
