@@ -119,9 +119,6 @@ func (s *MemoryStore) String() string {
 	return fmt.Sprintf("auth.MemoryStore{%d grants}", len(s.m))
 }
 
-// GoString is String, so %#v shows no token either.
-func (s *MemoryStore) GoString() string { return s.String() }
-
 // Format makes every verb print String, so %+v and %x show no token.
 func (s *MemoryStore) Format(f fmt.State, _ rune) { fmt.Fprint(f, s.String()) }
 
