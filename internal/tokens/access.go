@@ -384,10 +384,6 @@ func (s *AccessSource) Invalidate(tok string) {
 // final.
 func (s *AccessSource) Fail(ctx context.Context, err error, gen uint64) bool {
 	s.mu.Lock()
-	if gen != s.gen {
-		s.mu.Unlock()
-		return true // about a token the grant no longer has
-	}
 	rt := s.tok.RefreshToken
 	s.mu.Unlock()
 	if s.Reload(ctx, gen) {
@@ -481,7 +477,7 @@ func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint
 	s.mu.Unlock()
 
 	var o outcome
-	if l := s.r.leaser(); l != nil {
+	if l, ok := s.r.cfg.Store.(auth.Leaser); ok {
 		o = s.obtainShared(ctx, l, st, gen)
 	} else {
 		o = s.obtain(ctx, st.tok, st.have, st.unsaved, gen)

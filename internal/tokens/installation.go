@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"github.com/locsvc/partner-go/auth"
 	"github.com/locsvc/partner-go/internal/apierr"
 	"github.com/locsvc/partner-go/internal/redact"
 	"github.com/locsvc/partner-go/internal/transport"
@@ -109,7 +110,7 @@ func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 	if s.cfg.Pace == nil {
 		return m.Token, nil
 	}
-	if l := s.cfg.Access.r.rateLimiter(); l != nil {
+	if l, ok := s.cfg.Access.r.cfg.Store.(auth.RateLimiter); ok {
 		err := l.TakeTurn(ctx, paceKey(m.Token), s.cfg.PerMinute, s.cfg.Burst)
 		switch {
 		case err == nil:

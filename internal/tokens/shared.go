@@ -47,30 +47,12 @@ const abandonTimeout = 5 * time.Second
 // forever is a due duration that makes any token due.
 const forever = 100 * 365 * 24 * time.Hour
 
-// leaser returns the Store as an auth.Leaser, or nil.
-func (r *Refresher) leaser() auth.Leaser {
-	l, _ := r.cfg.Store.(auth.Leaser)
-	return l
-}
-
-// rateLimiter returns the Store as an auth.RateLimiter, or nil.
-func (r *Refresher) rateLimiter() auth.RateLimiter {
-	l, _ := r.cfg.Store.(auth.RateLimiter)
-	return l
-}
-
-// installationCache returns the Store as an auth.InstallationCache, or nil.
-func (r *Refresher) installationCache() auth.InstallationCache {
-	c, _ := r.cfg.Store.(auth.InstallationCache)
-	return c
-}
-
 // DropInstallation deletes the grant's shared installation token, if any:
 // the grant got a new OAuth token. A failure is only logged: the shared
 // token expires by itself.
 func (r *Refresher) DropInstallation(ctx context.Context, grantID string) {
-	c := r.installationCache()
-	if c == nil {
+	c, ok := r.cfg.Store.(auth.InstallationCache)
+	if !ok {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abandonTimeout)
@@ -246,8 +228,8 @@ func (s *AccessSource) storeDown(ctx context.Context, err error, st state, gen u
 // else a new mint, shared. renew always mints.
 func (s *InstallationSource) obtain(ctx context.Context, due time.Duration, bad string, renew bool) (Minted, error) {
 	a := s.cfg.Access
-	c := a.r.installationCache()
-	if c == nil {
+	c, ok := a.r.cfg.Store.(auth.InstallationCache)
+	if !ok {
 		return s.mintNow(ctx)
 	}
 	fresh := func(t *oauth2.Token) bool {
@@ -260,8 +242,8 @@ func (s *InstallationSource) obtain(ctx context.Context, due time.Duration, bad 
 		}
 		return time.Until(t.Expiry) > d
 	}
-	l := a.r.leaser()
-	if renew || l == nil {
+	l, ok := a.r.cfg.Store.(auth.Leaser)
+	if renew || !ok {
 		if !renew {
 			if t, err := c.LoadInstallation(ctx, a.grantID); err == nil && fresh(t) {
 				return shared(t), nil
