@@ -50,9 +50,9 @@ type Store interface {
 type MemoryStore struct {
 	mu     sync.RWMutex
 	m      map[string]oauth2.Token
-	inst   map[string]memInstallation // shared installation tokens
-	leases map[leaseKey]memLease      // held leases
-	seq    uint64                     // the last lease's fence
+	inst   map[string]oauth2.Token // shared installation tokens
+	leases map[leaseKey]memLease   // held leases
+	seq    uint64                  // the last lease's fence
 
 	limits     map[string]*memLimiter // RateLimiter's limits, by key
 	limitsKept int                    // how many limits were kept at the last sweep
