@@ -242,13 +242,15 @@ func (s *InstallationSource) obtain(ctx context.Context, due time.Duration, bad 
 		}
 		return time.Until(t.Expiry) > d
 	}
+	var t *oauth2.Token
+	var err error
+	if !renew {
+		if t, err = c.LoadInstallation(ctx, a.grantID); err == nil && fresh(t) {
+			return shared(t), nil
+		}
+	}
 	l, ok := a.r.cfg.Store.(auth.Leaser)
 	if renew || !ok {
-		if !renew {
-			if t, err := c.LoadInstallation(ctx, a.grantID); err == nil && fresh(t) {
-				return shared(t), nil
-			}
-		}
 		m, err := s.mintNow(ctx)
 		if err == nil {
 			if err := c.SaveInstallation(ctx, a.grantID, m.oauth2()); err != nil { // costs others a mint
@@ -257,12 +259,8 @@ func (s *InstallationSource) obtain(ctx context.Context, due time.Duration, bad 
 		}
 		return m, err
 	}
-	t, err := c.LoadInstallation(ctx, a.grantID)
 	switch {
-	case err == nil && fresh(t):
-		return shared(t), nil
-	case err != nil && !errors.Is(err, auth.ErrNoToken):
-		// The cache is out of reach: mint here (a mint spends nothing).
+	case err != nil && !errors.Is(err, auth.ErrNoToken): // the cache is out of reach
 		a.debug(ctx, "partner: minting without the shared cache", slog.String("error", err.Error()))
 		return s.mintNow(ctx)
 	case err == nil && t.ExpiresIn > 0: // the Store's due check by its lifetime
