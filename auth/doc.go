@@ -12,15 +12,15 @@
 //
 // Replicas of an application that share one Store refresh and mint each
 // grant's tokens one at a time between them when the Store implements the
-// optional interfaces Leaser and InstallationCache (MemoryStore does, for
-// the Clients and Pools of one process): a replica whose token is due
-// takes the grant's lease, refreshes or mints outside any transaction and
-// commits; the others wait (with backoff, bounded by the refresh timeout)
-// and take the committed token, or take the lease over once its time to
-// live, the refresh timeout and a margin, runs out. A commit after that is
-// refused (ErrLeaseLost), and its token is never used. Package storetest
-// checks a Store against this contract. A Store that is also a
-// RateLimiter paces each grant's requests across the replicas.
+// optional interfaces Leaser and InstallationCache, found by type
+// assertion (MemoryStore does, for the Clients and Pools of one process):
+// a replica whose token is due takes the grant's lease, refreshes or mints
+// outside any transaction and commits; the others wait with backoff and
+// take the committed token, or take the lease over once its time to live
+// runs out. A commit after that is refused (ErrLeaseLost), and its token is
+// never used. A Store that is also a RateLimiter paces each grant's
+// requests across the replicas. Package storetest checks a Store against
+// this contract.
 //
 // Store outage policy: a token that is fresh in a replica's memory keeps
 // working, since using one makes no store call. An access token that is

@@ -9,10 +9,6 @@ import (
 	"golang.org/x/oauth2"
 )
 
-// MemoryStore shares tokens between the Clients and Pools of one process
-// that use the same MemoryStore, as a database would between replicas:
-// it is a Leaser and an InstallationCache, with time.Now as its clock.
-
 // leaseKey names one lease: a grant and a kind of token.
 type leaseKey struct {
 	grantID string
@@ -23,14 +19,6 @@ type leaseKey struct {
 type memLease struct {
 	fence string
 	until time.Time
-}
-
-// memInstallation is a shared installation token: its token, expiry and
-// lifetime in seconds (InstallationCache's ExpiresIn).
-type memInstallation struct {
-	token  string
-	expiry time.Time
-	life   int64
 }
 
 // AcquireLease implements Leaser: see there.
@@ -72,15 +60,13 @@ func (s *MemoryStore) storedLocked(grantID string, kind TokenKind, now time.Time
 		return &t
 	}
 	it, ok := s.inst[grantID]
-	if !ok || !now.Before(it.expiry) {
+	if !ok || !now.Before(it.Expiry) {
 		return nil
 	}
-	return &oauth2.Token{AccessToken: it.token, TokenType: "Bearer", Expiry: it.expiry, ExpiresIn: it.life}
+	return &it
 }
 
-// CommitLease implements Leaser: see there. A Save of the grant's token
-// (for KindAccess) or a DeleteInstallation (for KindInstallation) since
-// the lease was taken ends it too: the grant has a newer token.
+// CommitLease implements Leaser: see there.
 func (s *MemoryStore) CommitLease(_ context.Context, l *Lease, tok *oauth2.Token) error {
 	if l == nil || tok == nil {
 		return errors.New("auth: CommitLease of a nil lease or token")
@@ -141,13 +127,12 @@ func (s *MemoryStore) SaveInstallation(_ context.Context, grantID string, tok *o
 
 func (s *MemoryStore) saveInstallationLocked(grantID string, tok *oauth2.Token) {
 	if s.inst == nil {
-		s.inst = make(map[string]memInstallation)
+		s.inst = make(map[string]oauth2.Token)
 	}
-	s.inst[grantID] = memInstallation{token: tok.AccessToken, expiry: tok.Expiry, life: max(tok.ExpiresIn, 0)}
+	s.inst[grantID] = oauth2.Token{AccessToken: tok.AccessToken, TokenType: "Bearer", Expiry: tok.Expiry, ExpiresIn: max(tok.ExpiresIn, 0)}
 }
 
-// DeleteInstallation implements InstallationCache: see there. A mint in
-// flight under a lease taken before it cannot commit its token.
+// DeleteInstallation implements InstallationCache: see there.
 func (s *MemoryStore) DeleteInstallation(_ context.Context, grantID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -163,8 +148,8 @@ func checkKind(k TokenKind) error {
 	return nil
 }
 
-// Compile-time checks that MemoryStore shares tokens between replicas.
 var (
 	_ Leaser            = (*MemoryStore)(nil)
 	_ InstallationCache = (*MemoryStore)(nil)
+	_ RateLimiter       = (*MemoryStore)(nil)
 )

@@ -54,5 +54,3 @@ func (s *MemoryStore) TakeTurn(ctx context.Context, key string, perMinute, burst
 	}
 	return nil
 }
-
-var _ RateLimiter = (*MemoryStore)(nil)

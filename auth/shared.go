@@ -8,18 +8,6 @@ import (
 	"golang.org/x/oauth2"
 )
 
-// Replicas of an application that share one Store share each grant's
-// tokens through the optional interfaces below, found by type assertion:
-// a Store that implements none of them keeps working as before, each
-// process refreshing and minting on its own.
-//
-// With a Leaser, one process at a time refreshes a grant's access token
-// (the refresh token may rotate, and a refresh token sent twice can make
-// the service revoke the grant), and the others take the token it
-// committed. With an InstallationCache too, one process at a time mints
-// the grant's installation token, and the others take it from the cache.
-// A fresh token in a process's memory costs no store call.
-
 // TokenKind names the token of a grant a lease is for.
 type TokenKind string
 
@@ -57,9 +45,10 @@ type Lease struct {
 }
 
 // Leaser is a Store that lets the processes sharing it refresh (and, with
-// an InstallationCache, mint) each grant's tokens one at a time. Times are
-// the store's: the caller gives durations, never instants, so that clock
-// skew between processes does not matter.
+// an InstallationCache, mint) each grant's tokens one at a time: a refresh
+// token may rotate, and one sent twice can make the service revoke the
+// grant. Times are the store's: the caller gives durations, never
+// instants, so that clock skew between processes does not matter.
 //
 // Implementations must be safe for concurrent use by many processes.
 type Leaser interface {
@@ -93,9 +82,9 @@ type Leaser interface {
 }
 
 // InstallationCache is a Store that shares each grant's installation token
-// between the processes using it. It is a cache with a time to live, not
-// a record: the service advises never to keep installation tokens in a
-// database, and losing them costs only a mint.
+// between the processes using it. It is a cache with a time to live, not a
+// record (installation tokens are not meant to be kept in a database), and
+// losing one costs only a mint.
 //
 // An installation token is held as an oauth2.Token: AccessToken is the
 // installation token, Expiry its expiry and ExpiresIn its whole lifetime

@@ -50,9 +50,9 @@ type Store interface {
 type MemoryStore struct {
 	mu     sync.RWMutex
 	m      map[string]oauth2.Token
-	inst   map[string]memInstallation // shared installation tokens
-	leases map[leaseKey]memLease      // held leases
-	seq    uint64                     // the last lease's fence
+	inst   map[string]oauth2.Token // shared installation tokens
+	leases map[leaseKey]memLease   // held leases
+	seq    uint64                  // the last lease's fence
 
 	limits     map[string]*memLimiter // RateLimiter's limits, by key
 	limitsKept int                    // how many limits were kept at the last sweep
@@ -97,7 +97,7 @@ func (s *MemoryStore) saveLocked(grantID string, tok *oauth2.Token) {
 	if s.m == nil {
 		s.m = make(map[string]oauth2.Token)
 	}
-	s.m[grantID] = strip(tok)
+	s.m[grantID] = *tok.WithExtra(nil) // without the answer's other fields
 }
 
 // Delete forgets the grant's token; an unknown grant is not an error.
@@ -111,18 +111,6 @@ func (s *MemoryStore) Delete(_ context.Context, grantID string) error {
 	return nil
 }
 
-// strip copies the fields the SDK uses, dropping oauth2's Raw map (which
-// would keep every field of the token response alive).
-func strip(t *oauth2.Token) oauth2.Token {
-	return oauth2.Token{
-		AccessToken:  t.AccessToken,
-		TokenType:    t.TokenType,
-		RefreshToken: t.RefreshToken,
-		Expiry:       t.Expiry,
-		ExpiresIn:    t.ExpiresIn,
-	}
-}
-
 // String describes the store without its tokens: only how many grants it
 // holds.
 func (s *MemoryStore) String() string {
@@ -130,9 +118,6 @@ func (s *MemoryStore) String() string {
 	defer s.mu.RUnlock()
 	return fmt.Sprintf("auth.MemoryStore{%d grants}", len(s.m))
 }
-
-// GoString is String, so %#v shows no token either.
-func (s *MemoryStore) GoString() string { return s.String() }
 
 // Format makes every verb print String, so %+v and %x show no token.
 func (s *MemoryStore) Format(f fmt.State, _ rune) { fmt.Fprint(f, s.String()) }

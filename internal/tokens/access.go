@@ -31,20 +31,16 @@ const (
 	// DefaultInstallationMargin is how long before its one-hour expiry an
 	// installation token is replaced.
 	DefaultInstallationMargin = 5 * time.Minute
-	// DefaultTimeout bounds one refresh or mint, retries included. It runs
-	// on a context detached from the caller's, so one caller giving up
-	// does not fail the others waiting for the same token.
+	// DefaultTimeout bounds one refresh or mint, retries included.
 	DefaultTimeout = 30 * time.Second
 	// ConfigurationHold is how long an ErrConfiguration answer is returned
 	// without asking the service again.
 	ConfigurationHold = time.Minute
-	// MinLifetime is how long a token is used when the server answered a
-	// lifetime of 0 or less, so that this mistake does not cause a refresh
-	// per call. A short but positive lifetime is taken as it is, and the
-	// token is replaced in the second half of it.
+	// MinLifetime is how long a token answered with a lifetime of 0 or
+	// less is used, rather than refreshed on every call.
 	MinLifetime = 30 * time.Second
 	// DefaultAccessLifetime is assumed for an access token answered without
-	// expires_in (the lifetime the service gives its access tokens).
+	// expires_in: the service's access tokens live 30 minutes.
 	DefaultAccessLifetime = 1800 * time.Second
 )
 
@@ -69,9 +65,8 @@ type Config struct {
 	// Store receives every refreshed token before it is used. Nil means
 	// the token lives in memory only.
 	Store auth.Store
-	// Context prepares the detached context a refresh runs on; the SDK
-	// uses transport.Runner.OAuth2Context, so that x/oauth2's requests go
-	// through its own HTTP client and retry policy.
+	// Context prepares the detached context a refresh runs on (the SDK's
+	// HTTP client and retry policy for x/oauth2's requests).
 	Context func(ctx context.Context, setting string) context.Context
 	// EarlyRefresh defaults to DefaultEarlyRefresh; Timeout to
 	// DefaultTimeout.
@@ -79,23 +74,15 @@ type Config struct {
 	// Logger receives debug lines for refreshes and mints and one warning
 	// per grant that fails for good; nil is silent.
 	Logger *slog.Logger
-	// LocalRefreshOnStoreError, when the Store is an auth.Leaser that
-	// cannot be reached, refreshes a due access token with the refresh
-	// token in memory and uses the answer before it is saved, instead of
-	// failing the call (see the outage policy in shared.go). It is unsafe
-	// when the service rotates refresh tokens: another process may send
-	// the refresh token this one just spent, and a service that detects
-	// reuse revokes the grant.
+	// LocalRefreshOnStoreError: see the outage policy in shared.go.
 	LocalRefreshOnStoreError bool
 	// LeaseTTL is how long a lease is held at most; it defaults to
-	// Timeout + LeaseSlack, so that a holder ends its refresh or mint
-	// before another may take the lease over.
+	// Timeout + LeaseSlack.
 	LeaseTTL time.Duration
 }
 
 // Refresher refreshes access tokens at the token endpoint for any number of
-// grants. It holds the partner application's credentials once; each grant
-// gets a small AccessSource from Source.
+// grants; each grant gets a small AccessSource.
 type Refresher struct {
 	cfg     Config
 	oauth   oauth2.Config
@@ -103,7 +90,7 @@ type Refresher struct {
 
 	mu   sync.Mutex
 	live map[string]weak.Pointer[AccessSource] // Shared sources, while in use
-	peak int                                   // the most entries live held since it was made; see dropDead
+	peak int                                   // the most entries live held since it was made
 
 	flights flights // every grant's refreshes and mints in flight
 }
@@ -157,7 +144,7 @@ func NewRefresher(cfg Config) *Refresher {
 func (r *Refresher) Source(grantID string, tok *oauth2.Token) *AccessSource {
 	s := &AccessSource{r: r, grantID: grantID, margin: r.cfg.EarlyRefresh}
 	if tok != nil {
-		s.tok, s.have = strip(tok), true
+		s.tok, s.have = *tok.WithExtra(nil), true
 		s.margin, s.life = r.given(s.tok)
 	}
 	return s
@@ -165,12 +152,11 @@ func (r *Refresher) Source(grantID string, tok *oauth2.Token) *AccessSource {
 
 // Shared returns the access-token source of grantID that something still
 // uses (a client evicted from a Pool while a caller holds it, a refresh in
-// flight), or else a new one that loads the token from the Store on first
-// use. Every holder of the grant thus shares one refresh in flight and the
-// newest refresh token: none is ever sent twice, which a service that
-// rotates refresh tokens and detects reuse would punish by revoking the
-// grant. The bookkeeping of a source nothing uses any more is dropped by
-// the garbage collector. made reports a new source.
+// flight), or else a new one (made) that loads the token from the Store on
+// first use. Every holder of the grant thus shares one refresh in flight
+// and the newest refresh token: none is ever sent twice, which a service
+// that rotates refresh tokens and detects reuse punishes by revoking the
+// grant.
 func (r *Refresher) Shared(grantID string) (s *AccessSource, made bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -196,8 +182,7 @@ func (r *Refresher) Live(grantID string) *AccessSource {
 }
 
 // given returns the margin and whole lifetime of a token given to the
-// source or read from the Store: by its lifetime when it says it
-// (ExpiresIn), else EarlyRefresh.
+// source or read from the Store.
 func (r *Refresher) given(t oauth2.Token) (margin, life time.Duration) {
 	life = lifeOf(t.ExpiresIn, t.Expiry)
 	if t.ExpiresIn > 0 {
@@ -208,7 +193,7 @@ func (r *Refresher) given(t oauth2.Token) (margin, life time.Duration) {
 
 // marginFor returns how long before its expiry a token whose whole
 // lifetime is life is replaced: EarlyRefresh, or half its lifetime when it
-// lives no longer than that (see lifeOf for a token of unknown lifetime).
+// lives no longer than that.
 func (r *Refresher) marginFor(life time.Duration) time.Duration {
 	if life > 0 && life <= r.cfg.EarlyRefresh {
 		return life / 2
@@ -217,10 +202,9 @@ func (r *Refresher) marginFor(life time.Duration) time.Duration {
 }
 
 // dropDead forgets grantID's source once the garbage collector took it.
-// A Go map keeps the room it grew to when entries are deleted, so once
-// most are gone the rest move to a map of their size: what the Refresher
-// holds follows the sources in use (a Pool's MaxClients and the clients
-// callers hold), not every grant that was ever used at once.
+// A Go map keeps the room it grew to, so once most entries are gone the
+// rest move to a map of their size: the Refresher's memory follows the
+// sources in use, not every grant ever used at once.
 func (r *Refresher) dropDead(grantID string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -234,21 +218,18 @@ func (r *Refresher) dropDead(grantID string) {
 	}
 }
 
-// AccessSource gives the grant's access token, refreshing it with the
-// refresh token at the token endpoint EarlyRefresh before it expires (the
-// starting token included). It is safe for concurrent use: however many
-// goroutines ask at once, one refresh happens.
-//
-// It also holds the grant's final state (see the package doc): the
-// installation source of the grant asks it before every mint.
+// AccessSource gives the grant's access token, refreshing it EarlyRefresh
+// before it expires; however many goroutines ask at once, one refresh
+// happens. It also holds the grant's final state (see the package doc),
+// which the grant's installation source asks before every mint.
 type AccessSource struct {
 	r       *Refresher
 	grantID string
 
 	mu       sync.Mutex
-	tok      oauth2.Token  // AccessToken "" means "refresh before use"
+	tok      oauth2.Token  // without Raw (WithExtra(nil)); AccessToken "" means "refresh before use"
 	margin   time.Duration // how long before tok.Expiry it is refreshed
-	life     time.Duration // tok's whole lifetime, which sets the window ahead (see aheadShare)
+	life     time.Duration // tok's whole lifetime, which sets the window ahead
 	have     bool          // tok holds a refresh token (given or loaded)
 	unsaved  bool          // tok was refreshed but Store.Save failed
 	gen      uint64        // bumped whenever the grant gets a new token
@@ -257,7 +238,7 @@ type AccessSource struct {
 	failedRT string        // the refresh token err is about
 	retired  string        // the refresh token the last rotation replaced
 	p        *pending[string]
-	flights  flights // this grant's refreshes in flight, for Client.Close
+	flights  flights // this grant's refreshes in flight
 
 	// With a Store that is an auth.Leaser (see shared.go):
 	lease    *auth.Lease // the lease to commit the unsaved token under
@@ -284,14 +265,10 @@ func (s *AccessSource) Reload(ctx context.Context, gen uint64) bool {
 	return s.adoptNewer(ctx, rt)
 }
 
-// GrantID returns the grant's id.
-func (s *AccessSource) GrantID() string { return s.grantID }
-
 // Token returns a valid access token, refreshing it first when it is
-// missing or expires within its margin. A token within the last tenth of
-// the time before its margin is returned at once, and its refresh starts
-// in the background (see aheadShare). A caller whose ctx ends while a
-// refresh is in progress gets ctx's error at once; the refresh carries on.
+// missing or expires within its margin; a token due ahead (see aheadShare)
+// is returned at once and refreshed in the background. A caller whose ctx
+// ends during a refresh gets ctx's error; the refresh carries on.
 func (s *AccessSource) Token(ctx context.Context) (string, error) {
 	s.mu.Lock()
 	if s.err != nil {
@@ -329,8 +306,8 @@ func (s *AccessSource) startLocked(ctx context.Context) *pending[string] {
 // Wait waits until no refresh of the grant is in flight, or ctx ends.
 func (s *AccessSource) Wait(ctx context.Context) error { return s.flights.wait(ctx) }
 
-// usableLocked reports whether the cached access token can be used: it
-// is saved and expires after its margin. s.mu is held.
+// usableLocked reports whether the cached access token is saved and
+// expires after its margin. s.mu is held.
 func (s *AccessSource) usableLocked() bool {
 	return s.have && !s.unsaved && s.tok.AccessToken != "" && time.Until(s.tok.Expiry) > s.margin
 }
@@ -340,16 +317,14 @@ func (s *AccessSource) usableLocked() bool {
 func (s *AccessSource) dueLocked() time.Duration { return s.margin + ahead(s.life, s.margin) }
 
 // Check returns the error the grant is stuck on, or nil. While the grant
-// is gone, it first reads the Store once more and takes a refresh token
-// there that is not the one that failed: the application saved the token
-// of a new code exchange, or another holder refreshed.
+// is gone, it first takes a refresh token from the Store that is not the
+// one that failed (a new code exchange, or another holder refreshed).
 func (s *AccessSource) Check(ctx context.Context) error {
 	_, err := s.ready(ctx)
 	return err
 }
 
-// ready is Check that also returns the grant's Generation, in one look at
-// the source on the usual path.
+// ready is Check that also returns the grant's Generation.
 func (s *AccessSource) ready(ctx context.Context) (uint64, error) {
 	s.mu.Lock()
 	gen, err, until, failedRT := s.gen, s.err, s.errUntil, s.failedRT
@@ -364,7 +339,8 @@ func (s *AccessSource) ready(ctx context.Context) (uint64, error) {
 	if until.IsZero() && s.adoptNewer(ctx, failedRT) {
 		return s.Generation(), nil
 	}
-	return gen, earlier(s.grantID, err)
+	// The text does not pass the earlier call's path off as this one's.
+	return gen, fmt.Errorf("partner: not sent: grant %s failed on an earlier call: %w", s.grantID, err)
 }
 
 // adoptNewer reads the Store and, when it holds a refresh token other than
@@ -386,16 +362,8 @@ func (s *AccessSource) adoptNewer(ctx context.Context, old string) bool {
 	s.setLocked(t)
 	s.mu.Unlock()
 	s.debug(ctx, "partner: grant took a newer token from the Store")
-	// A new token for the grant: its next installation token is minted
-	// anew, not taken from the shared cache.
 	s.r.DropInstallation(ctx, s.grantID)
 	return true
-}
-
-// earlier wraps a final error for the calls after the one that met it, so
-// that their text does not pass the earlier call's path off as theirs.
-func earlier(grantID string, err error) error {
-	return fmt.Errorf("partner: not sent: grant %s failed on an earlier call: %w", grantID, err)
 }
 
 // Invalidate drops tok if it is still the cached access token, so the
@@ -411,15 +379,11 @@ func (s *AccessSource) Invalidate(tok string) {
 }
 
 // Fail is told that an answer to a request sent under gen says the grant is
-// gone. It reports true when the grant has a newer token (given since the
-// request, or found in the Store now), so that the request may be
-// replayed once; otherwise err becomes final.
+// gone. It reports true when the grant has a newer token (given since, or
+// found in the Store now) to replay the request with; otherwise err becomes
+// final.
 func (s *AccessSource) Fail(ctx context.Context, err error, gen uint64) bool {
 	s.mu.Lock()
-	if gen != s.gen {
-		s.mu.Unlock()
-		return true // about a token the grant no longer has
-	}
 	rt := s.tok.RefreshToken
 	s.mu.Unlock()
 	if s.Reload(ctx, gen) {
@@ -453,20 +417,14 @@ func (s *AccessSource) hold(ctx context.Context, err error, gen uint64) {
 	}
 }
 
-// SetToken replaces the token (after the user connected the application
-// again) and clears a final error; the grant's installation token is
-// minted anew. A refresh already in progress with another refresh token
-// finishes for its own callers but is neither kept nor saved; later
-// callers use the new token. With rotation, a token read from the Store
-// while a refresh was in progress is no newer than the source's: a token
-// with the refresh token that refresh sends keeps it in flight, and its
-// answer (the newer token) is kept and saved; a token with the refresh
-// token the last rotation replaced is ignored. Either would otherwise send
-// a retired refresh token, and a service that detects reuse revokes the
-// grant.
-//
-// With a Store that shares installation tokens (auth.InstallationCache),
-// the grant's shared installation token is deleted too.
+// SetToken replaces the token (the user connected again) and clears a
+// final error; the grant's installation token, shared ones included, is
+// minted anew. A refresh in progress with another refresh token finishes
+// for its own callers but is neither kept nor saved. A token with the
+// refresh token a refresh in progress sends keeps that refresh, whose
+// answer is newer; one with the refresh token the last rotation replaced
+// is ignored. Either would otherwise send a retired refresh token, which a
+// service that detects reuse punishes by revoking the grant.
 func (s *AccessSource) SetToken(tok *oauth2.Token) {
 	s.mu.Lock()
 	if tok.RefreshToken != "" && tok.RefreshToken == s.retired {
@@ -479,7 +437,7 @@ func (s *AccessSource) SetToken(tok *oauth2.Token) {
 }
 
 func (s *AccessSource) setLocked(tok *oauth2.Token) {
-	t := strip(tok)
+	t := *tok.WithExtra(nil)
 	if t.RefreshToken != s.tok.RefreshToken && s.have {
 		s.p = nil // a refresh in flight is about another refresh token
 	}
@@ -490,8 +448,7 @@ func (s *AccessSource) setLocked(tok *oauth2.Token) {
 }
 
 // Generation changes each time the grant gets a new token from outside
-// (SetToken, or a newer token found in the Store); the installation source
-// mints anew when it changes.
+// (SetToken, or a newer token found in the Store).
 func (s *AccessSource) Generation() uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -505,16 +462,8 @@ func (s *AccessSource) Secrets() redact.Secrets {
 	return redact.New(s.tok.RefreshToken, s.tok.AccessToken, s.failedRT)
 }
 
-// Err returns the final error the source is stuck on, or nil. Unlike
-// Check it does not read the Store.
-func (s *AccessSource) Err() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.err
-}
-
-// refresh runs in its own goroutine on a context detached from the caller
-// that started it, and finishes p for every waiter.
+// refresh runs in its own goroutine on a context detached from the caller's,
+// and finishes p for every waiter.
 func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint64) {
 	ctx, cancel := context.WithTimeout(ctx, s.r.cfg.Timeout)
 	defer cancel()
@@ -528,7 +477,7 @@ func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint
 	s.mu.Unlock()
 
 	var o outcome
-	if l := s.r.leaser(); l != nil {
+	if l, ok := s.r.cfg.Store.(auth.Leaser); ok {
 		o = s.obtainShared(ctx, l, st, gen)
 	} else {
 		o = s.obtain(ctx, st.tok, st.have, st.unsaved, gen)
@@ -539,10 +488,9 @@ func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint
 	if s.p == p {
 		s.p = nil
 	}
-	// A new token meanwhile wins over this result, unless it has the
-	// refresh token this refresh sent: the result is newer. A refresh that
-	// failed, unless because the grant is gone, leaves a token that still
-	// works in use (a refresh ahead); the next call tries again.
+	// A new token meanwhile wins, unless it has the refresh token this
+	// refresh sent: the result is newer. A failed refresh ahead leaves a
+	// working token in use unless the grant is gone.
 	keep := o.err != nil && !o.unsaved && !(o.final && o.until.IsZero()) && s.usableLocked()
 	if (s.gen == gen || s.rotatedFrom(o.sent)) && !keep {
 		if o.next != nil {
@@ -562,32 +510,25 @@ func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint
 	p.finish(o.val, o.err)
 }
 
-// outcome is what a refresh ends with: the access token or an error, the
-// token to keep in memory (nil: keep the current one) with its margin,
-// whether that token still has to be saved, and whether the error is
-// final (until a new token, or until the given time).
+// outcome is what a refresh ends with.
 type outcome struct {
-	val     string
-	next    *oauth2.Token
-	margin  time.Duration
+	val     string        // the access token, or "" with err
+	next    *oauth2.Token // the token to keep in memory; nil: the current one
+	margin  time.Duration // next's
 	life    time.Duration // next's whole lifetime
-	unsaved bool
-	final   bool
+	unsaved bool          // next still has to be saved (under lease, if set)
+	final   bool          // err holds until a new token, or until until
 	until   time.Time
 	err     error
-	// sent is the refresh token a successful refresh sent, which the
-	// service may have retired.
-	sent string
-	// lease is the lease to commit next under, when unsaved; lateSave
-	// says next is in use though the Store could not be reached.
+	sent    string // the refresh token a successful refresh sent, maybe retired
+
 	lease    *auth.Lease
-	lateSave bool
+	lateSave bool // next is in use though the Store could not be reached
 }
 
 // rotatedFrom reports whether the grant, though it got a token since a
-// refresh began, holds the refresh token that refresh sent successfully
-// (SetToken with the token the refresh started from): the refresh's token
-// is then the newer. s.mu is held.
+// refresh began, holds the refresh token that refresh sent: the refresh's
+// token is then the newer. s.mu is held.
 func (s *AccessSource) rotatedFrom(sent string) bool {
 	return sent != "" && s.err == nil && s.tok.RefreshToken == sent
 }
@@ -616,7 +557,7 @@ func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsav
 	}
 	o := s.exchange(ctx, tok)
 	if o.final && errors.Is(o.err, apierr.ErrReauthorizationRequired) {
-		// Before the grant is declared gone: has the Store a newer token?
+		// Before the grant is declared gone: has the Store a newer one?
 		if t, _, ok := s.load(ctx); ok && t.RefreshToken != tok.RefreshToken {
 			if o, ok := s.loaded(t); ok {
 				return o
@@ -634,7 +575,7 @@ func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsav
 }
 
 // loaded returns the outcome of taking t, read from the Store, as it is,
-// when its access token is usable (it expires after its margin).
+// when its access token expires after its margin.
 func (s *AccessSource) loaded(t oauth2.Token) (outcome, bool) {
 	margin, life := s.r.given(t)
 	if t.AccessToken == "" || time.Until(t.Expiry) <= margin {
@@ -657,7 +598,7 @@ func (s *AccessSource) load(ctx context.Context) (oauth2.Token, outcome, bool) {
 	case t.RefreshToken == "":
 		return oauth2.Token{}, outcome{final: true, err: s.gone("the stored token has no refresh token")}, false
 	}
-	return strip(t), outcome{}, true
+	return *t.WithExtra(nil), outcome{}, true
 }
 
 func (s *AccessSource) gone(why string) error {
@@ -670,40 +611,33 @@ func (s *AccessSource) exchange(ctx context.Context, tok oauth2.Token) outcome {
 	// own expiry check always lets the refresh through; ours ran before.
 	got, err := s.r.oauth.TokenSource(ctx, &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
 	if err != nil {
-		final, until, err := s.classify(err, tok.RefreshToken)
-		// Keep the token the refresh was tried with (it may have just been
-		// loaded), so that the failed refresh token is known.
+		final, until, err := s.r.classify(err, redact.New(tok.RefreshToken, s.r.cfg.ClientSecret))
+		// Keep the token tried (maybe just loaded): its refresh token failed.
 		tok.AccessToken = ""
 		return outcome{next: &tok, margin: s.r.cfg.EarlyRefresh, final: final, until: until, err: err}
 	}
-	nt := strip(got)
+	nt := *got.WithExtra(nil)
 	if nt.RefreshToken == "" {
 		nt.RefreshToken = tok.RefreshToken
 	}
 	if nt.Expiry.IsZero() {
 		nt.Expiry = time.Now().Add(DefaultAccessLifetime)
 	}
-	// The whole lifetime goes with the token to the Store (ExpiresIn), so
-	// that a replica taking it later computes the same margin.
+	// The whole lifetime goes to the Store (ExpiresIn), so that a replica
+	// taking the token later computes the same margin.
 	life := time.Until(nt.Expiry)
 	nt.ExpiresIn = wholeSeconds(life)
 	margin := s.r.marginFor(lifeOf(nt.ExpiresIn, nt.Expiry))
-	if life <= 0 {
-		// A lifetime of 0 or less is the server's mistake: the token is
-		// used for MinLifetime, or a refresh per call would follow.
+	if life <= 0 { // the server's mistake: not a refresh per call
 		nt.Expiry, nt.ExpiresIn, margin = time.Now().Add(MinLifetime), 0, 0
 	}
-	// A token that lives no longer than EarlyRefresh is refreshed in the
-	// second half of its life (marginFor), and its real expiry is what the
-	// Store (and any replica sharing it) sees.
 	s.debug(ctx, "partner: access token refreshed", slog.Time("expiry", nt.Expiry))
 	return outcome{val: nt.AccessToken, next: &nt, margin: margin, life: lifeOf(nt.ExpiresIn, nt.Expiry), sent: tok.RefreshToken}
 }
 
 // save hands t, the answer to a refresh that sent the refresh token sent,
-// to the Store, unless the grant got a newer token since the refresh
-// began: the application has stored that one, and a stale refresh must not
-// overwrite it.
+// to the Store, unless the grant got a newer token since the refresh began
+// (which the application stored).
 func (s *AccessSource) save(ctx context.Context, t *oauth2.Token, gen uint64, sent string) error {
 	if s.r.cfg.Store == nil {
 		return nil
@@ -718,13 +652,6 @@ func (s *AccessSource) save(ctx context.Context, t *oauth2.Token, gen uint64, se
 		return fmt.Errorf("partner: saving the refreshed token of grant %s (it will be saved again before use): %w", s.grantID, err)
 	}
 	return nil
-}
-
-// classify turns an x/oauth2 failure of a refresh into the SDK's error
-// and says whether it is final, and until when. The error never holds a
-// token or secret.
-func (s *AccessSource) classify(err error, refreshToken string) (final bool, until time.Time, _ error) {
-	return s.r.classify(err, redact.New(refreshToken, s.r.cfg.ClientSecret))
 }
 
 // classify turns an x/oauth2 failure at the token endpoint into the SDK's
@@ -754,9 +681,8 @@ func (r *Refresher) classify(err error, scrub redact.Secrets) (final bool, until
 		case ae.Code == apierr.CodeInvalidClient ||
 			(status >= 400 && status < 500 && status != http.StatusTooManyRequests):
 			// The application is refused (RFC 6749 answers a failed client
-			// authentication with 401), or AuthURL is wrong, or a proxy
-			// answered: the same for every grant, and no user can fix it by
-			// reconnecting.
+			// authentication with 401), AuthURL is wrong or a proxy answered:
+			// no user can fix it by reconnecting.
 			return true, time.Now().Add(ConfigurationHold), apierr.Classify(apierr.ErrConfiguration, e,
 				r.checkAdvice(status)+"; users need not reconnect")
 		case apierr.Temporary(status):
@@ -781,25 +707,21 @@ func (r *Refresher) classify(err error, scrub redact.Secrets) (final bool, until
 		return false, time.Time{}, fmt.Errorf("partner: POST %s: %w: %w", path, apierr.ErrTemporary,
 			&transport.Cleaned{Text: redact.URLs(scrub.String(err.Error())), Err: err})
 	}
-	// x/oauth2 could not parse a 2xx answer, or it had no access_token:
-	// not a gone grant, and asking again gets the same answer.
+	// x/oauth2 could not parse a 2xx answer, or it had no access_token.
 	if field, want := unreadableField(err.Error()); field != "" {
 		return false, time.Time{}, fmt.Errorf("partner: POST %s: %w: the token endpoint sent %s in a form the SDK cannot read (%s)",
 			path, apierr.ErrUnexpectedResponse, field, want)
 	}
-	// Its text may quote the answer: only a short, scrubbed prefix of it
-	// is kept.
+	// Its text may quote the answer: a short, scrubbed prefix is kept.
 	return false, time.Time{}, fmt.Errorf("partner: POST %s: %w: the token endpoint's answer could not be read (%s)",
 		path, apierr.ErrUnexpectedResponse, apierr.Clean(err.Error(), scrub))
 }
 
 // unreadableField names the field of a 2xx token answer that x/oauth2
-// could not decode, with what it reads there, or returns "". x/oauth2 has
-// no hook for this and keeps only the text of its decoding error, which
-// names either the field (a JSON type mismatch: "Go struct field
-// tokenJSON.access_token") or, for expires_in, which it reads as a whole
-// number with strconv.ParseInt of a json.Number, the parse that failed
-// (1800.0, 1799.5, 1e3). It stops at the first field it cannot read.
+// could not decode, with what it reads there, or returns "". x/oauth2 keeps
+// only the text of its decoding error, which names the field ("Go struct
+// field tokenJSON.access_token") or, for expires_in (read with
+// strconv.ParseInt of a json.Number), the parse that failed.
 func unreadableField(msg string) (field, want string) {
 	const wholeSeconds = "golang.org/x/oauth2 reads expires_in only as a whole number of seconds, such as 1800"
 	if strings.Contains(msg, "strconv.ParseInt: ") || strings.Contains(msg, "into Number") {
@@ -823,8 +745,8 @@ func (s *AccessSource) debug(ctx context.Context, msg string, attrs ...slog.Attr
 	}
 }
 
-// warn logs the one warning of a grant that fails for good: its id and
-// the error's code or class, never a token.
+// warn logs the one warning of a grant that fails for good, without a
+// token.
 func (s *AccessSource) warn(ctx context.Context, err error) {
 	l := s.r.cfg.Logger
 	if l == nil {
@@ -842,21 +764,8 @@ func (s *AccessSource) warn(ctx context.Context, err error) {
 		slog.String("grant", s.grantID), slog.String("class", class), slog.String("code", code))
 }
 
-// strip copies the fields the SDK uses, dropping oauth2's Raw map (which
-// would keep every field of the token response alive).
-func strip(t *oauth2.Token) oauth2.Token {
-	return oauth2.Token{
-		AccessToken:  t.AccessToken,
-		TokenType:    t.TokenType,
-		RefreshToken: t.RefreshToken,
-		Expiry:       t.Expiry,
-		ExpiresIn:    t.ExpiresIn,
-	}
-}
-
-// Stuck starts the source on a final error about refresh token rt, as a
-// Pool rebuilds an evicted grant that had failed: nothing sends rt again,
-// and Check reads the Store for a newer token.
+// Stuck starts the source on a final error about refresh token rt (a Pool
+// rebuilds an evicted grant that had failed): rt is never sent again.
 func (s *AccessSource) Stuck(err error, rt string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -864,9 +773,8 @@ func (s *AccessSource) Stuck(err error, rt string) {
 	s.tok, s.have = oauth2.Token{RefreshToken: rt}, rt != ""
 }
 
-// End makes the grant final with err, as after the application revoked it:
-// nothing is sent for it again until the Store holds another refresh
-// token.
+// End makes the grant final with err (the application revoked it) until
+// the Store holds another refresh token.
 func (s *AccessSource) End(err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -26,32 +26,28 @@ const AuthorizePath = "/api/auth/mcp/authorize"
 const ScopeOfflineAccess = "offline_access"
 
 // MaxExchangeAnswer is how much of the code exchange's answer x/oauth2
-// reads; it cuts the rest off without a word.
+// reads, silently.
 const MaxExchangeAnswer = 1 << 20
 
-// SpentAdvice ends every error of a code exchange: the service spends a
-// code at its first exchange, whatever comes of it.
+// SpentAdvice ends the errors of a code exchange: the service spends a code
+// at its first exchange.
 const SpentAdvice = "the code is spent: send the user through the consent again"
 
 // DiscardedAdvice ends the error of an exchange whose answer the SDK could
 // not use.
 const DiscardedAdvice = "the answer's tokens were discarded and " + SpentAdvice
 
-// ExchangeAdvice lists why the service refuses a code: it does not say
-// which.
+// ExchangeAdvice lists why the service may have refused a code.
 const ExchangeAdvice = "the code was refused and is spent: it expired (it lives 10 minutes) or was used already, " +
 	"or redirect_uri or the PKCE verifier did not match the authorize request's; send the user through the consent again"
 
-// refusedCode is the class of a refused code: ErrInvalidGrant, and so
-// ErrReauthorizationRequired as an invalid_grant answer is, whatever code
-// the service answered with.
+// refusedCode is the class of a refused code, whatever code the service
+// answered with.
 var refusedCode = errors.Join(apierr.ErrInvalidGrant, apierr.ErrReauthorizationRequired)
 
-// Consent returns the x/oauth2 configuration of the consent flow: the
-// authorize URL (AuthURL + authorizePath), the token endpoint with the
-// client secret in the form body (as for refresh), redirectURL, and scopes
-// with ScopeOfflineAccess added when missing (without a refresh token the
-// SDK cannot keep a grant).
+// Consent returns the x/oauth2 configuration of the consent flow, the
+// refresh's with AuthURL + authorizePath, redirectURL, and scopes with
+// ScopeOfflineAccess added (without a refresh token no grant is kept).
 func (r *Refresher) Consent(authorizePath, redirectURL string, scopes []string) oauth2.Config {
 	c := r.oauth
 	c.Endpoint.AuthURL = r.cfg.AuthURL + authorizePath
@@ -66,24 +62,19 @@ func (r *Refresher) Consent(authorizePath, redirectURL string, scopes []string) 
 // TokenPath returns the token endpoint's whole path, for error messages.
 func (r *Refresher) TokenPath() string { return r.tokPath }
 
-// tokenPathSetting names the TokenPath setting beside AuthSetting.
-func (r *Refresher) tokenPathSetting() string {
-	return strings.TrimSuffix(r.cfg.AuthSetting, "AuthURL") + "TokenPath"
-}
-
 // checkAdvice says which settings to check when the token endpoint refuses
 // the application with status: a 404 means nothing answers at the path.
 func (r *Refresher) checkAdvice(status int) string {
 	if status == http.StatusNotFound {
-		return "no token endpoint at this address: check " + r.cfg.AuthSetting + " and " + r.tokenPathSetting()
+		return "no token endpoint at this address: check " + r.cfg.AuthSetting + " and " +
+			strings.TrimSuffix(r.cfg.AuthSetting, "AuthURL") + "TokenPath"
 	}
 	return "check " + r.cfg.AuthSetting + ", ClientID and ClientSecret"
 }
 
-// Exchange trades an authorization code for tokens at the token endpoint,
-// through the SDK's HTTP client, within the refresh timeout. Every error
-// says that the code is spent (the service spends it at the first try),
-// and never holds the code, a token or the secret:
+// Exchange trades an authorization code for tokens within the refresh
+// timeout. Every error says whether the code is spent, and never holds the
+// code, a token or the secret:
 //
 //   - a refused code (invalid_grant, or invalid_request as for a wrong or
 //     missing PKCE verifier) is ErrInvalidGrant and
@@ -95,9 +86,8 @@ func (r *Refresher) checkAdvice(status int) string {
 //     ClientID and ClientSecret;
 //   - an answer cut at MaxExchangeAnswer is ErrUnexpectedResponse saying so.
 //
-// An answer x/oauth2 refuses only because it has no access_token is
-// returned as a token without one, its fields in Extra, so that the
-// caller names every field missing.
+// An answer without access_token is returned as a token without one, its
+// fields in Extra, so that the caller names every field missing.
 func (r *Refresher) Exchange(ctx context.Context, cfg *oauth2.Config, redirectSetting, code string, opts ...oauth2.AuthCodeOption) (*oauth2.Token, error) {
 	if r.cfg.Context != nil {
 		ctx = r.cfg.Context(ctx, r.cfg.AuthSetting)
@@ -123,8 +113,6 @@ func (r *Refresher) Exchange(ctx context.Context, cfg *oauth2.Config, redirectSe
 		return nil, fmt.Errorf("partner: POST %s: %w: the answer was cut at %d bytes (1 MiB), where x/oauth2 stops reading; %s",
 			path, apierr.ErrUnexpectedResponse, MaxExchangeAnswer, DiscardedAdvice)
 	case strings.Contains(err.Error(), "server response missing access_token"):
-		// x/oauth2's own check, before the caller's: hand the answer on,
-		// so that every missing field is named at once.
 		if t := w.token(); t != nil {
 			return t, nil
 		}
@@ -136,9 +124,8 @@ func (r *Refresher) Exchange(ctx context.Context, cfg *oauth2.Config, redirectSe
 	}
 	scrub := redact.New(code, r.cfg.ClientSecret)
 	if w.body != nil {
-		// A 2xx answer x/oauth2 could not use: the service took the code.
-		// x/oauth2's text quotes the body of an answer with an error code
-		// (which may hold a token), and at most a character otherwise.
+		// A 2xx answer x/oauth2 could not use: the code is spent. x/oauth2's
+		// text quotes the body of an answer with an error code.
 		why := apierr.Clean(err.Error(), scrub)
 		var re *oauth2.RetrieveError
 		if errors.As(err, &re) {
@@ -149,10 +136,7 @@ func (r *Refresher) Exchange(ctx context.Context, cfg *oauth2.Config, redirectSe
 	}
 	_, _, err = r.classify(err, scrub)
 	var ae *apierr.APIError
-	switch {
-	case !errors.As(err, &ae):
-		// A network error or a timeout: whether the service took the
-		// code is unknown.
+	if !errors.As(err, &ae) { // a network error or a timeout
 		return nil, fmt.Errorf("%w; %s", err, maybeSpent)
 	}
 	redirect := strings.Contains(strings.ToLower(ae.Message), "redirect_uri")
@@ -178,7 +162,7 @@ func (r *Refresher) Exchange(ctx context.Context, cfg *oauth2.Config, redirectSe
 const maybeSpent = "the code may be spent: if trying again fails, send the user through the consent again"
 
 // answerWatch is the code exchange's transport: it keeps what x/oauth2
-// reads of a 2xx answer, and notes an answer longer than x/oauth2 reads.
+// reads of a 2xx answer, and notes one longer than that.
 type answerWatch struct {
 	base http.RoundTripper
 	body *watchedBody // of the last 2xx answer
@@ -218,20 +202,16 @@ type watchedBody struct {
 	io.ReadCloser
 	w    *answerWatch
 	read []byte // the first MaxExchangeAnswer bytes
-	n    int
 }
 
 func (b *watchedBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
-	if keep := min(n, MaxExchangeAnswer-len(b.read)); keep > 0 {
-		b.read = append(b.read, p[:keep]...)
-	}
-	b.n += n
+	b.read = append(b.read, p[:min(n, MaxExchangeAnswer-len(b.read))]...)
 	return n, err
 }
 
 func (b *watchedBody) Close() error {
-	if b.n >= MaxExchangeAnswer {
+	if len(b.read) >= MaxExchangeAnswer {
 		var one [1]byte
 		n, _ := io.ReadFull(b.ReadCloser, one[:])
 		b.w.cut = b.w.cut || n > 0

@@ -1,12 +1,8 @@
-// Package tokens keeps a grant's tokens valid so that callers never handle
-// them: an AccessSource refreshes the 30-minute access token with the
-// refresh token (through golang.org/x/oauth2), and an InstallationSource
-// mints and caches the one-hour installation token. Package partner wires
-// them; users never see them.
-//
-// Both sources are safe for concurrent use and run one refresh or mint at a
-// time however many goroutines ask, on a context detached from the callers'
-// (each caller can still give up on its own context).
+// Package tokens keeps a grant's tokens valid: an AccessSource refreshes
+// the access token with the refresh token (through golang.org/x/oauth2),
+// and an InstallationSource mints and caches the installation token. Both
+// run one refresh or mint at a time however many goroutines ask, on a
+// context detached from the callers'.
 //
 // Failures are classified once, here and in the transport:
 //   - the grant is gone (invalid_grant, grant_revoked, grant_not_found):

@@ -6,10 +6,8 @@ import (
 	"time"
 )
 
-// pending is one refresh or mint in progress. Every caller that needs the
-// token meanwhile waits on the same pending, so one request reaches the
-// service however many goroutines ask; each caller can still give up on its
-// own context while the work carries on for the others.
+// pending is one refresh or mint in progress, which every caller that needs
+// the token meanwhile waits for, each on its own context.
 type pending[T any] struct {
 	done chan struct{}
 	val  T
@@ -35,9 +33,9 @@ func (p *pending[T]) finish(val T, err error) {
 }
 
 // flights counts the refreshes and mints in flight, so that Close can wait
-// for them: none is cancelled, since a refresh cut short after its request
-// left could spend a refresh token whose successor is never saved. Each
-// ends within the Timeout. The zero value is ready to use.
+// for them rather than cancel one: a refresh cut short after its request
+// left could spend a refresh token whose successor is never saved. The
+// zero value is ready to use.
 type flights struct {
 	mu   sync.Mutex
 	n    int
@@ -92,15 +90,11 @@ func goFlight(fn func(), fs ...*flights) {
 	}()
 }
 
-// Refreshing ahead: a token is used until its margin (EarlyRefresh for
-// access tokens, Margin for installation tokens) before it expires, and a
-// call that finds it within the last tenth of the time before that margin
-// starts its replacement in the background and goes on with it; only a
-// call that finds it inside the margin, or none, makes a call wait. So a
-// token is replaced after nine tenths of the time it would be used for
-// without refreshing ahead. A token's whole lifetime, not what is left of
-// it when a process took it, sets both windows, so that every process
-// sharing it through a Store finds it due at the same moment.
+// aheadShare: a call that finds its token within the last tenth of the
+// time before its margin goes on with it and starts its replacement in the
+// background; only a token inside the margin, or none, makes a call wait.
+// The token's whole lifetime, not what is left of it, sets both windows, so
+// that every process sharing it finds it due at the same moment.
 const aheadShare = 10
 
 // ahead is how long before its margin a token whose whole lifetime is
@@ -109,9 +103,8 @@ func ahead(life, margin time.Duration) time.Duration {
 	return max(life-margin, 0) / aheadShare
 }
 
-// lifeOf returns a token's whole lifetime: expiresIn seconds as shared
-// with it, or, when that is unknown (0: a token an older version shared),
-// what is left of it now.
+// lifeOf returns a token's whole lifetime: expiresIn seconds, or when that
+// is unknown (0), what is left of it now.
 func lifeOf(expiresIn int64, exp time.Time) time.Duration {
 	if expiresIn > 0 {
 		return time.Duration(expiresIn) * time.Second
@@ -119,9 +112,8 @@ func lifeOf(expiresIn int64, exp time.Time) time.Duration {
 	return max(time.Until(exp), 0)
 }
 
-// wholeSeconds is a lifetime in the whole seconds it is shared in
-// (oauth2.Token's ExpiresIn), at least 1; the process that received the
-// token uses the rounded value too, so that it agrees with the others.
+// wholeSeconds is a lifetime in the whole seconds it is shared in (at least
+// 1), which the process that received the token uses too.
 func wholeSeconds(d time.Duration) int64 {
 	return max(int64((d+time.Second/2)/time.Second), 1)
 }

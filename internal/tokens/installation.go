@@ -12,20 +12,18 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"github.com/locsvc/partner-go/auth"
 	"github.com/locsvc/partner-go/internal/apierr"
 	"github.com/locsvc/partner-go/internal/redact"
 	"github.com/locsvc/partner-go/internal/transport"
 )
 
-// Minted is what one mint of an installation token gave: the token, when
-// it expires, and whatever else the mint function read from the answer.
+// Minted is what one mint of an installation token gave.
 type Minted struct {
 	Token  string
 	Expiry time.Time
-	Detail any
-	// Life is the token's whole lifetime, in whole seconds as it is
-	// shared; 0 when unknown (a token an older version shared).
-	Life time.Duration
+	Detail any           // whatever else the mint function read from the answer
+	Life   time.Duration // the whole lifetime in whole seconds; 0: unknown
 }
 
 // MintFunc mints a new installation token for the grant with its access
@@ -37,25 +35,23 @@ type InstallationConfig struct {
 	// Mint mints the grant's installation token.
 	Mint MintFunc
 	// Access is the grant's access-token source: it holds the grant's
-	// final state, and its Generation tells when the grant got a new token
-	// (then the installation token is minted anew).
+	// final state, and a new Generation makes a new mint.
 	Access *AccessSource
 	// Margin is how long before expiry the token is replaced; it defaults
 	// to DefaultInstallationMargin. Timeout defaults to DefaultTimeout.
 	Margin, Timeout time.Duration
 	// Pace, when set, spaces the requests sent with the token: every
-	// Token call (one per request sent) waits for it. Nil: no pacing.
+	// Token call (one per request) waits for it.
 	Pace *rate.Limiter
 	// PerMinute and Burst are Pace's rate, for a Store that is an
-	// auth.RateLimiter: every process sharing it then takes its turns
-	// from one limit per installation token, and Pace only while the
-	// Store cannot be reached.
+	// auth.RateLimiter: processes sharing it take turns from one limit per
+	// installation token, and from Pace while it cannot be reached.
 	PerMinute, Burst int
 }
 
 // InstallationSource gives the grant's installation token: minted when
-// missing or within Margin of expiry, cached, and shared by every request
-// of the grant. However many goroutines ask at once, one mint happens.
+// missing or within Margin of expiry, and cached; however many goroutines
+// ask at once, one mint happens.
 type InstallationSource struct {
 	cfg InstallationConfig
 
@@ -64,12 +60,10 @@ type InstallationSource struct {
 	gen     uint64        // the access Generation cur was minted under
 	margin  time.Duration // how long before cur.Expiry it is replaced
 	p       *pending[Minted]
-	flights flights // this grant's mints in flight, for Client.Close
-	pMint   bool    // p mints (Renew), rather than maybe taking a shared token
-	bad     string  // a token the service refused, not to be taken from the cache again
-	// prev are the tokens cur replaced, newest last: they stay valid until
-	// they expire, and an answer to a request sent with one may echo it.
-	prev [3]string
+	flights flights   // this grant's mints in flight
+	pMint   bool      // p mints (Renew), rather than maybe taking a shared token
+	bad     string    // a token the service refused, not to be taken from the cache again
+	prev    [3]string // tokens cur replaced, newest last: still valid, to scrub
 
 	refusals transport.Refusals // the 401 rule's memory for installation tokens
 }
@@ -77,8 +71,7 @@ type InstallationSource struct {
 // Refusals is the 401 rule's memory for the grant's installation tokens.
 func (s *InstallationSource) Refusals() *transport.Refusals { return &s.refusals }
 
-// Reload is the access source's Reload; a newer token drops the cached
-// installation token.
+// Reload is the access source's Reload.
 func (s *InstallationSource) Reload(ctx context.Context, gen uint64) bool {
 	return s.cfg.Access.Reload(ctx, gen)
 }
@@ -104,11 +97,11 @@ func NewInstallationSource(cfg InstallationConfig) *InstallationSource {
 	return &InstallationSource{cfg: cfg}
 }
 
-// Token returns a valid installation token, minting one first if needed,
-// for one request: with Pace set, it first waits until the request may be
-// sent. A token within the last tenth of its time before Margin is returned
-// at once, and its replacement minted in the background (see aheadShare). A caller whose ctx ends while a mint is in progress gets ctx's
-// error at once; the mint carries on for the others.
+// Token returns a valid installation token for one request, minting one
+// first if needed, and with Pace set waits for the request's turn. A token
+// due ahead (see aheadShare) is returned at once and replaced in the
+// background. A caller whose ctx ends during a mint gets ctx's error; the
+// mint carries on.
 func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 	m, err := s.get(ctx, false)
 	if err != nil {
@@ -117,7 +110,7 @@ func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 	if s.cfg.Pace == nil {
 		return m.Token, nil
 	}
-	if l := s.cfg.Access.r.rateLimiter(); l != nil {
+	if l, ok := s.cfg.Access.r.cfg.Store.(auth.RateLimiter); ok {
 		err := l.TakeTurn(ctx, paceKey(m.Token), s.cfg.PerMinute, s.cfg.Burst)
 		switch {
 		case err == nil:
@@ -125,7 +118,6 @@ func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 		case ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 			return "", fmt.Errorf("partner: waiting for the grant's turn under Pacing: %w", err)
 		}
-		// The Store is out of reach: this process paces on its own.
 		s.cfg.Access.debug(ctx, "partner: pacing in this process: the shared limit could not be reached", slog.String("error", err.Error()))
 	}
 	if err := s.cfg.Pace.Wait(ctx); err != nil {
@@ -139,8 +131,8 @@ func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 	return m.Token, nil
 }
 
-// paceKey names the shared limit of an installation token without
-// revealing it: the service caps each token, so its hash is the key.
+// paceKey names the shared limit of an installation token (the service caps
+// each token) without revealing it.
 func paceKey(token string) string {
 	h := sha256.Sum256([]byte(token))
 	return "pace:" + hex.EncodeToString(h[:16])
@@ -158,9 +150,7 @@ func (s *InstallationSource) get(ctx context.Context, renew bool) (Minted, error
 		return Minted{}, err
 	}
 	s.mu.Lock()
-	if s.gen != gen {
-		// The grant got a new token (the user reconnected, maybe with
-		// another scope): its installation token is minted anew.
+	if s.gen != gen { // the grant got a new token, maybe with another scope
 		s.replaceLocked(Minted{})
 		s.gen = gen
 	}
@@ -173,9 +163,7 @@ func (s *InstallationSource) get(ctx context.Context, renew bool) (Minted, error
 		return m, nil
 	}
 	p := s.p
-	if p == nil || (renew && !s.pMint) {
-		// Renew's caller reads the mint's answer (Detail): it never takes
-		// a shared token.
+	if p == nil || (renew && !s.pMint) { // Renew reads a mint's Detail
 		p = s.startLocked(ctx, gen, renew)
 	}
 	s.mu.Unlock()
@@ -195,8 +183,7 @@ func (s *InstallationSource) startLocked(ctx context.Context, gen uint64, renew 
 func (s *InstallationSource) Wait(ctx context.Context) error { return s.flights.wait(ctx) }
 
 // Invalidate drops tok if it is still the cached installation token, so
-// the next Token call mints. A token already replaced is left alone, so
-// many requests refused with the same token cause one mint.
+// that many requests refused with one token cause one mint.
 func (s *InstallationSource) Invalidate(tok string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -221,8 +208,8 @@ func (s *InstallationSource) Fail(ctx context.Context, err error, gen uint64) bo
 	return retry
 }
 
-// Secrets returns the grant's tokens: the installation token and the ones
-// it replaced, which are still valid until they expire.
+// Secrets returns the grant's tokens, the installation tokens replaced
+// but still valid included.
 func (s *InstallationSource) Secrets() redact.Secrets {
 	s.mu.Lock()
 	toks := append([]string{s.cur.Token}, s.prev[:]...)
@@ -234,23 +221,20 @@ func (s *InstallationSource) mint(ctx context.Context, p *pending[Minted], gen u
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
 	s.mu.Lock()
-	// A token shared without its lifetime is fresh by the current token's
-	// due (its margin and window ahead), as the first one by Margin.
+	// A token shared without its lifetime is due as the current one is.
 	due, bad := s.cfg.Margin, s.bad
 	if s.margin > 0 {
 		due = s.margin + ahead(s.cur.Life, s.margin)
 	}
 	s.mu.Unlock()
 	m, err := s.obtain(ctx, due, bad, renew)
-	// A mint ahead that failed leaves the token that still works in use,
-	// and the next call tries again; a configuration error is held only
-	// when no token works.
-	if errors.Is(err, apierr.ErrConfiguration) && !s.working() {
-		s.cfg.Access.hold(ctx, err, gen)
-	}
-
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// A failed mint ahead leaves the working token in use; a configuration
+	// error is held only when no token works.
+	if errors.Is(err, apierr.ErrConfiguration) && (s.cur.Token == "" || time.Until(s.cur.Expiry) <= s.margin) {
+		s.cfg.Access.hold(ctx, err, gen)
+	}
 	if s.p == p {
 		s.p = nil
 	}
@@ -262,26 +246,16 @@ func (s *InstallationSource) mint(ctx context.Context, p *pending[Minted], gen u
 			m.Life = lifeOf(0, m.Expiry)
 		}
 		s.margin = s.marginFor(m.Life)
-		// The cache keeps the token, its expiry and lifetime only: Detail
-		// (the whole answer) goes to this mint's callers, not into every
-		// idle grant.
+		// Detail goes to this mint's callers only, not into every idle grant.
 		s.replaceLocked(Minted{Token: m.Token, Expiry: m.Expiry, Life: m.Life})
 		s.cfg.Access.debug(ctx, "partner: installation token minted", slog.Time("expiry", m.Expiry))
 	}
 	p.finish(m, err)
 }
 
-// working reports whether the cached token can still be used.
-func (s *InstallationSource) working() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.cur.Token != "" && time.Until(s.cur.Expiry) > s.margin
-}
-
 // mintNow mints a token and records its whole lifetime. An expiry already
-// past (the server's mistake, or clock skew) is taken as a minute from
-// now, rather than minted again per call; a 401 replaces the token sooner
-// if the service disagrees.
+// past (the server's mistake, or clock skew) is taken as a minute from now,
+// rather than a mint per call.
 func (s *InstallationSource) mintNow(ctx context.Context) (Minted, error) {
 	m, err := s.cfg.Mint(ctx)
 	if err != nil {
@@ -296,15 +270,13 @@ func (s *InstallationSource) mintNow(ctx context.Context) (Minted, error) {
 }
 
 // marginFor returns how long before its expiry a token whose whole
-// lifetime is life is replaced: Margin, but at most half its lifetime, so
-// that a token living less than twice the margin is still used rather
-// than minted again on every call.
+// lifetime is life is replaced: Margin, but at most half its lifetime.
 func (s *InstallationSource) marginFor(life time.Duration) time.Duration {
 	return min(s.cfg.Margin, life/2)
 }
 
 // dueFor is how long before its expiry a token whose whole lifetime is
-// life is replaced ahead: its margin and the window ahead of it.
+// life is replaced ahead.
 func (s *InstallationSource) dueFor(life time.Duration) time.Duration {
 	m := s.marginFor(life)
 	return m + ahead(life, m)

@@ -14,45 +14,24 @@ import (
 	"github.com/locsvc/partner-go/internal/apierr"
 )
 
-// Sharing tokens between processes.
+// Sharing tokens between processes, when the Store is an auth.Leaser (see
+// package auth for the contract): after this process's own single flight,
+// a due access token is refreshed under the grant's lease (AcquireLease with
+// due = the token's margin), from the stored refresh token, and committed
+// (CommitLease); ErrLeaseHeld waits with backoff and looks again. A token
+// whose commit lost its lease is never used. With an auth.InstallationCache
+// too, installation tokens are minted the same way.
 //
-// When the Store is an auth.Leaser, the processes sharing it refresh each
-// grant's access token one at a time, after this process's own single
-// flight (one refresh in flight per grant and process):
-//
-//   - AcquireLease(KindAccess, due = the token's margin, ttl = LeaseTTL).
-//     A stored token that is not due is taken as is, without a refresh.
-//   - ErrLeaseHeld: another process is refreshing. Wait (backoff with
-//     jitter, bounded by the refresh's Timeout and the caller's patience)
-//     and look again; the holder's token is then taken, or the lease,
-//     once its ttl ran out.
-//   - The lease taken: refresh with the stored refresh token (the newest),
-//     outside any store transaction, and CommitLease. ErrLeaseLost (the
-//     lease ran out and another took it, or the application saved a new
-//     token): the refreshed token is never used; the stored one is taken
-//     instead. A failed refresh abandons the lease and is classified as
-//     without a Leaser.
-//
-// When the Store is an auth.InstallationCache too, installation tokens are
-// shared the same way: LoadInstallation first; when none is fresh,
-// AcquireLease(KindInstallation), mint, CommitLease. A new OAuth token for
-// the grant (SetToken, a newer token adopted from the Store) deletes the
-// shared installation token.
-//
-// Store outage policy: a fresh token in memory keeps working (the hot
-// path makes no store call). An access token that is due fails closed:
-// the call returns an error wrapping the store's, ErrTemporary (not
-// final), and the next call tries again; unless Config's
-// LocalRefreshOnStoreError is set, which refreshes with the refresh token
-// in memory and uses the answer before it is saved (saved later, before
-// the next refresh). That is unsafe when the service rotates refresh
-// tokens: this process learns of a rotation only by spending the old
-// refresh token, which other processes still read from the Store. An
-// installation token is minted locally when the cache cannot be reached:
-// a mint spends nothing.
+// Store outage policy: a fresh token in memory keeps working (using one
+// makes no store call). A due access token fails the call with ErrTemporary
+// wrapping the store's error, unless LocalRefreshOnStoreError refreshes
+// with the refresh token in memory and saves the answer later, before the
+// next refresh: unsafe when the service rotates refresh tokens, since other
+// processes still read the spent one from the Store. An installation token
+// is minted locally: a mint spends nothing.
 
 // LeaseSlack is added to Timeout for a lease's default time to live, so
-// that a holder has ended its refresh or mint before another may take over.
+// that a holder ends its refresh or mint before another may take over.
 const LeaseSlack = 10 * time.Second
 
 // Backoff of a process waiting for another's lease.
@@ -68,30 +47,12 @@ const abandonTimeout = 5 * time.Second
 // forever is a due duration that makes any token due.
 const forever = 100 * 365 * 24 * time.Hour
 
-// leaser returns the Store as an auth.Leaser, or nil.
-func (r *Refresher) leaser() auth.Leaser {
-	l, _ := r.cfg.Store.(auth.Leaser)
-	return l
-}
-
-// rateLimiter returns the Store as an auth.RateLimiter, or nil.
-func (r *Refresher) rateLimiter() auth.RateLimiter {
-	l, _ := r.cfg.Store.(auth.RateLimiter)
-	return l
-}
-
-// installationCache returns the Store as an auth.InstallationCache, or nil.
-func (r *Refresher) installationCache() auth.InstallationCache {
-	c, _ := r.cfg.Store.(auth.InstallationCache)
-	return c
-}
-
-// DropInstallation deletes the grant's shared installation token, when the
-// Store shares them: the grant got a new OAuth token. A failure is logged
-// and otherwise ignored: the shared token expires by itself.
+// DropInstallation deletes the grant's shared installation token, if any:
+// the grant got a new OAuth token. A failure is only logged: the shared
+// token expires by itself.
 func (r *Refresher) DropInstallation(ctx context.Context, grantID string) {
-	c := r.installationCache()
-	if c == nil {
+	c, ok := r.cfg.Store.(auth.InstallationCache)
+	if !ok {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abandonTimeout)
@@ -102,9 +63,8 @@ func (r *Refresher) DropInstallation(ctx context.Context, grantID string) {
 	}
 }
 
-// waitTurn waits before looking at a held lease again: attempt 0 waits
-// leaseWaitMin, each next one twice as long up to leaseWaitMax, with
-// jitter so that waiting processes spread out.
+// waitTurn waits before looking at a held lease again: exponential backoff
+// from leaseWaitMin to leaseWaitMax, with jitter.
 func waitTurn(ctx context.Context, attempt int) error {
 	d := leaseWaitMin << min(attempt, 10)
 	d = min(d, leaseWaitMax)
@@ -119,8 +79,8 @@ func waitTurn(ctx context.Context, attempt int) error {
 	}
 }
 
-// release ends a lease without saving, on a context of its own: the
-// refresh's may have ended. A failure only lets the lease run out.
+// release ends a lease without saving, on a context of its own (the
+// refresh's may have ended); a failure only lets the lease run out.
 func release(ctx context.Context, l auth.Leaser, lease *auth.Lease) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abandonTimeout)
 	defer cancel()
@@ -145,8 +105,7 @@ func (s *AccessSource) storeError(what string, err error) error {
 	return fmt.Errorf("partner: grant %s: %s: %w: %w", s.grantID, what, apierr.ErrTemporary, err)
 }
 
-// obtainShared is obtain for a Store that is an auth.Leaser: see the
-// comment at the top of this file.
+// obtainShared is obtain for a Store that is an auth.Leaser.
 func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state, gen uint64) outcome {
 	if !st.have {
 		st.margin, st.due = s.r.cfg.EarlyRefresh, s.r.cfg.EarlyRefresh
@@ -160,13 +119,10 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 		case !errors.Is(err, auth.ErrLeaseLost):
 			return outcome{err: s.storeError("saving the refreshed token (it will be saved again before use)", err)}
 		}
-		// Lost: the token is never used; the holder that took over has
-		// the grant's token.
 		s.debug(ctx, "partner: a refreshed token lost its lease and is dropped")
 	}
 	if st.lateSave {
-		// In use while the Store was out of reach: the Store must have
-		// it before anything refreshes from there.
+		// In use while the Store was out of reach: saved before a refresh.
 		if err := s.r.cfg.Store.Save(ctx, s.grantID, &st.tok); err != nil {
 			return s.storeDown(ctx, err, st, gen)
 		}
@@ -199,7 +155,7 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 		from := st.tok
 		switch {
 		case stored != nil:
-			from = strip(stored)
+			from = *stored.WithExtra(nil)
 		case !st.have:
 			release(ctx, l, lease)
 			return outcome{final: true, err: fmt.Errorf("partner: grant %s: %w: %w", s.grantID, apierr.ErrReauthorizationRequired, auth.ErrNoToken)}
@@ -212,8 +168,7 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 		if o.err != nil {
 			release(ctx, l, lease)
 			if o.final && errors.Is(o.err, apierr.ErrReauthorizationRequired) && !retried {
-				// Before the grant is declared gone: has the Store a newer
-				// token (the user connected again)?
+				// Before the grant is declared gone: has the Store a newer one?
 				if t, err := s.r.cfg.Store.Load(ctx, s.grantID); err == nil && t != nil &&
 					t.RefreshToken != "" && t.RefreshToken != from.RefreshToken {
 					retried, st.invalid = true, ""
@@ -226,9 +181,7 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 		switch {
 		case err == nil:
 			return o
-		case errors.Is(err, auth.ErrLeaseLost):
-			// Another process took over, or the application saved a new
-			// token: that one is the grant's, and this one is never used.
+		case errors.Is(err, auth.ErrLeaseLost): // the stored token is the grant's
 			s.debug(ctx, "partner: a refreshed token lost its lease and is dropped")
 			st.invalid = ""
 			continue
@@ -243,13 +196,10 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 	}
 }
 
-// adopt takes a token another process stored as the grant's; st.tok's
-// refresh token, if another, was retired by that process's refresh.
+// adopt takes a token another process stored (not due) as the grant's;
+// st.tok's refresh token, if another, was retired by that process.
 func (s *AccessSource) adopt(stored *oauth2.Token, st state) outcome {
-	t := strip(stored)
-	// The token's own margin, as the process that refreshed it keeps it,
-	// from its whole lifetime. (Adopted only when the Store found it not
-	// due.)
+	t := *stored.WithExtra(nil)
 	life := lifeOf(t.ExpiresIn, t.Expiry)
 	o := outcome{val: t.AccessToken, next: &t, margin: s.r.marginFor(life), life: life}
 	if st.tok.RefreshToken != "" && st.tok.RefreshToken != t.RefreshToken {
@@ -273,15 +223,13 @@ func (s *AccessSource) storeDown(ctx context.Context, err error, st state, gen u
 	return o
 }
 
-// obtain returns an installation token: with a Store that shares them, one
-// another process minted if it is fresh (it expires after its margin and
-// window of minting ahead, see InstallationSource.dueFor; by due for a
-// token shared without its lifetime) and is not bad; else a new mint,
-// shared. renew always mints.
+// obtain returns an installation token: a fresh one another process shared
+// that is not bad (due by its lifetime, or by due if shared without it),
+// else a new mint, shared. renew always mints.
 func (s *InstallationSource) obtain(ctx context.Context, due time.Duration, bad string, renew bool) (Minted, error) {
 	a := s.cfg.Access
-	c := a.r.installationCache()
-	if c == nil {
+	c, ok := a.r.cfg.Store.(auth.InstallationCache)
+	if !ok {
 		return s.mintNow(ctx)
 	}
 	fresh := func(t *oauth2.Token) bool {
@@ -294,29 +242,28 @@ func (s *InstallationSource) obtain(ctx context.Context, due time.Duration, bad 
 		}
 		return time.Until(t.Expiry) > d
 	}
-	l := a.r.leaser()
-	if renew || l == nil {
-		if !renew {
-			if t, err := c.LoadInstallation(ctx, a.grantID); err == nil && fresh(t) {
-				return shared(t), nil
-			}
+	var t *oauth2.Token
+	var err error
+	if !renew {
+		if t, err = c.LoadInstallation(ctx, a.grantID); err == nil && fresh(t) {
+			return shared(t), nil
 		}
+	}
+	l, ok := a.r.cfg.Store.(auth.Leaser)
+	if renew || !ok {
 		m, err := s.mintNow(ctx)
 		if err == nil {
-			s.share(ctx, c, m)
+			if err := c.SaveInstallation(ctx, a.grantID, m.oauth2()); err != nil { // costs others a mint
+				a.debug(ctx, "partner: the minted installation token was not shared", slog.String("error", err.Error()))
+			}
 		}
 		return m, err
 	}
-	t, err := c.LoadInstallation(ctx, a.grantID)
 	switch {
-	case err == nil && fresh(t):
-		return shared(t), nil
-	case err != nil && !errors.Is(err, auth.ErrNoToken):
-		// The cache is out of reach: mint here (a mint spends nothing).
+	case err != nil && !errors.Is(err, auth.ErrNoToken): // the cache is out of reach
 		a.debug(ctx, "partner: minting without the shared cache", slog.String("error", err.Error()))
 		return s.mintNow(ctx)
-	case err == nil && t.ExpiresIn > 0:
-		// The Store's due check goes by the shared token's own lifetime.
+	case err == nil && t.ExpiresIn > 0: // the Store's due check by its lifetime
 		due = s.dueFor(lifeOf(t.ExpiresIn, t.Expiry))
 	}
 	for attempt := 0; ; attempt++ {
@@ -346,8 +293,7 @@ func (s *InstallationSource) obtain(ctx context.Context, due time.Duration, bad 
 			release(ctx, l, lease)
 			return m, err
 		}
-		// A commit refused or failed still leaves a valid token: it is
-		// used here, only not shared.
+		// A commit refused or failed leaves a token used here, not shared.
 		if err := l.CommitLease(ctx, lease, m.oauth2()); err != nil {
 			a.debug(ctx, "partner: the minted installation token was not shared", slog.String("error", err.Error()))
 		}
@@ -367,12 +313,4 @@ func shared(t *oauth2.Token) Minted {
 // oauth2 is m in the form InstallationCache shares it, with its lifetime.
 func (m Minted) oauth2() *oauth2.Token {
 	return &oauth2.Token{AccessToken: m.Token, TokenType: "Bearer", Expiry: m.Expiry, ExpiresIn: int64(m.Life / time.Second)}
-}
-
-// share puts a minted token in the cache; a failure only costs other
-// processes a mint.
-func (s *InstallationSource) share(ctx context.Context, c auth.InstallationCache, m Minted) {
-	if err := c.SaveInstallation(ctx, s.cfg.Access.grantID, m.oauth2()); err != nil {
-		s.cfg.Access.debug(ctx, "partner: the minted installation token was not shared", slog.String("error", err.Error()))
-	}
 }

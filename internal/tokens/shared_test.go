@@ -164,8 +164,11 @@ func TestStoreOutage(t *testing.T) {
 		if !errors.Is(err, apierr.ErrTemporary) || !errors.Is(err, errDown) {
 			t.Fatalf("a due token during the outage: %v; want ErrTemporary wrapping the store's error", err)
 		}
-		if s.Err() != nil || e.n.Load() != 1 {
-			t.Fatalf("the outage made the grant final (%v) or refreshed without the Store (%d requests)", s.Err(), e.n.Load())
+		s.mu.Lock()
+		stuck := s.err
+		s.mu.Unlock()
+		if stuck != nil || e.n.Load() != 1 {
+			t.Fatalf("the outage made the grant final (%v) or refreshed without the Store (%d requests)", stuck, e.n.Load())
 		}
 		store.down.Store(false)
 		if tok, err := s.Token(t.Context()); err != nil || tok != "at-2" {
