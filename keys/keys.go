@@ -1,10 +1,8 @@
 package keys
 
 import (
-	"bytes"
 	"encoding/json"
 
-	"github.com/locsvc/partner-go/internal/lenient"
 	"github.com/locsvc/partner-go/translations"
 )
 
@@ -26,18 +24,18 @@ const DefaultNamespace = "default"
 // NewKey is a key to create.
 type NewKey struct {
 	// Name is the key, for example "nav.home". Required.
-	Name string `json:"n"`
+	Name string
 	// Namespace is the key's namespace; "" means DefaultNamespace. An
 	// unknown namespace is created.
-	Namespace string `json:"ns,omitempty"`
+	Namespace string
 	// SourceText is the text in the project's source language.
-	SourceText string `json:"v,omitempty"`
+	SourceText string
 	// Translations maps language codes to texts. Codes are lowercased by
 	// the service; the source language is dropped.
-	Translations map[string]string `json:"t,omitempty"`
+	Translations map[string]string
 	// Context describes the key's namespace for translators; nil leaves
 	// it as it is.
-	Context *NamespaceContext `json:"nc,omitempty"`
+	Context *NamespaceContext
 }
 
 // NamespaceContext describes a namespace for human and machine
@@ -57,82 +55,71 @@ type CreateOptions struct {
 // same name and namespace are skipped, not errors.
 type CreateResult struct {
 	// OK is the service's overall success flag.
-	OK bool `json:"ok"`
+	OK bool
 	// Count is the number of keys created (cnt).
-	Count int `json:"cnt"`
+	Count int
 	// NewCount, RenamedCount and DuplicateCount are the service's new,
 	// ren and dup counters as it reports them; their exact meaning is not
 	// documented.
-	NewCount       int `json:"new"`
-	RenamedCount   int `json:"ren"`
-	DuplicateCount int `json:"dup"`
+	NewCount, RenamedCount, DuplicateCount int
 	// Created lists the keys created.
-	Created []CreatedKey `json:"k"`
+	Created []CreatedKey
 	// Skipped lists keys that were not created (an existing key with the
 	// same name and namespace), with the reason.
-	Skipped []SkippedKey `json:"skip"`
+	Skipped []SkippedKey
 	// Warnings lists keys whose name also exists in other namespaces.
-	Warnings []KeyWarning `json:"warn"`
+	Warnings []KeyWarning
 	// Blocked lists keys the service refused to create, for example
 	// because the same source text exists under another key to reuse.
-	Blocked []BlockedKey `json:"blocked"`
+	Blocked []BlockedKey
 	// Pending says what now waits to be published, when the service says.
-	Pending *translations.PendingPublish `json:"pub"`
+	Pending *translations.PendingPublish
 	// Hint is the service's advice for the next step, if any.
-	Hint string `json:"hint"`
+	Hint string
 	// Raw is the tool's whole answer.
-	Raw json.RawMessage `json:"-"`
+	Raw json.RawMessage
 }
 
 // CreatedKey is a key Create made.
 type CreatedKey struct {
-	Name string `json:"k"`
-	ID   string `json:"id"`
+	Name string
+	ID   string
 	// Translations is what the service reported about the translations
 	// written with the key (tr), as sent.
-	Translations json.RawMessage `json:"tr"`
+	Translations json.RawMessage
 }
 
 // SkippedKey is a key Create did not make.
 type SkippedKey struct {
-	Name   string `json:"k"`
-	Reason string `json:"reason"`
+	Name   string
+	Reason string
 }
 
 // KeyWarning reports a created key whose name is also used in other
 // namespaces.
 type KeyWarning struct {
-	Name      string `json:"k"`
-	Namespace string `json:"ns"`
+	Name      string
+	Namespace string
 	// OtherNamespaces are the namespaces that have the same name.
-	OtherNamespaces []string `json:"other"`
-}
-
-// UnmarshalJSON decodes an item of createKeys' warn list; a namespace
-// sent as an object is taken by its name. It never fails.
-func (w *KeyWarning) UnmarshalJSON(b []byte) error {
-	type plain KeyWarning
-	_ = json.Unmarshal(b, (*plain)(w))
-	w.OtherNamespaces = lenient.Get[lenient.Strings](b, "other")
-	return nil
+	OtherNamespaces []string
 }
 
 // BlockedKey is a key Create refused to make.
 type BlockedKey struct {
-	Name       string `json:"k"`
-	Namespace  string `json:"ns"`
-	SourceText string `json:"src"`
+	Name       string
+	Namespace  string
+	SourceText string
 	// Reuse lists existing keys the service suggests instead.
-	Reuse []KeyRef `json:"reuse"`
+	Reuse []KeyRef
 	// Reason is the service's explanation (why).
-	Reason string `json:"why"`
+	Reason string
 }
 
 // KeyRef names an existing key.
 type KeyRef struct {
-	Namespace string `json:"ns"`
-	Name      string `json:"k"`
-	ID        string `json:"id"`
+	Namespace string
+	Name      string
+	ID        string
 }
 
 // Field selects what List returns for each key.
@@ -152,121 +139,111 @@ const (
 // key with its id and source text.
 type ListOptions struct {
 	// Search matches key names or texts; several terms match any of them.
-	Search []string `json:"-"`
+	Search []string
 	// Namespaces keeps keys of these namespaces only.
-	Namespaces []string `json:"namespaces,omitempty"`
+	Namespaces []string
 	// MissingLanguage keeps keys without a translation in this language.
-	MissingLanguage string `json:"missingLanguage,omitempty"`
+	MissingLanguage string
 	// Fields selects what each Key carries; nil means id and source text.
-	Fields []Field `json:"fields,omitempty"`
+	Fields []Field
 	// PageSize is how many keys one request fetches, 1 to MaxPageSize;
 	// 0 lets the SDK choose (MaxPageSize when iterating over all pages).
-	PageSize int `json:"limit,omitempty"`
+	PageSize int
 }
 
 // Key is a translation key as listed.
 type Key struct {
 	// Name is the key, for example "nav.home".
-	Name string `json:"k"`
+	Name string
 	// Namespace is the key's namespace.
-	Namespace string `json:"ns"`
+	Namespace string
 	// ID is the key's UUID (with FieldID).
-	ID string `json:"id"`
+	ID string
 	// SourceText is the source-language text (with FieldSourceText).
-	SourceText string `json:"src"`
+	SourceText string
 	// TranslatedLanguages lists the languages that have a translation
 	// (with FieldTranslatedLanguages).
-	TranslatedLanguages []string `json:"tl"`
+	TranslatedLanguages []string
 	// TranslatedLanguageCount is their number (with
 	// FieldTranslatedLanguageCount).
-	TranslatedLanguageCount int `json:"tlc"`
+	TranslatedLanguageCount int
 	// Translations maps language codes to texts (with FieldTranslations).
-	Translations map[string]string `json:"tr"`
+	Translations map[string]string
 	// LegacyDuplicate marks a legacy duplicate row of the same key (p).
-	LegacyDuplicate bool `json:"p"`
+	LegacyDuplicate bool
 	// Raw is the key's record as the service sent it.
-	Raw json.RawMessage `json:"-"`
-}
-
-// UnmarshalJSON decodes a key record of listKeys and keeps it in Raw; a
-// language sent as an object is taken by its code. A namespace sent as an
-// index into the page's Namespaces is left to the page. It never fails.
-func (k *Key) UnmarshalJSON(b []byte) error {
-	type plain Key
-	_ = json.Unmarshal(b, (*plain)(k))
-	k.TranslatedLanguages, k.Raw = lenient.Get[lenient.Strings](b, "tl"), bytes.Clone(b)
-	return nil
+	Raw json.RawMessage
 }
 
 // Page is one page of a key listing.
 type Page struct {
 	// Total is the number of keys that match (tot).
-	Total int `json:"tot"`
+	Total int
 	// Number is this page's number, from 1 (pg).
-	Number int `json:"pg"`
+	Number int
 	// PageSize is the page size the service used (lim).
-	PageSize int `json:"lim"`
+	PageSize int
 	// HasMore says whether another page follows.
-	HasMore bool `json:"has_more"`
+	HasMore bool
 	// Namespaces are the namespaces of the project, as listed.
-	Namespaces []string `json:"nss"`
+	Namespaces []string
 	// Keys are this page's keys.
-	Keys []Key `json:"k"`
+	Keys []Key
 	// Note is the service's remark, for example on listings above 500
 	// keys.
-	Note string `json:"note"`
+	Note string
 	// Raw is the tool's whole answer.
-	Raw json.RawMessage `json:"-"`
+	Raw json.RawMessage
 }
 
 // Update changes one language's text of a key.
 type Update struct {
 	// KeyID is the key's UUID. Required.
-	KeyID string `json:"id"`
+	KeyID string
 	// Language is the language code. Required.
-	Language string `json:"l"`
+	Language string
 	// Text is the new text. Required; it overwrites an approved text.
-	Text string `json:"t"`
+	Text string
 	// Source marks Text as the new source text (Language must then be
 	// the source language).
-	Source bool `json:"s,omitempty"`
+	Source bool
 	// Status sets the translation's status, for example "draft"; "" leaves
 	// the service's default.
-	Status string `json:"st,omitempty"`
+	Status string
 }
 
 // UpdateResult is what Update reports. Unknown keys are listed in Errors,
 // not returned as a Go error.
 type UpdateResult struct {
-	OK bool `json:"ok"`
+	OK bool
 	// Count is the number of texts changed (cnt).
-	Count int `json:"cnt"`
+	Count int
 	// Updated lists the keys changed.
-	Updated []translations.UpdatedKey `json:"upd"`
+	Updated []translations.UpdatedKey
 	// Errors lists the updates that failed (for example code
 	// "not_found").
-	Errors []translations.ItemError `json:"errors"`
+	Errors []translations.ItemError
 	// Pending says what now waits to be published.
-	Pending *translations.PendingPublish `json:"pub"`
-	Hint    string                       `json:"hint"`
+	Pending *translations.PendingPublish
+	Hint    string
 	// Raw is the tool's whole answer.
-	Raw json.RawMessage `json:"-"`
+	Raw json.RawMessage
 }
 
 // DeleteResult is what Delete reports. Deleting is soft: it becomes
 // permanent at the next publish.
 type DeleteResult struct {
-	OK bool `json:"ok"`
+	OK bool
 	// Count is the number of keys marked deleted (cnt).
-	Count int `json:"cnt"`
+	Count int
 	// Deleted lists the keys marked deleted.
-	Deleted []KeyRef `json:"mk"`
+	Deleted []KeyRef
 	// Skipped lists ids that were not deleted (unknown, or already
 	// deleted).
-	Skipped []string `json:"skip"`
+	Skipped []string
 	// Pending says what now waits to be published.
-	Pending *translations.PendingPublish `json:"pub"`
-	Hint    string                       `json:"hint"`
+	Pending *translations.PendingPublish
+	Hint    string
 	// Raw is the tool's whole answer.
-	Raw json.RawMessage `json:"-"`
+	Raw json.RawMessage
 }

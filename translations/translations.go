@@ -1,13 +1,8 @@
 package translations
 
 import (
-	"bytes"
-	"cmp"
 	"encoding/json"
-	"strings"
 	"time"
-
-	"github.com/locsvc/partner-go/internal/lenient"
 )
 
 // Limits the SDK checks before sending anything.
@@ -37,64 +32,46 @@ type PendingPublish struct {
 	Hint string
 }
 
-// UnmarshalJSON decodes either form the write tools send: {has, cnt,
-// hint} or {hasChanges, count, hint}. It never fails.
-func (p *PendingPublish) UnmarshalJSON(b []byte) error {
-	p.HasChanges = lenient.Get[bool](b, "has") || lenient.Get[bool](b, "hasChanges")
-	p.Count = cmp.Or(lenient.Get[int](b, "cnt"), lenient.Get[int](b, "count"))
-	p.Hint = lenient.Get[string](b, "hint")
-	return nil
-}
-
 // Values are the texts to write for one key.
 type Values struct {
 	// KeyID is the key's UUID. Required.
-	KeyID string `json:"id"`
+	KeyID string
 	// Text maps language codes to texts (at least one). Codes are
 	// lowercased by the service and the source language is ignored.
-	Text map[string]string `json:"t"`
+	Text map[string]string
 }
 
 // SetResult is what Set reports. Writes land as approved and merge per
 // language; unknown key ids are listed in Errors, not returned as a Go
 // error (OK is false only when every id was unknown).
 type SetResult struct {
-	OK bool `json:"ok"`
+	OK bool
 	// Count is the number of keys written (cnt).
-	Count int `json:"cnt"`
+	Count int
 	// Written is the number of texts written (wrote).
-	Written int `json:"wrote"`
+	Written int
 	// Updated lists the keys written.
-	Updated []UpdatedKey `json:"upd"`
+	Updated []UpdatedKey
 	// Errors lists the keys that failed, for example code "not_found".
-	Errors []ItemError `json:"errors"`
+	Errors []ItemError
 	// Pending says what now waits to be published.
-	Pending *PendingPublish `json:"pub"`
-	Hint    string          `json:"hint"`
+	Pending *PendingPublish
+	Hint    string
 	// Raw is the tool's whole answer.
-	Raw json.RawMessage `json:"-"`
+	Raw json.RawMessage
 }
 
 // UpdatedKey is a key a batch wrote: Translations.Set, or Keys.Update
 // (whose UpdateResult lists them too).
 type UpdatedKey struct {
 	// KeyID is the key's UUID.
-	KeyID string `json:"id"`
+	KeyID string
 	// Name is the key, for example "nav.home".
-	Name string `json:"k"`
+	Name string
 	// Languages are the languages written.
-	Languages []string `json:"lng"`
+	Languages []string
 	// Source reports whether the source text changed (Keys.Update).
-	Source bool `json:"src"`
-}
-
-// UnmarshalJSON decodes an item of a batch's upd list; a language sent
-// as an object is taken by its code. It never fails.
-func (u *UpdatedKey) UnmarshalJSON(b []byte) error {
-	type plain UpdatedKey
-	_ = json.Unmarshal(b, (*plain)(u))
-	u.Languages = lenient.Get[lenient.Strings](b, "lng")
-	return nil
+	Source bool
 }
 
 // ItemError is the failure of one key of a batch: Translations.Set, or
@@ -102,23 +79,14 @@ func (u *UpdatedKey) UnmarshalJSON(b []byte) error {
 // are set when the service names the key.
 type ItemError struct {
 	// KeyID is the key's UUID, as sent.
-	KeyID     string `json:"id"`
-	Name      string `json:"k"`
-	Namespace string `json:"ns"`
+	KeyID     string
+	Name      string
+	Namespace string
 	// Languages are the languages that failed.
-	Languages []string `json:"l"`
+	Languages []string
 	// Code is the service's code, for example "not_found".
-	Code    string `json:"code"`
-	Message string `json:"msg"`
-}
-
-// UnmarshalJSON decodes an item of a batch's errors list; a language
-// sent as an object is taken by its code. It never fails.
-func (e *ItemError) UnmarshalJSON(b []byte) error {
-	type plain ItemError
-	_ = json.Unmarshal(b, (*plain)(e))
-	e.Languages = lenient.Get[lenient.Strings](b, "l")
-	return nil
+	Code    string
+	Message string
 }
 
 // Status is a translation's status in GetOptions.
@@ -136,40 +104,39 @@ const (
 // when Result.HasMore is true, narrow the query.
 type GetOptions struct {
 	// Search matches key names or texts; several terms match any.
-	Search []string `json:"-"`
+	Search []string
 	// Languages keeps these languages only.
-	Languages []string `json:"languages,omitempty"`
+	Languages []string
 	// Namespaces keeps keys of these namespaces only.
-	Namespaces []string `json:"namespaces,omitempty"`
+	Namespaces []string
 	// Keys keeps these exact key names only.
-	Keys []string `json:"keys,omitempty"`
+	Keys []string
 	// Status filters by status (default StatusAll). It needs Languages:
 	// the service ignores it otherwise, so the SDK refuses it.
-	Status Status `json:"status,omitempty"`
+	Status Status
 	// Limit caps the keys returned, 1 to MaxGetLimit; 0 means the
 	// service's default (100).
-	Limit int `json:"limit,omitempty"`
+	Limit int
 }
 
 // Result is what Get returns.
 type Result struct {
 	// Project is the project ("org/project").
-	Project string `json:"project"`
+	Project string
 	// SourceLanguage is the project's source language.
-	SourceLanguage string `json:"sourceLanguage"`
+	SourceLanguage string
 	// Returned is the number of keys in Keys; Total the number that match.
-	Returned int `json:"returned"`
-	Total    int `json:"total"`
+	Returned, Total int
 	// HasMore says that more keys match than were returned.
-	HasMore bool `json:"hasMore"`
+	HasMore bool
 	// Keys are the keys with their translations.
-	Keys []KeyTranslations `json:"keys"`
+	Keys []KeyTranslations
 	// Namespaces describes the namespaces of Keys, by name, when the
 	// service sends them (namespaceDetails).
-	Namespaces []Namespace `json:"-"`
-	Hint       string      `json:"hint"`
+	Namespaces []Namespace
+	Hint       string
 	// Raw is the tool's whole answer.
-	Raw json.RawMessage `json:"-"`
+	Raw json.RawMessage
 }
 
 // Namespace is a namespace of a project's keys, as GetProject and Get
@@ -191,131 +158,98 @@ type Namespace struct {
 // NamespaceContext describes a namespace for human and machine
 // translators. keys.NamespaceContext is the same type.
 type NamespaceContext struct {
-	Description string `json:"description,omitempty"`
-	Team        string `json:"team,omitempty"`
-	Domain      string `json:"domain,omitempty"`
+	Description string
+	Team        string
+	Domain      string
 	// AIPrompt is an instruction for machine translation.
-	AIPrompt string   `json:"aiPrompt,omitempty"`
-	Tags     []string `json:"tags,omitempty"`
+	AIPrompt string
+	Tags     []string
 }
 
 // KeyTranslations is one key and its translations.
 type KeyTranslations struct {
-	KeyID      string `json:"id"`
-	Name       string `json:"key"`
-	Namespace  string `json:"namespace"`
-	SourceText string `json:"sourceText"`
+	KeyID      string
+	Name       string
+	Namespace  string
+	SourceText string
 	// Translations maps language codes to translations.
-	Translations map[string]Translation `json:"translations"`
-}
-
-// UnmarshalJSON decodes a key of the getTranslations answer, in its long
-// form or its abbreviated one (k, ns, src, tr). It never fails.
-func (k *KeyTranslations) UnmarshalJSON(b []byte) error {
-	type plain KeyTranslations
-	_ = json.Unmarshal(b, (*plain)(k))
-	k.Name, k.Namespace = cmp.Or(k.Name, lenient.Get[string](b, "k")), cmp.Or(k.Namespace, lenient.Get[string](b, "ns"))
-	k.SourceText = cmp.Or(k.SourceText, lenient.Get[string](b, "src"))
-	if k.Translations == nil {
-		k.Translations = lenient.Get[map[string]Translation](b, "tr")
-	}
-	return nil
+	Translations map[string]Translation
 }
 
 // Translation is one language's text of a key.
 type Translation struct {
-	ID     string `json:"id"`
-	Text   string `json:"text"`
-	Status string `json:"status"`
-}
-
-// UnmarshalJSON decodes a translation in its long form or its
-// abbreviated one (t, st). It never fails.
-func (t *Translation) UnmarshalJSON(b []byte) error {
-	type plain Translation
-	_ = json.Unmarshal(b, (*plain)(t))
-	t.Text, t.Status = cmp.Or(t.Text, lenient.Get[string](b, "t")), cmp.Or(t.Status, lenient.Get[string](b, "st"))
-	return nil
+	ID     string
+	Text   string
+	Status string
 }
 
 // PendingChanges is what waits to be published in a project.
 type PendingChanges struct {
 	// Project is the project ("org/project").
-	Project string `json:"prj"`
+	Project string
 	// HasChanges reports whether anything waits.
-	HasChanges bool `json:"has_chg"`
+	HasChanges bool
 	// Summary counts what waits.
-	Summary PendingSummary `json:"sum"`
+	Summary PendingSummary
 	// ByLanguage maps language codes to the translations waiting.
-	ByLanguage map[string]LanguageChanges `json:"by_lng"`
+	ByLanguage map[string]LanguageChanges
 	// DeletedKeys are keys deleted since the last publish.
-	DeletedKeys []PendingDeletion `json:"del_k"`
+	DeletedKeys []PendingDeletion
 	// Destination is where a publish goes: "github" (the source-code
 	// host), "cdn" or "none".
-	Destination string `json:"pub_dst"`
+	Destination string
 	// NoPublishReason says why publishing is not possible, if it is not.
-	NoPublishReason string `json:"no_pub_rsn"`
+	NoPublishReason string
 	// Recent lists recent publishes.
-	Recent []RecentPublish `json:"recent"`
-	Hint   string          `json:"hint"`
+	Recent []RecentPublish
+	Hint   string
 	// Raw is the tool's whole answer.
-	Raw json.RawMessage `json:"-"`
+	Raw json.RawMessage
 }
 
 // PendingSummary counts pending changes.
 type PendingSummary struct {
-	Translations    int `json:"tr"`
-	DeletedKeys     int `json:"del_k"`
-	LanguageChanges int `json:"lng_chg"`
-	Total           int `json:"tot"`
+	Translations    int
+	DeletedKeys     int
+	LanguageChanges int
+	Total           int
 }
 
 // LanguageChanges are one language's pending translations.
 type LanguageChanges struct {
-	Count int `json:"cnt"`
+	Count int
 	// Preview shows some of them.
-	Preview []PendingTranslation `json:"prv"`
+	Preview []PendingTranslation
 }
 
 // PendingTranslation is a translation waiting to be published.
 type PendingTranslation struct {
-	KeyID     string `json:"kid"`
-	Name      string `json:"k"`
-	Namespace string `json:"ns"`
-	Text      string `json:"t"`
-	Status    string `json:"st"`
+	KeyID     string
+	Name      string
+	Namespace string
+	Text      string
+	Status    string
 }
 
 // PendingDeletion is a deleted key waiting for the publish that makes the
 // deletion permanent.
 type PendingDeletion struct {
-	KeyID      string `json:"kid"`
-	Name       string `json:"k"`
-	Namespace  string `json:"ns"`
-	SourceText string `json:"src"`
+	KeyID      string
+	Name       string
+	Namespace  string
+	SourceText string
 }
 
 // RecentPublish is a recent publish, as getPendingChanges lists it.
 type RecentPublish struct {
-	ID     string `json:"id"`
-	Type   string `json:"tp"`
-	Status string `json:"st"`
+	ID     string
+	Type   string
+	Status string
 	// At is when it happened.
-	At time.Time `json:"-"`
+	At time.Time
 	// NewKeys, UpdatedKeys and Files are the service's nk, uk and tf
 	// counters as it reports them.
-	NewKeys     int `json:"nk"`
-	UpdatedKeys int `json:"uk"`
-	Files       int `json:"tf"`
-}
-
-// UnmarshalJSON decodes a publish of getPendingChanges' recent list; at
-// is RFC 3339 or Unix milliseconds. It never fails.
-func (r *RecentPublish) UnmarshalJSON(b []byte) error {
-	type plain RecentPublish
-	_ = json.Unmarshal(b, (*plain)(r))
-	r.At = lenient.Get[lenient.Time](b, "at").Time
-	return nil
+	NewKeys, UpdatedKeys, Files int
 }
 
 // PublishOptions selects what Publish publishes. The zero value publishes
@@ -328,32 +262,31 @@ type PublishOptions struct {
 // Selection names one key's translation in one language.
 type Selection struct {
 	// KeyID is the key's UUID.
-	KeyID string `json:"keyId"`
+	KeyID string
 	// Language is the language code.
-	Language string `json:"languageCode"`
+	Language string
 }
 
 // PublishResult is what Publish reports. Publishing is asynchronous: follow
 // the sync jobs in SyncIDs (WaitSync). A project can be published once
 // every 30 seconds; an earlier call fails with ErrTemporary.
 type PublishResult struct {
-	Success bool `json:"success"`
+	Success bool
 	// Published is the number of translations published.
-	Published int `json:"published"`
+	Published int
 	// SyncIDs are the sync jobs that ship the publish.
-	SyncIDs []string `json:"syncJobIds"`
+	SyncIDs []string
 	// DeletedKeysProcessed and LanguageChangesProcessed count the other
 	// changes the publish included.
-	DeletedKeysProcessed     int    `json:"deletedKeysProcessed"`
-	LanguageChangesProcessed int    `json:"languageChangesProcessed"`
-	Message                  string `json:"message"`
+	DeletedKeysProcessed, LanguageChangesProcessed int
+	Message                                        string
 	// Repositories are the source-code repositories the publish commits
 	// to, as the service sent them (a count or a list: the service does
 	// not pin the shape); nil when it did not say.
-	Repositories json.RawMessage `json:"repositories"`
-	Hint         string          `json:"hint"`
+	Repositories json.RawMessage
+	Hint         string
 	// Raw is the tool's whole answer.
-	Raw json.RawMessage `json:"-"`
+	Raw json.RawMessage
 }
 
 // SyncStatus is a sync job's state.
@@ -388,79 +321,62 @@ const (
 type ListSyncsOptions struct {
 	// Limit is how many jobs to list, 1 to 50; 0 means the service's
 	// default (10).
-	Limit int `json:"limit,omitempty"`
+	Limit int
 	// Status keeps jobs in this state: SyncPending, SyncInProgress,
 	// SyncCompleted or SyncFailed. The tool cannot filter by
 	// SyncCancelled, so ListSyncs refuses it with ErrInvalidArgument
 	// before sending anything; "" lists every state.
-	Status SyncStatus `json:"status,omitempty"`
+	Status SyncStatus
 	// Type keeps jobs of this kind; "" lists every kind.
-	Type SyncType `json:"type,omitempty"`
+	Type SyncType
 }
 
 // SyncList is what ListSyncs returns.
 type SyncList struct {
-	Project string `json:"prj"`
+	Project string
 	// Total is the number of jobs that match.
-	Total   int    `json:"tot"`
-	Syncs   []Sync `json:"sy"`
-	Message string `json:"msg"`
+	Total   int
+	Syncs   []Sync
+	Message string
 	// Raw is the tool's whole answer.
-	Raw json.RawMessage `json:"-"`
+	Raw json.RawMessage
 }
 
 // Sync is a sync job.
 type Sync struct {
-	ID     string     `json:"id"`
-	Type   SyncType   `json:"tp"`
-	Status SyncStatus `json:"st"`
+	ID     string
+	Type   SyncType
+	Status SyncStatus
 	// StartedAt and CompletedAt are zero when the service did not say.
-	StartedAt   time.Time `json:"-"`
-	CompletedAt time.Time `json:"-"`
+	StartedAt, CompletedAt time.Time
 	// Error is the failure message of a failed job.
-	Error string `json:"err_msg"`
+	Error string
 	// TriggeredBy is who started the job, when known.
-	TriggeredBy *Person `json:"trig_by"`
+	TriggeredBy *Person
 	// KeysProcessed, Files and FilesProcessed are the service's meta
 	// counters kp, tf and pf as it reports them (ListSyncs): keys
 	// processed, translation files of the job, files processed so far.
-	KeysProcessed  int `json:"-"`
-	Files          int `json:"-"`
-	FilesProcessed int `json:"-"`
+	KeysProcessed, Files, FilesProcessed int
 	// Log is the job's log (GetSync and WaitSync only).
-	Log []string `json:"log"`
+	Log []string
 	// AffectedKeys lists what the job did to which key (GetSync and WaitSync
 	// only).
-	AffectedKeys []AffectedKey `json:"aff_k"`
-	Hint         string        `json:"hint"`
+	AffectedKeys []AffectedKey
+	Hint         string
 	// Raw is the job's record as the service sent it.
-	Raw json.RawMessage `json:"-"`
-}
-
-// UnmarshalJSON decodes a sync job as getSync and getSyncs send it: times
-// in RFC 3339 or Unix milliseconds, meta counters as numbers or lists,
-// log lines as strings or objects. It keeps the record in Raw and never
-// fails.
-func (s *Sync) UnmarshalJSON(b []byte) error {
-	type plain Sync
-	_ = json.Unmarshal(b, (*plain)(s))
-	s.StartedAt, s.CompletedAt = lenient.Get[lenient.Time](b, "st_at").Time, lenient.Get[lenient.Time](b, "cp_at").Time
-	meta := lenient.Get[map[string]lenient.Count](b, "meta")
-	s.KeysProcessed, s.Files, s.FilesProcessed = int(meta["kp"]), int(meta["tf"]), int(meta["pf"])
-	s.Log, s.Raw = lenient.Get[lenient.Strings](b, "log"), bytes.Clone(b)
-	return nil
+	Raw json.RawMessage
 }
 
 // Person is a user the service names.
 type Person struct {
-	Name  string `json:"nm"`
-	Image string `json:"img"`
+	Name  string
+	Image string
 }
 
 // AffectedKey is a key a sync job touched.
 type AffectedKey struct {
-	Name   string `json:"k"`
-	Action string `json:"act"`
+	Name   string
+	Action string
 }
 
 // CancelReason says what CancelSync did.
@@ -477,85 +393,83 @@ const (
 // CancelResult is what CancelSync reports. A job that could not be
 // cancelled is a result (Cancelled false), not a Go error.
 type CancelResult struct {
-	ID             string       `json:"id"`
-	Cancelled      bool         `json:"can"`
-	PreviousStatus SyncStatus   `json:"prev"`
-	Reason         CancelReason `json:"rsn"`
-	Hint           string       `json:"hint"`
+	ID             string
+	Cancelled      bool
+	PreviousStatus SyncStatus
+	Reason         CancelReason
+	Hint           string
 	// Raw is the tool's whole answer.
-	Raw json.RawMessage `json:"-"`
+	Raw json.RawMessage
 }
 
 // ContextOptions selects the translation context to read.
 type ContextOptions struct {
 	// KeyIDs asks for memory matches for these keys (at most
 	// MaxContextKeys).
-	KeyIDs []string `json:"keys,omitempty"`
+	KeyIDs []string
 	// MatchesPerKey is how many matches per key, 1 to 20; 0 means the
 	// service's default (5). Used only with KeyIDs.
-	MatchesPerKey int `json:"kPerKey,omitempty"`
+	MatchesPerKey int
 	// Languages restricts glossary translations to these languages.
-	Languages []string `json:"languages,omitempty"`
+	Languages []string
 }
 
 // Context is what translators need to stay on-brand: the project's
 // description and tone, its glossary and, per key, similar texts.
 type Context struct {
-	Project         string   `json:"prj"`
-	SourceLanguage  string   `json:"src"`
-	TargetLanguages []string `json:"tgt"`
+	Project         string
+	SourceLanguage  string
+	TargetLanguages []string
 	// Instructions are the project's instructions for translators.
-	Instructions string `json:"inst"`
+	Instructions string
 	// Description, Audience and Category describe the project.
-	Description string `json:"-"`
-	Audience    string `json:"-"`
-	Category    string `json:"-"`
+	Description, Audience, Category string
 	// Tone is the project's tone of voice, as the service sent it (an
 	// object of abbreviated fields); nil when not set.
-	Tone json.RawMessage `json:"-"`
+	Tone json.RawMessage
 	// Glossary lists glossary terms (at most 30).
-	Glossary []Term `json:"gl"`
+	Glossary []Term
 	// GlossaryTotal is the number of glossary terms in the project.
-	GlossaryTotal int `json:"glt"`
+	GlossaryTotal int
 	// Matches lists, per key asked for, similar texts (translation
 	// memory, glossary, preferences). Nil when retrieval is unavailable;
 	// Hint then says why.
-	Matches []KeyMatches `json:"rules"`
-	Hint    string       `json:"hint"`
+	Matches []KeyMatches
+	Hint    string
 	// Raw is the tool's whole answer.
-	Raw json.RawMessage `json:"-"`
+	Raw json.RawMessage
 }
 
 // Term is a glossary term.
 type Term struct {
-	Term string `json:"t"`
+	Term string
 	// Type is one of brand, product, technical, terminology.
-	Type        string `json:"tp"`
-	Description string `json:"d"`
+	Type        string
+	Description string
 	// DoNotTranslate marks a term to keep as it is.
-	DoNotTranslate bool `json:"mnt"`
+	DoNotTranslate bool
 	// Translations maps language codes to the term's translations.
-	Translations map[string]string `json:"tr"`
+	Translations map[string]string
 }
 
 // KeyMatches are the similar texts found for one key.
 type KeyMatches struct {
-	KeyID   string  `json:"id"`
-	Name    string  `json:"k"`
-	Similar []Match `json:"sim"`
+	KeyID   string
+	Name    string
+	Similar []Match
 }
 
 // Match is one similar text.
 type Match struct {
 	// Type is one of translation, glossary, preference, instruction,
 	// content.
-	Type string `json:"tp"`
+	Type string
 	// Content is the text, cut to 200 characters.
-	Content string `json:"c"`
+	Content string
 	// Score is the similarity, from 0 to 1.
-	Score float64 `json:"s"`
+	Score float64
 	// Language is the text's language, "" when none.
-	Language string `json:"l"`
+	Language string
 }
 
 // LanguageStatus is a project language's status.
@@ -571,58 +485,57 @@ const (
 // LanguageProposal is a language to add to a project.
 type LanguageProposal struct {
 	// Code is the language code, 2 to 10 characters.
-	Code string `json:"languageCode"`
+	Code string
 	// Status is LanguageActive (the default when "") or LanguageDraft.
-	Status LanguageStatus `json:"status,omitempty"`
+	Status LanguageStatus
 }
 
 // ProposeLanguagesResult is what ProposeLanguages reports. Codes the
 // project has are skipped; the source language is refused silently.
 type ProposeLanguagesResult struct {
-	Success bool `json:"success"`
+	Success bool
 	// Added and Skipped count the languages.
-	Added   int              `json:"added"`
-	Skipped int              `json:"skipped"`
-	Results []LanguageResult `json:"results"`
-	Project string           `json:"project"`
-	Pending *PendingPublish  `json:"pendingPublish"`
-	Hint    string           `json:"hint"`
+	Added, Skipped int
+	Results        []LanguageResult
+	Project        string
+	Pending        *PendingPublish
+	Hint           string
 	// Raw is the tool's whole answer.
-	Raw json.RawMessage `json:"-"`
+	Raw json.RawMessage
 }
 
 // LanguageResult is the outcome for one proposed language.
 type LanguageResult struct {
-	Code   string         `json:"languageCode"`
-	Status LanguageStatus `json:"status"`
-	Added  bool           `json:"added"`
+	Code   string
+	Status LanguageStatus
+	Added  bool
 }
 
 // LanguageEdit changes a project language's status.
 type LanguageEdit struct {
-	Code      string         `json:"languageCode"`
-	NewStatus LanguageStatus `json:"newStatus"`
+	Code      string
+	NewStatus LanguageStatus
 }
 
 // ProposeLanguageEditsResult is what ProposeLanguageEdits reports. Codes the project
 // does not have are listed in NotFound, not returned as a Go error.
 type ProposeLanguageEditsResult struct {
-	Success  bool                 `json:"success"`
-	Results  []LanguageEditResult `json:"results"`
-	NotFound []string             `json:"notFound"`
-	Project  string               `json:"project"`
-	Pending  *PendingPublish      `json:"pendingPublish"`
-	Hint     string               `json:"hint"`
+	Success  bool
+	Results  []LanguageEditResult
+	NotFound []string
+	Project  string
+	Pending  *PendingPublish
+	Hint     string
 	// Raw is the tool's whole answer.
-	Raw json.RawMessage `json:"-"`
+	Raw json.RawMessage
 }
 
 // LanguageEditResult is the outcome for one language edit.
 type LanguageEditResult struct {
-	Code           string         `json:"languageCode"`
-	PreviousStatus LanguageStatus `json:"previousStatus"`
-	NewStatus      LanguageStatus `json:"newStatus"`
-	Changed        bool           `json:"changed"`
+	Code           string
+	PreviousStatus LanguageStatus
+	NewStatus      LanguageStatus
+	Changed        bool
 }
 
 // FileStructure is how a project's translation files are laid out (on
@@ -654,65 +567,52 @@ const (
 // ProjectSummary is a project the grant can use, as ListProjects lists it.
 type ProjectSummary struct {
 	// ID is the project's id; Slug names it in the tools ("org/project").
-	ID   string `json:"id"`
-	Slug string `json:"slug"`
-	Name string `json:"name"`
+	ID, Slug string
+	Name     string
 	// OrganizationName is the display name of the project's organization.
-	OrganizationName string   `json:"organizationName"`
-	SourceLanguage   string   `json:"sourceLanguage"`
-	TargetLanguages  []string `json:"targetLanguages"`
+	OrganizationName string
+	SourceLanguage   string
+	TargetLanguages  []string
 	// CDNFormat is the format of its CDN files, for example "json".
-	CDNFormat string `json:"cdnFormat"`
+	CDNFormat string
 	// FileStructure and KeyFormat are the project's layout; the service's
 	// null is given as its meaning, SingleFile and Nested.
-	FileStructure FileStructure `json:"fileStructure"`
-	KeyFormat     KeyFormat     `json:"keyFormat"`
+	FileStructure FileStructure
+	KeyFormat     KeyFormat
 	// Raw is the project as the service sent it.
-	Raw json.RawMessage `json:"-"`
-}
-
-// UnmarshalJSON decodes a project of listProjects; the service's null
-// layout is given as SingleFile and Nested. It keeps the record in Raw
-// and never fails.
-func (p *ProjectSummary) UnmarshalJSON(b []byte) error {
-	type plain ProjectSummary
-	_ = json.Unmarshal(b, (*plain)(p))
-	p.TargetLanguages = lenient.Get[lenient.Strings](b, "targetLanguages")
-	p.FileStructure, p.KeyFormat = cmp.Or(p.FileStructure, SingleFile), cmp.Or(p.KeyFormat, Nested)
-	p.Raw = bytes.Clone(b)
-	return nil
+	Raw json.RawMessage
 }
 
 // ProjectList is what ListProjects returns.
 type ProjectList struct {
-	Projects []ProjectSummary `json:"projects"`
+	Projects []ProjectSummary
 	// CDNBaseURL is the CDN's address, when the service gives it.
-	CDNBaseURL string `json:"cdnBaseUrl"`
+	CDNBaseURL string
 	// Raw is the tool's whole answer.
-	Raw json.RawMessage `json:"-"`
+	Raw json.RawMessage
 }
 
 // Project is a project's overview, as GetProject returns it: what locale
 // sync needs to lay out its files.
 type Project struct {
 	// Slug names the project ("org/project").
-	Slug           string `json:"prj"`
-	SourceLanguage string `json:"sl"`
+	Slug           string
+	SourceLanguage string
 	// Languages are the project's target languages.
-	Languages []string `json:"lng"`
+	Languages []string
 	// Namespaces are the project's namespaces, with their key counts.
-	Namespaces []Namespace `json:"-"`
+	Namespaces []Namespace
 	// TotalKeys is the number of keys.
-	TotalKeys int `json:"tk"`
+	TotalKeys int
 	// Coverage maps target languages to how far they are translated.
-	Coverage map[string]Coverage `json:"cov"`
+	Coverage map[string]Coverage
 	// CDN says where the published files are; nil when the project
 	// publishes nowhere the service serves.
-	CDN *CDN `json:"cdn"`
+	CDN *CDN
 	// Message is the service's note, if any.
-	Message string `json:"msg"`
+	Message string
 	// Raw is the tool's whole answer.
-	Raw json.RawMessage `json:"-"`
+	Raw json.RawMessage
 }
 
 // FileStructure returns the project's file layout: the CDN's, or
@@ -736,32 +636,23 @@ func (p *Project) KeyFormat() KeyFormat {
 // Coverage is how far one language is translated.
 type Coverage struct {
 	// Translated is the number of keys with a text in the language.
-	Translated int `json:"tr"`
+	Translated int
 	// Percent is Translated as a percentage of the keys, 0 to 100.
-	Percent int `json:"pct"`
+	Percent int
 }
 
 // CDN is where a project's published files are served. Prefer these URLs
 // to building paths: their layout depends on FileStructure.
 type CDN struct {
 	// BaseURL is the project's folder on the CDN.
-	BaseURL string `json:"base"`
+	BaseURL string
 	// ManifestURL is the project's manifest (the files and languages).
-	ManifestURL string `json:"mfst"`
+	ManifestURL string
 	// Pattern is a file's URL with placeholders, for example
 	// ".../{locale}/translations.json" or ".../{locale}/{namespace}.json".
-	Pattern string `json:"pat"`
+	Pattern string
 	// Examples are URLs of some of the project's files.
-	Examples      []string      `json:"ex"`
-	FileStructure FileStructure `json:"fs"`
-	KeyFormat     KeyFormat     `json:"kf"`
-}
-
-// UnmarshalJSON decodes getProject's cdn object; BaseURL loses any
-// trailing slash. It never fails.
-func (c *CDN) UnmarshalJSON(b []byte) error {
-	type plain CDN
-	_ = json.Unmarshal(b, (*plain)(c))
-	c.Examples, c.BaseURL = lenient.Get[lenient.Strings](b, "ex"), strings.TrimRight(c.BaseURL, "/")
-	return nil
+	Examples      []string
+	FileStructure FileStructure
+	KeyFormat     KeyFormat
 }

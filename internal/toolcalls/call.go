@@ -2,12 +2,13 @@ package toolcalls
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"iter"
 	"strings"
+	"time"
 
 	"github.com/locsvc/partner-go/internal/apierr"
 )
@@ -24,10 +25,16 @@ func Call(ctx context.Context, c Caller, tool string, args, out any) (json.RawMe
 	if tool == "" {
 		return nil, apierr.ArgumentError("tool name", "is empty")
 	}
-	if out == nil {
-		return c.Call(ctx, tool, args)
+	text, err := c.Call(ctx, tool, args)
+	if err != nil {
+		return nil, err
 	}
-	return call(ctx, c, tool, args, out)
+	if out != nil {
+		if err := decode(tool, text, out); err != nil {
+			return nil, err
+		}
+	}
+	return text, nil
 }
 
 // call calls tool and decodes its result into w.
@@ -40,27 +47,6 @@ func call(ctx context.Context, c Caller, tool string, args, w any) (json.RawMess
 		return nil, err
 	}
 	return text, nil
-}
-
-// fill calls tool, checks that its result is a JSON object, decodes it
-// into v leniently (the result types decode the tools' fields themselves
-// and never fail) and keeps the text as sent in *raw.
-func fill(ctx context.Context, c Caller, tool string, args, v any, raw *json.RawMessage) error {
-	text, err := call(ctx, c, tool, args, &struct{}{})
-	if err != nil {
-		return err
-	}
-	_ = json.Unmarshal(text, v) // a field of another type is left zero
-	*raw = text
-	return nil
-}
-
-// result is fill for a result that needs nothing more: it returns r.
-func result[T any](ctx context.Context, c Caller, tool string, args any, r *T, raw *json.RawMessage) (*T, error) {
-	if err := fill(ctx, c, tool, args, r, raw); err != nil {
-		return nil, err
-	}
-	return r, nil
 }
 
 // decode unmarshals a tool's JSON text into v leniently: a field whose
@@ -94,17 +80,6 @@ func checkProject(project string) error {
 	return nil
 }
 
-// required checks that values are set; nameValues are pairs of a field's
-// name and its value.
-func required(nameValues ...string) error {
-	for i := 0; i+1 < len(nameValues); i += 2 {
-		if nameValues[i+1] == "" {
-			return apierr.ArgumentError(nameValues[i], "is empty")
-		}
-	}
-	return nil
-}
-
 // nonEmpty checks that every element of ss is set; field names the list.
 func nonEmpty(field string, ss []string) error {
 	for i, s := range ss {
@@ -125,7 +100,7 @@ func between(field string, v, lo, hi int) error {
 
 // search is a search argument: one term as a string (the advertised
 // schema), several as an array (also accepted: any term matches).
-func search[T any](terms []T) any {
+func search(terms []string) any {
 	switch len(terms) {
 	case 0:
 		return nil
@@ -135,52 +110,59 @@ func search[T any](terms []T) any {
 	return terms
 }
 
-// checkPage checks a page number: pages count from 1.
-func checkPage(page int) error {
-	if page < 1 {
-		return apierr.ArgumentError("page", fmt.Sprintf("is %d; pages count from 1", page))
+// flexStrings decodes a list of strings; elements that are objects are
+// taken by their id, key or name field, or else kept as JSON text. It never
+// fails, so one odd element does not lose the list.
+type flexStrings []string
+
+func (f *flexStrings) UnmarshalJSON(b []byte) error {
+	var items []json.RawMessage
+	if json.Unmarshal(b, &items) != nil {
+		return nil
 	}
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		var s string
+		if json.Unmarshal(it, &s) == nil {
+			out = append(out, s)
+			continue
+		}
+		var o struct {
+			ID      string `json:"id"`
+			KeyID   string `json:"keyId"`
+			K       string `json:"k"`
+			Name    string `json:"name"`
+			Nm      string `json:"nm"`
+			Message string `json:"message"`
+			Msg     string `json:"msg"`
+		}
+		if json.Unmarshal(it, &o) == nil {
+			if v := cmp.Or(o.ID, o.KeyID, o.K, o.Name, o.Nm, o.Message, o.Msg); v != "" {
+				out = append(out, v)
+				continue
+			}
+		}
+		out = append(out, string(bytes.TrimSpace(it)))
+	}
+	*f = out
 	return nil
 }
 
-// pages iterates over the pages list returns, from the first, while more
-// says another follows; an empty page ends it too (one that claims more
-// would loop forever). A failed check, or the first error, is yielded and
-// ends the iteration.
-func pages[P any](check error, list func(page int) (P, error), more func(P) bool) iter.Seq2[P, error] {
-	return func(yield func(P, error) bool) {
-		var zero P
-		if check != nil {
-			yield(zero, check)
-			return
-		}
-		for page := 1; ; page++ {
-			p, err := list(page)
-			if err != nil {
-				yield(zero, err)
-				return
-			}
-			if !yield(p, nil) || !more(p) {
-				return
-			}
-		}
-	}
-}
+// flexTime decodes an RFC 3339 string or Unix milliseconds; anything else
+// (null, another format) leaves it zero instead of failing the decode.
+type flexTime struct{ time.Time }
 
-// items iterates over the items of every page of ps.
-func items[P, T any](ps iter.Seq2[P, error], of func(P) []T) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		for p, err := range ps {
-			if err != nil {
-				var zero T
-				yield(zero, err)
-				return
-			}
-			for _, x := range of(p) {
-				if !yield(x, nil) {
-					return
-				}
-			}
+func (t *flexTime) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		if v, err := time.Parse(time.RFC3339Nano, s); err == nil {
+			t.Time = v
 		}
+		return nil
 	}
+	var ms int64
+	if json.Unmarshal(b, &ms) == nil {
+		t.Time = time.UnixMilli(ms).UTC()
+	}
+	return nil
 }

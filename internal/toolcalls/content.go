@@ -3,18 +3,16 @@ package toolcalls
 import (
 	"bytes"
 	"cmp"
-	"context"
 	"encoding/json"
 	"fmt"
 	"regexp"
 	"unicode/utf8"
 
 	"github.com/locsvc/partner-go/internal/apierr"
-	"github.com/locsvc/partner-go/internal/lenient"
 )
 
-// This file holds what the content tools share: argument checks and the
-// answers of the tools that write or confirm.
+// This file holds what the content tools share:
+// argument checks and lenient wire types.
 
 // Patterns the content tools check.
 var (
@@ -22,29 +20,28 @@ var (
 	fieldNameRE = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
 )
 
-// limit is a text's most characters, for maxLen.
-type limit struct {
-	field string
-	s     *string // nil: not sent
-	most  int
+// required checks that s is set.
+func required(field, s string) error {
+	if s == "" {
+		return apierr.ArgumentError(field, "is empty")
+	}
+	return nil
 }
 
-// maxLen checks that each text has at most its number of characters.
-func maxLen(ls ...limit) error {
-	for _, l := range ls {
-		if l.s == nil {
-			continue
-		}
-		if n := utf8.RuneCountInString(*l.s); n > l.most {
-			return apierr.ArgumentError(l.field, fmt.Sprintf("has %d characters; at most %d", n, l.most))
-		}
+// maxLen checks that s has at most n characters.
+func maxLen(field, s string, n int) error {
+	if l := utf8.RuneCountInString(s); l > n {
+		return apierr.ArgumentError(field, fmt.Sprintf("has %d characters; at most %d", l, n))
 	}
 	return nil
 }
 
 // pattern checks a required slug or name: 1 to n characters matching re.
 func pattern(field, s string, n int, re *regexp.Regexp, want string) error {
-	if err := cmp.Or(required(field, s), maxLen(limit{field, &s, n})); err != nil {
+	if err := required(field, s); err != nil {
+		return err
+	}
+	if err := maxLen(field, s, n); err != nil {
 		return err
 	}
 	if !re.MatchString(s) {
@@ -79,14 +76,25 @@ func checkValues(field string, m map[string]any) error {
 	return nil
 }
 
-// confirm calls a tool that only confirms ({deleted: true, ok: true} and
-// the like); an explicit ok: false is an unexpected answer, not a
-// success.
-func confirm(ctx context.Context, c Caller, tool string, args any) error {
-	var w struct {
-		OK *bool `json:"ok"`
+// trueOrNil sends a flag only when it is set.
+func trueOrNil(b bool) *bool {
+	if !b {
+		return nil
 	}
-	if _, err := call(ctx, c, tool, args, &w); err != nil {
+	return &b
+}
+
+// okWire is the answer of the tools that only confirm ({deleted:true,
+// ok:true} and the like).
+type okWire struct {
+	OK *bool `json:"ok"`
+}
+
+// confirmed decodes a confirmation; an explicit ok:false is an
+// unexpected answer, not a success.
+func confirmed(tool string, text []byte) error {
+	var w okWire
+	if err := decode(tool, text, &w); err != nil {
 		return err
 	}
 	if w.OK != nil && !*w.OK {
@@ -95,21 +103,25 @@ func confirm(ctx context.Context, c Caller, tool string, args any) error {
 	return nil
 }
 
-// write calls a tool that answers with what it wrote, the object named
-// what ("model", "field", "entry"), and decodes that into a new T; an
-// answer without it is unexpected. It returns the answer too.
-func write[T any](ctx context.Context, c Caller, what, tool string, args any) (*T, json.RawMessage, error) {
-	var w map[string]json.RawMessage
-	text, err := call(ctx, c, tool, args, &w)
-	if err != nil {
-		return nil, nil, err
+// flexText decodes a string, or keeps any other JSON value as its
+// compact text; null leaves it empty. It never fails.
+type flexText string
+
+func (f *flexText) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*f = flexText(s)
+		return nil
 	}
-	if t := bytes.TrimLeft(w[what], " \t\r\n"); len(t) == 0 || t[0] != '{' {
-		return nil, nil, fmt.Errorf("partner: tool %s: %w: the result has no %s", tool, apierr.ErrUnexpectedResponse, what)
+	b = bytes.TrimSpace(b)
+	if string(b) == "null" {
+		return nil
 	}
-	v := new(T)
-	_ = json.Unmarshal(w[what], v)
-	return v, text, nil
+	var c bytes.Buffer
+	if json.Compact(&c, b) == nil {
+		*f = flexText(c.String())
+	}
+	return nil
 }
 
 // errText decodes an item's error: a string, or an object's message
@@ -117,12 +129,58 @@ func write[T any](ctx context.Context, c Caller, what, tool string, args any) (*
 type errText string
 
 func (e *errText) UnmarshalJSON(b []byte) error {
-	var o struct{ Message, Msg, Error string }
-	if json.Unmarshal(b, &o) != nil {
-		o.Message, o.Msg, o.Error = "", "", ""
+	var o struct {
+		Message string `json:"message"`
+		Msg     string `json:"msg"`
+		Error   string `json:"error"`
 	}
-	var t lenient.Text
+	if json.Unmarshal(b, &o) == nil {
+		if m := cmp.Or(o.Message, o.Msg, o.Error); m != "" {
+			*e = errText(m)
+			return nil
+		}
+	}
+	var t flexText
 	_ = t.UnmarshalJSON(b)
-	*e = errText(cmp.Or(o.Message, o.Msg, o.Error, string(t)))
+	*e = errText(t)
+	return nil
+}
+
+// fieldValues decodes custom field values (cfv) to text: strings as they
+// are, other values as JSON text; nulls are left out. It never fails.
+type fieldValues map[string]string
+
+func (f *fieldValues) UnmarshalJSON(b []byte) error {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil || m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, raw := range m {
+		if string(bytes.TrimSpace(raw)) == "null" {
+			continue
+		}
+		var t flexText
+		_ = t.UnmarshalJSON(raw)
+		out[k] = string(t)
+	}
+	*f = out
+	return nil
+}
+
+// flexCount decodes a count sent as a number, or as the list it counts.
+// It never fails.
+type flexCount int
+
+func (f *flexCount) UnmarshalJSON(b []byte) error {
+	var n int
+	if json.Unmarshal(b, &n) == nil {
+		*f = flexCount(n)
+		return nil
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(b, &items) == nil {
+		*f = flexCount(len(items))
+	}
 	return nil
 }

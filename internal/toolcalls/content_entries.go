@@ -1,6 +1,7 @@
 package toolcalls
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/locsvc/partner-go/content"
 	"github.com/locsvc/partner-go/internal/apierr"
-	"github.com/locsvc/partner-go/internal/lenient"
 )
 
 // Entry tool names on the content server.
@@ -28,61 +28,238 @@ const (
 	toolBulkPublish  = "bulkPublishEntries"
 )
 
+// entryWire is an entry record: EntryMin, a listing's item, or the full
+// entry of getContentEntry.
+type entryWire struct {
+	ID    string                `json:"id"`
+	Sl    string                `json:"sl"`
+	St    string                `json:"st"`
+	T     string                `json:"t"`
+	Body  bodyWire              `json:"body"`
+	PubAt flexTime              `json:"pub_at"`
+	CAt   flexTime              `json:"c_at"`
+	UAt   flexTime              `json:"u_at"`
+	Slang string                `json:"slang"`
+	Langs flexStrings           `json:"langs"`
+	Mdl   modelRef              `json:"mdl"`
+	Cfv   fieldValues           `json:"cfv"`
+	Rels  json.RawMessage       `json:"rels"`
+	Tr    map[string]translWire `json:"tr"`
+	Vers  []versionWire         `json:"vers"`
+}
+
+type translWire struct {
+	ID   string      `json:"id"`
+	Lc   string      `json:"lc"`
+	T    string      `json:"t"`
+	Body bodyWire    `json:"body"`
+	St   string      `json:"st"`
+	Cfv  fieldValues `json:"cfv"`
+}
+
+type versionWire struct {
+	ID  string   `json:"id"`
+	V   int      `json:"v"`
+	Lc  string   `json:"lc"`
+	Chg flexText `json:"chg"`
+	CAt flexTime `json:"c_at"`
+	By  *struct {
+		ID  string `json:"id"`
+		Nm  string `json:"nm"`
+		Img string `json:"img"`
+	} `json:"by"`
+}
+
+// modelRef is an entry's mdl: {sl, dn, kind}, or the slug alone. It
+// never fails.
+type modelRef struct {
+	Sl   string `json:"sl"`
+	Dn   string `json:"dn"`
+	Kind string `json:"kind"`
+}
+
+func (m *modelRef) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*m = modelRef{Sl: s}
+		return nil
+	}
+	type plain modelRef
+	var p plain
+	_ = json.Unmarshal(b, &p)
+	*m = modelRef(p)
+	return nil
+}
+
+// bodyWire is a body: markdown text, or a rich-text document (any other
+// JSON value, kept as sent). null leaves it empty. It never fails.
+type bodyWire struct {
+	Text string
+	Rich json.RawMessage
+}
+
+func (b *bodyWire) UnmarshalJSON(data []byte) error {
+	if json.Unmarshal(data, &b.Text) == nil {
+		return nil
+	}
+	b.Rich = present(bytes.Clone(data))
+	return nil
+}
+
+// entryFrom decodes one entry record; an odd record keeps its Raw.
+func entryFrom(tool string, raw json.RawMessage) content.Entry {
+	var w entryWire
+	_ = decode(tool, raw, &w)
+	e := content.Entry{
+		ID: w.ID, Slug: w.Sl, Status: content.Status(w.St), Title: w.T, Body: w.Body.Text, RichBody: w.Body.Rich,
+		Model: w.Mdl.Sl, ModelName: w.Mdl.Dn, ModelKind: content.ModelKind(w.Mdl.Kind),
+		SourceLanguage: w.Slang, Languages: w.Langs, Fields: w.Cfv, Relations: w.Rels,
+		PublishedAt: w.PubAt.Time, CreatedAt: w.CAt.Time, UpdatedAt: w.UAt.Time, Raw: raw,
+	}
+	if len(w.Tr) > 0 {
+		e.Translations = make(map[string]content.Translation, len(w.Tr))
+		for lang, t := range w.Tr {
+			e.Translations[lang] = content.Translation{
+				ID: t.ID, Language: cmp.Or(t.Lc, lang), Title: t.T, Body: t.Body.Text, RichBody: t.Body.Rich,
+				Status: content.Status(t.St), Fields: t.Cfv,
+			}
+		}
+		src := e.Translations[e.SourceLanguage]
+		e.Title = cmp.Or(e.Title, src.Title)
+		if e.Body == "" && e.RichBody == nil {
+			e.Body, e.RichBody = src.Body, src.RichBody
+		}
+	}
+	for _, v := range w.Vers {
+		ver := content.Version{ID: v.ID, Number: v.V, Language: v.Lc, Change: string(v.Chg), CreatedAt: v.CAt.Time}
+		if v.By != nil {
+			ver.By = &content.Person{ID: v.By.ID, Name: v.By.Nm, Image: v.By.Img}
+		}
+		e.Versions = append(e.Versions, ver)
+	}
+	return e
+}
+
 func checkStatus(field string, s content.Status, archived bool) error {
-	if s == content.StatusArchived && !archived {
+	switch s {
+	case "", content.StatusDraft, content.StatusPublished:
+		return nil
+	case content.StatusArchived:
+		if archived {
+			return nil
+		}
 		return apierr.ArgumentError(field, "is archived; an entry is created as draft or published")
 	}
-	return oneOf(field, s, "draft, published or archived", "", content.StatusDraft, content.StatusPublished, content.StatusArchived)
+	return apierr.ArgumentError(field, fmt.Sprintf("%s is not draft, published or archived", apierr.Quote(string(s))))
 }
 
 func checkEntryRef(project, id string) error {
-	return cmp.Or(checkProject(project), required("entry id", id))
+	if err := checkProject(project); err != nil {
+		return err
+	}
+	return required("entry id", id)
+}
+
+type listEntriesArgs struct {
+	Project         string            `json:"project"`
+	ModelSlug       string            `json:"modelSlug,omitempty"`
+	Slugs           any               `json:"slugs,omitempty"`
+	Search          any               `json:"search,omitempty"`
+	SearchLocales   []string          `json:"searchLocales,omitempty"`
+	SearchBody      bool              `json:"includeBody,omitempty"`
+	Status          any               `json:"status,omitempty"`
+	Language        string            `json:"language,omitempty"`
+	LanguageMode    string            `json:"languageMode,omitempty"`
+	MissingLanguage string            `json:"missingLanguage,omitempty"`
+	Where           map[string]string `json:"where,omitempty"`
+	Expand          []string          `json:"expand,omitempty"`
+	Compact         bool              `json:"compact,omitempty"`
+	Sort            string            `json:"sort,omitempty"`
+	Order           string            `json:"order,omitempty"`
+	Page            int               `json:"page"`
+	Limit           int               `json:"limit,omitempty"`
 }
 
 func checkEntryList(project string, opt content.ListOptions) error {
-	if err := cmp.Or(checkProject(project), between("PageSize", opt.PageSize, 1, content.MaxPageSize)); err != nil {
+	if err := checkProject(project); err != nil {
+		return err
+	}
+	if err := between("PageSize", opt.PageSize, 1, content.MaxPageSize); err != nil {
 		return err
 	}
 	if opt.SearchBody && opt.Model == "" {
 		return apierr.ArgumentError("SearchBody", "needs Model: the service searches bodies only within a model")
 	}
 	for i, s := range opt.Statuses {
-		f := fmt.Sprintf("Statuses[%d]", i)
-		if err := cmp.Or(checkStatus(f, s, true), required(f, string(s))); err != nil {
+		if err := checkStatus(fmt.Sprintf("Statuses[%d]", i), s, true); err != nil {
 			return err
 		}
+		if s == "" {
+			return apierr.ArgumentError(fmt.Sprintf("Statuses[%d]", i), "is empty")
+		}
 	}
-	return cmp.Or(
-		oneOf("LanguageMode", opt.LanguageMode, "any or all", "", content.AnyLanguage, content.AllLanguages),
-		oneOf("Sort", opt.Sort, "publishedAt, createdAt, updatedAt or title",
-			"", content.SortPublishedAt, content.SortCreatedAt, content.SortUpdatedAt, content.SortTitle),
-		oneOf("Order", opt.Order, "asc or desc", "", content.Ascending, content.Descending),
-		nonEmpty("Slugs", opt.Slugs), nonEmpty("Expand", opt.Expand))
+	switch opt.LanguageMode {
+	case "", content.AnyLanguage, content.AllLanguages:
+	default:
+		return apierr.ArgumentError("LanguageMode", fmt.Sprintf("%s is not any or all", apierr.Quote(string(opt.LanguageMode))))
+	}
+	switch opt.Sort {
+	case "", content.SortPublishedAt, content.SortCreatedAt, content.SortUpdatedAt, content.SortTitle:
+	default:
+		return apierr.ArgumentError("Sort", fmt.Sprintf("%s is not publishedAt, createdAt, updatedAt or title", apierr.Quote(string(opt.Sort))))
+	}
+	switch opt.Order {
+	case "", content.Ascending, content.Descending:
+	default:
+		return apierr.ArgumentError("Order", fmt.Sprintf("%s is not asc or desc", apierr.Quote(string(opt.Order))))
+	}
+	if err := nonEmpty("Slugs", opt.Slugs); err != nil {
+		return err
+	}
+	return nonEmpty("Expand", opt.Expand)
 }
 
 // ListEntries returns one page (from 1) of listContentEntries.
 func ListEntries(ctx context.Context, c Caller, project string, opt content.ListOptions, page int) (*content.Page, error) {
-	if err := cmp.Or(checkEntryList(project, opt), checkPage(page)); err != nil {
+	if err := checkEntryList(project, opt); err != nil {
 		return nil, err
+	}
+	if page < 1 {
+		return nil, apierr.ArgumentError("page", fmt.Sprintf("is %d; pages count from 1", page))
 	}
 	return listEntries(ctx, c, project, opt, page)
 }
 
 func listEntries(ctx context.Context, c Caller, project string, opt content.ListOptions, page int) (*content.Page, error) {
-	args := struct {
-		Project string `json:"project"`
-		Slugs   any    `json:"slugs,omitempty"`
-		Search  any    `json:"search,omitempty"`
-		Status  any    `json:"status,omitempty"`
-		content.ListOptions
-		Page int `json:"page"`
-	}{project, search(opt.Slugs), search(opt.Search), search(opt.Statuses), opt, page}
-	p := content.Page{Number: page}
-	if err := fill(ctx, c, toolListEntries, args, &p, &p.Raw); err != nil {
+	args := listEntriesArgs{
+		Project: project, ModelSlug: opt.Model, Slugs: search(opt.Slugs), Search: search(opt.Search),
+		SearchLocales: opt.SearchLocales, SearchBody: opt.SearchBody, Language: opt.Language,
+		LanguageMode: string(opt.LanguageMode), MissingLanguage: opt.MissingLanguage, Where: opt.Where,
+		Expand: opt.Expand, Compact: opt.Compact, Sort: string(opt.Sort), Order: string(opt.Order),
+		Page: page, Limit: opt.PageSize,
+	}
+	switch len(opt.Statuses) {
+	case 0:
+	case 1:
+		args.Status = opt.Statuses[0]
+	default:
+		args.Status = opt.Statuses
+	}
+	var w struct {
+		Items []json.RawMessage `json:"items"`
+		Tot   int               `json:"tot"`
+		More  bool              `json:"more"`
+	}
+	raw, err := call(ctx, c, toolListEntries, args, &w)
+	if err != nil {
 		return nil, err
 	}
-	p.Entries = append([]content.Entry{}, p.Entries...)
-	return &p, nil
+	p := &content.Page{Number: page, Total: w.Tot, HasMore: w.More, Raw: raw}
+	p.Entries = make([]content.Entry, 0, len(w.Items))
+	for _, it := range w.Items {
+		p.Entries = append(p.Entries, entryFrom(toolListEntries, it))
+	}
+	return p, nil
 }
 
 // EntryPages iterates over every page of listContentEntries, from the
@@ -90,19 +267,231 @@ func listEntries(ctx context.Context, c Caller, project string, opt content.List
 // content.MaxPageSize entries per request. An error ends the iteration
 // after it is yielded.
 func EntryPages(ctx context.Context, c Caller, project string, opt content.ListOptions) iter.Seq2[*content.Page, error] {
-	check := checkEntryList(project, opt)
-	if opt.PageSize == 0 {
-		opt.PageSize = content.MaxPageSize
+	return func(yield func(*content.Page, error) bool) {
+		if err := checkEntryList(project, opt); err != nil {
+			yield(nil, err)
+			return
+		}
+		if opt.PageSize == 0 {
+			opt.PageSize = content.MaxPageSize
+		}
+		for page := 1; ; page++ {
+			p, err := listEntries(ctx, c, project, opt, page)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(p, nil) {
+				return
+			}
+			// An empty page that claims more would loop forever.
+			if !p.HasMore || len(p.Entries) == 0 {
+				return
+			}
+		}
 	}
-	return pages(check, func(page int) (*content.Page, error) {
-		return listEntries(ctx, c, project, opt, page)
-	}, func(p *content.Page) bool { return p.HasMore && len(p.Entries) > 0 })
 }
 
 // AllEntries iterates over every entry of every page of
 // listContentEntries.
 func AllEntries(ctx context.Context, c Caller, project string, opt content.ListOptions) iter.Seq2[content.Entry, error] {
-	return items(EntryPages(ctx, c, project, opt), func(p *content.Page) []content.Entry { return p.Entries })
+	return func(yield func(content.Entry, error) bool) {
+		for p, err := range EntryPages(ctx, c, project, opt) {
+			if err != nil {
+				yield(content.Entry{}, err)
+				return
+			}
+			for _, e := range p.Entries {
+				if !yield(e, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+type getEntryArgs struct {
+	Project string   `json:"project"`
+	EntryID string   `json:"entryId"`
+	Expand  []string `json:"expand,omitempty"`
+	Compact bool     `json:"compact,omitempty"`
+}
+
+// GetEntry returns one entry with getContentEntry.
+func GetEntry(ctx context.Context, c Caller, project, id string, opt content.GetOptions) (*content.Entry, error) {
+	if err := checkEntryRef(project, id); err != nil {
+		return nil, err
+	}
+	if err := nonEmpty("Expand", opt.Expand); err != nil {
+		return nil, err
+	}
+	raw, err := call(ctx, c, toolGetEntry, getEntryArgs{project, id, opt.Expand, opt.Compact}, &struct{}{})
+	if err != nil {
+		return nil, err
+	}
+	e := entryFrom(toolGetEntry, raw)
+	return &e, nil
+}
+
+// languageValuesArg is one language of translations.
+type languageValuesArg struct {
+	Title        string         `json:"title,omitempty"`
+	BodyMarkdown string         `json:"bodyMarkdown,omitempty"`
+	CustomFields map[string]any `json:"customFields,omitempty"`
+}
+
+func translationsArg(field string, ts map[string]content.LanguageValues) (map[string]languageValuesArg, error) {
+	if len(ts) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]languageValuesArg, len(ts))
+	for lang, v := range ts {
+		f := fmt.Sprintf("%s[%q]", field, lang)
+		if lang == "" {
+			return nil, apierr.ArgumentError(field, "has an empty language code")
+		}
+		if err := checkValues(f+".Fields", v.Fields); err != nil {
+			return nil, err
+		}
+		if v.Title == "" && v.Body == "" && len(v.Fields) == 0 {
+			return nil, apierr.ArgumentError(f, "is empty; want a title, body or fields")
+		}
+		out[lang] = languageValuesArg{Title: v.Title, BodyMarkdown: v.Body, CustomFields: v.Fields}
+	}
+	return out, nil
+}
+
+type createEntryArgs struct {
+	Project            string                       `json:"project"`
+	ModelSlug          string                       `json:"modelSlug"`
+	Title              string                       `json:"title"`
+	Slug               string                       `json:"slug"`
+	SourceLanguageCode string                       `json:"sourceLanguageCode,omitempty"`
+	BodyMarkdown       string                       `json:"bodyMarkdown,omitempty"`
+	Status             string                       `json:"status,omitempty"`
+	CustomFields       map[string]any               `json:"customFields,omitempty"`
+	Translations       map[string]languageValuesArg `json:"translations,omitempty"`
+}
+
+// entryWrite is the answer of the tools that write one entry.
+type entryWrite struct {
+	Entry json.RawMessage `json:"entry"`
+	Warn  flexText        `json:"warn"`
+}
+
+func writtenEntry(tool string, w entryWrite) (*content.Entry, error) {
+	if !isObject(w.Entry) {
+		return nil, fmt.Errorf("partner: tool %s: %w: the result has no entry", tool, apierr.ErrUnexpectedResponse)
+	}
+	e := entryFrom(tool, w.Entry)
+	e.Warning = string(w.Warn)
+	return &e, nil
+}
+
+// newEntryArgs checks the members of a NewEntry that one entry of either
+// create tool carries; field names it in errors.
+func newEntryArgs(field string, e content.NewEntry) (createEntryArgs, error) {
+	if err := required(field+"Title", e.Title); err != nil {
+		return createEntryArgs{}, err
+	}
+	if err := required(field+"Slug", e.Slug); err != nil {
+		return createEntryArgs{}, err
+	}
+	if err := checkStatus(field+"Status", e.Status, false); err != nil {
+		return createEntryArgs{}, err
+	}
+	if err := checkValues(field+"Fields", e.Fields); err != nil {
+		return createEntryArgs{}, err
+	}
+	tr, err := translationsArg(field+"Translations", e.Translations)
+	if err != nil {
+		return createEntryArgs{}, err
+	}
+	return createEntryArgs{
+		ModelSlug: e.Model, Title: e.Title, Slug: e.Slug, SourceLanguageCode: e.SourceLanguage,
+		BodyMarkdown: e.Body, Status: string(e.Status), CustomFields: e.Fields, Translations: tr,
+	}, nil
+}
+
+// CreateEntry creates an entry with createContentEntry.
+func CreateEntry(ctx context.Context, c Caller, project string, e content.NewEntry) (*content.Entry, error) {
+	if err := checkProject(project); err != nil {
+		return nil, err
+	}
+	if err := required("Model", e.Model); err != nil {
+		return nil, err
+	}
+	args, err := newEntryArgs("", e)
+	if err != nil {
+		return nil, err
+	}
+	args.Project = project
+	var w entryWrite
+	if _, err := call(ctx, c, toolCreateEntry, args, &w); err != nil {
+		return nil, err
+	}
+	return writtenEntry(toolCreateEntry, w)
+}
+
+// entryChangeArg is what updateContentEntry and an item of
+// bulkUpdateEntries change.
+type entryChangeArg struct {
+	LanguageCode string                       `json:"languageCode,omitempty"`
+	Title        string                       `json:"title,omitempty"`
+	Slug         string                       `json:"slug,omitempty"`
+	BodyMarkdown string                       `json:"bodyMarkdown,omitempty"`
+	Status       string                       `json:"status,omitempty"`
+	CustomFields map[string]any               `json:"customFields,omitempty"`
+	Translations map[string]languageValuesArg `json:"translations,omitempty"`
+}
+
+func entryChange(field string, u content.EntryUpdate) (entryChangeArg, error) {
+	if err := checkStatus(field+"Status", u.Status, true); err != nil {
+		return entryChangeArg{}, err
+	}
+	if err := checkValues(field+"Fields", u.Fields); err != nil {
+		return entryChangeArg{}, err
+	}
+	if u.Language != "" && len(u.Translations) > 0 {
+		return entryChangeArg{}, apierr.ArgumentError(field+"Language", "is set with Translations; write one language with Language, or several with Translations")
+	}
+	if u.Language != "" && u.Title == "" && u.Body == "" && len(u.Fields) == 0 {
+		return entryChangeArg{}, apierr.ArgumentError(field+"Language", "is set without a Title, Body or Fields to write in it")
+	}
+	if u.Title == "" && u.Slug == "" && u.Body == "" && u.Status == "" && len(u.Fields) == 0 && len(u.Translations) == 0 {
+		return entryChangeArg{}, apierr.ArgumentError(cmp.Or(strings.TrimSuffix(field, "."), "update"), "changes nothing")
+	}
+	tr, err := translationsArg(field+"Translations", u.Translations)
+	if err != nil {
+		return entryChangeArg{}, err
+	}
+	return entryChangeArg{
+		LanguageCode: u.Language, Title: u.Title, Slug: u.Slug, BodyMarkdown: u.Body,
+		Status: string(u.Status), CustomFields: u.Fields, Translations: tr,
+	}, nil
+}
+
+type updateEntryArgs struct {
+	Project string `json:"project"`
+	EntryID string `json:"entryId"`
+	entryChangeArg
+}
+
+// UpdateEntry changes an entry, its status included, with
+// updateContentEntry.
+func UpdateEntry(ctx context.Context, c Caller, project, id string, u content.EntryUpdate) (*content.Entry, error) {
+	if err := checkEntryRef(project, id); err != nil {
+		return nil, err
+	}
+	ch, err := entryChange("", u)
+	if err != nil {
+		return nil, err
+	}
+	var w entryWrite
+	if _, err := call(ctx, c, toolUpdateEntry, updateEntryArgs{project, id, ch}, &w); err != nil {
+		return nil, err
+	}
+	return writtenEntry(toolUpdateEntry, w)
 }
 
 type entryIDArgs struct {
@@ -110,101 +499,16 @@ type entryIDArgs struct {
 	EntryID string `json:"entryId"`
 }
 
-// GetEntry returns one entry with getContentEntry.
-func GetEntry(ctx context.Context, c Caller, project, id string, opt content.GetOptions) (*content.Entry, error) {
-	if err := cmp.Or(checkEntryRef(project, id), nonEmpty("Expand", opt.Expand)); err != nil {
-		return nil, err
-	}
-	args := struct {
-		entryIDArgs
-		content.GetOptions
-	}{entryIDArgs{project, id}, opt}
-	var e content.Entry
-	return result(ctx, c, toolGetEntry, args, &e, &e.Raw)
-}
-
-// checkTranslations checks the languages of an entry to write.
-func checkTranslations(field string, ts map[string]content.LanguageValues) error {
-	for lang, v := range ts {
-		f := fmt.Sprintf("%s[%q]", field, lang)
-		if lang == "" {
-			return apierr.ArgumentError(field, "has an empty language code")
-		}
-		if err := checkValues(f+".Fields", v.Fields); err != nil {
-			return err
-		}
-		if v.Title == "" && v.Body == "" && len(v.Fields) == 0 {
-			return apierr.ArgumentError(f, "is empty; want a title, body or fields")
-		}
-	}
-	return nil
-}
-
-// checkNewEntry checks the members of a NewEntry that one entry of either
-// create tool carries; field names it in errors.
-func checkNewEntry(field string, e content.NewEntry) error {
-	return cmp.Or(required(field+"Title", e.Title, field+"Slug", e.Slug), checkStatus(field+"Status", e.Status, false),
-		checkValues(field+"Fields", e.Fields), checkTranslations(field+"Translations", e.Translations))
-}
-
-// writeEntry calls a tool that answers with the entry it wrote, and
-// the service's warning.
-func writeEntry(ctx context.Context, c Caller, tool string, args any) (*content.Entry, error) {
-	e, text, err := write[content.Entry](ctx, c, "entry", tool, args)
-	if err != nil {
-		return nil, err
-	}
-	e.Warning = string(lenient.Get[lenient.Text](text, "warn"))
-	return e, nil
-}
-
-// CreateEntry creates an entry with createContentEntry.
-func CreateEntry(ctx context.Context, c Caller, project string, e content.NewEntry) (*content.Entry, error) {
-	if err := cmp.Or(checkProject(project), required("Model", e.Model), checkNewEntry("", e)); err != nil {
-		return nil, err
-	}
-	return writeEntry(ctx, c, toolCreateEntry, struct {
-		Project string `json:"project"`
-		content.NewEntry
-	}{project, e})
-}
-
-// checkUpdate checks what updateContentEntry and an item of
-// bulkUpdateEntries change; field names it in errors.
-func checkUpdate(field string, u content.EntryUpdate) error {
-	if err := cmp.Or(checkStatus(field+"Status", u.Status, true), checkValues(field+"Fields", u.Fields)); err != nil {
-		return err
-	}
-	if u.Language != "" && len(u.Translations) > 0 {
-		return apierr.ArgumentError(field+"Language", "is set with Translations; write one language with Language, or several with Translations")
-	}
-	if u.Language != "" && u.Title == "" && u.Body == "" && len(u.Fields) == 0 {
-		return apierr.ArgumentError(field+"Language", "is set without a Title, Body or Fields to write in it")
-	}
-	if u.Title == "" && u.Slug == "" && u.Body == "" && u.Status == "" && len(u.Fields) == 0 && len(u.Translations) == 0 {
-		return apierr.ArgumentError(cmp.Or(strings.TrimSuffix(field, "."), "update"), "changes nothing")
-	}
-	return checkTranslations(field+"Translations", u.Translations)
-}
-
-// UpdateEntry changes an entry, its status included, with
-// updateContentEntry.
-func UpdateEntry(ctx context.Context, c Caller, project, id string, u content.EntryUpdate) (*content.Entry, error) {
-	if err := cmp.Or(checkEntryRef(project, id), checkUpdate("", u)); err != nil {
-		return nil, err
-	}
-	return writeEntry(ctx, c, toolUpdateEntry, struct {
-		entryIDArgs
-		content.EntryUpdate
-	}{entryIDArgs{project, id}, u})
-}
-
 // PublishEntry publishes an entry with publishContentEntry.
 func PublishEntry(ctx context.Context, c Caller, project, id string) (*content.Entry, error) {
 	if err := checkEntryRef(project, id); err != nil {
 		return nil, err
 	}
-	return writeEntry(ctx, c, toolPublishEntry, entryIDArgs{project, id})
+	var w entryWrite
+	if _, err := call(ctx, c, toolPublishEntry, entryIDArgs{project, id}, &w); err != nil {
+		return nil, err
+	}
+	return writtenEntry(toolPublishEntry, w)
 }
 
 // DeleteEntry deletes an entry for good with deleteContentEntry.
@@ -212,7 +516,17 @@ func DeleteEntry(ctx context.Context, c Caller, project, id string) error {
 	if err := checkEntryRef(project, id); err != nil {
 		return err
 	}
-	return confirm(ctx, c, toolDeleteEntry, entryIDArgs{project, id})
+	text, err := c.Call(ctx, toolDeleteEntry, entryIDArgs{project, id})
+	if err != nil {
+		return err
+	}
+	return confirmed(toolDeleteEntry, text)
+}
+
+type duplicateArgs struct {
+	Project string `json:"project"`
+	EntryID string `json:"entryId"`
+	NewSlug string `json:"newSlug,omitempty"`
 }
 
 // DuplicateEntry copies an entry as a draft with duplicateContentEntry;
@@ -226,43 +540,72 @@ func DuplicateEntry(ctx context.Context, c Caller, project, id, newSlug string) 
 			return nil, err
 		}
 	}
-	return writeEntry(ctx, c, toolDuplicate, struct {
-		entryIDArgs
-		NewSlug string `json:"newSlug,omitempty"`
-	}{entryIDArgs{project, id}, newSlug})
-}
-
-// bulk calls a bulk tool and decodes its answer: bulkCreateEntries'
-// {created, entries, failed}, bulkUpdateEntries' {updated, entries,
-// failed}, or bulkPublishEntries' {pub, fail} or {published, failed}.
-// sent lists the batch's ids or slugs, to place a failure the service
-// names without its idx.
-func bulk(ctx context.Context, c Caller, tool string, args any, sent []string) (*content.BulkResult, error) {
-	type failure struct { // keys match case-insensitively
-		Idx                 *int
-		ID, Sl              string
-		Err, Error, Message errText
-	}
-	var w struct {
-		Created, Updated lenient.Count
-		Pub, Published   json.RawMessage
-		Entries          []content.BulkEntry
-		Failed, Fail     []failure
-		Warn             lenient.Text
-	}
-	raw, err := call(ctx, c, tool, args, &w)
-	if err != nil {
+	var w entryWrite
+	if _, err := call(ctx, c, toolDuplicate, duplicateArgs{project, id, newSlug}, &w); err != nil {
 		return nil, err
 	}
-	r := &content.BulkResult{Count: int(cmp.Or(w.Created, w.Updated)), Entries: w.Entries, Warning: string(w.Warn), Raw: raw}
+	return writtenEntry(toolDuplicate, w)
+}
+
+// bulkItemWire is an entry a bulk tool wrote: {id, sl, st}, or its id.
+type bulkItemWire struct {
+	ID string `json:"id"`
+	Sl string `json:"sl"`
+	St string `json:"st"`
+}
+
+func (b *bulkItemWire) UnmarshalJSON(data []byte) error {
+	var s string
+	if json.Unmarshal(data, &s) == nil {
+		*b = bulkItemWire{ID: s}
+		return nil
+	}
+	type plain bulkItemWire
+	var p plain
+	_ = json.Unmarshal(data, &p)
+	*b = bulkItemWire(p)
+	return nil
+}
+
+type bulkFailWire struct {
+	Idx     *int    `json:"idx"`
+	ID      string  `json:"id"`
+	Sl      string  `json:"sl"`
+	Err     errText `json:"err"`
+	Error   errText `json:"error"`
+	Message errText `json:"message"`
+}
+
+// bulkWire is the answer of the bulk tools: bulkCreateEntries'
+// {created, entries, failed}, bulkUpdateEntries' {updated, entries,
+// failed}, and bulkPublishEntries' {pub, fail} or {published, failed}.
+type bulkWire struct {
+	Created   flexCount       `json:"created"`
+	Updated   flexCount       `json:"updated"`
+	Pub       json.RawMessage `json:"pub"`
+	Published json.RawMessage `json:"published"`
+	Entries   []bulkItemWire  `json:"entries"`
+	Failed    []bulkFailWire  `json:"failed"`
+	Fail      []bulkFailWire  `json:"fail"`
+	Warn      flexText        `json:"warn"`
+}
+
+// bulkResult decodes a bulk answer. sent lists the batch's ids or slugs,
+// to place a failure the service names without its idx.
+func bulkResult(raw json.RawMessage, w bulkWire, sent []string) *content.BulkResult {
+	r := &content.BulkResult{Count: int(cmp.Or(w.Created, w.Updated)), Warning: string(w.Warn), Raw: raw}
+	entries := w.Entries
 	if pub := cmp.Or(string(w.Pub), string(w.Published)); pub != "" {
-		var n lenient.Count
+		var n flexCount
 		_ = n.UnmarshalJSON([]byte(pub))
 		r.Count = int(n)
-		var items []content.BulkEntry
+		var items []bulkItemWire
 		if json.Unmarshal([]byte(pub), &items) == nil {
-			r.Entries = append(r.Entries, items...)
+			entries = append(entries, items...)
 		}
+	}
+	for _, e := range entries {
+		r.Entries = append(r.Entries, content.BulkEntry{ID: e.ID, Slug: e.Sl, Status: content.Status(e.St)})
 	}
 	for _, f := range append(w.Failed, w.Fail...) {
 		bf := content.BulkFailure{Index: -1, ID: f.ID, Slug: f.Sl, Error: string(cmp.Or(f.Err, f.Error, f.Message))}
@@ -276,17 +619,35 @@ func bulk(ctx context.Context, c Caller, tool string, args any, sent []string) (
 		}
 		r.Failed = append(r.Failed, bf)
 	}
-	return r, nil
+	return r
+}
+
+type bulkCreateItem struct {
+	Title        string                       `json:"title"`
+	Slug         string                       `json:"slug"`
+	BodyMarkdown string                       `json:"bodyMarkdown,omitempty"`
+	Status       string                       `json:"status,omitempty"`
+	CustomFields map[string]any               `json:"customFields,omitempty"`
+	Translations map[string]languageValuesArg `json:"translations,omitempty"`
+}
+
+type bulkCreateArgs struct {
+	Project   string           `json:"project"`
+	ModelSlug string           `json:"modelSlug"`
+	Entries   []bulkCreateItem `json:"entries"`
 }
 
 // BulkCreate creates entries of one model with bulkCreateEntries. More
 // than content.MaxBulkCreate are refused, not split; entries that fail
 // are in the result's Failed.
 func BulkCreate(ctx context.Context, c Caller, project, model string, es []content.NewEntry) (*content.BulkResult, error) {
-	if err := cmp.Or(checkModelRef(project, model), batch("entries", len(es), content.MaxBulkCreate, "entries")); err != nil {
+	if err := checkModelRef(project, model); err != nil {
 		return nil, err
 	}
-	items := slices.Clone(es)
+	if err := batch("entries", len(es), content.MaxBulkCreate, "entries"); err != nil {
+		return nil, err
+	}
+	args := bulkCreateArgs{Project: project, ModelSlug: model, Entries: make([]bulkCreateItem, len(es))}
 	slugs := make([]string, len(es))
 	for i, e := range es {
 		field := fmt.Sprintf("entries[%d].", i)
@@ -296,48 +657,88 @@ func BulkCreate(ctx context.Context, c Caller, project, model string, es []conte
 		case e.SourceLanguage != "":
 			return nil, apierr.ArgumentError(field+"SourceLanguage", "is set; bulkCreateEntries does not take it (use Create)")
 		}
-		if err := checkNewEntry(field, e); err != nil {
+		a, err := newEntryArgs(field, e)
+		if err != nil {
 			return nil, err
 		}
-		items[i].Model, slugs[i] = "", e.Slug // the batch names the model once
+		args.Entries[i] = bulkCreateItem{
+			Title: a.Title, Slug: a.Slug, BodyMarkdown: a.BodyMarkdown, Status: a.Status,
+			CustomFields: a.CustomFields, Translations: a.Translations,
+		}
+		slugs[i] = e.Slug
 	}
-	return bulk(ctx, c, toolBulkCreate, struct {
-		modelSlugArgs
-		Entries []content.NewEntry `json:"entries"`
-	}{modelSlugArgs{project, model}, items}, slugs)
+	var w bulkWire
+	raw, err := call(ctx, c, toolBulkCreate, args, &w)
+	if err != nil {
+		return nil, err
+	}
+	return bulkResult(raw, w, slugs), nil
+}
+
+type bulkUpdateItem struct {
+	EntryID string `json:"entryId"`
+	entryChangeArg
+}
+
+type bulkUpdateArgs struct {
+	Project string           `json:"project"`
+	Entries []bulkUpdateItem `json:"entries"`
 }
 
 // BulkUpdate changes entries with bulkUpdateEntries. More than
 // content.MaxBulkUpdate are refused, not split; entries that fail are in
 // the result's Failed.
 func BulkUpdate(ctx context.Context, c Caller, project string, cs []content.EntryChange) (*content.BulkResult, error) {
-	if err := cmp.Or(checkProject(project), batch("entries", len(cs), content.MaxBulkUpdate, "entries")); err != nil {
+	if err := checkProject(project); err != nil {
 		return nil, err
 	}
+	if err := batch("entries", len(cs), content.MaxBulkUpdate, "entries"); err != nil {
+		return nil, err
+	}
+	args := bulkUpdateArgs{Project: project, Entries: make([]bulkUpdateItem, len(cs))}
 	ids := make([]string, len(cs))
 	for i, ch := range cs {
 		field := fmt.Sprintf("entries[%d].", i)
-		if err := cmp.Or(required(field+"ID", ch.ID), checkUpdate(field, ch.EntryUpdate)); err != nil {
+		if err := required(field+"ID", ch.ID); err != nil {
 			return nil, err
 		}
+		a, err := entryChange(field, ch.EntryUpdate)
+		if err != nil {
+			return nil, err
+		}
+		args.Entries[i] = bulkUpdateItem{EntryID: ch.ID, entryChangeArg: a}
 		ids[i] = ch.ID
 	}
-	return bulk(ctx, c, toolBulkUpdate, struct {
-		Project string                `json:"project"`
-		Entries []content.EntryChange `json:"entries"`
-	}{project, cs}, ids)
+	var w bulkWire
+	raw, err := call(ctx, c, toolBulkUpdate, args, &w)
+	if err != nil {
+		return nil, err
+	}
+	return bulkResult(raw, w, ids), nil
+}
+
+type bulkPublishArgs struct {
+	Project  string   `json:"project"`
+	EntryIDs []string `json:"entryIds"`
 }
 
 // BulkPublish publishes entries with bulkPublishEntries. More than
 // content.MaxBulkPublish ids are refused, not split; entries that fail
 // are in the result's Failed.
 func BulkPublish(ctx context.Context, c Caller, project string, ids []string) (*content.BulkResult, error) {
-	err := cmp.Or(checkProject(project), batch("ids", len(ids), content.MaxBulkPublish, "entry ids"), nonEmpty("ids", ids))
+	if err := checkProject(project); err != nil {
+		return nil, err
+	}
+	if err := batch("ids", len(ids), content.MaxBulkPublish, "entry ids"); err != nil {
+		return nil, err
+	}
+	if err := nonEmpty("ids", ids); err != nil {
+		return nil, err
+	}
+	var w bulkWire
+	raw, err := call(ctx, c, toolBulkPublish, bulkPublishArgs{project, ids}, &w)
 	if err != nil {
 		return nil, err
 	}
-	return bulk(ctx, c, toolBulkPublish, struct {
-		Project  string   `json:"project"`
-		EntryIDs []string `json:"entryIds"`
-	}{project, ids}, ids)
+	return bulkResult(raw, w, ids), nil
 }

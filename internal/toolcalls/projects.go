@@ -1,13 +1,13 @@
 package toolcalls
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
-	"maps"
 	"slices"
+	"strings"
 
-	"github.com/locsvc/partner-go/internal/lenient"
 	"github.com/locsvc/partner-go/translations"
 )
 
@@ -17,15 +17,49 @@ const (
 	toolGetProject   = "getProject"
 )
 
-// namespaces decodes namespace details sent as a list of records (or of
-// names), or as an object keyed by name whose values are records (or
-// descriptions). It never fails; an odd record keeps its Raw.
-type namespaces []translations.Namespace
+// present returns raw, or nil when it is absent or null.
+func present(raw json.RawMessage) json.RawMessage {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
+		return nil
+	}
+	return raw
+}
 
-func (n *namespaces) UnmarshalJSON(b []byte) error {
+// namespaceWire is a namespace record, long or abbreviated.
+type namespaceWire struct {
+	Nm          string          `json:"nm"`
+	Name        string          `json:"name"`
+	Desc        string          `json:"desc"`
+	Description string          `json:"description"`
+	KC          flexCount       `json:"kc"`
+	KeyCount    flexCount       `json:"keyCount"`
+	Ctx         json.RawMessage `json:"ctx"`
+	Context     json.RawMessage `json:"context"`
+}
+
+// nsContextAnswer is a namespace's context: the abbreviated {t, d, ap, tg}
+// or the long form createKeys takes.
+type nsContextAnswer struct {
+	T           string      `json:"t"`
+	Team        string      `json:"team"`
+	D           string      `json:"d"`
+	Domain      string      `json:"domain"`
+	AP          string      `json:"ap"`
+	AIPrompt    string      `json:"aiPrompt"`
+	TG          flexStrings `json:"tg"`
+	Tags        flexStrings `json:"tags"`
+	Description string      `json:"description"`
+}
+
+// namespacesWire decodes namespace details sent as a list of records (or
+// of names), or as an object keyed by name whose values are records (or
+// descriptions). It never fails; an odd record keeps its Raw.
+type namespacesWire []translations.Namespace
+
+func (n *namespacesWire) UnmarshalJSON(b []byte) error {
 	var list []json.RawMessage
 	if json.Unmarshal(b, &list) == nil {
-		out := make(namespaces, 0, len(list))
+		out := make(namespacesWire, 0, len(list))
 		for _, raw := range list {
 			out = append(out, namespaceFrom("", raw))
 		}
@@ -36,8 +70,14 @@ func (n *namespaces) UnmarshalJSON(b []byte) error {
 	if json.Unmarshal(b, &byName) != nil {
 		return nil
 	}
-	out := make(namespaces, 0, len(byName))
-	for _, name := range slices.Sorted(maps.Keys(byName)) {
+	out := make(namespacesWire, 0, len(byName))
+	for _, name := range slices.Sorted(func(yield func(string) bool) {
+		for k := range byName {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
 		out = append(out, namespaceFrom(name, byName[name]))
 	}
 	*n = out
@@ -45,7 +85,7 @@ func (n *namespaces) UnmarshalJSON(b []byte) error {
 }
 
 // or returns n, or else m when n is empty.
-func (n namespaces) or(m namespaces) []translations.Namespace {
+func (n namespacesWire) or(m namespacesWire) []translations.Namespace {
 	if len(n) > 0 {
 		return n
 	}
@@ -55,9 +95,9 @@ func (n namespaces) or(m namespaces) []translations.Namespace {
 	return nil
 }
 
-// namespaceFrom decodes one namespace record, long or abbreviated; name
-// is its key when the records are keyed by name. A string is the name
-// (or, keyed, the description).
+// namespaceFrom decodes one namespace record; name is its key when the
+// records are keyed by name. A string is the name (or, keyed, the
+// description).
 func namespaceFrom(name string, raw json.RawMessage) translations.Namespace {
 	ns := translations.Namespace{Name: name, Raw: raw}
 	var s string
@@ -69,25 +109,18 @@ func namespaceFrom(name string, raw json.RawMessage) translations.Namespace {
 		}
 		return ns
 	}
-	get := func(name string) string { return lenient.Get[string](raw, name) }
-	count := func(name string) lenient.Count { return lenient.Get[lenient.Count](raw, name) }
-	ns.Name, ns.Description = cmp.Or(name, get("nm"), get("name")), cmp.Or(get("desc"), get("description"))
-	ns.KeyCount = int(cmp.Or(count("kc"), count("keyCount")))
-	// A context is the abbreviated {t, d, ap, tg} or the long form
-	// createKeys takes.
-	var c struct { // keys match case-insensitively
-		T, Team, D, Domain, AP, AIPrompt, Description string
-		TG, Tags                                      lenient.Strings
-	}
-	ctx := lenient.Get[json.RawMessage](raw, "ctx")
-	if len(ctx) == 0 {
-		ctx = lenient.Get[json.RawMessage](raw, "context")
-	}
-	if ctx = lenient.Present(ctx); len(ctx) > 0 && json.Unmarshal(ctx, &c) == nil {
+	var w namespaceWire
+	_ = json.Unmarshal(raw, &w)
+	ns.Name = cmp.Or(name, w.Nm, w.Name)
+	ns.Description = cmp.Or(w.Desc, w.Description)
+	ns.KeyCount = int(cmp.Or(w.KC, w.KeyCount))
+	ctx := present(json.RawMessage(cmp.Or(string(w.Ctx), string(w.Context))))
+	var c nsContextAnswer
+	if len(ctx) > 0 && json.Unmarshal(ctx, &c) == nil {
 		ns.Context = &translations.NamespaceContext{
 			Description: cmp.Or(c.Description, ns.Description),
 			Team:        cmp.Or(c.T, c.Team), Domain: cmp.Or(c.D, c.Domain), AIPrompt: cmp.Or(c.AP, c.AIPrompt),
-			Tags: c.TG,
+			Tags: []string(c.TG),
 		}
 		if len(c.TG) == 0 {
 			ns.Context.Tags = c.Tags
@@ -96,10 +129,62 @@ func namespaceFrom(name string, raw json.RawMessage) translations.Namespace {
 	return ns
 }
 
+type projectSummaryWire struct {
+	ID               string      `json:"id"`
+	Slug             string      `json:"slug"`
+	Name             string      `json:"name"`
+	OrganizationName string      `json:"organizationName"`
+	SourceLanguage   string      `json:"sourceLanguage"`
+	TargetLanguages  flexStrings `json:"targetLanguages"`
+	CDNFormat        string      `json:"cdnFormat"`
+	FileStructure    string      `json:"fileStructure"`
+	KeyFormat        string      `json:"keyFormat"`
+}
+
 // ListProjects lists the projects the grant can use, with listProjects.
 func ListProjects(ctx context.Context, c Caller) (*translations.ProjectList, error) {
-	var r translations.ProjectList
-	return result(ctx, c, toolListProjects, struct{}{}, &r, &r.Raw)
+	var w struct {
+		Projects   []json.RawMessage `json:"projects"`
+		CDNBaseURL string            `json:"cdnBaseUrl"`
+	}
+	raw, err := call(ctx, c, toolListProjects, struct{}{}, &w)
+	if err != nil {
+		return nil, err
+	}
+	r := &translations.ProjectList{CDNBaseURL: w.CDNBaseURL, Raw: raw}
+	for _, pr := range w.Projects {
+		var p projectSummaryWire
+		_ = decode(toolListProjects, pr, &p)
+		r.Projects = append(r.Projects, translations.ProjectSummary{
+			ID: p.ID, Slug: p.Slug, Name: p.Name, OrganizationName: p.OrganizationName,
+			SourceLanguage: p.SourceLanguage, TargetLanguages: p.TargetLanguages, CDNFormat: p.CDNFormat,
+			FileStructure: cmp.Or(translations.FileStructure(p.FileStructure), translations.SingleFile),
+			KeyFormat:     cmp.Or(translations.KeyFormat(p.KeyFormat), translations.Nested),
+			Raw:           pr,
+		})
+	}
+	return r, nil
+}
+
+type getProjectWire struct {
+	Prj string         `json:"prj"`
+	SL  string         `json:"sl"`
+	NSS namespacesWire `json:"nss"`
+	Lng flexStrings    `json:"lng"`
+	TK  flexCount      `json:"tk"`
+	Cov map[string]struct {
+		Tr  int `json:"tr"`
+		Pct int `json:"pct"`
+	} `json:"cov"`
+	CDN *struct {
+		Base string      `json:"base"`
+		Mfst string      `json:"mfst"`
+		Pat  string      `json:"pat"`
+		Ex   flexStrings `json:"ex"`
+		FS   string      `json:"fs"`
+		KF   string      `json:"kf"`
+	} `json:"cdn"`
+	Msg string `json:"msg"`
 }
 
 // GetProject reads a project's overview with getProject.
@@ -107,11 +192,26 @@ func GetProject(ctx context.Context, c Caller, project string) (*translations.Pr
 	if err := checkProject(project); err != nil {
 		return nil, err
 	}
-	var p translations.Project
-	if err := fill(ctx, c, toolGetProject, projectArgs{project}, &p, &p.Raw); err != nil {
+	var w getProjectWire
+	raw, err := call(ctx, c, toolGetProject, projectArgs{project}, &w)
+	if err != nil {
 		return nil, err
 	}
-	p.Slug, p.Namespaces = cmp.Or(p.Slug, project), lenient.Get[namespaces](p.Raw, "nss").or(nil)
-	p.Languages, p.TotalKeys = lenient.Get[lenient.Strings](p.Raw, "lng"), int(lenient.Get[lenient.Count](p.Raw, "tk"))
-	return &p, nil
+	p := &translations.Project{
+		Slug: cmp.Or(w.Prj, project), SourceLanguage: w.SL, Languages: w.Lng, Namespaces: w.NSS.or(nil),
+		TotalKeys: int(w.TK), Message: w.Msg, Raw: raw,
+	}
+	if w.Cov != nil {
+		p.Coverage = make(map[string]translations.Coverage, len(w.Cov))
+		for lang, cv := range w.Cov {
+			p.Coverage[lang] = translations.Coverage{Translated: cv.Tr, Percent: cv.Pct}
+		}
+	}
+	if w.CDN != nil {
+		p.CDN = &translations.CDN{
+			BaseURL: strings.TrimRight(w.CDN.Base, "/"), ManifestURL: w.CDN.Mfst, Pattern: w.CDN.Pat, Examples: w.CDN.Ex,
+			FileStructure: translations.FileStructure(w.CDN.FS), KeyFormat: translations.KeyFormat(w.CDN.KF),
+		}
+	}
+	return p, nil
 }

@@ -5,11 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/locsvc/partner-go/internal/apierr"
-	"github.com/locsvc/partner-go/internal/lenient"
 	"github.com/locsvc/partner-go/translations"
 )
 
@@ -31,64 +29,185 @@ type projectArgs struct {
 	Project string `json:"project"`
 }
 
-// oneOf checks that v is one of values; want names them in the error.
-func oneOf[T ~string](field string, v T, want string, values ...T) error {
-	if slices.Contains(values, v) {
-		return nil
-	}
-	return apierr.ArgumentError(field, fmt.Sprintf("%s is not %s", apierr.Quote(string(v)), want))
+type getTranslationsArgs struct {
+	Project    string   `json:"project"`
+	Search     any      `json:"search,omitempty"`
+	Languages  []string `json:"languages,omitempty"`
+	Namespaces []string `json:"namespaces,omitempty"`
+	Keys       []string `json:"keys,omitempty"`
+	Status     string   `json:"status,omitempty"`
+	Limit      int      `json:"limit,omitempty"`
+}
+
+// getTranslationsWire accepts the long and the abbreviated form of the
+// answer: the server sends either.
+type getTranslationsWire struct {
+	Project        string `json:"project"`
+	Prj            string `json:"prj"`
+	SourceLanguage string `json:"sourceLanguage"`
+	SL             string `json:"sl"`
+	Returned       int    `json:"returned"`
+	Ret            int    `json:"ret"`
+	Total          int    `json:"total"`
+	Tot            int    `json:"tot"`
+	HasMore        bool   `json:"hasMore"`
+	HasMore2       bool   `json:"has_more"`
+	Keys           []struct {
+		ID           string                     `json:"id"`
+		Key          string                     `json:"key"`
+		K            string                     `json:"k"`
+		Namespace    string                     `json:"namespace"`
+		NS           string                     `json:"ns"`
+		SourceText   string                     `json:"sourceText"`
+		Src          string                     `json:"src"`
+		Translations map[string]translationWire `json:"translations"`
+		Tr           map[string]translationWire `json:"tr"`
+	} `json:"keys"`
+	NamespaceDetails namespacesWire `json:"namespaceDetails"`
+	NSD              namespacesWire `json:"nsd"`
+	Hint             string         `json:"hint"`
+}
+
+type translationWire struct {
+	ID     string `json:"id"`
+	Text   string `json:"text"`
+	T      string `json:"t"`
+	Status string `json:"status"`
+	St     string `json:"st"`
 }
 
 // GetTranslations reads translations with getTranslations.
 func GetTranslations(ctx context.Context, c Caller, project string, q translations.GetOptions) (*translations.Result, error) {
-	if err := cmp.Or(checkProject(project), between("Limit", q.Limit, 1, translations.MaxGetLimit)); err != nil {
+	if err := checkProject(project); err != nil {
 		return nil, err
 	}
-	if err := oneOf("Status", q.Status, "missing, draft, published or all",
-		"", translations.StatusAll, translations.StatusMissing, translations.StatusDraft, translations.StatusPublished); err != nil {
+	if err := between("Limit", q.Limit, 1, translations.MaxGetLimit); err != nil {
 		return nil, err
+	}
+	switch q.Status {
+	case "", translations.StatusAll, translations.StatusMissing, translations.StatusDraft, translations.StatusPublished:
+	default:
+		return nil, apierr.ArgumentError("Status", fmt.Sprintf("%q is not missing, draft, published or all", q.Status))
 	}
 	if q.Status != "" && q.Status != translations.StatusAll && len(q.Languages) == 0 {
 		return nil, apierr.ArgumentError("Status", "needs Languages: the service ignores it without them")
 	}
-	args := struct {
-		Project string `json:"project"`
-		Search  any    `json:"search,omitempty"`
-		translations.GetOptions
-	}{project, search(q.Search), q}
-	var r translations.Result
-	if err := fill(ctx, c, toolGetTranslations, args, &r, &r.Raw); err != nil {
+	args := getTranslationsArgs{
+		Project: project, Search: search(q.Search), Languages: q.Languages, Namespaces: q.Namespaces,
+		Keys: q.Keys, Status: string(q.Status), Limit: q.Limit,
+	}
+	var w getTranslationsWire
+	raw, err := call(ctx, c, toolGetTranslations, args, &w)
+	if err != nil {
 		return nil, err
 	}
-	// The answer comes in a long form or an abbreviated one.
-	r.Project = cmp.Or(r.Project, lenient.Get[string](r.Raw, "prj"))
-	r.SourceLanguage = cmp.Or(r.SourceLanguage, lenient.Get[string](r.Raw, "sl"))
-	r.Returned, r.Total = cmp.Or(r.Returned, lenient.Get[int](r.Raw, "ret")), cmp.Or(r.Total, lenient.Get[int](r.Raw, "tot"))
-	r.HasMore = r.HasMore || lenient.Get[bool](r.Raw, "has_more")
-	r.Namespaces = lenient.Get[namespaces](r.Raw, "namespaceDetails").or(lenient.Get[namespaces](r.Raw, "nsd"))
-	return &r, nil
+	r := &translations.Result{
+		Project: cmp.Or(w.Project, w.Prj), SourceLanguage: cmp.Or(w.SourceLanguage, w.SL),
+		Returned: cmp.Or(w.Returned, w.Ret), Total: cmp.Or(w.Total, w.Tot),
+		HasMore: w.HasMore || w.HasMore2, Namespaces: w.NamespaceDetails.or(w.NSD), Hint: w.Hint, Raw: raw,
+	}
+	for _, k := range w.Keys {
+		kt := translations.KeyTranslations{KeyID: k.ID, Name: cmp.Or(k.Key, k.K), Namespace: cmp.Or(k.Namespace, k.NS), SourceText: cmp.Or(k.SourceText, k.Src)}
+		tr := k.Translations
+		if tr == nil {
+			tr = k.Tr
+		}
+		if tr != nil {
+			kt.Translations = make(map[string]translations.Translation, len(tr))
+			for lang, t := range tr {
+				kt.Translations[lang] = translations.Translation{ID: t.ID, Text: cmp.Or(t.Text, t.T), Status: cmp.Or(t.Status, t.St)}
+			}
+		}
+		r.Keys = append(r.Keys, kt)
+	}
+	return r, nil
+}
+
+type valuesWire struct {
+	ID string            `json:"id"`
+	T  map[string]string `json:"t"`
+}
+
+type setTranslationsArgs struct {
+	Project string       `json:"project"`
+	T       []valuesWire `json:"t"`
+}
+
+type setTranslationsWire struct {
+	OK    bool `json:"ok"`
+	Cnt   int  `json:"cnt"`
+	Wrote int  `json:"wrote"`
+	batchWire
+	Pub  *pubWire `json:"pub"`
+	Hint string   `json:"hint"`
 }
 
 // SetTranslations writes translations with setTranslations. More than
 // translations.MaxSet keys are refused, not split.
 func SetTranslations(ctx context.Context, c Caller, project string, vs []translations.Values) (*translations.SetResult, error) {
-	if err := cmp.Or(checkProject(project), batch("values", len(vs), translations.MaxSet, "keys")); err != nil {
+	if err := checkProject(project); err != nil {
 		return nil, err
 	}
+	if err := batch("values", len(vs), translations.MaxSet, "keys"); err != nil {
+		return nil, err
+	}
+	args := setTranslationsArgs{Project: project, T: make([]valuesWire, len(vs))}
 	for i, v := range vs {
-		if err := required(fmt.Sprintf("values[%d].KeyID", i), v.KeyID); err != nil {
-			return nil, err
-		}
-		if len(v.Text) == 0 {
+		switch {
+		case v.KeyID == "":
+			return nil, apierr.ArgumentError(fmt.Sprintf("values[%d].KeyID", i), "is empty")
+		case len(v.Text) == 0:
 			return nil, apierr.ArgumentError(fmt.Sprintf("values[%d].Text", i), "is empty; want at least one language")
 		}
+		args.T[i] = valuesWire{ID: v.KeyID, T: v.Text}
 	}
-	args := struct {
-		Project string                `json:"project"`
-		T       []translations.Values `json:"t"`
-	}{project, vs}
-	var r translations.SetResult
-	return result(ctx, c, toolSetTranslations, args, &r, &r.Raw)
+	var w setTranslationsWire
+	raw, err := call(ctx, c, toolSetTranslations, args, &w)
+	if err != nil {
+		return nil, err
+	}
+	r := &translations.SetResult{OK: w.OK, Count: w.Cnt, Written: w.Wrote, Pending: w.Pub.pending(), Hint: w.Hint, Raw: raw}
+	r.Updated, r.Errors = w.results()
+	return r, nil
+}
+
+type pendingWire struct {
+	Prj    string `json:"prj"`
+	HasChg bool   `json:"has_chg"`
+	Sum    struct {
+		Tr     int `json:"tr"`
+		DelK   int `json:"del_k"`
+		LngChg int `json:"lng_chg"`
+		Tot    int `json:"tot"`
+	} `json:"sum"`
+	ByLng map[string]struct {
+		Cnt int `json:"cnt"`
+		Prv []struct {
+			KID string `json:"kid"`
+			K   string `json:"k"`
+			NS  string `json:"ns"`
+			T   string `json:"t"`
+			St  string `json:"st"`
+		} `json:"prv"`
+	} `json:"by_lng"`
+	DelK []struct {
+		KID string `json:"kid"`
+		K   string `json:"k"`
+		NS  string `json:"ns"`
+		Src string `json:"src"`
+	} `json:"del_k"`
+	PubDst   string `json:"pub_dst"`
+	NoPubRsn string `json:"no_pub_rsn"`
+	Recent   []struct {
+		ID string   `json:"id"`
+		Tp string   `json:"tp"`
+		St string   `json:"st"`
+		At flexTime `json:"at"`
+		NK int      `json:"nk"`
+		UK int      `json:"uk"`
+		TF int      `json:"tf"`
+	} `json:"recent"`
+	Hint string `json:"hint"`
 }
 
 // PendingChanges reads what waits to be published, with getPendingChanges.
@@ -96,8 +215,54 @@ func PendingChanges(ctx context.Context, c Caller, project string) (*translation
 	if err := checkProject(project); err != nil {
 		return nil, err
 	}
-	var r translations.PendingChanges
-	return result(ctx, c, toolPending, projectArgs{project}, &r, &r.Raw)
+	var w pendingWire
+	raw, err := call(ctx, c, toolPending, projectArgs{project}, &w)
+	if err != nil {
+		return nil, err
+	}
+	r := &translations.PendingChanges{
+		Project: w.Prj, HasChanges: w.HasChg,
+		Summary:     translations.PendingSummary{Translations: w.Sum.Tr, DeletedKeys: w.Sum.DelK, LanguageChanges: w.Sum.LngChg, Total: w.Sum.Tot},
+		Destination: w.PubDst, NoPublishReason: w.NoPubRsn, Hint: w.Hint, Raw: raw,
+	}
+	if w.ByLng != nil {
+		r.ByLanguage = make(map[string]translations.LanguageChanges, len(w.ByLng))
+		for lang, l := range w.ByLng {
+			lc := translations.LanguageChanges{Count: l.Cnt}
+			for _, p := range l.Prv {
+				lc.Preview = append(lc.Preview, translations.PendingTranslation{KeyID: p.KID, Name: p.K, Namespace: p.NS, Text: p.T, Status: p.St})
+			}
+			r.ByLanguage[lang] = lc
+		}
+	}
+	for _, d := range w.DelK {
+		r.DeletedKeys = append(r.DeletedKeys, translations.PendingDeletion{KeyID: d.KID, Name: d.K, Namespace: d.NS, SourceText: d.Src})
+	}
+	for _, p := range w.Recent {
+		r.Recent = append(r.Recent, translations.RecentPublish{ID: p.ID, Type: p.Tp, Status: p.St, At: p.At.Time, NewKeys: p.NK, UpdatedKeys: p.UK, Files: p.TF})
+	}
+	return r, nil
+}
+
+type selectionWire struct {
+	KeyID        string `json:"keyId"`
+	LanguageCode string `json:"languageCode"`
+}
+
+type publishArgs struct {
+	Project      string          `json:"project"`
+	Translations []selectionWire `json:"translations,omitempty"`
+}
+
+type publishWire struct {
+	Success                  bool            `json:"success"`
+	Published                int             `json:"published"`
+	Repositories             json.RawMessage `json:"repositories"`
+	SyncJobIDs               flexStrings     `json:"syncJobIds"`
+	DeletedKeysProcessed     int             `json:"deletedKeysProcessed"`
+	LanguageChangesProcessed int             `json:"languageChangesProcessed"`
+	Message                  string          `json:"message"`
+	Hint                     string          `json:"hint"`
 }
 
 // Publish publishes everything pending, or opt.Only, with
@@ -107,61 +272,136 @@ func Publish(ctx context.Context, c Caller, project string, opt translations.Pub
 	if err := checkProject(project); err != nil {
 		return nil, err
 	}
+	args := publishArgs{Project: project}
 	for i, s := range opt.Only {
-		f := fmt.Sprintf("Only[%d].", i)
-		if err := required(f+"KeyID", s.KeyID, f+"Language", s.Language); err != nil {
-			return nil, err
+		switch {
+		case s.KeyID == "":
+			return nil, apierr.ArgumentError(fmt.Sprintf("Only[%d].KeyID", i), "is empty")
+		case s.Language == "":
+			return nil, apierr.ArgumentError(fmt.Sprintf("Only[%d].Language", i), "is empty")
 		}
+		args.Translations = append(args.Translations, selectionWire{KeyID: s.KeyID, LanguageCode: s.Language})
 	}
-	args := struct {
-		Project      string                   `json:"project"`
-		Translations []translations.Selection `json:"translations,omitempty"`
-	}{project, opt.Only}
-	var r translations.PublishResult
-	if err := fill(ctx, c, toolPublish, args, &r, &r.Raw); err != nil {
+	var w publishWire
+	raw, err := call(ctx, c, toolPublish, args, &w)
+	if err != nil {
 		return nil, err
 	}
-	r.SyncIDs, r.Repositories = lenient.Get[lenient.Strings](r.Raw, "syncJobIds"), lenient.Present(r.Repositories)
-	return &r, nil
+	return &translations.PublishResult{
+		Success: w.Success, Published: w.Published, SyncIDs: w.SyncJobIDs,
+		DeletedKeysProcessed: w.DeletedKeysProcessed, LanguageChangesProcessed: w.LanguageChangesProcessed,
+		Repositories: present(w.Repositories), Message: w.Message, Hint: w.Hint, Raw: raw,
+	}, nil
+}
+
+type syncWire struct {
+	ID     string   `json:"id"`
+	Tp     string   `json:"tp"`
+	St     string   `json:"st"`
+	StAt   flexTime `json:"st_at"`
+	CpAt   flexTime `json:"cp_at"`
+	ErrMsg string   `json:"err_msg"`
+	TrigBy *struct {
+		Nm  string `json:"nm"`
+		Img string `json:"img"`
+	} `json:"trig_by"`
+	Meta struct {
+		KP flexCount `json:"kp"`
+		TF flexCount `json:"tf"`
+		PF flexCount `json:"pf"`
+	} `json:"meta"`
+	Log  flexStrings `json:"log"`
+	AffK []struct {
+		K   string `json:"k"`
+		Act string `json:"act"`
+	} `json:"aff_k"`
+	Hint string `json:"hint"`
+}
+
+func (w *syncWire) sync(raw json.RawMessage) translations.Sync {
+	s := translations.Sync{
+		ID: w.ID, Type: translations.SyncType(w.Tp), Status: translations.SyncStatus(w.St),
+		StartedAt: w.StAt.Time, CompletedAt: w.CpAt.Time, Error: w.ErrMsg,
+		KeysProcessed: int(w.Meta.KP), Files: int(w.Meta.TF), FilesProcessed: int(w.Meta.PF),
+		Log: w.Log, Hint: w.Hint, Raw: raw,
+	}
+	if w.TrigBy != nil {
+		s.TriggeredBy = &translations.Person{Name: w.TrigBy.Nm, Image: w.TrigBy.Img}
+	}
+	for _, a := range w.AffK {
+		s.AffectedKeys = append(s.AffectedKeys, translations.AffectedKey{Name: a.K, Action: a.Act})
+	}
+	return s
+}
+
+type getSyncsArgs struct {
+	Project string `json:"project"`
+	Limit   int    `json:"limit,omitempty"`
+	Status  string `json:"status,omitempty"`
+	Type    string `json:"type,omitempty"`
+}
+
+type getSyncsWire struct {
+	Prj string            `json:"prj"`
+	Tot int               `json:"tot"`
+	Sy  []json.RawMessage `json:"sy"`
+	Msg string            `json:"msg"`
 }
 
 // ListSyncs lists a project's sync jobs with getSyncs.
 func ListSyncs(ctx context.Context, c Caller, project string, opt translations.ListSyncsOptions) (*translations.SyncList, error) {
-	if err := cmp.Or(checkProject(project), between("Limit", opt.Limit, 1, 50)); err != nil {
+	if err := checkProject(project); err != nil {
 		return nil, err
 	}
-	if err := oneOf("Status", opt.Status, "pending, in_progress, completed or failed (the states getSyncs filters by)",
-		"", translations.SyncPending, translations.SyncInProgress, translations.SyncCompleted, translations.SyncFailed); err != nil {
+	if err := between("Limit", opt.Limit, 1, 50); err != nil {
 		return nil, err
 	}
-	if err := oneOf("Type", opt.Type, "initial_import, source_sync, cdn_upload or batch_publish",
-		"", translations.SyncInitialImport, translations.SyncSourceSync, translations.SyncCDNUpload,
-		translations.SyncBatchPublish); err != nil {
+	switch opt.Status {
+	case "", translations.SyncPending, translations.SyncInProgress, translations.SyncCompleted, translations.SyncFailed:
+	default:
+		return nil, apierr.ArgumentError("Status", fmt.Sprintf("%s is not pending, in_progress, completed or failed (the states getSyncs filters by)", apierr.Quote(string(opt.Status))))
+	}
+	switch opt.Type {
+	case "", translations.SyncInitialImport, translations.SyncSourceSync, translations.SyncCDNUpload, translations.SyncBatchPublish:
+	default:
+		return nil, apierr.ArgumentError("Type", fmt.Sprintf("%s is not initial_import, source_sync, cdn_upload or batch_publish", apierr.Quote(string(opt.Type))))
+	}
+	var w getSyncsWire
+	args := getSyncsArgs{Project: project, Limit: opt.Limit, Status: string(opt.Status), Type: string(opt.Type)}
+	raw, err := call(ctx, c, toolGetSyncs, args, &w)
+	if err != nil {
 		return nil, err
 	}
-	args := struct {
-		Project string `json:"project"`
-		translations.ListSyncsOptions
-	}{project, opt}
-	var r translations.SyncList
-	return result(ctx, c, toolGetSyncs, args, &r, &r.Raw)
+	r := &translations.SyncList{Project: w.Prj, Total: w.Tot, Message: w.Msg, Raw: raw}
+	for _, sr := range w.Sy {
+		var sw syncWire
+		_ = decode(toolGetSyncs, sr, &sw)
+		r.Syncs = append(r.Syncs, sw.sync(sr))
+	}
+	return r, nil
 }
 
-// GetSync reads a sync job with getSync, at once.
+type getSyncArgs struct {
+	SyncID string `json:"syncId"`
+	WaitMs *int   `json:"waitMs,omitempty"`
+}
+
+// Sync reads a sync job with getSync, at once.
 func GetSync(ctx context.Context, c Caller, id string) (*translations.Sync, error) {
-	if err := required("sync id", id); err != nil {
-		return nil, err
+	if id == "" {
+		return nil, apierr.ArgumentError("sync id", "is empty")
 	}
 	return getSync(ctx, c, id, nil)
 }
 
 func getSync(ctx context.Context, c Caller, id string, waitMs *int) (*translations.Sync, error) {
-	args := struct {
-		SyncID string `json:"syncId"`
-		WaitMs *int   `json:"waitMs,omitempty"`
-	}{id, waitMs}
-	var s translations.Sync
-	return result(ctx, c, toolGetSync, args, &s, &s.Raw)
+	var w syncWire
+	raw, err := call(ctx, c, toolGetSync, getSyncArgs{SyncID: id, WaitMs: waitMs}, &w)
+	if err != nil {
+		return nil, err
+	}
+	s := w.sync(raw)
+	return &s, nil
 }
 
 // minPollSpacing is the least time between two long-polls of WaitSync: a
@@ -176,8 +416,8 @@ const maxSyncWait = 25 * time.Second
 // ctx ends, with getSync's long-poll (waitMs, at most 25 s per request,
 // never past ctx's deadline). It returns the job in its final state.
 func WaitSync(ctx context.Context, c Caller, id string) (*translations.Sync, error) {
-	if err := required("sync id", id); err != nil {
-		return nil, err
+	if id == "" {
+		return nil, apierr.ArgumentError("sync id", "is empty")
 	}
 	for {
 		wait := maxSyncWait
@@ -205,18 +445,76 @@ func WaitSync(ctx context.Context, c Caller, id string) (*translations.Sync, err
 	}
 }
 
+type cancelSyncArgs struct {
+	Project string `json:"project"`
+	SyncID  string `json:"syncId"`
+}
+
+type cancelWire struct {
+	ID   string `json:"id"`
+	Can  bool   `json:"can"`
+	Prev string `json:"prev"`
+	Rsn  string `json:"rsn"`
+	Hint string `json:"hint"`
+}
+
 // CancelSync cancels a pending sync job with cancelSync. A job that cannot
 // be cancelled is a result with Cancelled false.
 func CancelSync(ctx context.Context, c Caller, project, id string) (*translations.CancelResult, error) {
-	if err := cmp.Or(checkProject(project), required("sync id", id)); err != nil {
+	if err := checkProject(project); err != nil {
 		return nil, err
 	}
-	args := struct {
-		Project string `json:"project"`
-		SyncID  string `json:"syncId"`
-	}{project, id}
-	var r translations.CancelResult
-	return result(ctx, c, toolCancelSync, args, &r, &r.Raw)
+	if id == "" {
+		return nil, apierr.ArgumentError("sync id", "is empty")
+	}
+	var w cancelWire
+	raw, err := call(ctx, c, toolCancelSync, cancelSyncArgs{Project: project, SyncID: id}, &w)
+	if err != nil {
+		return nil, err
+	}
+	return &translations.CancelResult{
+		ID: w.ID, Cancelled: w.Can, PreviousStatus: translations.SyncStatus(w.Prev),
+		Reason: translations.CancelReason(w.Rsn), Hint: w.Hint, Raw: raw,
+	}, nil
+}
+
+type contextArgs struct {
+	Project   string   `json:"project"`
+	Keys      []string `json:"keys,omitempty"`
+	KPerKey   int      `json:"kPerKey,omitempty"`
+	Languages []string `json:"languages,omitempty"`
+}
+
+type contextWire struct {
+	Prj  string      `json:"prj"`
+	Src  string      `json:"src"`
+	Tgt  flexStrings `json:"tgt"`
+	Inst string      `json:"inst"`
+	Ctx  *struct {
+		D    string          `json:"d"`
+		Aud  string          `json:"aud"`
+		Cat  string          `json:"cat"`
+		Tone json.RawMessage `json:"tone"`
+	} `json:"ctx"`
+	Gl []struct {
+		T   string            `json:"t"`
+		Tp  string            `json:"tp"`
+		D   string            `json:"d"`
+		Mnt bool              `json:"mnt"`
+		Tr  map[string]string `json:"tr"`
+	} `json:"gl"`
+	Glt   int `json:"glt"`
+	Rules []struct {
+		ID  string `json:"id"`
+		K   string `json:"k"`
+		Sim []struct {
+			Tp string  `json:"tp"`
+			C  string  `json:"c"`
+			S  float64 `json:"s"`
+			L  string  `json:"l"`
+		} `json:"sim"`
+	} `json:"rules"`
+	Hint string `json:"hint"`
 }
 
 // TranslationContext reads the glossary, tone and memory matches with
@@ -228,29 +526,65 @@ func TranslationContext(ctx context.Context, c Caller, project string, opt trans
 	if len(opt.KeyIDs) > translations.MaxContextKeys {
 		return nil, apierr.ArgumentError("KeyIDs", fmt.Sprintf("has %d ids; at most %d", len(opt.KeyIDs), translations.MaxContextKeys))
 	}
-	if err := cmp.Or(nonEmpty("KeyIDs", opt.KeyIDs), between("MatchesPerKey", opt.MatchesPerKey, 1, 20)); err != nil {
+	if err := nonEmpty("KeyIDs", opt.KeyIDs); err != nil {
 		return nil, err
 	}
-	args := struct {
-		Project string `json:"project"`
-		translations.ContextOptions
-	}{project, opt}
-	var r translations.Context
-	if err := fill(ctx, c, toolContext, args, &r, &r.Raw); err != nil {
+	if err := between("MatchesPerKey", opt.MatchesPerKey, 1, 20); err != nil {
 		return nil, err
 	}
-	about := lenient.Get[struct {
-		D    string          `json:"d"`
-		Aud  string          `json:"aud"`
-		Cat  string          `json:"cat"`
-		Tone json.RawMessage `json:"tone"`
-	}](r.Raw, "ctx")
-	r.TargetLanguages, r.Tone = lenient.Get[lenient.Strings](r.Raw, "tgt"), lenient.Present(about.Tone)
-	r.Description, r.Audience, r.Category = about.D, about.Aud, about.Cat
-	return &r, nil
+	var w contextWire
+	args := contextArgs{Project: project, Keys: opt.KeyIDs, KPerKey: opt.MatchesPerKey, Languages: opt.Languages}
+	raw, err := call(ctx, c, toolContext, args, &w)
+	if err != nil {
+		return nil, err
+	}
+	r := &translations.Context{
+		Project: w.Prj, SourceLanguage: w.Src, TargetLanguages: w.Tgt, Instructions: w.Inst,
+		GlossaryTotal: w.Glt, Hint: w.Hint, Raw: raw,
+	}
+	if w.Ctx != nil {
+		r.Description, r.Audience, r.Category = w.Ctx.D, w.Ctx.Aud, w.Ctx.Cat
+		if len(w.Ctx.Tone) > 0 && string(w.Ctx.Tone) != "null" {
+			r.Tone = w.Ctx.Tone
+		}
+	}
+	for _, g := range w.Gl {
+		r.Glossary = append(r.Glossary, translations.Term{Term: g.T, Type: g.Tp, Description: g.D, DoNotTranslate: g.Mnt, Translations: g.Tr})
+	}
+	for _, rule := range w.Rules {
+		km := translations.KeyMatches{KeyID: rule.ID, Name: rule.K}
+		for _, s := range rule.Sim {
+			km.Similar = append(km.Similar, translations.Match{Type: s.Tp, Content: s.C, Score: s.S, Language: s.L})
+		}
+		r.Matches = append(r.Matches, km)
+	}
+	return r, nil
 }
 
-// checkLanguages checks a batch of n language codes.
+type languageWire struct {
+	LanguageCode string `json:"languageCode"`
+	Status       string `json:"status,omitempty"`
+}
+
+type proposeArgs struct {
+	Project   string         `json:"project"`
+	Languages []languageWire `json:"languages"`
+}
+
+type proposeWire struct {
+	Success bool `json:"success"`
+	Added   int  `json:"added"`
+	Skipped int  `json:"skipped"`
+	Results []struct {
+		LanguageCode string `json:"languageCode"`
+		Status       string `json:"status"`
+		Added        bool   `json:"added"`
+	} `json:"results"`
+	Project        string   `json:"project"`
+	PendingPublish *pubWire `json:"pendingPublish"`
+	Hint           string   `json:"hint"`
+}
+
 func checkLanguages(field string, n int, code func(int) string) error {
 	if err := batch(field, n, translations.MaxLanguages, "languages"); err != nil {
 		return err
@@ -265,38 +599,87 @@ func checkLanguages(field string, n int, code func(int) string) error {
 
 // ProposeLanguages adds languages to a project with proposeLanguages.
 func ProposeLanguages(ctx context.Context, c Caller, project string, ls []translations.LanguageProposal) (*translations.ProposeLanguagesResult, error) {
-	code := func(i int) string { return ls[i].Code }
-	if err := cmp.Or(checkProject(project), checkLanguages("languages", len(ls), code)); err != nil {
+	if err := checkProject(project); err != nil {
 		return nil, err
 	}
-	args := struct {
-		Project   string                          `json:"project"`
-		Languages []translations.LanguageProposal `json:"languages"`
-	}{project, ls}
-	var r translations.ProposeLanguagesResult
-	return result(ctx, c, toolProposeLangs, args, &r, &r.Raw)
+	if err := checkLanguages("languages", len(ls), func(i int) string { return ls[i].Code }); err != nil {
+		return nil, err
+	}
+	args := proposeArgs{Project: project, Languages: make([]languageWire, len(ls))}
+	for i, l := range ls {
+		args.Languages[i] = languageWire{LanguageCode: l.Code, Status: string(l.Status)}
+	}
+	var w proposeWire
+	raw, err := call(ctx, c, toolProposeLangs, args, &w)
+	if err != nil {
+		return nil, err
+	}
+	r := &translations.ProposeLanguagesResult{
+		Success: w.Success, Added: w.Added, Skipped: w.Skipped, Project: w.Project,
+		Pending: w.PendingPublish.pending(), Hint: w.Hint, Raw: raw,
+	}
+	for _, x := range w.Results {
+		r.Results = append(r.Results, translations.LanguageResult{Code: x.LanguageCode, Status: translations.LanguageStatus(x.Status), Added: x.Added})
+	}
+	return r, nil
+}
+
+type editWire struct {
+	LanguageCode string `json:"languageCode"`
+	NewStatus    string `json:"newStatus"`
+}
+
+type editArgs struct {
+	Project string     `json:"project"`
+	Edits   []editWire `json:"edits"`
+}
+
+type editLanguagesWire struct {
+	Success bool `json:"success"`
+	Results []struct {
+		LanguageCode   string `json:"languageCode"`
+		PreviousStatus string `json:"previousStatus"`
+		NewStatus      string `json:"newStatus"`
+		Changed        bool   `json:"changed"`
+	} `json:"results"`
+	NotFound       flexStrings `json:"notFound"`
+	Project        string      `json:"project"`
+	PendingPublish *pubWire    `json:"pendingPublish"`
+	Hint           string      `json:"hint"`
 }
 
 // ProposeLanguageEdits changes the status of a project's languages with
 // proposeLanguageEdits.
 func ProposeLanguageEdits(ctx context.Context, c Caller, project string, es []translations.LanguageEdit) (*translations.ProposeLanguageEditsResult, error) {
-	if err := cmp.Or(checkProject(project), checkLanguages("edits", len(es), func(i int) string { return es[i].Code })); err != nil {
+	if err := checkProject(project); err != nil {
 		return nil, err
 	}
+	if err := checkLanguages("edits", len(es), func(i int) string { return es[i].Code }); err != nil {
+		return nil, err
+	}
+	args := editArgs{Project: project, Edits: make([]editWire, len(es))}
 	for i, e := range es {
-		if err := oneOf(fmt.Sprintf("edits[%d].NewStatus", i), e.NewStatus, "active, draft or archived",
-			translations.LanguageActive, translations.LanguageDraft, translations.LanguageArchived); err != nil {
-			return nil, err
+		switch e.NewStatus {
+		case translations.LanguageActive, translations.LanguageDraft, translations.LanguageArchived:
+		default:
+			return nil, apierr.ArgumentError(fmt.Sprintf("edits[%d].NewStatus", i), fmt.Sprintf("%q is not active, draft or archived", e.NewStatus))
 		}
+		args.Edits[i] = editWire{LanguageCode: e.Code, NewStatus: string(e.NewStatus)}
 	}
-	args := struct {
-		Project string                      `json:"project"`
-		Edits   []translations.LanguageEdit `json:"edits"`
-	}{project, es}
-	var r translations.ProposeLanguageEditsResult
-	if err := fill(ctx, c, toolEditLangs, args, &r, &r.Raw); err != nil {
+	var w editLanguagesWire
+	raw, err := call(ctx, c, toolEditLangs, args, &w)
+	if err != nil {
 		return nil, err
 	}
-	r.NotFound = lenient.Get[lenient.Strings](r.Raw, "notFound")
-	return &r, nil
+	r := &translations.ProposeLanguageEditsResult{
+		Success: w.Success, NotFound: w.NotFound, Project: w.Project,
+		Pending: w.PendingPublish.pending(), Hint: w.Hint, Raw: raw,
+	}
+	for _, x := range w.Results {
+		r.Results = append(r.Results, translations.LanguageEditResult{
+			Code: x.LanguageCode, PreviousStatus: translations.LanguageStatus(x.PreviousStatus),
+			NewStatus: translations.LanguageStatus(x.NewStatus), Changed: x.Changed,
+		})
+	}
+	return r, nil
 }
