@@ -225,17 +225,25 @@ func (h *handler) serveOnce(w http.ResponseWriter, r *http.Request, ev *Event) {
 		h.log.WarnContext(ctx, "webhook: duplicate delivery still in progress elsewhere", "event", ev.ID, "type", ev.Type, "waited", h.policy.MaxWait)
 		http.Error(w, "webhook: event is being handled by another delivery", http.StatusConflict)
 	default:
-		// Neither store call is canceled with the request.
+		// Neither store call is canceled with the request. The claim is
+		// released on every way out but success, runtime.Goexit included.
+		done := false
+		defer func() {
+			if done {
+				return
+			}
+			if err := h.dedup.Release(context.WithoutCancel(ctx), key, owner); err != nil {
+				h.log.ErrorContext(ctx, "webhook: dedup release failed", "event", ev.ID, "error", err)
+			}
+		}()
 		err := h.call(r, ev)
-		if err == nil {
+		if done = err == nil; done {
 			// The event is handled even if this fails: answer 200 and let
 			// the claim expire; a redelivery after that runs the callback
 			// again.
 			if err := h.dedup.Done(context.WithoutCancel(ctx), key, h.policy.Retention); err != nil {
 				h.log.ErrorContext(ctx, "webhook: dedup done mark failed", "event", ev.ID, "error", err)
 			}
-		} else if err := h.dedup.Release(context.WithoutCancel(ctx), key, owner); err != nil {
-			h.log.ErrorContext(ctx, "webhook: dedup release failed", "event", ev.ID, "error", err)
 		}
 		h.answer(w, r, ev, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -286,6 +287,20 @@ func TestHandlerDedup(t *testing.T) {
 		}()
 		if st, _ := store.Claim(t.Context(), "wh_2Kq8Zt/evt_06la", "test", time.Minute); st != Claimed {
 			t.Errorf("Claim after the callback panicked = %v, want claimed", st)
+		}
+	})
+	t.Run("callback ending its goroutine released", func(t *testing.T) {
+		// runtime.Goexit is what t.FailNow does in a test's callback.
+		store := NewMemoryDedup(10)
+		h := NewHandler(newTestVerifier(t), func(context.Context, *Event) error { runtime.Goexit(); return nil }, WithDeduplication(store))
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			send(h)
+		}()
+		<-done
+		if st, _ := store.Claim(t.Context(), "wh_2Kq8Zt/evt_06la", "test", time.Minute); st != Claimed {
+			t.Errorf("Claim after the callback's goroutine ended = %v, want claimed", st)
 		}
 	})
 	t.Run("store failure", func(t *testing.T) {
