@@ -229,12 +229,15 @@ func (s *InstallationSource) mint(ctx context.Context, p *pending[Minted], gen u
 	s.mu.Unlock()
 	m, err := s.obtain(ctx, due, bad, renew)
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	working := s.cur.Token != "" && time.Until(s.cur.Expiry) > s.margin
+	s.mu.Unlock()
 	// A failed mint ahead leaves the working token in use; a configuration
-	// error is held only when no token works.
-	if errors.Is(err, apierr.ErrConfiguration) && (s.cur.Token == "" || time.Until(s.cur.Expiry) <= s.margin) {
+	// error is held only when no token works. Not under s.mu: hold logs.
+	if errors.Is(err, apierr.ErrConfiguration) && !working {
 		s.cfg.Access.hold(ctx, err, gen)
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.p == p {
 		s.p = nil
 	}
