@@ -25,6 +25,8 @@ import (
 // written twice is read as Java reads it: the last wins. Write keeps the
 // comments before each key and the keys' order; new keys are added at
 // the end in key order. Keys are flat: dotted keys are written whole.
+// The library's writer escapes ' ' and ':' in a key but not '=' or a
+// leading '#' or '!': a key holding those reads, but is refused on write.
 type Properties struct{}
 
 // Ext returns ".properties".
