@@ -186,6 +186,27 @@ func sortMsgs(msgs []locales.Message) []locales.Message {
 	return msgs
 }
 
+// A plural case's text that holds ICU's special characters and
+// apostrophes reads back as it was: PO keeps each case as plain text, and
+// the ICU plural the SDK makes of them quotes what needs quoting.
+func TestPluralCaseTextsWithQuotesRoundTrip(t *testing.T) {
+	for _, text := range []string{"#'#", "#'a", "'#", "#'", "{'}", "it's #1", "''", "a''#b", "#''#"} {
+		po := "msgid \"\"\nmsgstr \"Plural-Forms: nplurals=2; plural=(n != 1);\\n\"\n\nmsgid \"k\"\nmsgid_plural \"ks\"\nmsgstr[0] \"" +
+			strings.ReplaceAll(text, `"`, `\"`) + "\"\nmsgstr[1] \"x\"\n"
+		msgs, _, err := locales.PO{}.Decode([]byte(po))
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		out, err := locales.PO{}.EncodeFile(locales.File{Language: "de"}, msgs, "")
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if !strings.Contains(string(out), "msgstr[0] \""+text+"\"") {
+			t.Errorf("case text %q written as:\n%s", text, out)
+		}
+	}
+}
+
 // Input a format cannot map is refused with the line and key of each
 // problem, before anything is written.
 func TestFormatRefusesWhatItCannotMap(t *testing.T) {

@@ -62,8 +62,14 @@ func escapeICU(s string) string {
 		c := s[i]
 		switch {
 		case c == '{' || c == '}' || c == '#':
+			// One quoted run holds the apostrophes among the specials too
+			// (doubled): a quote closed just before "''" would read as
+			// one still open.
 			b.WriteByte('\'')
-			for ; i < len(s) && (s[i] == '{' || s[i] == '}' || s[i] == '#'); i++ {
+			for ; i < len(s) && (s[i] == '\'' || isSpecialICU(s[i]) && s[i] != '|'); i++ {
+				if s[i] == '\'' {
+					b.WriteByte('\'')
+				}
 				b.WriteByte(s[i])
 			}
 			i--
