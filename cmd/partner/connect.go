@@ -125,7 +125,13 @@ func (a *app) connect(ctx context.Context, scopes []string, noBrowser bool) erro
 	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(l)
-	defer srv.Close()
+	defer func() {
+		// Shutdown, not Close: the browser's answer is still being
+		// written when the exchange's outcome arrives here.
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+	}()
 
 	consent := pool.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier))
 	fmt.Fprintf(a.stderr, "Open this URL in a browser to connect (waiting on %s):\n%s\n", redirect, consent)

@@ -45,9 +45,10 @@ func TestConnectNoBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	page, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Errorf("the callback answered the browser %d", resp.StatusCode)
+	if resp.StatusCode != http.StatusOK || err != nil || !strings.Contains(string(page), "Connected.") {
+		t.Errorf("the callback answered the browser %d %q (%v), want the whole page saying Connected", resp.StatusCode, page, err)
 	}
 	<-drained // before Wait, which closes the pipe
 	if err := cmd.Wait(); err != nil {
