@@ -109,6 +109,10 @@ func FuzzParse(f *testing.F) {
 		// every field both see.
 		var m map[string]any
 		if err := json.Unmarshal(body, &m); err != nil {
+			var ute *json.UnmarshalTypeError
+			if errors.As(err, &ute) && strings.HasPrefix(ute.Value, "number") {
+				return // valid JSON (1e700) a map[string]any cannot hold: nothing to compare
+			}
 			t.Fatalf("Parse accepted %q, json.Unmarshal into a map says %v", body, err)
 		}
 		for key, got := range map[string]string{"id": ev.ID, "eventType": string(ev.Type), "webhookConfigId": ev.WebhookConfigID} {
