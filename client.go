@@ -314,8 +314,8 @@ func (sh *shared) client(grantID string, access *tokens.AccessSource) *Client {
 
 // do sends one request of the grant: the one request path.
 func (c *Client) do(ctx context.Context, q transport.Request) ([]byte, error) {
-	data, err := c.sh.runner.Do(ctx, q)
-	return data, public(err)
+	resp, err := c.sh.runner.Send(ctx, q)
+	return resp.Body, public(err)
 }
 
 // fullPath is path as requested, with the base URL's own path.

@@ -120,32 +120,19 @@ func check(msg message, resp transport.Response) string {
 }
 
 // sseData returns the data of each event of an event stream: its "data:"
-// lines joined by newlines, as the event-stream format defines.
+// lines joined by newlines.
 func sseData(body []byte) [][]byte {
 	var events [][]byte
-	var cur []byte
-	has := false
-	for line := range strings.Lines(string(body)) {
-		line = strings.TrimRight(line, "\r\n")
-		if line == "" {
-			if has {
-				events = append(events, cur)
+	for event := range strings.SplitSeq(strings.ReplaceAll(string(body), "\r\n", "\n"), "\n\n") {
+		var data []string
+		for line := range strings.SplitSeq(event, "\n") {
+			if v, ok := strings.CutPrefix(line, "data:"); ok {
+				data = append(data, strings.TrimPrefix(v, " "))
 			}
-			cur, has = nil, false
-			continue
 		}
-		field, value, _ := strings.Cut(line, ":")
-		if field != "data" {
-			continue
+		if data != nil {
+			events = append(events, []byte(strings.Join(data, "\n")))
 		}
-		value = strings.TrimPrefix(value, " ")
-		if has {
-			cur = append(cur, '\n')
-		}
-		cur, has = append(cur, value...), true
-	}
-	if has {
-		events = append(events, cur)
 	}
 	return events
 }

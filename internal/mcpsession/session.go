@@ -349,6 +349,10 @@ func (s *Session) retireLocked(cs *mcp.ClientSession) {
 func (s *Session) Drain() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.drainLocked()
+}
+
+func (s *Session) drainLocked() {
 	if s.cur != nil {
 		s.retireLocked(s.cur)
 		s.cur = nil
@@ -360,21 +364,12 @@ func (s *Session) Drain() {
 // ErrClosed. It leaves no goroutine behind.
 func (s *Session) Close() error {
 	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return nil
-	}
 	s.closed = true
 	s.stop()
-	cs := s.cur
-	s.cur = nil
+	s.drainLocked()
 	s.mu.Unlock()
-	var err error
-	if cs != nil {
-		err = cs.Close()
-	}
 	s.retiring.Wait()
-	return err
+	return nil
 }
 
 // secrets are what no error may hold: the application's and the grant's.

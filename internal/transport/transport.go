@@ -42,37 +42,26 @@ const (
 // TokenSource gives the bearer token for a request: the grant's access-
 // and installation-token sources.
 type TokenSource interface {
-	// Token returns a valid token, refreshing it if needed.
-	Token(ctx context.Context) (string, error)
-	// Invalidate drops tok if it is still the cached token.
-	Invalidate(tok string)
-	// Generation identifies the grant's current credentials.
-	Generation() uint64
+	Token(ctx context.Context) (string, error) // valid, refreshed if needed
+	Invalidate(tok string)                     // drops tok if it is still cached
+	Generation() uint64                        // the grant's current credentials
 	// Fail is told that an answer to a request sent under gen says the
-	// grant is gone. It reads the Store once more and reports whether that
-	// gave the grant a newer token (the request is then replayed once);
-	// otherwise err becomes the grant's final state.
+	// grant is gone: it reports whether the Store had a newer token (the
+	// request is replayed once); if not, err is the grant's final state.
 	Fail(ctx context.Context, err error, gen uint64) bool
-	// Reload reads the Store once, takes a refresh token there that
-	// differs from the grant's at gen (the user connected again, maybe
-	// with a wider scope), and reports whether the token changed since gen.
+	// Reload takes a refresh token from the Store that differs from the
+	// grant's at gen, and reports whether the token changed since gen.
 	Reload(ctx context.Context, gen uint64) bool
-	// Secrets returns the grant's tokens, to be scrubbed from errors.
-	Secrets() redact.Secrets
-	// Refusals is the source's memory for the 401 rule.
-	Refusals() *Refusals
+	Secrets() redact.Secrets // the grant's tokens, scrubbed from errors
+	Refusals() *Refusals     // the source's memory for the 401 rule
 }
 
 // Kind says which rules a request follows beyond the common ones.
 type Kind int
 
 const (
-	// REST is a call of the resource API: a 2xx body is returned, anything
-	// else is a typed error.
-	REST Kind = iota
-	// MCP is a POST to an MCP endpoint; a 401 after a re-mint is
-	// ErrMCPUnauthorized.
-	MCP
+	REST Kind = iota // a 2xx body is returned, anything else is a typed error
+	MCP              // a POST to an MCP endpoint: a 401 after a re-mint is ErrMCPUnauthorized
 	// Raw is a Client.HTTPClient request: sent once, only to a configured
 	// host, its answer returned unread whatever its status.
 	Raw
@@ -271,12 +260,6 @@ type Response struct {
 	HTTP       *http.Response
 }
 
-// Do sends q and returns the 2xx body; see Send.
-func (r *Runner) Do(ctx context.Context, q Request) ([]byte, error) {
-	resp, err := r.Send(ctx, q)
-	return resp.Body, err
-}
-
 // Send sends q by every rule of the package doc. A non-2xx answer becomes
 // *apierr.APIError or *apierr.MissingScopeError; every error starts with
 // "partner: <method> <whole path>".
@@ -428,7 +411,7 @@ func (c *call) exchange(ctx context.Context) (*http.Response, error) {
 	resp, err := rc.Do(req)
 	if resp != nil && c.q.Kind != Raw && !c.read {
 		// Retries ran out on a retryable status: the handler never saw it.
-		c.body, _ = readLimited(resp.Body, errorBodyLimit)
+		c.body, _ = c.r.readBody(resp)
 		resp.Body.Close()
 	}
 	return resp, err
@@ -549,8 +532,7 @@ func (c *call) failure(ctx context.Context, err error) error {
 		return re.Configuration(method, path)
 	case errors.Is(err, apierr.ErrInvalidArgument): // the hosts rule refused a redirect
 		return fmt.Errorf("partner: %s %s: %w", method, path, err)
-	}
-	if errors.Is(err, errTooLarge) {
+	case errors.Is(err, errTooLarge):
 		return fmt.Errorf("partner: %s %s: %w: body over %d bytes", method, path, apierr.ErrUnexpectedResponse, c.r.maxBody)
 	}
 	text := c.clean(err)
@@ -628,30 +610,26 @@ func credentialRefused(e *apierr.APIError) bool {
 // errTooLarge is returned for a 2xx body over the limit.
 var errTooLarge = errors.New("response body over the size limit")
 
+// readBody reads an answer's body: a 2xx one up to the limit, past which
+// it is errTooLarge; another up to errorBodyLimit, cut there (a snippet is
+// all an error needs).
 func (r *Runner) readBody(resp *http.Response) ([]byte, error) {
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		b, err := readLimited(resp.Body, errorBodyLimit)
-		if errors.Is(err, errTooLarge) {
-			err = nil // a snippet is all an error needs
-		}
-		return b, err
+	ok := resp.StatusCode >= 200 && resp.StatusCode <= 299
+	limit := int64(errorBodyLimit)
+	if ok {
+		limit = r.maxBody
 	}
-	if resp.ContentLength > r.maxBody {
+	if ok && resp.ContentLength > limit {
 		return nil, errTooLarge
 	}
-	return readLimited(resp.Body, r.maxBody)
-}
-
-// readLimited reads at most limit bytes; errTooLarge says there was more.
-func readLimited(rd io.Reader, limit int64) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(rd, limit+1))
-	if err != nil {
-		return b, err
+	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	if err == nil && int64(len(b)) > limit {
+		b = b[:limit]
+		if ok {
+			err = errTooLarge
+		}
 	}
-	if int64(len(b)) > limit {
-		return b[:limit], errTooLarge
-	}
-	return b, nil
+	return b, err
 }
 
 // RedirectError is a credential request's redirect to another origin,
