@@ -57,6 +57,21 @@ func (e *APIError) WrongURL() bool {
 	return e.StatusCode == http.StatusNotFound || e.StatusCode == http.StatusMethodNotAllowed
 }
 
+// BlamesApplication reports whether an answer to a credential request
+// (a refresh, a mint, a revocation) refuses the application, not the
+// grant: invalid_client, or a 4xx other than 429 without a code that names
+// the grant's state (a wrong URL, a proxy's page). No user can fix it by
+// reconnecting. Check GrantGone first.
+func (e *APIError) BlamesApplication() bool {
+	switch e.Code {
+	case CodeInvalidClient:
+		return true
+	case CodeMissingScope, CodeWrongOrganization, CodeRateLimited:
+		return false
+	}
+	return e.StatusCode >= 400 && e.StatusCode < 500 && e.StatusCode != http.StatusTooManyRequests
+}
+
 // ReconnectAdvice ends the message of an error that says the grant is gone.
 const ReconnectAdvice = "the user must reconnect the application"
 

@@ -72,22 +72,16 @@ const (
 
 // Request is one call of the service.
 type Request struct {
-	Kind   Kind
-	Method string
-	// Path is relative to the base URL.
-	Path string
-	// URL, when set, is the absolute address to call instead.
-	URL *url.URL
-	// Auth authorises the request; nil sends none.
-	Auth TokenSource
-	// Body is encoded as JSON; Payload, when set, is sent as it is.
-	Body    any
-	Payload []byte
-	// Accept replaces "application/json"; Header adds headers.
-	Accept string
-	Header http.Header
-	// Idempotent marks a POST that may run twice (a read-only tool).
-	Idempotent bool
+	Kind       Kind
+	Method     string
+	Path       string      // relative to the base URL
+	URL        *url.URL    // when set, the absolute address to call instead
+	Auth       TokenSource // nil sends no token
+	Body       any         // encoded as JSON, unless Payload is set
+	Payload    []byte      // sent as it is
+	Accept     string      // replaces "application/json"
+	Header     http.Header // added to the request's
+	Idempotent bool        // a POST that may run twice (a read-only tool)
 	// Setting names the configuration field that holds the URL
 	// ("Config.MCPURL"), for ErrConfiguration's advice. On a REST request
 	// it marks an endpoint without an id in its path, where a 404 or 405
@@ -97,22 +91,15 @@ type Request struct {
 
 // Options configures a Runner. Zero values take the defaults above.
 type Options struct {
-	BaseURL *url.URL
-	// Origins are the scheme://host of the configured URLs besides the
-	// base URL's: the only places a token is sent.
-	Origins []string
-	// Name is the configuration type's name ("Config"), for advice.
-	Name string
-	// HTTPClient is the caller's client; it is copied, never modified.
-	HTTPClient *http.Client
-	// Logger receives a debug line per retry; nil is silent.
-	Logger    *slog.Logger
-	UserAgent string // appended to "partner-go/<version>"
-	// RetryMax is how many times a request may be retried; negative means
-	// never. A Retry-After over RetryAfterMax ends the retries.
-	RetryMax                   int
-	RetryWaitMin, RetryWaitMax time.Duration
-	RetryAfterMax              time.Duration
+	BaseURL                    *url.URL
+	Origins                    []string       // scheme://host of the other configured URLs: with BaseURL's, where a token may go
+	Name                       string         // the configuration type's name ("Config"), for advice
+	HTTPClient                 *http.Client   // the caller's; copied, never modified
+	Logger                     *slog.Logger   // a debug line per retry; nil is silent
+	UserAgent                  string         // appended to "partner-go/<version>"
+	RetryMax                   int            // retries per request; negative: none
+	RetryWaitMin, RetryWaitMax time.Duration  // the backoff's bounds
+	RetryAfterMax              time.Duration  // a longer Retry-After ends the retries
 	MaxResponseBytes           int64          // caps a 2xx body
 	Secrets                    redact.Secrets // the application's, scrubbed from errors
 }
@@ -139,33 +126,21 @@ func New(o Options) *Runner {
 		basePath: strings.TrimSuffix(o.BaseURL.Path, "/"),
 		origins:  []string{Origin(o.BaseURL)},
 		name:     cmp.Or(o.Name, "Config"),
-		ua:       "partner-go/" + Version,
-		maxBody:  o.MaxResponseBytes,
+		ua:       strings.TrimSpace("partner-go/" + Version + " " + o.UserAgent),
+		maxBody:  cmp.Or(max(o.MaxResponseBytes, 0), DefaultMaxResponseBytes),
 		secrets:  o.Secrets,
 		logger:   o.Logger,
-		policy: policy{
-			retryMax:      o.RetryMax,
-			waitMin:       orDefault(o.RetryWaitMin, DefaultRetryWaitMin),
-			waitMax:       orDefault(o.RetryWaitMax, DefaultRetryWaitMax),
-			retryAfterMax: orDefault(o.RetryAfterMax, DefaultRetryAfterMax),
+		policy: policy{ // zero takes the default; a negative RetryMax, no retry
+			retryMax:      max(cmp.Or(o.RetryMax, DefaultRetryMax), 0),
+			waitMin:       cmp.Or(max(o.RetryWaitMin, 0), DefaultRetryWaitMin),
+			waitMax:       cmp.Or(max(o.RetryWaitMax, 0), DefaultRetryWaitMax),
+			retryAfterMax: cmp.Or(max(o.RetryAfterMax, 0), DefaultRetryAfterMax),
 		},
 	}
 	for _, o := range o.Origins {
 		if o = strings.ToLower(o); !slices.Contains(r.origins, o) {
 			r.origins = append(r.origins, o)
 		}
-	}
-	switch {
-	case r.policy.retryMax == 0:
-		r.policy.retryMax = DefaultRetryMax
-	case r.policy.retryMax < 0:
-		r.policy.retryMax = 0
-	}
-	if o.UserAgent != "" {
-		r.ua += " " + o.UserAgent
-	}
-	if r.maxBody <= 0 {
-		r.maxBody = DefaultMaxResponseBytes
 	}
 	if o.HTTPClient != nil {
 		r.hc = *o.HTTPClient // a copy: the caller's client is never modified
@@ -203,13 +178,6 @@ func defaultTransport() http.RoundTripper {
 	t.ResponseHeaderTimeout = DefaultAttemptTimeout
 	t.MaxIdleConnsPerHost = 64
 	return t
-}
-
-func orDefault(d, def time.Duration) time.Duration {
-	if d <= 0 {
-		return def
-	}
-	return d
 }
 
 // Origin is u's scheme://host, lowercased: what the hosts rule compares.
@@ -317,7 +285,7 @@ func (r *Runner) Send(ctx context.Context, q Request) (Response, error) {
 			err = apierr.Classify(apierr.ErrMCPUnauthorized, err,
 				"the MCP endpoint refused the installation token; the grant is not gone and REST still works")
 			q.Auth.Refusals().remember(c.endpoint(), c.token, err)
-		case q.Kind == Credential && credentialRefused(ae),
+		case q.Kind == Credential && ae.BlamesApplication(),
 			q.Kind == REST && q.Setting != "" && ae.Code == "" && ae.WrongURL():
 			err = apierr.Classify(apierr.ErrConfiguration, err, "check "+q.Setting+"; users need not reconnect")
 		}
@@ -588,23 +556,6 @@ func ReadRequest(req *http.Request) ([]byte, error) {
 	}
 	defer req.Body.Close()
 	return io.ReadAll(req.Body)
-}
-
-// credentialRefused reports whether an answer to a credential request
-// blames the application, not the grant: invalid_client, or a 4xx other
-// than 429 without a grant's error code (a wrong URL, a proxy's page).
-func credentialRefused(e *apierr.APIError) bool {
-	if e.Code == apierr.CodeInvalidClient {
-		return true
-	}
-	if e.StatusCode < 400 || e.StatusCode >= 500 || e.StatusCode == http.StatusTooManyRequests {
-		return false
-	}
-	switch e.Code {
-	case apierr.CodeMissingScope, apierr.CodeWrongOrganization, apierr.CodeRateLimited:
-		return false
-	}
-	return true
 }
 
 // errTooLarge is returned for a 2xx body over the limit.
