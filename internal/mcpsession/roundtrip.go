@@ -18,9 +18,6 @@ import (
 	"github.com/locsvc/partner-go/internal/transport"
 )
 
-// accept is what the MCP servers require in Accept.
-const accept = "application/json, text/event-stream"
-
 // roundTripper is the one layer under the go-sdk (see the package doc):
 // each POST goes through the request path, as a read-only call when the
 // message may be sent again, and a 2xx answer is checked before the go-sdk
@@ -60,7 +57,7 @@ func (t roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	readOnly := msg.Method != "tools/call" || s.ReadOnly(msg.Params.Name)
 	resp, err := s.runner.Send(req.Context(), transport.Request{
 		Kind: transport.MCP, Method: http.MethodPost, URL: req.URL, Auth: s.tokens, Payload: body,
-		Accept: accept, Header: req.Header, Idempotent: readOnly, Setting: s.setting,
+		Header: req.Header, Idempotent: readOnly, Setting: s.setting,
 	})
 	if err != nil {
 		var ae *apierr.APIError

@@ -79,8 +79,7 @@ type Request struct {
 	Auth       TokenSource // nil sends no token
 	Body       any         // encoded as JSON, unless Payload is set
 	Payload    []byte      // sent as it is
-	Accept     string      // replaces "application/json"
-	Header     http.Header // added to the request's
+	Header     http.Header // added; Accept and Content-Type default to JSON
 	Idempotent bool        // a POST that may run twice (a read-only tool)
 	// Setting names the configuration field that holds the URL
 	// ("Config.MCPURL"), for ErrConfiguration's advice. On a REST request
@@ -344,13 +343,10 @@ func (c *call) exchange(ctx context.Context) (*http.Response, error) {
 	if c.q.Kind != Raw || h.Get("User-Agent") == "" {
 		h.Set("User-Agent", c.r.ua)
 	}
-	switch {
-	case c.q.Accept != "":
-		h.Set("Accept", c.q.Accept)
-	case c.q.Kind != Raw:
+	if c.q.Kind != Raw && h.Get("Accept") == "" {
 		h.Set("Accept", "application/json")
 	}
-	if c.q.Payload != nil && c.q.Kind != Raw && h.Get("Content-Type") == "" {
+	if c.q.Kind != Raw && c.q.Payload != nil && h.Get("Content-Type") == "" {
 		h.Set("Content-Type", "application/json")
 	}
 	if err := c.authorize(req.Request); err != nil {
