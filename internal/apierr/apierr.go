@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -181,8 +182,9 @@ type errorBody struct {
 // is removed from what the error keeps, in whatever form the body echoes
 // it. It returns *MissingScopeError when the body says missing_scope,
 // whatever the status, and *APIError otherwise.
-func FromResponse(method, path string, status int, body []byte, retryAfter time.Duration, scrub redact.Secrets) error {
-	e := &APIError{StatusCode: status, Method: method, Path: path, Body: snippet(body, scrub), RetryAfter: retryAfter}
+func FromResponse(method, path string, status int, header http.Header, body []byte, scrub redact.Secrets) error {
+	ra, _ := RetryAfter(status, header)
+	e := &APIError{StatusCode: status, Method: method, Path: path, Body: snippet(body, scrub), RetryAfter: ra}
 	var eb errorBody
 	if json.Unmarshal(body, &eb) != nil {
 		return e
@@ -275,3 +277,27 @@ func (e *Classified) Error() string {
 
 // Unwrap returns both the class and the error.
 func (e *Classified) Unwrap() []error { return []error{e.Class, e.Err} }
+
+// RetryAfter is the wait a 429 or 503 answer asks for in its Retry-After
+// header: seconds (at most a day) or an HTTP date. ok is false for another
+// status, or without a value that parses.
+func RetryAfter(status int, h http.Header) (_ time.Duration, ok bool) {
+	v := h.Get("Retry-After")
+	if v == "" || status != http.StatusTooManyRequests && status != http.StatusServiceUnavailable {
+		return 0, false
+	}
+	if s, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
+		if s < 0 {
+			return 0, false
+		}
+		if s > int64(24*time.Hour/time.Second) {
+			s = int64(24 * time.Hour / time.Second)
+		}
+		return time.Duration(s) * time.Second, true
+	}
+	t, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	return max(time.Until(t), 0), true
+}

@@ -44,7 +44,7 @@ func FuzzFromResponse(f *testing.F) {
 		const secret = "rt_S3cr/t+t0k=n"
 		forms := secretForms(secret)
 		body = append(body, []byte(" "+strings.Join(forms, " ")+" ")...)
-		err := FromResponse("GET", "/p", status, body, 0, redact.New(secret))
+		err := FromResponse("GET", "/p", status, nil, body, redact.New(secret))
 		var ae *APIError
 		if !errors.As(err, &ae) || ae.StatusCode != status {
 			t.Fatalf("FromResponse gave %#v", err)

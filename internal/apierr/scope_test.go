@@ -16,7 +16,7 @@ func TestRequiredScopeSaidOnce(t *testing.T) {
 	const suffix = "(required: translations:publish)"
 	rest := func(msg string) error {
 		body := `{"error":"missing_scope","required":"translations:publish","message":"` + msg + `"}`
-		return FromResponse(http.MethodPost, "/api/oauth-client/v1/x", 403, []byte(body), 0, redact.Secrets{})
+		return FromResponse(http.MethodPost, "/api/oauth-client/v1/x", 403, nil, []byte(body), redact.Secrets{})
 	}
 	tool := func(msg string) error { return FromToolText("publishTranslations", msg, redact.Secrets{}) }
 	for _, tc := range []struct {

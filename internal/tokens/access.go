@@ -661,15 +661,11 @@ func (r *Refresher) classify(err error, scrub redact.Secrets) (final bool, until
 	path := r.tokPath
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) {
-		status := 0
-		var ra time.Duration
+		status, header := 0, http.Header(nil)
 		if re.Response != nil {
-			status = re.Response.StatusCode
-			if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
-				ra, _ = transport.RetryAfter(re.Response.Header.Get("Retry-After"))
-			}
+			status, header = re.Response.StatusCode, re.Response.Header
 		}
-		e := apierr.FromResponse(http.MethodPost, path, status, re.Body, ra, scrub)
+		e := apierr.FromResponse(http.MethodPost, path, status, header, re.Body, scrub)
 		var ae *apierr.APIError
 		errors.As(e, &ae)
 		if ae.Code == "" && re.ErrorCode != "" { // a form-encoded error body

@@ -5,8 +5,6 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/locsvc/partner-go/internal/apierr"
@@ -36,7 +34,7 @@ func (p policy) retry(idempotent bool, status int, header http.Header, err error
 	}
 	switch status {
 	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
-		d, ok := RetryAfter(header.Get("Retry-After"))
+		d, ok := apierr.RetryAfter(status, header)
 		return !ok || d <= p.retryAfterMax
 	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusGatewayTimeout:
 		return idempotent
@@ -47,8 +45,8 @@ func (p policy) retry(idempotent bool, status int, header http.Header, err error
 // backoff waits for Retry-After when the answer had one, else an
 // exponential delay with jitter in [d/2, d].
 func (p policy) backoff(lo, hi time.Duration, attempt int, resp *http.Response) time.Duration {
-	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
-		if d, ok := RetryAfter(resp.Header.Get("Retry-After")); ok {
+	if resp != nil {
+		if d, ok := apierr.RetryAfter(resp.StatusCode, resp.Header); ok {
 			return d // retry refused anything over the cap
 		}
 	}
@@ -68,25 +66,4 @@ func notSent(err error) bool {
 	}
 	var dns *net.DNSError
 	return errors.As(err, &dns)
-}
-
-// RetryAfter parses a Retry-After value: seconds or an HTTP date.
-func RetryAfter(v string) (time.Duration, bool) {
-	if v == "" {
-		return 0, false
-	}
-	if s, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
-		if s < 0 {
-			return 0, false
-		}
-		if s > int64(24*time.Hour/time.Second) {
-			s = int64(24 * time.Hour / time.Second)
-		}
-		return time.Duration(s) * time.Second, true
-	}
-	t, err := http.ParseTime(v)
-	if err != nil {
-		return 0, false
-	}
-	return max(time.Until(t), 0), true
 }

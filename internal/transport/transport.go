@@ -262,11 +262,7 @@ func (r *Runner) Send(ctx context.Context, q Request) (Response, error) {
 		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 			return Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: c.body}, nil
 		}
-		var ra time.Duration
-		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
-			ra, _ = RetryAfter(resp.Header.Get("Retry-After"))
-		}
-		err = apierr.FromResponse(q.Method, c.path, resp.StatusCode, c.body, ra, c.scrub())
+		err = apierr.FromResponse(q.Method, c.path, resp.StatusCode, resp.Header, c.body, c.scrub())
 		var ae *apierr.APIError
 		errors.As(err, &ae)
 		switch {
@@ -455,7 +451,7 @@ func (c *call) gone(ctx context.Context, resp *http.Response) {
 	if err != nil || len(head) > limit {
 		return // a cut body would read as a code-less revocation
 	}
-	gerr := apierr.FromResponse(c.q.Method, c.path, resp.StatusCode, head, 0, c.scrub())
+	gerr := apierr.FromResponse(c.q.Method, c.path, resp.StatusCode, nil, head, c.scrub())
 	if errors.Is(gerr, apierr.ErrReauthorizationRequired) {
 		c.q.Auth.Fail(ctx, gerr, c.gen)
 	}
@@ -517,13 +513,11 @@ func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (
 	}
 	retry := c.r.policy.retry(c.idempotent, status, header, err)
 	if retry && c.r.logger != nil {
-		attrs := []slog.Attr{slog.String("method", c.q.Method), slog.String("path", c.path)}
+		why := slog.Int("status", status)
 		if err != nil {
-			attrs = append(attrs, slog.String("error", c.clean(err)))
-		} else {
-			attrs = append(attrs, slog.Int("status", status))
+			why = slog.String("error", c.clean(err))
 		}
-		c.r.logger.LogAttrs(ctx, slog.LevelDebug, "partner: retrying", attrs...)
+		c.r.logger.LogAttrs(ctx, slog.LevelDebug, "partner: retrying", slog.String("method", c.q.Method), slog.String("path", c.path), why)
 	}
 	return retry, nil
 }

@@ -1,6 +1,7 @@
-package transport
+package apierr
 
 import (
+	"net/http"
 	"testing"
 	"time"
 )
@@ -12,7 +13,10 @@ func FuzzRetryAfter(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, v string) {
-		d, ok := RetryAfter(v)
+		d, ok := RetryAfter(http.StatusTooManyRequests, http.Header{"Retry-After": {v}})
+		if _, other := RetryAfter(http.StatusBadGateway, http.Header{"Retry-After": {v}}); other {
+			t.Fatalf("RetryAfter(502, %q) gives a wait: only 429 and 503 ask for one", v)
+		}
 		if !ok {
 			return
 		}
