@@ -27,17 +27,10 @@ var ErrClosed = errors.New("partner: closed (Client.Close or Pool.Close was call
 
 // Config configures a Session.
 type Config struct {
-	// URL is the MCP endpoint, checked by the caller.
-	URL string
-	// Setting names the configuration field that holds URL
-	// ("Config.MCPURL"), for the advice of a misconfigured endpoint.
-	Setting string
-	// Tokens is the grant's installation-token source, the one its REST
-	// calls use.
-	Tokens transport.TokenSource
-	// Runner sends every request: the SDK's one request path. Nil makes
-	// one with the defaults.
-	Runner *transport.Runner
+	URL     string                // the MCP endpoint, checked by the caller
+	Setting string                // the field that holds URL ("Config.MCPURL"), for advice
+	Tokens  transport.TokenSource // the grant's installation tokens, as its REST calls use
+	Runner  *transport.Runner     // sends every request; nil makes one with the defaults
 }
 
 // Session is the MCP session of one grant with one server. It connects on
@@ -234,7 +227,7 @@ func (s *Session) do(ctx context.Context, name string, retry bool, fn func(conte
 		if !retry {
 			msg += "; the call may have run and was not sent again"
 		}
-		return fmt.Errorf("partner: %s: %w: %s: %s", name, apierr.ErrTemporary, msg, s.clean(err))
+		return fmt.Errorf("partner: %s: %w: %s: %s", name, apierr.ErrTemporary, msg, s.secrets().Error(err))
 	}
 }
 
@@ -305,7 +298,7 @@ func (s *Session) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	if typed := s.typed("initialize", err); typed != nil {
 		return nil, typed
 	}
-	return nil, s.misconfigured(fmt.Errorf("partner: POST %s (initialize): %s", s.path, s.clean(err)))
+	return nil, s.misconfigured(fmt.Errorf("partner: POST %s (initialize): %s", s.path, s.secrets().Error(err)))
 }
 
 // typed returns the SDK's error that err of the exchange name carries:
@@ -374,8 +367,3 @@ func (s *Session) Close() error {
 
 // secrets are what no error may hold: the application's and the grant's.
 func (s *Session) secrets() redact.Secrets { return s.runner.Secrets().Merge(s.tokens.Secrets()) }
-
-// clean is an error's text without a secret or a URL's query.
-func (s *Session) clean(err error) string {
-	return redact.URLs(s.secrets().String(err.Error()))
-}

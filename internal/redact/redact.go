@@ -105,6 +105,21 @@ func URL(u *url.URL) string {
 	return s
 }
 
+// Error returns err with a text that holds no secret of s and no URL's
+// query or user info; errors.Is and errors.As still see err's chain
+// (syscall.ECONNRESET, *net.OpError).
+func (s Secrets) Error(err error) error {
+	return &scrubbed{text: URLs(s.String(err.Error())), err: err}
+}
+
+type scrubbed struct {
+	text string
+	err  error
+}
+
+func (e *scrubbed) Error() string { return e.text }
+func (e *scrubbed) Unwrap() error { return e.err }
+
 // urlInText finds URLs with a query, user info or fragment in free text,
 // such as the error net/http returns for a redirect.
 var urlInText = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`)

@@ -3,9 +3,12 @@ package redact
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
+	"syscall"
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -115,4 +118,17 @@ func FuzzString(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestErrorScrubsTheTextAndKeepsTheChain(t *testing.T) {
+	cause := &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}
+	err := fmt.Errorf("Post \"https://api.example/x?access_token=%s\": sent %s: %w", tok, tok, cause)
+	got := New(tok).Error(err)
+	if msg := got.Error(); strings.Contains(msg, tok) || strings.Contains(msg, "access_token") {
+		t.Errorf("Error() = %q: holds the token or the URL's query", msg)
+	}
+	var op *net.OpError
+	if !errors.As(got, &op) || !errors.Is(got, syscall.ECONNRESET) {
+		t.Errorf("the chain is lost: errors.As *net.OpError %v, errors.Is ECONNRESET %v", errors.As(got, &op), errors.Is(got, syscall.ECONNRESET))
+	}
 }

@@ -701,7 +701,7 @@ func (r *Refresher) classify(err error, scrub redact.Secrets) (final bool, until
 			err = ue.Err
 		}
 		return false, time.Time{}, fmt.Errorf("partner: POST %s: %w: %w", path, apierr.ErrTemporary,
-			&transport.Cleaned{Text: redact.URLs(scrub.String(err.Error())), Err: err})
+			scrub.Error(err))
 	}
 	// x/oauth2 could not parse a 2xx answer, or it had no access_token.
 	if field, want := unreadableField(err.Error()); field != "" {

@@ -350,13 +350,9 @@ func (c *call) exchange(ctx context.Context) (*http.Response, error) {
 	}
 	hc := c.r.hc
 	hc.CheckRedirect = c.redirect
-	retryMax := c.r.policy.retryMax
-	if c.q.Kind == Raw {
-		retryMax = 0
-	}
 	rc := retryablehttp.Client{
 		HTTPClient:   &hc,
-		RetryMax:     retryMax,
+		RetryMax:     c.r.policy.retryMax,
 		RetryWaitMin: c.r.policy.waitMin,
 		RetryWaitMax: c.r.policy.waitMax,
 		CheckRetry:   c.checkRetry,
@@ -467,11 +463,6 @@ func (c *call) scrub() redact.Secrets {
 	return s.With(c.sent...)
 }
 
-// clean is err's text without a secret or a URL's query.
-func (c *call) clean(err error) string {
-	return redact.URLs(c.scrub().String(err.Error()))
-}
-
 // failure turns a transport-level error into the SDK's error.
 func (c *call) failure(ctx context.Context, err error) error {
 	var te *tokenError
@@ -495,14 +486,14 @@ func (c *call) failure(ctx context.Context, err error) error {
 	case errors.Is(err, errTooLarge):
 		return fmt.Errorf("partner: %s %s: %w: body over %d bytes", method, path, apierr.ErrUnexpectedResponse, c.r.maxBody)
 	}
-	text := c.clean(err)
 	if !c.idempotent && !notSent(err) {
-		text = "the request may have run on the service and was not sent again: " + text
+		return fmt.Errorf("partner: %s %s: %w: the request may have run on the service and was not sent again: %w", method, path, apierr.ErrTemporary, c.scrub().Error(err))
 	}
-	return fmt.Errorf("partner: %s %s: %w: %w", method, path, apierr.ErrTemporary, &Cleaned{Text: text, Err: err})
+	return fmt.Errorf("partner: %s %s: %w: %w", method, path, apierr.ErrTemporary, c.scrub().Error(err))
 }
 
-// checkRetry is the call's CheckRetry: the policy's decision, logged.
+// checkRetry is the call's CheckRetry: the policy's decision, logged. A Raw
+// request is sent once.
 func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return false, ctxErr
@@ -511,11 +502,11 @@ func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (
 	if resp != nil {
 		status, header = resp.StatusCode, resp.Header
 	}
-	retry := c.r.policy.retry(c.idempotent, status, header, err)
+	retry := c.q.Kind != Raw && c.r.policy.retry(c.idempotent, status, header, err)
 	if retry && c.r.logger != nil {
 		why := slog.Int("status", status)
 		if err != nil {
-			why = slog.String("error", c.clean(err))
+			why = slog.String("error", c.scrub().Error(err).Error())
 		}
 		c.r.logger.LogAttrs(ctx, slog.LevelDebug, "partner: retrying", slog.String("method", c.q.Method), slog.String("path", c.path), why)
 	}
@@ -590,16 +581,6 @@ func (e *RedirectError) Configuration(method, path string) error {
 	return apierr.Classify(apierr.ErrConfiguration, fmt.Errorf("partner: %s %s: %w", method, path, e),
 		"check "+e.Setting+"; users need not reconnect")
 }
-
-// Cleaned is an error whose text was scrubbed and whose chain is kept for
-// errors.Is and errors.As (syscall.ECONNRESET, *net.OpError).
-type Cleaned struct {
-	Text string
-	Err  error
-}
-
-func (e *Cleaned) Error() string { return e.Text }
-func (e *Cleaned) Unwrap() error { return e.Err }
 
 // tokenError carries a token source's failure through the retry loop.
 type tokenError struct{ err error }
