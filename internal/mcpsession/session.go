@@ -43,15 +43,14 @@ type Session struct {
 	runner  *transport.Runner
 	tokens  transport.TokenSource
 	client  *mcp.Client
-	// stopped ends when Close is called; it cancels the calls in flight,
-	// which the go-sdk's Close would otherwise wait for.
+	// stopped ends when Close is called (the Session is closed); it cancels
+	// the calls in flight, which the go-sdk's Close would otherwise wait for.
 	stopped context.Context
 	stop    context.CancelFunc
 
 	mu      sync.Mutex
 	cur     *mcp.ClientSession
 	dialing *dial
-	closed  bool
 	listed  map[string]bool // tools/list: name -> readOnlyHint
 	// retiring counts connections let go of: each closes once its calls
 	// end (the go-sdk's Close waits for them), and Close waits for all.
@@ -237,7 +236,7 @@ func (s *Session) acquire(ctx context.Context) (*mcp.ClientSession, error) {
 	for {
 		s.mu.Lock()
 		switch {
-		case s.closed:
+		case s.stopped.Err() != nil:
 			s.mu.Unlock()
 			return nil, ErrClosed
 		case s.cur != nil:
@@ -266,7 +265,7 @@ func (s *Session) acquire(ctx context.Context) (*mcp.ClientSession, error) {
 		s.dialing = nil
 		switch {
 		case err != nil:
-		case s.closed:
+		case s.stopped.Err() != nil:
 			s.retireLocked(cs)
 			cs, err = nil, ErrClosed
 		default:
@@ -357,7 +356,6 @@ func (s *Session) drainLocked() {
 // ErrClosed. It leaves no goroutine behind.
 func (s *Session) Close() error {
 	s.mu.Lock()
-	s.closed = true
 	s.stop()
 	s.drainLocked()
 	s.mu.Unlock()

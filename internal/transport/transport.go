@@ -250,7 +250,8 @@ func (r *Runner) Send(ctx context.Context, q Request) (Response, error) {
 		if q.Auth != nil && q.Auth.Refusals().answered(c.endpoint(), c.token, resp.StatusCode, replayed401) {
 			q.Auth.Invalidate(c.token)
 			replayed401 = true
-			discard(resp)
+			io.Copy(io.Discard, io.LimitReader(resp.Body, errorBodyLimit)) // a Raw answer is unread
+			resp.Body.Close()
 			continue
 		}
 		if q.Kind == Raw {
@@ -521,13 +522,6 @@ func lastResponse(resp *http.Response, err error, _ int) (*http.Response, error)
 		return nil, err
 	}
 	return resp, err
-}
-
-func discard(resp *http.Response) {
-	if resp.Body != nil {
-		io.Copy(io.Discard, io.LimitReader(resp.Body, errorBodyLimit))
-		resp.Body.Close()
-	}
 }
 
 // ReadRequest reads and closes req's body: nil when there is none.
