@@ -7,8 +7,8 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
-	"strings"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -147,7 +147,7 @@ func TestPublicTypesSurviveAJSONRoundTrip(t *testing.T) {
 				Translations: map[string]translations.Translation{"de": {ID: "t-1", Text: "Start", Status: "draft"}}}},
 			Namespaces: []translations.Namespace{{Name: "common", Description: "Shared", KeyCount: 4,
 				Context: &translations.NamespaceContext{Description: "Shared", Team: "web", Domain: "ui", AIPrompt: "short", Tags: []string{"ui"}},
-				Raw: json.RawMessage(`{"nm":"common"}`)}},
+				Raw:     json.RawMessage(`{"nm":"common"}`)}},
 			Hint: "more", Raw: json.RawMessage(`{"prj":"acme/web"}`),
 		},
 		&translations.Sync{
