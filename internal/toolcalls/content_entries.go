@@ -286,15 +286,20 @@ func translationsArg(field string, ts map[string]content.LanguageValues) (map[st
 }
 
 type createEntryArgs struct {
-	Project            string                       `json:"project"`
-	ModelSlug          string                       `json:"modelSlug"`
-	Title              string                       `json:"title"`
-	Slug               string                       `json:"slug"`
-	SourceLanguageCode string                       `json:"sourceLanguageCode,omitempty"`
-	BodyMarkdown       string                       `json:"bodyMarkdown,omitempty"`
-	Status             string                       `json:"status,omitempty"`
-	CustomFields       map[string]any               `json:"customFields,omitempty"`
-	Translations       map[string]languageValuesArg `json:"translations,omitempty"`
+	Project            string `json:"project"`
+	ModelSlug          string `json:"modelSlug"`
+	SourceLanguageCode string `json:"sourceLanguageCode,omitempty"`
+	newEntryArg
+}
+
+// newEntryArg is one entry of either create tool.
+type newEntryArg struct {
+	Title        string                       `json:"title"`
+	Slug         string                       `json:"slug"`
+	BodyMarkdown string                       `json:"bodyMarkdown,omitempty"`
+	Status       string                       `json:"status,omitempty"`
+	CustomFields map[string]any               `json:"customFields,omitempty"`
+	Translations map[string]languageValuesArg `json:"translations,omitempty"`
 }
 
 // writeEntry calls a tool that answers with the entry it wrote, and a
@@ -309,19 +314,18 @@ func writeEntry(ctx context.Context, c Caller, tool string, args any) (*content.
 }
 
 // newEntryArgs checks the members of a NewEntry that one entry of either
-// create tool carries; field names it in errors.
-func newEntryArgs(field string, e content.NewEntry) (createEntryArgs, error) {
+// create tool carries, and returns them; field names it in errors.
+func newEntryArgs(field string, e content.NewEntry) (newEntryArg, error) {
 	if err := cmp.Or(required(field+"Title", e.Title), required(field+"Slug", e.Slug),
 		checkStatus(field+"Status", e.Status, false), checkValues(field+"Fields", e.Fields)); err != nil {
-		return createEntryArgs{}, err
+		return newEntryArg{}, err
 	}
 	tr, err := translationsArg(field+"Translations", e.Translations)
 	if err != nil {
-		return createEntryArgs{}, err
+		return newEntryArg{}, err
 	}
-	return createEntryArgs{
-		ModelSlug: e.Model, Title: e.Title, Slug: e.Slug, SourceLanguageCode: e.SourceLanguage,
-		BodyMarkdown: e.Body, Status: string(e.Status), CustomFields: e.Fields, Translations: tr,
+	return newEntryArg{
+		Title: e.Title, Slug: e.Slug, BodyMarkdown: e.Body, Status: string(e.Status), CustomFields: e.Fields, Translations: tr,
 	}, nil
 }
 
@@ -330,12 +334,11 @@ func CreateEntry(ctx context.Context, c Caller, project string, e content.NewEnt
 	if err := cmp.Or(checkProject(project), required("Model", e.Model)); err != nil {
 		return nil, err
 	}
-	args, err := newEntryArgs("", e)
+	a, err := newEntryArgs("", e)
 	if err != nil {
 		return nil, err
 	}
-	args.Project = project
-	return writeEntry(ctx, c, toolCreateEntry, args)
+	return writeEntry(ctx, c, toolCreateEntry, createEntryArgs{project, e.Model, e.SourceLanguage, a})
 }
 
 // entryChangeArg is what updateContentEntry and an item of
@@ -498,19 +501,10 @@ func bulkResult(raw json.RawMessage, w bulkWire, sent []string) *content.BulkRes
 	return r
 }
 
-type bulkCreateItem struct {
-	Title        string                       `json:"title"`
-	Slug         string                       `json:"slug"`
-	BodyMarkdown string                       `json:"bodyMarkdown,omitempty"`
-	Status       string                       `json:"status,omitempty"`
-	CustomFields map[string]any               `json:"customFields,omitempty"`
-	Translations map[string]languageValuesArg `json:"translations,omitempty"`
-}
-
 type bulkCreateArgs struct {
-	Project   string           `json:"project"`
-	ModelSlug string           `json:"modelSlug"`
-	Entries   []bulkCreateItem `json:"entries"`
+	Project   string        `json:"project"`
+	ModelSlug string        `json:"modelSlug"`
+	Entries   []newEntryArg `json:"entries"`
 }
 
 // BulkCreate creates entries of one model with bulkCreateEntries. More
@@ -520,7 +514,7 @@ func BulkCreate(ctx context.Context, c Caller, project, model string, es []conte
 	if err := cmp.Or(checkModelRef(project, model), batch("entries", len(es), content.MaxBulkCreate, "entries")); err != nil {
 		return nil, err
 	}
-	args := bulkCreateArgs{Project: project, ModelSlug: model, Entries: make([]bulkCreateItem, len(es))}
+	args := bulkCreateArgs{Project: project, ModelSlug: model, Entries: make([]newEntryArg, len(es))}
 	slugs := make([]string, len(es))
 	for i, e := range es {
 		field := fmt.Sprintf("entries[%d].", i)
@@ -534,11 +528,7 @@ func BulkCreate(ctx context.Context, c Caller, project, model string, es []conte
 		if err != nil {
 			return nil, err
 		}
-		args.Entries[i] = bulkCreateItem{
-			Title: a.Title, Slug: a.Slug, BodyMarkdown: a.BodyMarkdown, Status: a.Status,
-			CustomFields: a.CustomFields, Translations: a.Translations,
-		}
-		slugs[i] = e.Slug
+		args.Entries[i], slugs[i] = a, e.Slug
 	}
 	var w bulkWire
 	raw, err := call(ctx, c, toolBulkCreate, args, &w)

@@ -145,6 +145,9 @@ type fieldOptionsArg struct {
 	ShowInTable  *bool          `json:"showInTable,omitempty"`
 }
 
+// enumValueArg, aiArg and fieldConfigArg are content.EnumValue,
+// content.AIGeneration and content.Relation with their wire names: each
+// converts from its content type.
 type enumValueArg struct {
 	Label string `json:"label"`
 	Value string `json:"value"`
@@ -186,7 +189,7 @@ func optionsArg(field string, o *content.FieldOptions) (*fieldOptionsArg, error)
 				return nil, err
 			}
 		}
-		w.EnumValues = append(w.EnumValues, enumValueArg{Label: ev.Label, Value: ev.Value})
+		w.EnumValues = append(w.EnumValues, enumValueArg(ev))
 	}
 	if o.Unsplash != nil {
 		w.Unsplash = &enabledArg{Enabled: *o.Unsplash}
@@ -195,16 +198,9 @@ func optionsArg(field string, o *content.FieldOptions) (*fieldOptionsArg, error)
 		if err := cmp.Or(maxLen(field+".AIGeneration.Prompt", ai.Prompt, 2000), maxLen(field+".AIGeneration.Model", ai.Model, 100)); err != nil {
 			return nil, err
 		}
-		w.AIGeneration = &aiArg{Enabled: ai.Enabled, Prompt: ai.Prompt, Model: ai.Model}
+		w.AIGeneration = (*aiArg)(ai)
 	}
 	return w, nil
-}
-
-func relationArg(r *content.Relation) *fieldConfigArg {
-	if r == nil {
-		return nil
-	}
-	return &fieldConfigArg{TargetModel: r.TargetModel, Multiple: r.Multiple}
 }
 
 // newFieldArgs checks a NewField and returns its wire form; field names
@@ -228,7 +224,7 @@ func newFieldArgs(field string, f content.NewField) (fieldArgs, error) {
 	w := fieldArgs{
 		Name: f.Name, DisplayName: f.DisplayName, Type: string(f.Type),
 		Localized: trueOrNil(f.Localized), Required: trueOrNil(f.Required),
-		Position: f.Position, Options: opts, FieldConfig: relationArg(f.Relation),
+		Position: f.Position, Options: opts, FieldConfig: (*fieldConfigArg)(f.Relation),
 	}
 	if f.Placeholder != "" {
 		w.Placeholder = &f.Placeholder
@@ -377,7 +373,7 @@ func UpdateField(ctx context.Context, c Caller, project, model, name string, u c
 	}
 	fa := fieldArgs{
 		DisplayName: u.DisplayName, Type: string(u.Type), Localized: u.Localized, Required: u.Required,
-		Placeholder: u.Placeholder, HelpText: u.HelpText, Options: opts, FieldConfig: relationArg(u.Relation),
+		Placeholder: u.Placeholder, HelpText: u.HelpText, Options: opts, FieldConfig: (*fieldConfigArg)(u.Relation),
 	}
 	return writeField(ctx, c, toolUpdateField, updateFieldArgs{project, model, name, fa})
 }

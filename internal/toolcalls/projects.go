@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 
@@ -27,28 +28,16 @@ func present(raw json.RawMessage) json.RawMessage {
 
 // namespaceWire is a namespace record, long or abbreviated.
 type namespaceWire struct {
-	Nm          string          `json:"nm"`
-	Name        string          `json:"name"`
-	Desc        string          `json:"desc"`
-	Description string          `json:"description"`
-	KC          flexCount       `json:"kc"`
-	KeyCount    flexCount       `json:"keyCount"`
-	Ctx         json.RawMessage `json:"ctx"`
-	Context     json.RawMessage `json:"context"`
+	Nm, Name, Desc, Description string
+	KC, KeyCount                flexCount
+	Ctx, Context                json.RawMessage
 }
 
 // nsContextAnswer is a namespace's context: the abbreviated {t, d, ap, tg}
 // or the long form createKeys takes.
 type nsContextAnswer struct {
-	T           string      `json:"t"`
-	Team        string      `json:"team"`
-	D           string      `json:"d"`
-	Domain      string      `json:"domain"`
-	AP          string      `json:"ap"`
-	AIPrompt    string      `json:"aiPrompt"`
-	TG          flexStrings `json:"tg"`
-	Tags        flexStrings `json:"tags"`
-	Description string      `json:"description"`
+	T, Team, D, Domain, AP, AIPrompt, Description string
+	TG, Tags                                      flexStrings
 }
 
 // namespacesWire decodes namespace details sent as a list of records (or
@@ -71,13 +60,7 @@ func (n *namespacesWire) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	out := make(namespacesWire, 0, len(byName))
-	for _, name := range slices.Sorted(func(yield func(string) bool) {
-		for k := range byName {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
 		out = append(out, namespaceFrom(name, byName[name]))
 	}
 	*n = out
@@ -130,22 +113,16 @@ func namespaceFrom(name string, raw json.RawMessage) translations.Namespace {
 }
 
 type projectSummaryWire struct {
-	ID               string      `json:"id"`
-	Slug             string      `json:"slug"`
-	Name             string      `json:"name"`
-	OrganizationName string      `json:"organizationName"`
-	SourceLanguage   string      `json:"sourceLanguage"`
-	TargetLanguages  flexStrings `json:"targetLanguages"`
-	CDNFormat        string      `json:"cdnFormat"`
-	FileStructure    string      `json:"fileStructure"`
-	KeyFormat        string      `json:"keyFormat"`
+	ID, Slug, Name, OrganizationName, SourceLanguage string
+	TargetLanguages                                  flexStrings
+	CDNFormat, FileStructure, KeyFormat              string
 }
 
 // ListProjects lists the projects the grant can use, with listProjects.
 func ListProjects(ctx context.Context, c Caller) (*translations.ProjectList, error) {
 	var w struct {
-		Projects   []json.RawMessage `json:"projects"`
-		CDNBaseURL string            `json:"cdnBaseUrl"`
+		Projects   []json.RawMessage
+		CDNBaseURL string
 	}
 	raw, err := call(ctx, c, toolListProjects, struct{}{}, &w)
 	if err != nil {
@@ -167,24 +144,15 @@ func ListProjects(ctx context.Context, c Caller) (*translations.ProjectList, err
 }
 
 type getProjectWire struct {
-	Prj string         `json:"prj"`
-	SL  string         `json:"sl"`
-	NSS namespacesWire `json:"nss"`
-	Lng flexStrings    `json:"lng"`
-	TK  flexCount      `json:"tk"`
-	Cov map[string]struct {
-		Tr  int `json:"tr"`
-		Pct int `json:"pct"`
-	} `json:"cov"`
-	CDN *struct {
-		Base string      `json:"base"`
-		Mfst string      `json:"mfst"`
-		Pat  string      `json:"pat"`
-		Ex   flexStrings `json:"ex"`
-		FS   string      `json:"fs"`
-		KF   string      `json:"kf"`
-	} `json:"cdn"`
-	Msg string `json:"msg"`
+	Prj, SL, Msg string
+	NSS          namespacesWire
+	Lng          flexStrings
+	TK           flexCount
+	Cov          map[string]struct{ Tr, Pct int }
+	CDN          *struct {
+		Base, Mfst, Pat, FS, KF string
+		Ex                      flexStrings
+	}
 }
 
 // GetProject reads a project's overview with getProject.
