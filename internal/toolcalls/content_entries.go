@@ -14,20 +14,6 @@ import (
 	"github.com/locsvc/partner-go/internal/apierr"
 )
 
-// Entry tool names on the content server.
-const (
-	toolListEntries  = "listContentEntries"
-	toolGetEntry     = "getContentEntry"
-	toolCreateEntry  = "createContentEntry"
-	toolUpdateEntry  = "updateContentEntry"
-	toolPublishEntry = "publishContentEntry"
-	toolDeleteEntry  = "deleteContentEntry"
-	toolDuplicate    = "duplicateContentEntry"
-	toolBulkCreate   = "bulkCreateEntries"
-	toolBulkUpdate   = "bulkUpdateEntries"
-	toolBulkPublish  = "bulkPublishEntries"
-)
-
 // entryWire is an entry record: EntryMin, a listing's item, or the full
 // entry of getContentEntry.
 type entryWire struct {
@@ -207,14 +193,14 @@ func listEntries(ctx context.Context, c Caller, project string, opt content.List
 		Tot   int
 		More  bool
 	}
-	raw, err := call(ctx, c, toolListEntries, args, &w)
+	raw, err := call(ctx, c, "listContentEntries", args, &w)
 	if err != nil {
 		return nil, err
 	}
 	p := &content.Page{Number: page, Total: w.Tot, HasMore: w.More, Raw: raw}
 	p.Entries = make([]content.Entry, 0, len(w.Items))
 	for _, it := range w.Items {
-		p.Entries = append(p.Entries, entryFrom(toolListEntries, it))
+		p.Entries = append(p.Entries, entryFrom("listContentEntries", it))
 	}
 	return p, nil
 }
@@ -249,11 +235,11 @@ func GetEntry(ctx context.Context, c Caller, project, id string, opt content.Get
 	if err := cmp.Or(checkEntryRef(project, id), nonEmpty("Expand", opt.Expand)); err != nil {
 		return nil, err
 	}
-	raw, err := call(ctx, c, toolGetEntry, getEntryArgs{project, id, opt.Expand, opt.Compact}, &struct{}{})
+	raw, err := call(ctx, c, "getContentEntry", getEntryArgs{project, id, opt.Expand, opt.Compact}, &struct{}{})
 	if err != nil {
 		return nil, err
 	}
-	e := entryFrom(toolGetEntry, raw)
+	e := entryFrom("getContentEntry", raw)
 	return &e, nil
 }
 
@@ -338,7 +324,7 @@ func CreateEntry(ctx context.Context, c Caller, project string, e content.NewEnt
 	if err != nil {
 		return nil, err
 	}
-	return writeEntry(ctx, c, toolCreateEntry, createEntryArgs{project, e.Model, e.SourceLanguage, a})
+	return writeEntry(ctx, c, "createContentEntry", createEntryArgs{project, e.Model, e.SourceLanguage, a})
 }
 
 // entryChangeArg is what updateContentEntry and an item of
@@ -392,7 +378,7 @@ func UpdateEntry(ctx context.Context, c Caller, project, id string, u content.En
 	if err != nil {
 		return nil, err
 	}
-	return writeEntry(ctx, c, toolUpdateEntry, updateEntryArgs{project, id, ch})
+	return writeEntry(ctx, c, "updateContentEntry", updateEntryArgs{project, id, ch})
 }
 
 type entryIDArgs struct {
@@ -405,7 +391,7 @@ func PublishEntry(ctx context.Context, c Caller, project, id string) (*content.E
 	if err := checkEntryRef(project, id); err != nil {
 		return nil, err
 	}
-	return writeEntry(ctx, c, toolPublishEntry, entryIDArgs{project, id})
+	return writeEntry(ctx, c, "publishContentEntry", entryIDArgs{project, id})
 }
 
 // DeleteEntry deletes an entry for good with deleteContentEntry.
@@ -413,7 +399,7 @@ func DeleteEntry(ctx context.Context, c Caller, project, id string) error {
 	if err := checkEntryRef(project, id); err != nil {
 		return err
 	}
-	return confirm(ctx, c, toolDeleteEntry, entryIDArgs{project, id})
+	return confirm(ctx, c, "deleteContentEntry", entryIDArgs{project, id})
 }
 
 type duplicateArgs struct {
@@ -433,7 +419,7 @@ func DuplicateEntry(ctx context.Context, c Caller, project, id, newSlug string) 
 			return nil, err
 		}
 	}
-	return writeEntry(ctx, c, toolDuplicate, duplicateArgs{project, id, newSlug})
+	return writeEntry(ctx, c, "duplicateContentEntry", duplicateArgs{project, id, newSlug})
 }
 
 // bulkItemWire is an entry a bulk tool wrote: {id, sl, st}, or its id.
@@ -531,7 +517,7 @@ func BulkCreate(ctx context.Context, c Caller, project, model string, es []conte
 		args.Entries[i], slugs[i] = a, e.Slug
 	}
 	var w bulkWire
-	raw, err := call(ctx, c, toolBulkCreate, args, &w)
+	raw, err := call(ctx, c, "bulkCreateEntries", args, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -570,7 +556,7 @@ func BulkUpdate(ctx context.Context, c Caller, project string, cs []content.Entr
 		ids[i] = ch.ID
 	}
 	var w bulkWire
-	raw, err := call(ctx, c, toolBulkUpdate, args, &w)
+	raw, err := call(ctx, c, "bulkUpdateEntries", args, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -590,7 +576,7 @@ func BulkPublish(ctx context.Context, c Caller, project string, ids []string) (*
 		return nil, err
 	}
 	var w bulkWire
-	raw, err := call(ctx, c, toolBulkPublish, bulkPublishArgs{project, ids}, &w)
+	raw, err := call(ctx, c, "bulkPublishEntries", bulkPublishArgs{project, ids}, &w)
 	if err != nil {
 		return nil, err
 	}

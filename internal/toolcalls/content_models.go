@@ -10,19 +10,6 @@ import (
 	"github.com/locsvc/partner-go/internal/apierr"
 )
 
-// Model and field tool names on the content server.
-const (
-	toolListModels    = "listContentModels"
-	toolGetModel      = "getContentModel"
-	toolCreateModel   = "createContentModel"
-	toolUpdateModel   = "updateContentModel"
-	toolDeleteModel   = "deleteContentModel"
-	toolAddField      = "addField"
-	toolUpdateField   = "updateField"
-	toolRemoveField   = "removeField"
-	toolReorderFields = "reorderFields"
-)
-
 // modelWire is the Model result shape, and an item of listContentModels.
 type modelWire struct {
 	ID, Sl, Dn, Desc, Kind, Ico string
@@ -91,12 +78,12 @@ func ListModels(ctx context.Context, c Caller, project string) ([]content.Model,
 		return nil, err
 	}
 	var w struct{ Mdls []json.RawMessage }
-	if _, err := call(ctx, c, toolListModels, projectArgs{Project: project}, &w); err != nil {
+	if _, err := call(ctx, c, "listContentModels", projectArgs{Project: project}, &w); err != nil {
 		return nil, err
 	}
 	ms := make([]content.Model, 0, len(w.Mdls))
 	for _, raw := range w.Mdls {
-		ms = append(ms, modelFrom(toolListModels, raw))
+		ms = append(ms, modelFrom("listContentModels", raw))
 	}
 	return ms, nil
 }
@@ -115,11 +102,11 @@ func GetModel(ctx context.Context, c Caller, project, model string) (*content.Mo
 	if err := checkModelRef(project, model); err != nil {
 		return nil, err
 	}
-	raw, err := call(ctx, c, toolGetModel, modelSlugArgs{project, model}, &struct{}{})
+	raw, err := call(ctx, c, "getContentModel", modelSlugArgs{project, model}, &struct{}{})
 	if err != nil {
 		return nil, err
 	}
-	m := modelFrom(toolGetModel, raw)
+	m := modelFrom("getContentModel", raw)
 	return &m, nil
 }
 
@@ -278,7 +265,7 @@ func CreateModel(ctx context.Context, c Caller, project string, m content.NewMod
 		}
 		args.Fields = append(args.Fields, fa)
 	}
-	return writeModel(ctx, c, toolCreateModel, args)
+	return writeModel(ctx, c, "createContentModel", args)
 }
 
 type updateModelArgs struct {
@@ -307,7 +294,7 @@ func UpdateModel(ctx context.Context, c Caller, project, model string, u content
 		Project: project, ModelSlug: model, DisplayName: u.DisplayName, Description: u.Description,
 		Kind: string(u.Kind), Icon: u.Icon, EnableVersionHistory: u.VersionHistory, IncludeBody: u.IncludeBody,
 	}
-	return writeModel(ctx, c, toolUpdateModel, args)
+	return writeModel(ctx, c, "updateContentModel", args)
 }
 
 // DeleteModel deletes a model, its fields and entries with
@@ -316,7 +303,7 @@ func DeleteModel(ctx context.Context, c Caller, project, model string) error {
 	if err := checkModelRef(project, model); err != nil {
 		return err
 	}
-	return confirm(ctx, c, toolDeleteModel, modelSlugArgs{project, model})
+	return confirm(ctx, c, "deleteContentModel", modelSlugArgs{project, model})
 }
 
 type addFieldArgs struct {
@@ -346,7 +333,7 @@ func AddField(ctx context.Context, c Caller, project, model string, f content.Ne
 	if err != nil {
 		return nil, err
 	}
-	return writeField(ctx, c, toolAddField, addFieldArgs{project, model, fa})
+	return writeField(ctx, c, "addField", addFieldArgs{project, model, fa})
 }
 
 type updateFieldArgs struct {
@@ -375,7 +362,7 @@ func UpdateField(ctx context.Context, c Caller, project, model, name string, u c
 		DisplayName: u.DisplayName, Type: string(u.Type), Localized: u.Localized, Required: u.Required,
 		Placeholder: u.Placeholder, HelpText: u.HelpText, Options: opts, FieldConfig: (*fieldConfigArg)(u.Relation),
 	}
-	return writeField(ctx, c, toolUpdateField, updateFieldArgs{project, model, name, fa})
+	return writeField(ctx, c, "updateField", updateFieldArgs{project, model, name, fa})
 }
 
 type fieldNameArgs struct {
@@ -390,7 +377,7 @@ func RemoveField(ctx context.Context, c Caller, project, model, name string) err
 	if err := cmp.Or(checkModelRef(project, model), required("field name", name)); err != nil {
 		return err
 	}
-	return confirm(ctx, c, toolRemoveField, fieldNameArgs{project, model, name})
+	return confirm(ctx, c, "removeField", fieldNameArgs{project, model, name})
 }
 
 type reorderArgs struct {
@@ -411,5 +398,5 @@ func ReorderFields(ctx context.Context, c Caller, project, model string, names [
 	if err := nonEmpty("field names", names); err != nil {
 		return err
 	}
-	return confirm(ctx, c, toolReorderFields, reorderArgs{project, model, names})
+	return confirm(ctx, c, "reorderFields", reorderArgs{project, model, names})
 }

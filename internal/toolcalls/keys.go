@@ -13,14 +13,6 @@ import (
 	"github.com/locsvc/partner-go/translations"
 )
 
-// Tool names on the translations server.
-const (
-	toolListKeys   = "listKeys"
-	toolCreateKeys = "createKeys"
-	toolUpdateKeys = "updateKeys"
-	toolDeleteKeys = "deleteKeys"
-)
-
 // pubWire is the pending-publish object of the write tools: pub
 // {has, cnt, hint} or pendingPublish {hasChanges, count, hint}. The
 // decode-only structs of this package match the wire names
@@ -101,7 +93,7 @@ func CreateKeys(ctx context.Context, c Caller, project string, ks []keys.NewKey,
 		args.K[i] = newKeyWire{N: k.Name, NS: k.Namespace, V: k.SourceText, T: k.Translations, NC: (*nsContextWire)(k.Context)}
 	}
 	var w createKeysWire
-	raw, err := call(ctx, c, toolCreateKeys, args, &w)
+	raw, err := call(ctx, c, "createKeys", args, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +178,7 @@ func listKeys(ctx context.Context, c Caller, project string, opt keys.ListOption
 		MissingLanguage: opt.MissingLanguage, Fields: opt.Fields, Page: page, Limit: opt.PageSize,
 	}
 	var w listKeysWire
-	raw, err := call(ctx, c, toolListKeys, args, &w)
+	raw, err := call(ctx, c, "listKeys", args, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +186,7 @@ func listKeys(ctx context.Context, c Caller, project string, opt keys.ListOption
 	p.Keys = make([]keys.Key, 0, len(w.K))
 	for _, kr := range w.K {
 		var kw keyWire
-		_ = decode(toolListKeys, kr, &kw) // an odd record keeps its Raw
+		_ = decode("listKeys", kr, &kw) // an odd record keeps its Raw
 		p.Keys = append(p.Keys, keys.Key{
 			Name: kw.K, Namespace: namespace(kw.NS, w.NSS), ID: kw.ID, SourceText: kw.Src,
 			TranslatedLanguages: kw.TL, TranslatedLanguageCount: kw.TLC, Translations: kw.Tr,
@@ -284,7 +276,7 @@ func UpdateKeys(ctx context.Context, c Caller, project string, us []keys.Update)
 		args.T[i] = updateWire{ID: u.KeyID, L: u.Language, T: u.Text, S: u.Source, ST: u.Status}
 	}
 	var w updateKeysWire
-	raw, err := call(ctx, c, toolUpdateKeys, args, &w)
+	raw, err := call(ctx, c, "updateKeys", args, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -314,7 +306,7 @@ func DeleteKeys(ctx context.Context, c Caller, project string, ids []string) (*k
 		return nil, err
 	}
 	var w deleteKeysWire
-	raw, err := call(ctx, c, toolDeleteKeys, deleteKeysArgs{Project: project, KeyIDs: ids}, &w)
+	raw, err := call(ctx, c, "deleteKeys", deleteKeysArgs{Project: project, KeyIDs: ids}, &w)
 	if err != nil {
 		return nil, err
 	}

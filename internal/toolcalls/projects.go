@@ -12,12 +12,6 @@ import (
 	"github.com/locsvc/partner-go/translations"
 )
 
-// Project tool names on the translations server.
-const (
-	toolListProjects = "listProjects"
-	toolGetProject   = "getProject"
-)
-
 // present returns raw, or nil when it is absent or null.
 func present(raw json.RawMessage) json.RawMessage {
 	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
@@ -124,14 +118,14 @@ func ListProjects(ctx context.Context, c Caller) (*translations.ProjectList, err
 		Projects   []json.RawMessage
 		CDNBaseURL string
 	}
-	raw, err := call(ctx, c, toolListProjects, struct{}{}, &w)
+	raw, err := call(ctx, c, "listProjects", struct{}{}, &w)
 	if err != nil {
 		return nil, err
 	}
 	r := &translations.ProjectList{CDNBaseURL: w.CDNBaseURL, Raw: raw}
 	for _, pr := range w.Projects {
 		var p projectSummaryWire
-		_ = decode(toolListProjects, pr, &p)
+		_ = decode("listProjects", pr, &p)
 		r.Projects = append(r.Projects, translations.ProjectSummary{
 			ID: p.ID, Slug: p.Slug, Name: p.Name, OrganizationName: p.OrganizationName,
 			SourceLanguage: p.SourceLanguage, TargetLanguages: p.TargetLanguages, CDNFormat: p.CDNFormat,
@@ -161,7 +155,7 @@ func GetProject(ctx context.Context, c Caller, project string) (*translations.Pr
 		return nil, err
 	}
 	var w getProjectWire
-	raw, err := call(ctx, c, toolGetProject, projectArgs{project}, &w)
+	raw, err := call(ctx, c, "getProject", projectArgs{project}, &w)
 	if err != nil {
 		return nil, err
 	}

@@ -11,20 +11,6 @@ import (
 	"github.com/locsvc/partner-go/translations"
 )
 
-// Tool names on the translations server.
-const (
-	toolGetTranslations = "getTranslations"
-	toolSetTranslations = "setTranslations"
-	toolPending         = "getPendingChanges"
-	toolPublish         = "publishTranslations"
-	toolGetSyncs        = "getSyncs"
-	toolGetSync         = "getSync"
-	toolCancelSync      = "cancelSync"
-	toolContext         = "getTranslationContext"
-	toolProposeLangs    = "proposeLanguages"
-	toolEditLangs       = "proposeLanguageEdits"
-)
-
 type projectArgs struct {
 	Project string `json:"project"`
 }
@@ -74,7 +60,7 @@ func GetTranslations(ctx context.Context, c Caller, project string, q translatio
 		Keys: q.Keys, Status: string(q.Status), Limit: q.Limit,
 	}
 	var w getTranslationsWire
-	raw, err := call(ctx, c, toolGetTranslations, args, &w)
+	raw, err := call(ctx, c, "getTranslations", args, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +121,7 @@ func SetTranslations(ctx context.Context, c Caller, project string, vs []transla
 		args.T[i] = valuesWire{ID: v.KeyID, T: v.Text}
 	}
 	var w setTranslationsWire
-	raw, err := call(ctx, c, toolSetTranslations, args, &w)
+	raw, err := call(ctx, c, "setTranslations", args, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +160,7 @@ func PendingChanges(ctx context.Context, c Caller, project string) (*translation
 		return nil, err
 	}
 	var w pendingWire
-	raw, err := call(ctx, c, toolPending, projectArgs{project}, &w)
+	raw, err := call(ctx, c, "getPendingChanges", projectArgs{project}, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -236,7 +222,7 @@ func Publish(ctx context.Context, c Caller, project string, opt translations.Pub
 		args.Translations = append(args.Translations, selectionWire{KeyID: s.KeyID, LanguageCode: s.Language})
 	}
 	var w publishWire
-	raw, err := call(ctx, c, toolPublish, args, &w)
+	raw, err := call(ctx, c, "publishTranslations", args, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -303,14 +289,14 @@ func ListSyncs(ctx context.Context, c Caller, project string, opt translations.L
 	}
 	var w getSyncsWire
 	args := getSyncsArgs{Project: project, Limit: opt.Limit, Status: string(opt.Status), Type: string(opt.Type)}
-	raw, err := call(ctx, c, toolGetSyncs, args, &w)
+	raw, err := call(ctx, c, "getSyncs", args, &w)
 	if err != nil {
 		return nil, err
 	}
 	r := &translations.SyncList{Project: w.Prj, Total: w.Tot, Message: w.Msg, Raw: raw}
 	for _, sr := range w.Sy {
 		var sw syncWire
-		_ = decode(toolGetSyncs, sr, &sw)
+		_ = decode("getSyncs", sr, &sw)
 		r.Syncs = append(r.Syncs, sw.sync(sr))
 	}
 	return r, nil
@@ -331,7 +317,7 @@ func GetSync(ctx context.Context, c Caller, id string) (*translations.Sync, erro
 
 func getSync(ctx context.Context, c Caller, id string, waitMs *int) (*translations.Sync, error) {
 	var w syncWire
-	raw, err := call(ctx, c, toolGetSync, getSyncArgs{SyncID: id, WaitMs: waitMs}, &w)
+	raw, err := call(ctx, c, "getSync", getSyncArgs{SyncID: id, WaitMs: waitMs}, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -397,7 +383,7 @@ func CancelSync(ctx context.Context, c Caller, project, id string) (*translation
 		return nil, err
 	}
 	var w cancelWire
-	raw, err := call(ctx, c, toolCancelSync, cancelSyncArgs{Project: project, SyncID: id}, &w)
+	raw, err := call(ctx, c, "cancelSync", cancelSyncArgs{Project: project, SyncID: id}, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -451,7 +437,7 @@ func TranslationContext(ctx context.Context, c Caller, project string, opt trans
 	}
 	var w contextWire
 	args := contextArgs{Project: project, Keys: opt.KeyIDs, KPerKey: opt.MatchesPerKey, Languages: opt.Languages}
-	raw, err := call(ctx, c, toolContext, args, &w)
+	raw, err := call(ctx, c, "getTranslationContext", args, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -522,7 +508,7 @@ func ProposeLanguages(ctx context.Context, c Caller, project string, ls []transl
 		args.Languages[i] = languageWire{LanguageCode: l.Code, Status: string(l.Status)}
 	}
 	var w proposeWire
-	raw, err := call(ctx, c, toolProposeLangs, args, &w)
+	raw, err := call(ctx, c, "proposeLanguages", args, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -574,7 +560,7 @@ func ProposeLanguageEdits(ctx context.Context, c Caller, project string, es []tr
 		args.Edits[i] = editWire{LanguageCode: e.Code, NewStatus: string(e.NewStatus)}
 	}
 	var w editLanguagesWire
-	raw, err := call(ctx, c, toolEditLangs, args, &w)
+	raw, err := call(ctx, c, "proposeLanguageEdits", args, &w)
 	if err != nil {
 		return nil, err
 	}
