@@ -14,9 +14,7 @@ import (
 )
 
 // pubWire is the pending-publish object of the write tools: pub
-// {has, cnt, hint} or pendingPublish {hasChanges, count, hint}. The
-// decode-only structs of this package match the wire names
-// case-insensitively, as encoding/json does, and need no tags.
+// {has, cnt, hint} or pendingPublish {hasChanges, count, hint}.
 type pubWire struct {
 	Has, HasChanges bool
 	Cnt, Count      int
