@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"strings"
 	"time"
 
@@ -25,28 +26,69 @@ func Call(ctx context.Context, c Caller, tool string, args, out any) (json.RawMe
 	if tool == "" {
 		return nil, apierr.ArgumentError("tool name", "is empty")
 	}
-	text, err := c.Call(ctx, tool, args)
-	if err != nil {
-		return nil, err
-	}
-	if out != nil {
-		if err := decode(tool, text, out); err != nil {
-			return nil, err
-		}
-	}
-	return text, nil
+	return call(ctx, c, tool, args, out)
 }
 
-// call calls tool and decodes its result into w.
+// call calls tool and decodes its result into w (nil to skip).
 func call(ctx context.Context, c Caller, tool string, args, w any) (json.RawMessage, error) {
 	text, err := c.Call(ctx, tool, args)
 	if err != nil {
 		return nil, err
 	}
+	if w == nil {
+		return text, nil
+	}
 	if err := decode(tool, text, w); err != nil {
 		return nil, err
 	}
 	return text, nil
+}
+
+// pages iterates over every page, from the first, until more says there
+// are no more; an error, check's included, ends it after it is yielded.
+func pages[P any](check error, fetch func(page int) (*P, error), more func(*P) bool) iter.Seq2[*P, error] {
+	return func(yield func(*P, error) bool) {
+		if check != nil {
+			yield(nil, check)
+			return
+		}
+		for page := 1; ; page++ {
+			p, err := fetch(page)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(p, nil) || !more(p) {
+				return
+			}
+		}
+	}
+}
+
+// items iterates over every item of every page of ps.
+func items[P, T any](ps iter.Seq2[*P, error], of func(*P) []T) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		for p, err := range ps {
+			if err != nil {
+				var zero T
+				yield(zero, err)
+				return
+			}
+			for _, it := range of(p) {
+				if !yield(it, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// checkPage checks a page number: pages count from 1.
+func checkPage(page int) error {
+	if page < 1 {
+		return apierr.ArgumentError("page", fmt.Sprintf("is %d; pages count from 1", page))
+	}
+	return nil
 }
 
 // decode unmarshals a tool's JSON text into v leniently: a field whose
@@ -127,15 +169,7 @@ func (f *flexStrings) UnmarshalJSON(b []byte) error {
 			out = append(out, s)
 			continue
 		}
-		var o struct {
-			ID      string `json:"id"`
-			KeyID   string `json:"keyId"`
-			K       string `json:"k"`
-			Name    string `json:"name"`
-			Nm      string `json:"nm"`
-			Message string `json:"message"`
-			Msg     string `json:"msg"`
-		}
+		var o struct{ ID, KeyID, K, Name, Nm, Message, Msg string } // names match case-insensitively
 		if json.Unmarshal(it, &o) == nil {
 			if v := cmp.Or(o.ID, o.KeyID, o.K, o.Name, o.Nm, o.Message, o.Msg); v != "" {
 				out = append(out, v)

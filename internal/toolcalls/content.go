@@ -3,9 +3,11 @@ package toolcalls
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/locsvc/partner-go/internal/apierr"
@@ -50,6 +52,14 @@ func pattern(field, s string, n int, re *regexp.Regexp, want string) error {
 	return nil
 }
 
+// oneOf checks that v is one of ok; want names them in the error.
+func oneOf[T ~string](field string, v T, want string, ok ...T) error {
+	if slices.Contains(ok, v) {
+		return nil
+	}
+	return apierr.ArgumentError(field, fmt.Sprintf("%s is not %s", apierr.Quote(string(v)), want))
+}
+
 // batch checks a batch's size: 1 to most items, refused (not split)
 // beyond.
 func batch(field string, n, most int, what string) error {
@@ -76,6 +86,14 @@ func checkValues(field string, m map[string]any) error {
 	return nil
 }
 
+// deref returns *s, or "" for nil.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
 // trueOrNil sends a flag only when it is set.
 func trueOrNil(b bool) *bool {
 	if !b {
@@ -84,23 +102,46 @@ func trueOrNil(b bool) *bool {
 	return &b
 }
 
-// okWire is the answer of the tools that only confirm ({deleted:true,
-// ok:true} and the like).
-type okWire struct {
-	OK *bool `json:"ok"`
-}
-
-// confirmed decodes a confirmation; an explicit ok:false is an
-// unexpected answer, not a success.
-func confirmed(tool string, text []byte) error {
-	var w okWire
-	if err := decode(tool, text, &w); err != nil {
+// confirm calls a tool that only confirms ({deleted: true, ok: true} and
+// the like); an explicit ok: false is an unexpected answer, not a success.
+func confirm(ctx context.Context, c Caller, tool string, args any) error {
+	var w struct{ OK *bool }
+	if _, err := call(ctx, c, tool, args, &w); err != nil {
 		return err
 	}
 	if w.OK != nil && !*w.OK {
 		return fmt.Errorf("partner: tool %s: %w: the result says ok: false", tool, apierr.ErrUnexpectedResponse)
 	}
 	return nil
+}
+
+// written is the answer of the tools that write one entry, model or
+// field: the record written, and a warning.
+type written struct {
+	Entry, Model, Field json.RawMessage
+	Warn                flexText
+}
+
+// write calls a tool that answers with the record it wrote, the member
+// what ("entry", "model" or "field"), and decodes that with from; an
+// answer without it is unexpected. It returns the answer's warning too.
+func write[T any](ctx context.Context, c Caller, tool string, args any, what string, from func(string, json.RawMessage) T) (*T, string, error) {
+	var w written
+	if _, err := call(ctx, c, tool, args, &w); err != nil {
+		return nil, "", err
+	}
+	raw := map[string]json.RawMessage{"entry": w.Entry, "model": w.Model, "field": w.Field}[what]
+	if !isObject(raw) {
+		return nil, "", fmt.Errorf("partner: tool %s: %w: the result has no %s", tool, apierr.ErrUnexpectedResponse, what)
+	}
+	v := from(tool, raw)
+	return &v, string(w.Warn), nil
+}
+
+// isObject reports whether raw is a JSON object.
+func isObject(raw json.RawMessage) bool {
+	t := bytes.TrimLeft(raw, " \t\r\n")
+	return len(t) > 0 && t[0] == '{'
 }
 
 // flexText decodes a string, or keeps any other JSON value as its
@@ -129,20 +170,13 @@ func (f *flexText) UnmarshalJSON(b []byte) error {
 type errText string
 
 func (e *errText) UnmarshalJSON(b []byte) error {
-	var o struct {
-		Message string `json:"message"`
-		Msg     string `json:"msg"`
-		Error   string `json:"error"`
-	}
-	if json.Unmarshal(b, &o) == nil {
-		if m := cmp.Or(o.Message, o.Msg, o.Error); m != "" {
-			*e = errText(m)
-			return nil
-		}
+	var o struct{ Message, Msg, Error string }
+	if json.Unmarshal(b, &o) != nil {
+		o = struct{ Message, Msg, Error string }{}
 	}
 	var t flexText
 	_ = t.UnmarshalJSON(b)
-	*e = errText(t)
+	*e = errText(cmp.Or(o.Message, o.Msg, o.Error, string(t)))
 	return nil
 }
 

@@ -14,69 +14,35 @@ import (
 	"github.com/locsvc/partner-go/internal/apierr"
 )
 
-// Entry tool names on the content server.
-const (
-	toolListEntries  = "listContentEntries"
-	toolGetEntry     = "getContentEntry"
-	toolCreateEntry  = "createContentEntry"
-	toolUpdateEntry  = "updateContentEntry"
-	toolPublishEntry = "publishContentEntry"
-	toolDeleteEntry  = "deleteContentEntry"
-	toolDuplicate    = "duplicateContentEntry"
-	toolBulkCreate   = "bulkCreateEntries"
-	toolBulkUpdate   = "bulkUpdateEntries"
-	toolBulkPublish  = "bulkPublishEntries"
-)
-
 // entryWire is an entry record: EntryMin, a listing's item, or the full
 // entry of getContentEntry.
 type entryWire struct {
-	ID    string                `json:"id"`
-	Sl    string                `json:"sl"`
-	St    string                `json:"st"`
-	T     string                `json:"t"`
-	Body  bodyWire              `json:"body"`
-	PubAt flexTime              `json:"pub_at"`
-	CAt   flexTime              `json:"c_at"`
-	UAt   flexTime              `json:"u_at"`
-	Slang string                `json:"slang"`
-	Langs flexStrings           `json:"langs"`
-	Mdl   modelRef              `json:"mdl"`
-	Cfv   fieldValues           `json:"cfv"`
-	Rels  json.RawMessage       `json:"rels"`
-	Tr    map[string]translWire `json:"tr"`
-	Vers  []versionWire         `json:"vers"`
-}
-
-type translWire struct {
-	ID   string      `json:"id"`
-	Lc   string      `json:"lc"`
-	T    string      `json:"t"`
-	Body bodyWire    `json:"body"`
-	St   string      `json:"st"`
-	Cfv  fieldValues `json:"cfv"`
-}
-
-type versionWire struct {
-	ID  string   `json:"id"`
-	V   int      `json:"v"`
-	Lc  string   `json:"lc"`
-	Chg flexText `json:"chg"`
-	CAt flexTime `json:"c_at"`
-	By  *struct {
-		ID  string `json:"id"`
-		Nm  string `json:"nm"`
-		Img string `json:"img"`
-	} `json:"by"`
+	ID, Sl, St, T, Slang string
+	Body                 bodyWire
+	PubAt                flexTime `json:"pub_at"`
+	CAt                  flexTime `json:"c_at"`
+	UAt                  flexTime `json:"u_at"`
+	Langs                flexStrings
+	Mdl                  modelRef
+	Cfv                  fieldValues
+	Rels                 json.RawMessage
+	Tr                   map[string]struct {
+		ID, Lc, T, St string
+		Body          bodyWire
+		Cfv           fieldValues
+	}
+	Vers []struct {
+		ID, Lc string
+		V      int
+		Chg    flexText
+		CAt    flexTime `json:"c_at"`
+		By     *struct{ ID, Nm, Img string }
+	}
 }
 
 // modelRef is an entry's mdl: {sl, dn, kind}, or the slug alone. It
 // never fails.
-type modelRef struct {
-	Sl   string `json:"sl"`
-	Dn   string `json:"dn"`
-	Kind string `json:"kind"`
-}
+type modelRef struct{ Sl, Dn, Kind string }
 
 func (m *modelRef) UnmarshalJSON(b []byte) error {
 	var s string
@@ -154,10 +120,7 @@ func checkStatus(field string, s content.Status, archived bool) error {
 }
 
 func checkEntryRef(project, id string) error {
-	if err := checkProject(project); err != nil {
-		return err
-	}
-	return required("entry id", id)
+	return cmp.Or(checkProject(project), required("entry id", id))
 }
 
 type listEntriesArgs struct {
@@ -181,51 +144,31 @@ type listEntriesArgs struct {
 }
 
 func checkEntryList(project string, opt content.ListOptions) error {
-	if err := checkProject(project); err != nil {
-		return err
-	}
-	if err := between("PageSize", opt.PageSize, 1, content.MaxPageSize); err != nil {
+	if err := cmp.Or(checkProject(project), between("PageSize", opt.PageSize, 1, content.MaxPageSize)); err != nil {
 		return err
 	}
 	if opt.SearchBody && opt.Model == "" {
 		return apierr.ArgumentError("SearchBody", "needs Model: the service searches bodies only within a model")
 	}
 	for i, s := range opt.Statuses {
-		if err := checkStatus(fmt.Sprintf("Statuses[%d]", i), s, true); err != nil {
+		f := fmt.Sprintf("Statuses[%d]", i)
+		if err := cmp.Or(checkStatus(f, s, true), required(f, string(s))); err != nil {
 			return err
 		}
-		if s == "" {
-			return apierr.ArgumentError(fmt.Sprintf("Statuses[%d]", i), "is empty")
-		}
 	}
-	switch opt.LanguageMode {
-	case "", content.AnyLanguage, content.AllLanguages:
-	default:
-		return apierr.ArgumentError("LanguageMode", fmt.Sprintf("%s is not any or all", apierr.Quote(string(opt.LanguageMode))))
-	}
-	switch opt.Sort {
-	case "", content.SortPublishedAt, content.SortCreatedAt, content.SortUpdatedAt, content.SortTitle:
-	default:
-		return apierr.ArgumentError("Sort", fmt.Sprintf("%s is not publishedAt, createdAt, updatedAt or title", apierr.Quote(string(opt.Sort))))
-	}
-	switch opt.Order {
-	case "", content.Ascending, content.Descending:
-	default:
-		return apierr.ArgumentError("Order", fmt.Sprintf("%s is not asc or desc", apierr.Quote(string(opt.Order))))
-	}
-	if err := nonEmpty("Slugs", opt.Slugs); err != nil {
-		return err
-	}
-	return nonEmpty("Expand", opt.Expand)
+	return cmp.Or(
+		oneOf("LanguageMode", opt.LanguageMode, "any or all", "", content.AnyLanguage, content.AllLanguages),
+		oneOf("Sort", opt.Sort, "publishedAt, createdAt, updatedAt or title",
+			"", content.SortPublishedAt, content.SortCreatedAt, content.SortUpdatedAt, content.SortTitle),
+		oneOf("Order", opt.Order, "asc or desc", "", content.Ascending, content.Descending),
+		nonEmpty("Slugs", opt.Slugs), nonEmpty("Expand", opt.Expand),
+	)
 }
 
 // ListEntries returns one page (from 1) of listContentEntries.
 func ListEntries(ctx context.Context, c Caller, project string, opt content.ListOptions, page int) (*content.Page, error) {
-	if err := checkEntryList(project, opt); err != nil {
+	if err := cmp.Or(checkEntryList(project, opt), checkPage(page)); err != nil {
 		return nil, err
-	}
-	if page < 1 {
-		return nil, apierr.ArgumentError("page", fmt.Sprintf("is %d; pages count from 1", page))
 	}
 	return listEntries(ctx, c, project, opt, page)
 }
@@ -246,18 +189,18 @@ func listEntries(ctx context.Context, c Caller, project string, opt content.List
 		args.Status = opt.Statuses
 	}
 	var w struct {
-		Items []json.RawMessage `json:"items"`
-		Tot   int               `json:"tot"`
-		More  bool              `json:"more"`
+		Items []json.RawMessage
+		Tot   int
+		More  bool
 	}
-	raw, err := call(ctx, c, toolListEntries, args, &w)
+	raw, err := call(ctx, c, "listContentEntries", args, &w)
 	if err != nil {
 		return nil, err
 	}
 	p := &content.Page{Number: page, Total: w.Tot, HasMore: w.More, Raw: raw}
 	p.Entries = make([]content.Entry, 0, len(w.Items))
 	for _, it := range w.Items {
-		p.Entries = append(p.Entries, entryFrom(toolListEntries, it))
+		p.Entries = append(p.Entries, entryFrom("listContentEntries", it))
 	}
 	return p, nil
 }
@@ -267,47 +210,17 @@ func listEntries(ctx context.Context, c Caller, project string, opt content.List
 // content.MaxPageSize entries per request. An error ends the iteration
 // after it is yielded.
 func EntryPages(ctx context.Context, c Caller, project string, opt content.ListOptions) iter.Seq2[*content.Page, error] {
-	return func(yield func(*content.Page, error) bool) {
-		if err := checkEntryList(project, opt); err != nil {
-			yield(nil, err)
-			return
-		}
-		if opt.PageSize == 0 {
-			opt.PageSize = content.MaxPageSize
-		}
-		for page := 1; ; page++ {
-			p, err := listEntries(ctx, c, project, opt, page)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			if !yield(p, nil) {
-				return
-			}
-			// An empty page that claims more would loop forever.
-			if !p.HasMore || len(p.Entries) == 0 {
-				return
-			}
-		}
-	}
+	check := checkEntryList(project, opt)
+	opt.PageSize = cmp.Or(opt.PageSize, content.MaxPageSize)
+	fetch := func(page int) (*content.Page, error) { return listEntries(ctx, c, project, opt, page) }
+	// An empty page that claims more would loop forever.
+	return pages(check, fetch, func(p *content.Page) bool { return p.HasMore && len(p.Entries) > 0 })
 }
 
 // AllEntries iterates over every entry of every page of
 // listContentEntries.
 func AllEntries(ctx context.Context, c Caller, project string, opt content.ListOptions) iter.Seq2[content.Entry, error] {
-	return func(yield func(content.Entry, error) bool) {
-		for p, err := range EntryPages(ctx, c, project, opt) {
-			if err != nil {
-				yield(content.Entry{}, err)
-				return
-			}
-			for _, e := range p.Entries {
-				if !yield(e, nil) {
-					return
-				}
-			}
-		}
-	}
+	return items(EntryPages(ctx, c, project, opt), func(p *content.Page) []content.Entry { return p.Entries })
 }
 
 type getEntryArgs struct {
@@ -319,17 +232,14 @@ type getEntryArgs struct {
 
 // GetEntry returns one entry with getContentEntry.
 func GetEntry(ctx context.Context, c Caller, project, id string, opt content.GetOptions) (*content.Entry, error) {
-	if err := checkEntryRef(project, id); err != nil {
+	if err := cmp.Or(checkEntryRef(project, id), nonEmpty("Expand", opt.Expand)); err != nil {
 		return nil, err
 	}
-	if err := nonEmpty("Expand", opt.Expand); err != nil {
-		return nil, err
-	}
-	raw, err := call(ctx, c, toolGetEntry, getEntryArgs{project, id, opt.Expand, opt.Compact}, &struct{}{})
+	raw, err := call(ctx, c, "getContentEntry", getEntryArgs{project, id, opt.Expand, opt.Compact}, &struct{}{})
 	if err != nil {
 		return nil, err
 	}
-	e := entryFrom(toolGetEntry, raw)
+	e := entryFrom("getContentEntry", raw)
 	return &e, nil
 }
 
@@ -362,75 +272,59 @@ func translationsArg(field string, ts map[string]content.LanguageValues) (map[st
 }
 
 type createEntryArgs struct {
-	Project            string                       `json:"project"`
-	ModelSlug          string                       `json:"modelSlug"`
-	Title              string                       `json:"title"`
-	Slug               string                       `json:"slug"`
-	SourceLanguageCode string                       `json:"sourceLanguageCode,omitempty"`
-	BodyMarkdown       string                       `json:"bodyMarkdown,omitempty"`
-	Status             string                       `json:"status,omitempty"`
-	CustomFields       map[string]any               `json:"customFields,omitempty"`
-	Translations       map[string]languageValuesArg `json:"translations,omitempty"`
+	Project            string `json:"project"`
+	ModelSlug          string `json:"modelSlug"`
+	SourceLanguageCode string `json:"sourceLanguageCode,omitempty"`
+	newEntryArg
 }
 
-// entryWrite is the answer of the tools that write one entry.
-type entryWrite struct {
-	Entry json.RawMessage `json:"entry"`
-	Warn  flexText        `json:"warn"`
+// newEntryArg is one entry of either create tool.
+type newEntryArg struct {
+	Title        string                       `json:"title"`
+	Slug         string                       `json:"slug"`
+	BodyMarkdown string                       `json:"bodyMarkdown,omitempty"`
+	Status       string                       `json:"status,omitempty"`
+	CustomFields map[string]any               `json:"customFields,omitempty"`
+	Translations map[string]languageValuesArg `json:"translations,omitempty"`
 }
 
-func writtenEntry(tool string, w entryWrite) (*content.Entry, error) {
-	if !isObject(w.Entry) {
-		return nil, fmt.Errorf("partner: tool %s: %w: the result has no entry", tool, apierr.ErrUnexpectedResponse)
+// writeEntry calls a tool that answers with the entry it wrote, and a
+// warning.
+func writeEntry(ctx context.Context, c Caller, tool string, args any) (*content.Entry, error) {
+	e, warn, err := write(ctx, c, tool, args, "entry", entryFrom)
+	if err != nil {
+		return nil, err
 	}
-	e := entryFrom(tool, w.Entry)
-	e.Warning = string(w.Warn)
-	return &e, nil
+	e.Warning = warn
+	return e, nil
 }
 
 // newEntryArgs checks the members of a NewEntry that one entry of either
-// create tool carries; field names it in errors.
-func newEntryArgs(field string, e content.NewEntry) (createEntryArgs, error) {
-	if err := required(field+"Title", e.Title); err != nil {
-		return createEntryArgs{}, err
-	}
-	if err := required(field+"Slug", e.Slug); err != nil {
-		return createEntryArgs{}, err
-	}
-	if err := checkStatus(field+"Status", e.Status, false); err != nil {
-		return createEntryArgs{}, err
-	}
-	if err := checkValues(field+"Fields", e.Fields); err != nil {
-		return createEntryArgs{}, err
+// create tool carries, and returns them; field names it in errors.
+func newEntryArgs(field string, e content.NewEntry) (newEntryArg, error) {
+	if err := cmp.Or(required(field+"Title", e.Title), required(field+"Slug", e.Slug),
+		checkStatus(field+"Status", e.Status, false), checkValues(field+"Fields", e.Fields)); err != nil {
+		return newEntryArg{}, err
 	}
 	tr, err := translationsArg(field+"Translations", e.Translations)
 	if err != nil {
-		return createEntryArgs{}, err
+		return newEntryArg{}, err
 	}
-	return createEntryArgs{
-		ModelSlug: e.Model, Title: e.Title, Slug: e.Slug, SourceLanguageCode: e.SourceLanguage,
-		BodyMarkdown: e.Body, Status: string(e.Status), CustomFields: e.Fields, Translations: tr,
+	return newEntryArg{
+		Title: e.Title, Slug: e.Slug, BodyMarkdown: e.Body, Status: string(e.Status), CustomFields: e.Fields, Translations: tr,
 	}, nil
 }
 
 // CreateEntry creates an entry with createContentEntry.
 func CreateEntry(ctx context.Context, c Caller, project string, e content.NewEntry) (*content.Entry, error) {
-	if err := checkProject(project); err != nil {
+	if err := cmp.Or(checkProject(project), required("Model", e.Model)); err != nil {
 		return nil, err
 	}
-	if err := required("Model", e.Model); err != nil {
-		return nil, err
-	}
-	args, err := newEntryArgs("", e)
+	a, err := newEntryArgs("", e)
 	if err != nil {
 		return nil, err
 	}
-	args.Project = project
-	var w entryWrite
-	if _, err := call(ctx, c, toolCreateEntry, args, &w); err != nil {
-		return nil, err
-	}
-	return writtenEntry(toolCreateEntry, w)
+	return writeEntry(ctx, c, "createContentEntry", createEntryArgs{project, e.Model, e.SourceLanguage, a})
 }
 
 // entryChangeArg is what updateContentEntry and an item of
@@ -446,10 +340,7 @@ type entryChangeArg struct {
 }
 
 func entryChange(field string, u content.EntryUpdate) (entryChangeArg, error) {
-	if err := checkStatus(field+"Status", u.Status, true); err != nil {
-		return entryChangeArg{}, err
-	}
-	if err := checkValues(field+"Fields", u.Fields); err != nil {
+	if err := cmp.Or(checkStatus(field+"Status", u.Status, true), checkValues(field+"Fields", u.Fields)); err != nil {
 		return entryChangeArg{}, err
 	}
 	if u.Language != "" && len(u.Translations) > 0 {
@@ -487,11 +378,7 @@ func UpdateEntry(ctx context.Context, c Caller, project, id string, u content.En
 	if err != nil {
 		return nil, err
 	}
-	var w entryWrite
-	if _, err := call(ctx, c, toolUpdateEntry, updateEntryArgs{project, id, ch}, &w); err != nil {
-		return nil, err
-	}
-	return writtenEntry(toolUpdateEntry, w)
+	return writeEntry(ctx, c, "updateContentEntry", updateEntryArgs{project, id, ch})
 }
 
 type entryIDArgs struct {
@@ -504,11 +391,7 @@ func PublishEntry(ctx context.Context, c Caller, project, id string) (*content.E
 	if err := checkEntryRef(project, id); err != nil {
 		return nil, err
 	}
-	var w entryWrite
-	if _, err := call(ctx, c, toolPublishEntry, entryIDArgs{project, id}, &w); err != nil {
-		return nil, err
-	}
-	return writtenEntry(toolPublishEntry, w)
+	return writeEntry(ctx, c, "publishContentEntry", entryIDArgs{project, id})
 }
 
 // DeleteEntry deletes an entry for good with deleteContentEntry.
@@ -516,11 +399,7 @@ func DeleteEntry(ctx context.Context, c Caller, project, id string) error {
 	if err := checkEntryRef(project, id); err != nil {
 		return err
 	}
-	text, err := c.Call(ctx, toolDeleteEntry, entryIDArgs{project, id})
-	if err != nil {
-		return err
-	}
-	return confirmed(toolDeleteEntry, text)
+	return confirm(ctx, c, "deleteContentEntry", entryIDArgs{project, id})
 }
 
 type duplicateArgs struct {
@@ -540,19 +419,11 @@ func DuplicateEntry(ctx context.Context, c Caller, project, id, newSlug string) 
 			return nil, err
 		}
 	}
-	var w entryWrite
-	if _, err := call(ctx, c, toolDuplicate, duplicateArgs{project, id, newSlug}, &w); err != nil {
-		return nil, err
-	}
-	return writtenEntry(toolDuplicate, w)
+	return writeEntry(ctx, c, "duplicateContentEntry", duplicateArgs{project, id, newSlug})
 }
 
 // bulkItemWire is an entry a bulk tool wrote: {id, sl, st}, or its id.
-type bulkItemWire struct {
-	ID string `json:"id"`
-	Sl string `json:"sl"`
-	St string `json:"st"`
-}
+type bulkItemWire struct{ ID, Sl, St string }
 
 func (b *bulkItemWire) UnmarshalJSON(data []byte) error {
 	var s string
@@ -568,26 +439,20 @@ func (b *bulkItemWire) UnmarshalJSON(data []byte) error {
 }
 
 type bulkFailWire struct {
-	Idx     *int    `json:"idx"`
-	ID      string  `json:"id"`
-	Sl      string  `json:"sl"`
-	Err     errText `json:"err"`
-	Error   errText `json:"error"`
-	Message errText `json:"message"`
+	Idx                 *int
+	ID, Sl              string
+	Err, Error, Message errText
 }
 
 // bulkWire is the answer of the bulk tools: bulkCreateEntries'
 // {created, entries, failed}, bulkUpdateEntries' {updated, entries,
 // failed}, and bulkPublishEntries' {pub, fail} or {published, failed}.
 type bulkWire struct {
-	Created   flexCount       `json:"created"`
-	Updated   flexCount       `json:"updated"`
-	Pub       json.RawMessage `json:"pub"`
-	Published json.RawMessage `json:"published"`
-	Entries   []bulkItemWire  `json:"entries"`
-	Failed    []bulkFailWire  `json:"failed"`
-	Fail      []bulkFailWire  `json:"fail"`
-	Warn      flexText        `json:"warn"`
+	Created, Updated flexCount
+	Pub, Published   json.RawMessage
+	Entries          []bulkItemWire
+	Failed, Fail     []bulkFailWire
+	Warn             flexText
 }
 
 // bulkResult decodes a bulk answer. sent lists the batch's ids or slugs,
@@ -622,32 +487,20 @@ func bulkResult(raw json.RawMessage, w bulkWire, sent []string) *content.BulkRes
 	return r
 }
 
-type bulkCreateItem struct {
-	Title        string                       `json:"title"`
-	Slug         string                       `json:"slug"`
-	BodyMarkdown string                       `json:"bodyMarkdown,omitempty"`
-	Status       string                       `json:"status,omitempty"`
-	CustomFields map[string]any               `json:"customFields,omitempty"`
-	Translations map[string]languageValuesArg `json:"translations,omitempty"`
-}
-
 type bulkCreateArgs struct {
-	Project   string           `json:"project"`
-	ModelSlug string           `json:"modelSlug"`
-	Entries   []bulkCreateItem `json:"entries"`
+	Project   string        `json:"project"`
+	ModelSlug string        `json:"modelSlug"`
+	Entries   []newEntryArg `json:"entries"`
 }
 
 // BulkCreate creates entries of one model with bulkCreateEntries. More
 // than content.MaxBulkCreate are refused, not split; entries that fail
 // are in the result's Failed.
 func BulkCreate(ctx context.Context, c Caller, project, model string, es []content.NewEntry) (*content.BulkResult, error) {
-	if err := checkModelRef(project, model); err != nil {
+	if err := cmp.Or(checkModelRef(project, model), batch("entries", len(es), content.MaxBulkCreate, "entries")); err != nil {
 		return nil, err
 	}
-	if err := batch("entries", len(es), content.MaxBulkCreate, "entries"); err != nil {
-		return nil, err
-	}
-	args := bulkCreateArgs{Project: project, ModelSlug: model, Entries: make([]bulkCreateItem, len(es))}
+	args := bulkCreateArgs{Project: project, ModelSlug: model, Entries: make([]newEntryArg, len(es))}
 	slugs := make([]string, len(es))
 	for i, e := range es {
 		field := fmt.Sprintf("entries[%d].", i)
@@ -661,14 +514,10 @@ func BulkCreate(ctx context.Context, c Caller, project, model string, es []conte
 		if err != nil {
 			return nil, err
 		}
-		args.Entries[i] = bulkCreateItem{
-			Title: a.Title, Slug: a.Slug, BodyMarkdown: a.BodyMarkdown, Status: a.Status,
-			CustomFields: a.CustomFields, Translations: a.Translations,
-		}
-		slugs[i] = e.Slug
+		args.Entries[i], slugs[i] = a, e.Slug
 	}
 	var w bulkWire
-	raw, err := call(ctx, c, toolBulkCreate, args, &w)
+	raw, err := call(ctx, c, "bulkCreateEntries", args, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -689,10 +538,7 @@ type bulkUpdateArgs struct {
 // content.MaxBulkUpdate are refused, not split; entries that fail are in
 // the result's Failed.
 func BulkUpdate(ctx context.Context, c Caller, project string, cs []content.EntryChange) (*content.BulkResult, error) {
-	if err := checkProject(project); err != nil {
-		return nil, err
-	}
-	if err := batch("entries", len(cs), content.MaxBulkUpdate, "entries"); err != nil {
+	if err := cmp.Or(checkProject(project), batch("entries", len(cs), content.MaxBulkUpdate, "entries")); err != nil {
 		return nil, err
 	}
 	args := bulkUpdateArgs{Project: project, Entries: make([]bulkUpdateItem, len(cs))}
@@ -710,7 +556,7 @@ func BulkUpdate(ctx context.Context, c Caller, project string, cs []content.Entr
 		ids[i] = ch.ID
 	}
 	var w bulkWire
-	raw, err := call(ctx, c, toolBulkUpdate, args, &w)
+	raw, err := call(ctx, c, "bulkUpdateEntries", args, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -726,17 +572,11 @@ type bulkPublishArgs struct {
 // content.MaxBulkPublish ids are refused, not split; entries that fail
 // are in the result's Failed.
 func BulkPublish(ctx context.Context, c Caller, project string, ids []string) (*content.BulkResult, error) {
-	if err := checkProject(project); err != nil {
-		return nil, err
-	}
-	if err := batch("ids", len(ids), content.MaxBulkPublish, "entry ids"); err != nil {
-		return nil, err
-	}
-	if err := nonEmpty("ids", ids); err != nil {
+	if err := cmp.Or(checkProject(project), batch("ids", len(ids), content.MaxBulkPublish, "entry ids"), nonEmpty("ids", ids)); err != nil {
 		return nil, err
 	}
 	var w bulkWire
-	raw, err := call(ctx, c, toolBulkPublish, bulkPublishArgs{project, ids}, &w)
+	raw, err := call(ctx, c, "bulkPublishEntries", bulkPublishArgs{project, ids}, &w)
 	if err != nil {
 		return nil, err
 	}

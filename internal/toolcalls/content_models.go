@@ -1,6 +1,7 @@
 package toolcalls
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,55 +10,27 @@ import (
 	"github.com/locsvc/partner-go/internal/apierr"
 )
 
-// Model and field tool names on the content server.
-const (
-	toolListModels    = "listContentModels"
-	toolGetModel      = "getContentModel"
-	toolCreateModel   = "createContentModel"
-	toolUpdateModel   = "updateContentModel"
-	toolDeleteModel   = "deleteContentModel"
-	toolAddField      = "addField"
-	toolUpdateField   = "updateField"
-	toolRemoveField   = "removeField"
-	toolReorderFields = "reorderFields"
-)
-
 // modelWire is the Model result shape, and an item of listContentModels.
 type modelWire struct {
-	ID   string            `json:"id"`
-	Sl   string            `json:"sl"`
-	Dn   string            `json:"dn"`
-	Desc string            `json:"desc"`
-	Kind string            `json:"kind"`
-	Ico  string            `json:"ico"`
-	Vh   bool              `json:"vh"`
-	Ib   bool              `json:"ib"`
-	Ec   int               `json:"ec"`
-	Flds []json.RawMessage `json:"flds"`
+	ID, Sl, Dn, Desc, Kind, Ico string
+	Vh, Ib                      bool
+	Ec                          int
+	Flds                        []json.RawMessage
 }
 
 // fieldWire is the FieldOut result shape.
 type fieldWire struct {
-	ID   string `json:"id"`
-	Nm   string `json:"nm"`
-	Dn   string `json:"dn"`
-	Tp   string `json:"tp"`
-	Loc  bool   `json:"loc"`
-	Req  bool   `json:"req"`
-	Ph   string `json:"ph"`
-	Ht   string `json:"ht"`
-	Pos  int    `json:"pos"`
-	Opts *struct {
-		Ev []struct {
-			L string `json:"l"`
-			V string `json:"v"`
-		} `json:"ev"`
-		Sit bool `json:"sit"`
-	} `json:"opts"`
+	ID, Nm, Dn, Tp, Ph, Ht string
+	Loc, Req               bool
+	Pos                    int
+	Opts                   *struct {
+		Ev  []struct{ L, V string }
+		Sit bool
+	}
 	Fc *struct {
-		Tm string `json:"tm"`
-		Mp *bool  `json:"mp"`
-	} `json:"fc"`
+		Tm string
+		Mp *bool
+	}
 }
 
 // modelFrom decodes one model record; an odd record keeps its Raw.
@@ -104,15 +77,13 @@ func ListModels(ctx context.Context, c Caller, project string) ([]content.Model,
 	if err := checkProject(project); err != nil {
 		return nil, err
 	}
-	var w struct {
-		Mdls []json.RawMessage `json:"mdls"`
-	}
-	if _, err := call(ctx, c, toolListModels, projectArgs{Project: project}, &w); err != nil {
+	var w struct{ Mdls []json.RawMessage }
+	if _, err := call(ctx, c, "listContentModels", projectArgs{Project: project}, &w); err != nil {
 		return nil, err
 	}
 	ms := make([]content.Model, 0, len(w.Mdls))
 	for _, raw := range w.Mdls {
-		ms = append(ms, modelFrom(toolListModels, raw))
+		ms = append(ms, modelFrom("listContentModels", raw))
 	}
 	return ms, nil
 }
@@ -123,10 +94,7 @@ type modelSlugArgs struct {
 }
 
 func checkModelRef(project, model string) error {
-	if err := checkProject(project); err != nil {
-		return err
-	}
-	return required("model", model)
+	return cmp.Or(checkProject(project), required("model", model))
 }
 
 // GetModel returns one model with getContentModel.
@@ -134,11 +102,11 @@ func GetModel(ctx context.Context, c Caller, project, model string) (*content.Mo
 	if err := checkModelRef(project, model); err != nil {
 		return nil, err
 	}
-	raw, err := call(ctx, c, toolGetModel, modelSlugArgs{project, model}, &struct{}{})
+	raw, err := call(ctx, c, "getContentModel", modelSlugArgs{project, model}, &struct{}{})
 	if err != nil {
 		return nil, err
 	}
-	m := modelFrom(toolGetModel, raw)
+	m := modelFrom("getContentModel", raw)
 	return &m, nil
 }
 
@@ -164,6 +132,9 @@ type fieldOptionsArg struct {
 	ShowInTable  *bool          `json:"showInTable,omitempty"`
 }
 
+// enumValueArg, aiArg and fieldConfigArg are content.EnumValue,
+// content.AIGeneration and content.Relation with their wire names: each
+// converts from its content type.
 type enumValueArg struct {
 	Label string `json:"label"`
 	Value string `json:"value"`
@@ -185,12 +156,9 @@ type fieldConfigArg struct {
 }
 
 func checkFieldType(field string, t content.FieldType) error {
-	switch t {
-	case "", content.FieldText, content.FieldTextarea, content.FieldRichText, content.FieldNumber, content.FieldBoolean,
-		content.FieldDate, content.FieldDateTime, content.FieldEnum, content.FieldMedia, content.FieldRelation:
-		return nil
-	}
-	return apierr.ArgumentError(field, fmt.Sprintf("%s is not a field type (text, textarea, richtext, number, boolean, date, datetime, enum, media, relation)", apierr.Quote(string(t))))
+	return oneOf(field, t, "a field type (text, textarea, richtext, number, boolean, date, datetime, enum, media, relation)",
+		"", content.FieldText, content.FieldTextarea, content.FieldRichText, content.FieldNumber, content.FieldBoolean,
+		content.FieldDate, content.FieldDateTime, content.FieldEnum, content.FieldMedia, content.FieldRelation)
 }
 
 func optionsArg(field string, o *content.FieldOptions) (*fieldOptionsArg, error) {
@@ -204,56 +172,33 @@ func optionsArg(field string, o *content.FieldOptions) (*fieldOptionsArg, error)
 	for i, ev := range o.EnumValues {
 		for _, p := range [...]struct{ name, s string }{{"Label", ev.Label}, {"Value", ev.Value}} {
 			f := fmt.Sprintf("%s.EnumValues[%d].%s", field, i, p.name)
-			if err := required(f, p.s); err != nil {
-				return nil, err
-			}
-			if err := maxLen(f, p.s, 200); err != nil {
+			if err := cmp.Or(required(f, p.s), maxLen(f, p.s, 200)); err != nil {
 				return nil, err
 			}
 		}
-		w.EnumValues = append(w.EnumValues, enumValueArg{Label: ev.Label, Value: ev.Value})
+		w.EnumValues = append(w.EnumValues, enumValueArg(ev))
 	}
 	if o.Unsplash != nil {
 		w.Unsplash = &enabledArg{Enabled: *o.Unsplash}
 	}
 	if ai := o.AIGeneration; ai != nil {
-		if err := maxLen(field+".AIGeneration.Prompt", ai.Prompt, 2000); err != nil {
+		if err := cmp.Or(maxLen(field+".AIGeneration.Prompt", ai.Prompt, 2000), maxLen(field+".AIGeneration.Model", ai.Model, 100)); err != nil {
 			return nil, err
 		}
-		if err := maxLen(field+".AIGeneration.Model", ai.Model, 100); err != nil {
-			return nil, err
-		}
-		w.AIGeneration = &aiArg{Enabled: ai.Enabled, Prompt: ai.Prompt, Model: ai.Model}
+		w.AIGeneration = (*aiArg)(ai)
 	}
 	return w, nil
-}
-
-func relationArg(r *content.Relation) *fieldConfigArg {
-	if r == nil {
-		return nil
-	}
-	return &fieldConfigArg{TargetModel: r.TargetModel, Multiple: r.Multiple}
 }
 
 // newFieldArgs checks a NewField and returns its wire form; field names
 // it in errors.
 func newFieldArgs(field string, f content.NewField) (fieldArgs, error) {
-	if err := pattern(field+".Name", f.Name, 100, fieldNameRE, "a-z, 0-9 and _, not starting with a digit"); err != nil {
-		return fieldArgs{}, err
-	}
-	if err := required(field+".DisplayName", f.DisplayName); err != nil {
-		return fieldArgs{}, err
-	}
-	if err := maxLen(field+".DisplayName", f.DisplayName, 200); err != nil {
-		return fieldArgs{}, err
-	}
-	if err := checkFieldType(field+".Type", f.Type); err != nil {
-		return fieldArgs{}, err
-	}
-	if err := maxLen(field+".Placeholder", f.Placeholder, 500); err != nil {
-		return fieldArgs{}, err
-	}
-	if err := maxLen(field+".HelpText", f.HelpText, 500); err != nil {
+	if err := cmp.Or(
+		pattern(field+".Name", f.Name, 100, fieldNameRE, "a-z, 0-9 and _, not starting with a digit"),
+		required(field+".DisplayName", f.DisplayName), maxLen(field+".DisplayName", f.DisplayName, 200),
+		checkFieldType(field+".Type", f.Type),
+		maxLen(field+".Placeholder", f.Placeholder, 500), maxLen(field+".HelpText", f.HelpText, 500),
+	); err != nil {
 		return fieldArgs{}, err
 	}
 	if f.Position != nil && *f.Position < 0 {
@@ -266,7 +211,7 @@ func newFieldArgs(field string, f content.NewField) (fieldArgs, error) {
 	w := fieldArgs{
 		Name: f.Name, DisplayName: f.DisplayName, Type: string(f.Type),
 		Localized: trueOrNil(f.Localized), Required: trueOrNil(f.Required),
-		Position: f.Position, Options: opts, FieldConfig: relationArg(f.Relation),
+		Position: f.Position, Options: opts, FieldConfig: (*fieldConfigArg)(f.Relation),
 	}
 	if f.Placeholder != "" {
 		w.Placeholder = &f.Placeholder
@@ -290,47 +235,16 @@ type createModelArgs struct {
 }
 
 func checkKind(k content.ModelKind) error {
-	switch k {
-	case "", content.KindCollection, content.KindSingle:
-		return nil
-	}
-	return apierr.ArgumentError("Kind", fmt.Sprintf("%s is not collection or single", apierr.Quote(string(k))))
-}
-
-// modelWrite is the answer of createContentModel and updateContentModel.
-type modelWrite struct {
-	Model json.RawMessage `json:"model"`
-}
-
-// writtenModel decodes a model write's answer.
-func writtenModel(tool string, w modelWrite) (*content.Model, error) {
-	if !isObject(w.Model) {
-		return nil, fmt.Errorf("partner: tool %s: %w: the result has no model", tool, apierr.ErrUnexpectedResponse)
-	}
-	m := modelFrom(tool, w.Model)
-	return &m, nil
+	return oneOf("Kind", k, "collection or single", "", content.KindCollection, content.KindSingle)
 }
 
 // CreateModel creates a model with createContentModel.
 func CreateModel(ctx context.Context, c Caller, project string, m content.NewModel) (*content.Model, error) {
-	if err := checkProject(project); err != nil {
-		return nil, err
-	}
-	if err := pattern("Slug", m.Slug, 100, modelSlugRE, "a-z, 0-9 and -"); err != nil {
-		return nil, err
-	}
-	if err := required("DisplayName", m.DisplayName); err != nil {
-		return nil, err
-	}
-	for _, l := range [...]struct {
-		field, s string
-		n        int
-	}{{"DisplayName", m.DisplayName, 200}, {"Description", m.Description, 1000}, {"Icon", m.Icon, 50}} {
-		if err := maxLen(l.field, l.s, l.n); err != nil {
-			return nil, err
-		}
-	}
-	if err := checkKind(m.Kind); err != nil {
+	if err := cmp.Or(
+		checkProject(project), pattern("Slug", m.Slug, 100, modelSlugRE, "a-z, 0-9 and -"),
+		required("DisplayName", m.DisplayName), maxLen("DisplayName", m.DisplayName, 200),
+		maxLen("Description", m.Description, 1000), maxLen("Icon", m.Icon, 50), checkKind(m.Kind),
+	); err != nil {
 		return nil, err
 	}
 	args := createModelArgs{
@@ -351,11 +265,7 @@ func CreateModel(ctx context.Context, c Caller, project string, m content.NewMod
 		}
 		args.Fields = append(args.Fields, fa)
 	}
-	var w modelWrite
-	if _, err := call(ctx, c, toolCreateModel, args, &w); err != nil {
-		return nil, err
-	}
-	return writtenModel(toolCreateModel, w)
+	return writeModel(ctx, c, "createContentModel", args)
 }
 
 type updateModelArgs struct {
@@ -371,23 +281,10 @@ type updateModelArgs struct {
 
 // UpdateModel changes a model with updateContentModel.
 func UpdateModel(ctx context.Context, c Caller, project, model string, u content.ModelUpdate) (*content.Model, error) {
-	if err := checkModelRef(project, model); err != nil {
-		return nil, err
-	}
-	if err := maxLen("DisplayName", u.DisplayName, 200); err != nil {
-		return nil, err
-	}
-	if u.Description != nil {
-		if err := maxLen("Description", *u.Description, 1000); err != nil {
-			return nil, err
-		}
-	}
-	if u.Icon != nil {
-		if err := maxLen("Icon", *u.Icon, 50); err != nil {
-			return nil, err
-		}
-	}
-	if err := checkKind(u.Kind); err != nil {
+	if err := cmp.Or(
+		checkModelRef(project, model), maxLen("DisplayName", u.DisplayName, 200),
+		maxLen("Description", deref(u.Description), 1000), maxLen("Icon", deref(u.Icon), 50), checkKind(u.Kind),
+	); err != nil {
 		return nil, err
 	}
 	if u == (content.ModelUpdate{}) {
@@ -397,11 +294,7 @@ func UpdateModel(ctx context.Context, c Caller, project, model string, u content
 		Project: project, ModelSlug: model, DisplayName: u.DisplayName, Description: u.Description,
 		Kind: string(u.Kind), Icon: u.Icon, EnableVersionHistory: u.VersionHistory, IncludeBody: u.IncludeBody,
 	}
-	var w modelWrite
-	if _, err := call(ctx, c, toolUpdateModel, args, &w); err != nil {
-		return nil, err
-	}
-	return writtenModel(toolUpdateModel, w)
+	return writeModel(ctx, c, "updateContentModel", args)
 }
 
 // DeleteModel deletes a model, its fields and entries with
@@ -410,11 +303,7 @@ func DeleteModel(ctx context.Context, c Caller, project, model string) error {
 	if err := checkModelRef(project, model); err != nil {
 		return err
 	}
-	text, err := c.Call(ctx, toolDeleteModel, modelSlugArgs{project, model})
-	if err != nil {
-		return err
-	}
-	return confirmed(toolDeleteModel, text)
+	return confirm(ctx, c, "deleteContentModel", modelSlugArgs{project, model})
 }
 
 type addFieldArgs struct {
@@ -423,17 +312,16 @@ type addFieldArgs struct {
 	fieldArgs
 }
 
-// fieldWrite is the answer of addField and updateField.
-type fieldWrite struct {
-	Field json.RawMessage `json:"field"`
+// writeModel calls a tool that answers with the model it wrote.
+func writeModel(ctx context.Context, c Caller, tool string, args any) (*content.Model, error) {
+	m, _, err := write(ctx, c, tool, args, "model", modelFrom)
+	return m, err
 }
 
-func writtenField(tool string, w fieldWrite) (*content.Field, error) {
-	if !isObject(w.Field) {
-		return nil, fmt.Errorf("partner: tool %s: %w: the result has no field", tool, apierr.ErrUnexpectedResponse)
-	}
-	f := fieldFrom(tool, w.Field)
-	return &f, nil
+// writeField calls a tool that answers with the field it wrote.
+func writeField(ctx context.Context, c Caller, tool string, args any) (*content.Field, error) {
+	f, _, err := write(ctx, c, tool, args, "field", fieldFrom)
+	return f, err
 }
 
 // AddField adds a field to a model with addField.
@@ -445,11 +333,7 @@ func AddField(ctx context.Context, c Caller, project, model string, f content.Ne
 	if err != nil {
 		return nil, err
 	}
-	var w fieldWrite
-	if _, err := call(ctx, c, toolAddField, addFieldArgs{project, model, fa}, &w); err != nil {
-		return nil, err
-	}
-	return writtenField(toolAddField, w)
+	return writeField(ctx, c, "addField", addFieldArgs{project, model, fa})
 }
 
 type updateFieldArgs struct {
@@ -461,27 +345,11 @@ type updateFieldArgs struct {
 
 // UpdateField changes a field with updateField.
 func UpdateField(ctx context.Context, c Caller, project, model, name string, u content.FieldUpdate) (*content.Field, error) {
-	if err := checkModelRef(project, model); err != nil {
+	if err := cmp.Or(
+		checkModelRef(project, model), required("field name", name), maxLen("DisplayName", u.DisplayName, 200),
+		checkFieldType("Type", u.Type), maxLen("Placeholder", deref(u.Placeholder), 500), maxLen("HelpText", deref(u.HelpText), 500),
+	); err != nil {
 		return nil, err
-	}
-	if err := required("field name", name); err != nil {
-		return nil, err
-	}
-	if err := maxLen("DisplayName", u.DisplayName, 200); err != nil {
-		return nil, err
-	}
-	if err := checkFieldType("Type", u.Type); err != nil {
-		return nil, err
-	}
-	for _, p := range [...]struct {
-		field string
-		s     *string
-	}{{"Placeholder", u.Placeholder}, {"HelpText", u.HelpText}} {
-		if p.s != nil {
-			if err := maxLen(p.field, *p.s, 500); err != nil {
-				return nil, err
-			}
-		}
 	}
 	opts, err := optionsArg("Options", u.Options)
 	if err != nil {
@@ -492,13 +360,9 @@ func UpdateField(ctx context.Context, c Caller, project, model, name string, u c
 	}
 	fa := fieldArgs{
 		DisplayName: u.DisplayName, Type: string(u.Type), Localized: u.Localized, Required: u.Required,
-		Placeholder: u.Placeholder, HelpText: u.HelpText, Options: opts, FieldConfig: relationArg(u.Relation),
+		Placeholder: u.Placeholder, HelpText: u.HelpText, Options: opts, FieldConfig: (*fieldConfigArg)(u.Relation),
 	}
-	var w fieldWrite
-	if _, err := call(ctx, c, toolUpdateField, updateFieldArgs{project, model, name, fa}, &w); err != nil {
-		return nil, err
-	}
-	return writtenField(toolUpdateField, w)
+	return writeField(ctx, c, "updateField", updateFieldArgs{project, model, name, fa})
 }
 
 type fieldNameArgs struct {
@@ -510,17 +374,10 @@ type fieldNameArgs struct {
 // RemoveField removes a field and its values in every entry with
 // removeField.
 func RemoveField(ctx context.Context, c Caller, project, model, name string) error {
-	if err := checkModelRef(project, model); err != nil {
+	if err := cmp.Or(checkModelRef(project, model), required("field name", name)); err != nil {
 		return err
 	}
-	if err := required("field name", name); err != nil {
-		return err
-	}
-	text, err := c.Call(ctx, toolRemoveField, fieldNameArgs{project, model, name})
-	if err != nil {
-		return err
-	}
-	return confirmed(toolRemoveField, text)
+	return confirm(ctx, c, "removeField", fieldNameArgs{project, model, name})
 }
 
 type reorderArgs struct {
@@ -541,21 +398,5 @@ func ReorderFields(ctx context.Context, c Caller, project, model string, names [
 	if err := nonEmpty("field names", names); err != nil {
 		return err
 	}
-	text, err := c.Call(ctx, toolReorderFields, reorderArgs{project, model, names})
-	if err != nil {
-		return err
-	}
-	return confirmed(toolReorderFields, text)
-}
-
-// isObject reports whether raw is a JSON object.
-func isObject(raw json.RawMessage) bool {
-	for _, b := range raw {
-		switch b {
-		case ' ', '\t', '\r', '\n':
-			continue
-		}
-		return b == '{'
-	}
-	return false
+	return confirm(ctx, c, "reorderFields", reorderArgs{project, model, names})
 }

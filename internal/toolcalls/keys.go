@@ -13,22 +13,12 @@ import (
 	"github.com/locsvc/partner-go/translations"
 )
 
-// Tool names on the translations server.
-const (
-	toolListKeys   = "listKeys"
-	toolCreateKeys = "createKeys"
-	toolUpdateKeys = "updateKeys"
-	toolDeleteKeys = "deleteKeys"
-)
-
 // pubWire is the pending-publish object of the write tools: pub
 // {has, cnt, hint} or pendingPublish {hasChanges, count, hint}.
 type pubWire struct {
-	Has        bool   `json:"has"`
-	Cnt        int    `json:"cnt"`
-	HasChanges bool   `json:"hasChanges"`
-	Count      int    `json:"count"`
-	Hint       string `json:"hint"`
+	Has, HasChanges bool
+	Cnt, Count      int
+	Hint            string
 }
 
 func (p *pubWire) pending() *translations.PendingPublish {
@@ -46,6 +36,8 @@ type newKeyWire struct {
 	NC *nsContextWire    `json:"nc,omitempty"`
 }
 
+// nsContextWire is translations.NamespaceContext with its wire names: the
+// one converts to the other.
 type nsContextWire struct {
 	Description string   `json:"description,omitempty"`
 	Team        string   `json:"team,omitempty"`
@@ -61,41 +53,26 @@ type createKeysArgs struct {
 }
 
 type createKeysWire struct {
-	OK  bool `json:"ok"`
-	Cnt int  `json:"cnt"`
-	New int  `json:"new"`
-	Ren int  `json:"ren"`
-	Dup int  `json:"dup"`
-	K   []struct {
-		K  string          `json:"k"`
-		ID string          `json:"id"`
-		Tr json.RawMessage `json:"tr"`
-	} `json:"k"`
-	Skip []struct {
-		K      string `json:"k"`
-		Reason string `json:"reason"`
-	} `json:"skip"`
+	OK                 bool
+	Cnt, New, Ren, Dup int
+	K                  []struct {
+		K, ID string
+		Tr    json.RawMessage
+	}
+	Skip []struct{ K, Reason string }
 	Warn []struct {
-		K     string      `json:"k"`
-		NS    string      `json:"ns"`
-		Other flexStrings `json:"other"`
-	} `json:"warn"`
+		K, NS string
+		Other flexStrings
+	}
 	Blocked []struct {
-		K     string    `json:"k"`
-		NS    string    `json:"ns"`
-		Src   string    `json:"src"`
-		Reuse []keyRefW `json:"reuse"`
-		Why   string    `json:"why"`
-	} `json:"blocked"`
-	Pub  *pubWire `json:"pub"`
-	Hint string   `json:"hint"`
+		K, NS, Src, Why string
+		Reuse           []keyRefW
+	}
+	Pub  *pubWire
+	Hint string
 }
 
-type keyRefW struct {
-	ID string `json:"id"`
-	K  string `json:"k"`
-	NS string `json:"ns"`
-}
+type keyRefW struct{ ID, K, NS string }
 
 // CreateKeys creates keys with createKeys. Existing keys (same name and
 // namespace) are skipped and reported in the result.
@@ -111,14 +88,10 @@ func CreateKeys(ctx context.Context, c Caller, project string, ks []keys.NewKey,
 		if k.Name == "" {
 			return nil, apierr.ArgumentError(fmt.Sprintf("keys[%d].Name", i), "is empty")
 		}
-		w := newKeyWire{N: k.Name, NS: k.Namespace, V: k.SourceText, T: k.Translations}
-		if nc := k.Context; nc != nil {
-			w.NC = &nsContextWire{Description: nc.Description, Team: nc.Team, Domain: nc.Domain, AIPrompt: nc.AIPrompt, Tags: nc.Tags}
-		}
-		args.K[i] = w
+		args.K[i] = newKeyWire{N: k.Name, NS: k.Namespace, V: k.SourceText, T: k.Translations, NC: (*nsContextWire)(k.Context)}
 	}
 	var w createKeysWire
-	raw, err := call(ctx, c, toolCreateKeys, args, &w)
+	raw, err := call(ctx, c, "createKeys", args, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -156,24 +129,20 @@ type listKeysArgs struct {
 }
 
 type listKeysWire struct {
-	Tot     int               `json:"tot"`
-	Pg      int               `json:"pg"`
-	Lim     int               `json:"lim"`
-	HasMore bool              `json:"has_more"`
-	NSS     flexStrings       `json:"nss"`
-	K       []json.RawMessage `json:"k"`
-	Note    string            `json:"note"`
+	Tot, Pg, Lim int
+	HasMore      bool `json:"has_more"`
+	NSS          flexStrings
+	K            []json.RawMessage
+	Note         string
 }
 
 type keyWire struct {
-	K   string            `json:"k"`
-	NS  json.RawMessage   `json:"ns"`
-	ID  string            `json:"id"`
-	Src string            `json:"src"`
-	TL  flexStrings       `json:"tl"`
-	TLC int               `json:"tlc"`
-	Tr  map[string]string `json:"tr"`
-	P   bool              `json:"p"`
+	K, ID, Src string
+	NS         json.RawMessage
+	TL         flexStrings
+	TLC        int
+	Tr         map[string]string
+	P          bool
 }
 
 // namespace resolves a key's ns: an index into the page's namespaces, or
@@ -190,22 +159,13 @@ func namespace(ns json.RawMessage, names []string) string {
 }
 
 func checkListOptions(project string, opt keys.ListOptions) error {
-	if err := checkProject(project); err != nil {
-		return err
-	}
-	if err := between("PageSize", opt.PageSize, 1, keys.MaxPageSize); err != nil {
-		return err
-	}
-	return nonEmpty("Namespaces", opt.Namespaces)
+	return cmp.Or(checkProject(project), between("PageSize", opt.PageSize, 1, keys.MaxPageSize), nonEmpty("Namespaces", opt.Namespaces))
 }
 
 // ListKeys returns one page (from 1) of listKeys.
 func ListKeys(ctx context.Context, c Caller, project string, opt keys.ListOptions, page int) (*keys.Page, error) {
-	if err := checkListOptions(project, opt); err != nil {
+	if err := cmp.Or(checkListOptions(project, opt), checkPage(page)); err != nil {
 		return nil, err
-	}
-	if page < 1 {
-		return nil, apierr.ArgumentError("page", fmt.Sprintf("is %d; pages count from 1", page))
 	}
 	return listKeys(ctx, c, project, opt, page)
 }
@@ -216,18 +176,15 @@ func listKeys(ctx context.Context, c Caller, project string, opt keys.ListOption
 		MissingLanguage: opt.MissingLanguage, Fields: opt.Fields, Page: page, Limit: opt.PageSize,
 	}
 	var w listKeysWire
-	raw, err := call(ctx, c, toolListKeys, args, &w)
+	raw, err := call(ctx, c, "listKeys", args, &w)
 	if err != nil {
 		return nil, err
 	}
-	p := &keys.Page{Total: w.Tot, Number: w.Pg, PageSize: w.Lim, HasMore: w.HasMore, Namespaces: w.NSS, Note: w.Note, Raw: raw}
-	if p.Number == 0 {
-		p.Number = page
-	}
+	p := &keys.Page{Total: w.Tot, Number: cmp.Or(w.Pg, page), PageSize: w.Lim, HasMore: w.HasMore, Namespaces: w.NSS, Note: w.Note, Raw: raw}
 	p.Keys = make([]keys.Key, 0, len(w.K))
 	for _, kr := range w.K {
 		var kw keyWire
-		_ = decode(toolListKeys, kr, &kw) // an odd record keeps its Raw
+		_ = decode("listKeys", kr, &kw) // an odd record keeps its Raw
 		p.Keys = append(p.Keys, keys.Key{
 			Name: kw.K, Namespace: namespace(kw.NS, w.NSS), ID: kw.ID, SourceText: kw.Src,
 			TranslatedLanguages: kw.TL, TranslatedLanguageCount: kw.TLC, Translations: kw.Tr,
@@ -241,46 +198,16 @@ func listKeys(ctx context.Context, c Caller, project string, opt keys.ListOption
 // service says there are no more. PageSize 0 fetches keys.MaxPageSize keys
 // per request. An error ends the iteration after it is yielded.
 func KeyPages(ctx context.Context, c Caller, project string, opt keys.ListOptions) iter.Seq2[*keys.Page, error] {
-	return func(yield func(*keys.Page, error) bool) {
-		if err := checkListOptions(project, opt); err != nil {
-			yield(nil, err)
-			return
-		}
-		if opt.PageSize == 0 {
-			opt.PageSize = keys.MaxPageSize
-		}
-		for page := 1; ; page++ {
-			p, err := listKeys(ctx, c, project, opt, page)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			if !yield(p, nil) {
-				return
-			}
-			// An empty page that claims more would loop forever.
-			if !p.HasMore || len(p.Keys) == 0 {
-				return
-			}
-		}
-	}
+	check := checkListOptions(project, opt)
+	opt.PageSize = cmp.Or(opt.PageSize, keys.MaxPageSize)
+	fetch := func(page int) (*keys.Page, error) { return listKeys(ctx, c, project, opt, page) }
+	// An empty page that claims more would loop forever.
+	return pages(check, fetch, func(p *keys.Page) bool { return p.HasMore && len(p.Keys) > 0 })
 }
 
 // AllKeys iterates over every key of every page of listKeys.
 func AllKeys(ctx context.Context, c Caller, project string, opt keys.ListOptions) iter.Seq2[keys.Key, error] {
-	return func(yield func(keys.Key, error) bool) {
-		for p, err := range KeyPages(ctx, c, project, opt) {
-			if err != nil {
-				yield(keys.Key{}, err)
-				return
-			}
-			for _, k := range p.Keys {
-				if !yield(k, nil) {
-					return
-				}
-			}
-		}
-	}
+	return items(KeyPages(ctx, c, project, opt), func(p *keys.Page) []keys.Key { return p.Keys })
 }
 
 type updateWire struct {
@@ -300,19 +227,14 @@ type updateKeysArgs struct {
 // written and the items that failed.
 type batchWire struct {
 	Upd []struct {
-		ID  string      `json:"id"`
-		K   string      `json:"k"`
-		Lng flexStrings `json:"lng"`
-		Src bool        `json:"src"`
-	} `json:"upd"`
+		ID, K string
+		Lng   flexStrings
+		Src   bool
+	}
 	Errors []struct {
-		ID   string      `json:"id"`
-		K    string      `json:"k"`
-		NS   string      `json:"ns"`
-		L    flexStrings `json:"l"`
-		Code string      `json:"code"`
-		Msg  string      `json:"msg"`
-	} `json:"errors"`
+		ID, K, NS, Code, Msg string
+		L                    flexStrings
+	}
 }
 
 // results returns the keys written and the items that failed.
@@ -327,11 +249,11 @@ func (w *batchWire) results() (updated []translations.UpdatedKey, failed []trans
 }
 
 type updateKeysWire struct {
-	OK  bool `json:"ok"`
-	Cnt int  `json:"cnt"`
+	OK  bool
+	Cnt int
 	batchWire
-	Pub  *pubWire `json:"pub"`
-	Hint string   `json:"hint"`
+	Pub  *pubWire
+	Hint string
 }
 
 // UpdateKeys changes texts with updateKeys. Unknown key ids are listed in
@@ -345,16 +267,14 @@ func UpdateKeys(ctx context.Context, c Caller, project string, us []keys.Update)
 	}
 	args := updateKeysArgs{Project: project, T: make([]updateWire, len(us))}
 	for i, u := range us {
-		switch {
-		case u.KeyID == "":
-			return nil, apierr.ArgumentError(fmt.Sprintf("updates[%d].KeyID", i), "is empty")
-		case u.Language == "":
-			return nil, apierr.ArgumentError(fmt.Sprintf("updates[%d].Language", i), "is empty")
+		f := fmt.Sprintf("updates[%d].", i)
+		if err := cmp.Or(required(f+"KeyID", u.KeyID), required(f+"Language", u.Language)); err != nil {
+			return nil, err
 		}
 		args.T[i] = updateWire{ID: u.KeyID, L: u.Language, T: u.Text, S: u.Source, ST: u.Status}
 	}
 	var w updateKeysWire
-	raw, err := call(ctx, c, toolUpdateKeys, args, &w)
+	raw, err := call(ctx, c, "updateKeys", args, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -369,28 +289,22 @@ type deleteKeysArgs struct {
 }
 
 type deleteKeysWire struct {
-	OK   bool        `json:"ok"`
-	Cnt  int         `json:"cnt"`
-	MK   []keyRefW   `json:"mk"`
-	Skip flexStrings `json:"skip"`
-	Pub  *pubWire    `json:"pub"`
-	Hint string      `json:"hint"`
+	OK   bool
+	Cnt  int
+	MK   []keyRefW
+	Skip flexStrings
+	Pub  *pubWire
+	Hint string
 }
 
 // DeleteKeys marks keys deleted with deleteKeys (permanent at the next
 // publish). More than keys.MaxDelete ids are refused, not split.
 func DeleteKeys(ctx context.Context, c Caller, project string, ids []string) (*keys.DeleteResult, error) {
-	if err := checkProject(project); err != nil {
-		return nil, err
-	}
-	if err := batch("ids", len(ids), keys.MaxDelete, "key ids"); err != nil {
-		return nil, err
-	}
-	if err := nonEmpty("ids", ids); err != nil {
+	if err := cmp.Or(checkProject(project), batch("ids", len(ids), keys.MaxDelete, "key ids"), nonEmpty("ids", ids)); err != nil {
 		return nil, err
 	}
 	var w deleteKeysWire
-	raw, err := call(ctx, c, toolDeleteKeys, deleteKeysArgs{Project: project, KeyIDs: ids}, &w)
+	raw, err := call(ctx, c, "deleteKeys", deleteKeysArgs{Project: project, KeyIDs: ids}, &w)
 	if err != nil {
 		return nil, err
 	}

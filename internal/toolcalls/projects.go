@@ -5,16 +5,11 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/locsvc/partner-go/translations"
-)
-
-// Project tool names on the translations server.
-const (
-	toolListProjects = "listProjects"
-	toolGetProject   = "getProject"
 )
 
 // present returns raw, or nil when it is absent or null.
@@ -27,28 +22,16 @@ func present(raw json.RawMessage) json.RawMessage {
 
 // namespaceWire is a namespace record, long or abbreviated.
 type namespaceWire struct {
-	Nm          string          `json:"nm"`
-	Name        string          `json:"name"`
-	Desc        string          `json:"desc"`
-	Description string          `json:"description"`
-	KC          flexCount       `json:"kc"`
-	KeyCount    flexCount       `json:"keyCount"`
-	Ctx         json.RawMessage `json:"ctx"`
-	Context     json.RawMessage `json:"context"`
+	Nm, Name, Desc, Description string
+	KC, KeyCount                flexCount
+	Ctx, Context                json.RawMessage
 }
 
 // nsContextAnswer is a namespace's context: the abbreviated {t, d, ap, tg}
 // or the long form createKeys takes.
 type nsContextAnswer struct {
-	T           string      `json:"t"`
-	Team        string      `json:"team"`
-	D           string      `json:"d"`
-	Domain      string      `json:"domain"`
-	AP          string      `json:"ap"`
-	AIPrompt    string      `json:"aiPrompt"`
-	TG          flexStrings `json:"tg"`
-	Tags        flexStrings `json:"tags"`
-	Description string      `json:"description"`
+	T, Team, D, Domain, AP, AIPrompt, Description string
+	TG, Tags                                      flexStrings
 }
 
 // namespacesWire decodes namespace details sent as a list of records (or
@@ -71,13 +54,7 @@ func (n *namespacesWire) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	out := make(namespacesWire, 0, len(byName))
-	for _, name := range slices.Sorted(func(yield func(string) bool) {
-		for k := range byName {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
 		out = append(out, namespaceFrom(name, byName[name]))
 	}
 	*n = out
@@ -130,31 +107,25 @@ func namespaceFrom(name string, raw json.RawMessage) translations.Namespace {
 }
 
 type projectSummaryWire struct {
-	ID               string      `json:"id"`
-	Slug             string      `json:"slug"`
-	Name             string      `json:"name"`
-	OrganizationName string      `json:"organizationName"`
-	SourceLanguage   string      `json:"sourceLanguage"`
-	TargetLanguages  flexStrings `json:"targetLanguages"`
-	CDNFormat        string      `json:"cdnFormat"`
-	FileStructure    string      `json:"fileStructure"`
-	KeyFormat        string      `json:"keyFormat"`
+	ID, Slug, Name, OrganizationName, SourceLanguage string
+	TargetLanguages                                  flexStrings
+	CDNFormat, FileStructure, KeyFormat              string
 }
 
 // ListProjects lists the projects the grant can use, with listProjects.
 func ListProjects(ctx context.Context, c Caller) (*translations.ProjectList, error) {
 	var w struct {
-		Projects   []json.RawMessage `json:"projects"`
-		CDNBaseURL string            `json:"cdnBaseUrl"`
+		Projects   []json.RawMessage
+		CDNBaseURL string
 	}
-	raw, err := call(ctx, c, toolListProjects, struct{}{}, &w)
+	raw, err := call(ctx, c, "listProjects", struct{}{}, &w)
 	if err != nil {
 		return nil, err
 	}
 	r := &translations.ProjectList{CDNBaseURL: w.CDNBaseURL, Raw: raw}
 	for _, pr := range w.Projects {
 		var p projectSummaryWire
-		_ = decode(toolListProjects, pr, &p)
+		_ = decode("listProjects", pr, &p)
 		r.Projects = append(r.Projects, translations.ProjectSummary{
 			ID: p.ID, Slug: p.Slug, Name: p.Name, OrganizationName: p.OrganizationName,
 			SourceLanguage: p.SourceLanguage, TargetLanguages: p.TargetLanguages, CDNFormat: p.CDNFormat,
@@ -167,24 +138,15 @@ func ListProjects(ctx context.Context, c Caller) (*translations.ProjectList, err
 }
 
 type getProjectWire struct {
-	Prj string         `json:"prj"`
-	SL  string         `json:"sl"`
-	NSS namespacesWire `json:"nss"`
-	Lng flexStrings    `json:"lng"`
-	TK  flexCount      `json:"tk"`
-	Cov map[string]struct {
-		Tr  int `json:"tr"`
-		Pct int `json:"pct"`
-	} `json:"cov"`
-	CDN *struct {
-		Base string      `json:"base"`
-		Mfst string      `json:"mfst"`
-		Pat  string      `json:"pat"`
-		Ex   flexStrings `json:"ex"`
-		FS   string      `json:"fs"`
-		KF   string      `json:"kf"`
-	} `json:"cdn"`
-	Msg string `json:"msg"`
+	Prj, SL, Msg string
+	NSS          namespacesWire
+	Lng          flexStrings
+	TK           flexCount
+	Cov          map[string]struct{ Tr, Pct int }
+	CDN          *struct {
+		Base, Mfst, Pat, FS, KF string
+		Ex                      flexStrings
+	}
 }
 
 // GetProject reads a project's overview with getProject.
@@ -193,7 +155,7 @@ func GetProject(ctx context.Context, c Caller, project string) (*translations.Pr
 		return nil, err
 	}
 	var w getProjectWire
-	raw, err := call(ctx, c, toolGetProject, projectArgs{project}, &w)
+	raw, err := call(ctx, c, "getProject", projectArgs{project}, &w)
 	if err != nil {
 		return nil, err
 	}

@@ -11,20 +11,6 @@ import (
 	"github.com/locsvc/partner-go/translations"
 )
 
-// Tool names on the translations server.
-const (
-	toolGetTranslations = "getTranslations"
-	toolSetTranslations = "setTranslations"
-	toolPending         = "getPendingChanges"
-	toolPublish         = "publishTranslations"
-	toolGetSyncs        = "getSyncs"
-	toolGetSync         = "getSync"
-	toolCancelSync      = "cancelSync"
-	toolContext         = "getTranslationContext"
-	toolProposeLangs    = "proposeLanguages"
-	toolEditLangs       = "proposeLanguageEdits"
-)
-
 type projectArgs struct {
 	Project string `json:"project"`
 }
@@ -42,46 +28,23 @@ type getTranslationsArgs struct {
 // getTranslationsWire accepts the long and the abbreviated form of the
 // answer: the server sends either.
 type getTranslationsWire struct {
-	Project        string `json:"project"`
-	Prj            string `json:"prj"`
-	SourceLanguage string `json:"sourceLanguage"`
-	SL             string `json:"sl"`
-	Returned       int    `json:"returned"`
-	Ret            int    `json:"ret"`
-	Total          int    `json:"total"`
-	Tot            int    `json:"tot"`
-	HasMore        bool   `json:"hasMore"`
-	HasMore2       bool   `json:"has_more"`
-	Keys           []struct {
-		ID           string                     `json:"id"`
-		Key          string                     `json:"key"`
-		K            string                     `json:"k"`
-		Namespace    string                     `json:"namespace"`
-		NS           string                     `json:"ns"`
-		SourceText   string                     `json:"sourceText"`
-		Src          string                     `json:"src"`
-		Translations map[string]translationWire `json:"translations"`
-		Tr           map[string]translationWire `json:"tr"`
-	} `json:"keys"`
-	NamespaceDetails namespacesWire `json:"namespaceDetails"`
-	NSD              namespacesWire `json:"nsd"`
-	Hint             string         `json:"hint"`
+	Project, Prj, SourceLanguage, SL string
+	Returned, Ret, Total, Tot        int
+	HasMore                          bool
+	HasMore2                         bool `json:"has_more"`
+	Keys                             []struct {
+		ID, Key, K, Namespace, NS, SourceText, Src string
+		Translations, Tr                           map[string]translationWire
+	}
+	NamespaceDetails, NSD namespacesWire
+	Hint                  string
 }
 
-type translationWire struct {
-	ID     string `json:"id"`
-	Text   string `json:"text"`
-	T      string `json:"t"`
-	Status string `json:"status"`
-	St     string `json:"st"`
-}
+type translationWire struct{ ID, Text, T, Status, St string }
 
 // GetTranslations reads translations with getTranslations.
 func GetTranslations(ctx context.Context, c Caller, project string, q translations.GetOptions) (*translations.Result, error) {
-	if err := checkProject(project); err != nil {
-		return nil, err
-	}
-	if err := between("Limit", q.Limit, 1, translations.MaxGetLimit); err != nil {
+	if err := cmp.Or(checkProject(project), between("Limit", q.Limit, 1, translations.MaxGetLimit)); err != nil {
 		return nil, err
 	}
 	switch q.Status {
@@ -97,7 +60,7 @@ func GetTranslations(ctx context.Context, c Caller, project string, q translatio
 		Keys: q.Keys, Status: string(q.Status), Limit: q.Limit,
 	}
 	var w getTranslationsWire
-	raw, err := call(ctx, c, toolGetTranslations, args, &w)
+	raw, err := call(ctx, c, "getTranslations", args, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -134,21 +97,17 @@ type setTranslationsArgs struct {
 }
 
 type setTranslationsWire struct {
-	OK    bool `json:"ok"`
-	Cnt   int  `json:"cnt"`
-	Wrote int  `json:"wrote"`
+	OK         bool
+	Cnt, Wrote int
 	batchWire
-	Pub  *pubWire `json:"pub"`
-	Hint string   `json:"hint"`
+	Pub  *pubWire
+	Hint string
 }
 
 // SetTranslations writes translations with setTranslations. More than
 // translations.MaxSet keys are refused, not split.
 func SetTranslations(ctx context.Context, c Caller, project string, vs []translations.Values) (*translations.SetResult, error) {
-	if err := checkProject(project); err != nil {
-		return nil, err
-	}
-	if err := batch("values", len(vs), translations.MaxSet, "keys"); err != nil {
+	if err := cmp.Or(checkProject(project), batch("values", len(vs), translations.MaxSet, "keys")); err != nil {
 		return nil, err
 	}
 	args := setTranslationsArgs{Project: project, T: make([]valuesWire, len(vs))}
@@ -162,7 +121,7 @@ func SetTranslations(ctx context.Context, c Caller, project string, vs []transla
 		args.T[i] = valuesWire{ID: v.KeyID, T: v.Text}
 	}
 	var w setTranslationsWire
-	raw, err := call(ctx, c, toolSetTranslations, args, &w)
+	raw, err := call(ctx, c, "setTranslations", args, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -172,42 +131,27 @@ func SetTranslations(ctx context.Context, c Caller, project string, vs []transla
 }
 
 type pendingWire struct {
-	Prj    string `json:"prj"`
-	HasChg bool   `json:"has_chg"`
+	Prj    string
+	HasChg bool `json:"has_chg"`
 	Sum    struct {
-		Tr     int `json:"tr"`
+		Tr     int
 		DelK   int `json:"del_k"`
 		LngChg int `json:"lng_chg"`
-		Tot    int `json:"tot"`
-	} `json:"sum"`
+		Tot    int
+	}
 	ByLng map[string]struct {
-		Cnt int `json:"cnt"`
-		Prv []struct {
-			KID string `json:"kid"`
-			K   string `json:"k"`
-			NS  string `json:"ns"`
-			T   string `json:"t"`
-			St  string `json:"st"`
-		} `json:"prv"`
+		Cnt int
+		Prv []struct{ KID, K, NS, T, St string }
 	} `json:"by_lng"`
-	DelK []struct {
-		KID string `json:"kid"`
-		K   string `json:"k"`
-		NS  string `json:"ns"`
-		Src string `json:"src"`
-	} `json:"del_k"`
-	PubDst   string `json:"pub_dst"`
-	NoPubRsn string `json:"no_pub_rsn"`
+	DelK     []struct{ KID, K, NS, Src string } `json:"del_k"`
+	PubDst   string                             `json:"pub_dst"`
+	NoPubRsn string                             `json:"no_pub_rsn"`
 	Recent   []struct {
-		ID string   `json:"id"`
-		Tp string   `json:"tp"`
-		St string   `json:"st"`
-		At flexTime `json:"at"`
-		NK int      `json:"nk"`
-		UK int      `json:"uk"`
-		TF int      `json:"tf"`
-	} `json:"recent"`
-	Hint string `json:"hint"`
+		ID, Tp, St string
+		At         flexTime
+		NK, UK, TF int
+	}
+	Hint string
 }
 
 // PendingChanges reads what waits to be published, with getPendingChanges.
@@ -216,7 +160,7 @@ func PendingChanges(ctx context.Context, c Caller, project string) (*translation
 		return nil, err
 	}
 	var w pendingWire
-	raw, err := call(ctx, c, toolPending, projectArgs{project}, &w)
+	raw, err := call(ctx, c, "getPendingChanges", projectArgs{project}, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -255,14 +199,11 @@ type publishArgs struct {
 }
 
 type publishWire struct {
-	Success                  bool            `json:"success"`
-	Published                int             `json:"published"`
-	Repositories             json.RawMessage `json:"repositories"`
-	SyncJobIDs               flexStrings     `json:"syncJobIds"`
-	DeletedKeysProcessed     int             `json:"deletedKeysProcessed"`
-	LanguageChangesProcessed int             `json:"languageChangesProcessed"`
-	Message                  string          `json:"message"`
-	Hint                     string          `json:"hint"`
+	Success                                                   bool
+	Published, DeletedKeysProcessed, LanguageChangesProcessed int
+	Repositories                                              json.RawMessage
+	SyncJobIDs                                                flexStrings
+	Message, Hint                                             string
 }
 
 // Publish publishes everything pending, or opt.Only, with
@@ -274,16 +215,14 @@ func Publish(ctx context.Context, c Caller, project string, opt translations.Pub
 	}
 	args := publishArgs{Project: project}
 	for i, s := range opt.Only {
-		switch {
-		case s.KeyID == "":
-			return nil, apierr.ArgumentError(fmt.Sprintf("Only[%d].KeyID", i), "is empty")
-		case s.Language == "":
-			return nil, apierr.ArgumentError(fmt.Sprintf("Only[%d].Language", i), "is empty")
+		f := fmt.Sprintf("Only[%d].", i)
+		if err := cmp.Or(required(f+"KeyID", s.KeyID), required(f+"Language", s.Language)); err != nil {
+			return nil, err
 		}
 		args.Translations = append(args.Translations, selectionWire{KeyID: s.KeyID, LanguageCode: s.Language})
 	}
 	var w publishWire
-	raw, err := call(ctx, c, toolPublish, args, &w)
+	raw, err := call(ctx, c, "publishTranslations", args, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -295,27 +234,15 @@ func Publish(ctx context.Context, c Caller, project string, opt translations.Pub
 }
 
 type syncWire struct {
-	ID     string   `json:"id"`
-	Tp     string   `json:"tp"`
-	St     string   `json:"st"`
-	StAt   flexTime `json:"st_at"`
-	CpAt   flexTime `json:"cp_at"`
-	ErrMsg string   `json:"err_msg"`
-	TrigBy *struct {
-		Nm  string `json:"nm"`
-		Img string `json:"img"`
-	} `json:"trig_by"`
-	Meta struct {
-		KP flexCount `json:"kp"`
-		TF flexCount `json:"tf"`
-		PF flexCount `json:"pf"`
-	} `json:"meta"`
-	Log  flexStrings `json:"log"`
-	AffK []struct {
-		K   string `json:"k"`
-		Act string `json:"act"`
-	} `json:"aff_k"`
-	Hint string `json:"hint"`
+	ID, Tp, St string
+	StAt       flexTime                  `json:"st_at"`
+	CpAt       flexTime                  `json:"cp_at"`
+	ErrMsg     string                    `json:"err_msg"`
+	TrigBy     *struct{ Nm, Img string } `json:"trig_by"`
+	Meta       struct{ KP, TF, PF flexCount }
+	Log        flexStrings
+	AffK       []struct{ K, Act string } `json:"aff_k"`
+	Hint       string
 }
 
 func (w *syncWire) sync(raw json.RawMessage) translations.Sync {
@@ -342,40 +269,34 @@ type getSyncsArgs struct {
 }
 
 type getSyncsWire struct {
-	Prj string            `json:"prj"`
-	Tot int               `json:"tot"`
-	Sy  []json.RawMessage `json:"sy"`
-	Msg string            `json:"msg"`
+	Prj, Msg string
+	Tot      int
+	Sy       []json.RawMessage
 }
 
 // ListSyncs lists a project's sync jobs with getSyncs.
 func ListSyncs(ctx context.Context, c Caller, project string, opt translations.ListSyncsOptions) (*translations.SyncList, error) {
-	if err := checkProject(project); err != nil {
+	if err := cmp.Or(checkProject(project), between("Limit", opt.Limit, 1, 50)); err != nil {
 		return nil, err
 	}
-	if err := between("Limit", opt.Limit, 1, 50); err != nil {
+	if err := cmp.Or(
+		oneOf("Status", opt.Status, "pending, in_progress, completed or failed (the states getSyncs filters by)",
+			"", translations.SyncPending, translations.SyncInProgress, translations.SyncCompleted, translations.SyncFailed),
+		oneOf("Type", opt.Type, "initial_import, source_sync, cdn_upload or batch_publish",
+			"", translations.SyncInitialImport, translations.SyncSourceSync, translations.SyncCDNUpload, translations.SyncBatchPublish),
+	); err != nil {
 		return nil, err
-	}
-	switch opt.Status {
-	case "", translations.SyncPending, translations.SyncInProgress, translations.SyncCompleted, translations.SyncFailed:
-	default:
-		return nil, apierr.ArgumentError("Status", fmt.Sprintf("%s is not pending, in_progress, completed or failed (the states getSyncs filters by)", apierr.Quote(string(opt.Status))))
-	}
-	switch opt.Type {
-	case "", translations.SyncInitialImport, translations.SyncSourceSync, translations.SyncCDNUpload, translations.SyncBatchPublish:
-	default:
-		return nil, apierr.ArgumentError("Type", fmt.Sprintf("%s is not initial_import, source_sync, cdn_upload or batch_publish", apierr.Quote(string(opt.Type))))
 	}
 	var w getSyncsWire
 	args := getSyncsArgs{Project: project, Limit: opt.Limit, Status: string(opt.Status), Type: string(opt.Type)}
-	raw, err := call(ctx, c, toolGetSyncs, args, &w)
+	raw, err := call(ctx, c, "getSyncs", args, &w)
 	if err != nil {
 		return nil, err
 	}
 	r := &translations.SyncList{Project: w.Prj, Total: w.Tot, Message: w.Msg, Raw: raw}
 	for _, sr := range w.Sy {
 		var sw syncWire
-		_ = decode(toolGetSyncs, sr, &sw)
+		_ = decode("getSyncs", sr, &sw)
 		r.Syncs = append(r.Syncs, sw.sync(sr))
 	}
 	return r, nil
@@ -396,7 +317,7 @@ func GetSync(ctx context.Context, c Caller, id string) (*translations.Sync, erro
 
 func getSync(ctx context.Context, c Caller, id string, waitMs *int) (*translations.Sync, error) {
 	var w syncWire
-	raw, err := call(ctx, c, toolGetSync, getSyncArgs{SyncID: id, WaitMs: waitMs}, &w)
+	raw, err := call(ctx, c, "getSync", getSyncArgs{SyncID: id, WaitMs: waitMs}, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -451,24 +372,18 @@ type cancelSyncArgs struct {
 }
 
 type cancelWire struct {
-	ID   string `json:"id"`
-	Can  bool   `json:"can"`
-	Prev string `json:"prev"`
-	Rsn  string `json:"rsn"`
-	Hint string `json:"hint"`
+	ID, Prev, Rsn, Hint string
+	Can                 bool
 }
 
 // CancelSync cancels a pending sync job with cancelSync. A job that cannot
 // be cancelled is a result with Cancelled false.
 func CancelSync(ctx context.Context, c Caller, project, id string) (*translations.CancelResult, error) {
-	if err := checkProject(project); err != nil {
+	if err := cmp.Or(checkProject(project), required("sync id", id)); err != nil {
 		return nil, err
 	}
-	if id == "" {
-		return nil, apierr.ArgumentError("sync id", "is empty")
-	}
 	var w cancelWire
-	raw, err := call(ctx, c, toolCancelSync, cancelSyncArgs{Project: project, SyncID: id}, &w)
+	raw, err := call(ctx, c, "cancelSync", cancelSyncArgs{Project: project, SyncID: id}, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -486,35 +401,26 @@ type contextArgs struct {
 }
 
 type contextWire struct {
-	Prj  string      `json:"prj"`
-	Src  string      `json:"src"`
-	Tgt  flexStrings `json:"tgt"`
-	Inst string      `json:"inst"`
-	Ctx  *struct {
-		D    string          `json:"d"`
-		Aud  string          `json:"aud"`
-		Cat  string          `json:"cat"`
-		Tone json.RawMessage `json:"tone"`
-	} `json:"ctx"`
+	Prj, Src, Inst string
+	Tgt            flexStrings
+	Ctx            *struct {
+		D, Aud, Cat string
+		Tone        json.RawMessage
+	}
 	Gl []struct {
-		T   string            `json:"t"`
-		Tp  string            `json:"tp"`
-		D   string            `json:"d"`
-		Mnt bool              `json:"mnt"`
-		Tr  map[string]string `json:"tr"`
-	} `json:"gl"`
-	Glt   int `json:"glt"`
+		T, Tp, D string
+		Mnt      bool
+		Tr       map[string]string
+	}
+	Glt   int
 	Rules []struct {
-		ID  string `json:"id"`
-		K   string `json:"k"`
-		Sim []struct {
-			Tp string  `json:"tp"`
-			C  string  `json:"c"`
-			S  float64 `json:"s"`
-			L  string  `json:"l"`
-		} `json:"sim"`
-	} `json:"rules"`
-	Hint string `json:"hint"`
+		ID, K string
+		Sim   []struct {
+			Tp, C, L string
+			S        float64
+		}
+	}
+	Hint string
 }
 
 // TranslationContext reads the glossary, tone and memory matches with
@@ -526,15 +432,12 @@ func TranslationContext(ctx context.Context, c Caller, project string, opt trans
 	if len(opt.KeyIDs) > translations.MaxContextKeys {
 		return nil, apierr.ArgumentError("KeyIDs", fmt.Sprintf("has %d ids; at most %d", len(opt.KeyIDs), translations.MaxContextKeys))
 	}
-	if err := nonEmpty("KeyIDs", opt.KeyIDs); err != nil {
-		return nil, err
-	}
-	if err := between("MatchesPerKey", opt.MatchesPerKey, 1, 20); err != nil {
+	if err := cmp.Or(nonEmpty("KeyIDs", opt.KeyIDs), between("MatchesPerKey", opt.MatchesPerKey, 1, 20)); err != nil {
 		return nil, err
 	}
 	var w contextWire
 	args := contextArgs{Project: project, Keys: opt.KeyIDs, KPerKey: opt.MatchesPerKey, Languages: opt.Languages}
-	raw, err := call(ctx, c, toolContext, args, &w)
+	raw, err := call(ctx, c, "getTranslationContext", args, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -572,17 +475,14 @@ type proposeArgs struct {
 }
 
 type proposeWire struct {
-	Success bool `json:"success"`
-	Added   int  `json:"added"`
-	Skipped int  `json:"skipped"`
-	Results []struct {
-		LanguageCode string `json:"languageCode"`
-		Status       string `json:"status"`
-		Added        bool   `json:"added"`
-	} `json:"results"`
-	Project        string   `json:"project"`
-	PendingPublish *pubWire `json:"pendingPublish"`
-	Hint           string   `json:"hint"`
+	Success        bool
+	Added, Skipped int
+	Results        []struct {
+		LanguageCode, Status string
+		Added                bool
+	}
+	Project, Hint  string
+	PendingPublish *pubWire
 }
 
 func checkLanguages(field string, n int, code func(int) string) error {
@@ -599,10 +499,8 @@ func checkLanguages(field string, n int, code func(int) string) error {
 
 // ProposeLanguages adds languages to a project with proposeLanguages.
 func ProposeLanguages(ctx context.Context, c Caller, project string, ls []translations.LanguageProposal) (*translations.ProposeLanguagesResult, error) {
-	if err := checkProject(project); err != nil {
-		return nil, err
-	}
-	if err := checkLanguages("languages", len(ls), func(i int) string { return ls[i].Code }); err != nil {
+	code := func(i int) string { return ls[i].Code }
+	if err := cmp.Or(checkProject(project), checkLanguages("languages", len(ls), code)); err != nil {
 		return nil, err
 	}
 	args := proposeArgs{Project: project, Languages: make([]languageWire, len(ls))}
@@ -610,7 +508,7 @@ func ProposeLanguages(ctx context.Context, c Caller, project string, ls []transl
 		args.Languages[i] = languageWire{LanguageCode: l.Code, Status: string(l.Status)}
 	}
 	var w proposeWire
-	raw, err := call(ctx, c, toolProposeLangs, args, &w)
+	raw, err := call(ctx, c, "proposeLanguages", args, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -635,26 +533,21 @@ type editArgs struct {
 }
 
 type editLanguagesWire struct {
-	Success bool `json:"success"`
+	Success bool
 	Results []struct {
-		LanguageCode   string `json:"languageCode"`
-		PreviousStatus string `json:"previousStatus"`
-		NewStatus      string `json:"newStatus"`
-		Changed        bool   `json:"changed"`
-	} `json:"results"`
-	NotFound       flexStrings `json:"notFound"`
-	Project        string      `json:"project"`
-	PendingPublish *pubWire    `json:"pendingPublish"`
-	Hint           string      `json:"hint"`
+		LanguageCode, PreviousStatus, NewStatus string
+		Changed                                 bool
+	}
+	NotFound       flexStrings
+	Project, Hint  string
+	PendingPublish *pubWire
 }
 
 // ProposeLanguageEdits changes the status of a project's languages with
 // proposeLanguageEdits.
 func ProposeLanguageEdits(ctx context.Context, c Caller, project string, es []translations.LanguageEdit) (*translations.ProposeLanguageEditsResult, error) {
-	if err := checkProject(project); err != nil {
-		return nil, err
-	}
-	if err := checkLanguages("edits", len(es), func(i int) string { return es[i].Code }); err != nil {
+	code := func(i int) string { return es[i].Code }
+	if err := cmp.Or(checkProject(project), checkLanguages("edits", len(es), code)); err != nil {
 		return nil, err
 	}
 	args := editArgs{Project: project, Edits: make([]editWire, len(es))}
@@ -667,7 +560,7 @@ func ProposeLanguageEdits(ctx context.Context, c Caller, project string, es []tr
 		args.Edits[i] = editWire{LanguageCode: e.Code, NewStatus: string(e.NewStatus)}
 	}
 	var w editLanguagesWire
-	raw, err := call(ctx, c, toolEditLangs, args, &w)
+	raw, err := call(ctx, c, "proposeLanguageEdits", args, &w)
 	if err != nil {
 		return nil, err
 	}
