@@ -46,10 +46,12 @@ func call(ctx context.Context, c Caller, tool string, args, w any) (json.RawMess
 
 // pages iterates over every page, from the first, until more says there
 // are no more; an error, check's included, ends it after it is yielded.
-func pages[P any](check error, fetch func(page int) (*P, error), more func(*P) bool) iter.Seq2[*P, error] {
+// check runs each time the iteration starts, so that it checks what the
+// requests then send (the options' slices are the caller's).
+func pages[P any](check func() error, fetch func(page int) (*P, error), more func(*P) bool) iter.Seq2[*P, error] {
 	return func(yield func(*P, error) bool) {
-		if check != nil {
-			yield(nil, check)
+		if err := check(); err != nil {
+			yield(nil, err)
 			return
 		}
 		for page := 1; ; page++ {

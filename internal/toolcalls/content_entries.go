@@ -210,7 +210,7 @@ func listEntries(ctx context.Context, c Caller, project string, opt content.List
 // content.MaxPageSize entries per request. An error ends the iteration
 // after it is yielded.
 func EntryPages(ctx context.Context, c Caller, project string, opt content.ListOptions) iter.Seq2[*content.Page, error] {
-	check := checkEntryList(project, opt)
+	check := func() error { return checkEntryList(project, opt) }
 	opt.PageSize = cmp.Or(opt.PageSize, content.MaxPageSize)
 	fetch := func(page int) (*content.Page, error) { return listEntries(ctx, c, project, opt, page) }
 	// An empty page that claims more would loop forever.
@@ -303,7 +303,10 @@ func writeEntry(ctx context.Context, c Caller, tool string, args any) (*content.
 // create tool carries, and returns them; field names it in errors.
 func newEntryArgs(field string, e content.NewEntry) (newEntryArg, error) {
 	if err := cmp.Or(required(field+"Title", e.Title), required(field+"Slug", e.Slug),
-		checkStatus(field+"Status", e.Status, false), checkValues(field+"Fields", e.Fields)); err != nil {
+		checkStatus(field+"Status", e.Status, false)); err != nil {
+		return newEntryArg{}, err
+	}
+	if err := checkValues(field+"Fields", e.Fields); err != nil { // encodes them: after the cheap checks
 		return newEntryArg{}, err
 	}
 	tr, err := translationsArg(field+"Translations", e.Translations)
@@ -340,7 +343,10 @@ type entryChangeArg struct {
 }
 
 func entryChange(field string, u content.EntryUpdate) (entryChangeArg, error) {
-	if err := cmp.Or(checkStatus(field+"Status", u.Status, true), checkValues(field+"Fields", u.Fields)); err != nil {
+	if err := checkStatus(field+"Status", u.Status, true); err != nil {
+		return entryChangeArg{}, err
+	}
+	if err := checkValues(field+"Fields", u.Fields); err != nil {
 		return entryChangeArg{}, err
 	}
 	if u.Language != "" && len(u.Translations) > 0 {

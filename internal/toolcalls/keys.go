@@ -198,7 +198,7 @@ func listKeys(ctx context.Context, c Caller, project string, opt keys.ListOption
 // service says there are no more. PageSize 0 fetches keys.MaxPageSize keys
 // per request. An error ends the iteration after it is yielded.
 func KeyPages(ctx context.Context, c Caller, project string, opt keys.ListOptions) iter.Seq2[*keys.Page, error] {
-	check := checkListOptions(project, opt)
+	check := func() error { return checkListOptions(project, opt) }
 	opt.PageSize = cmp.Or(opt.PageSize, keys.MaxPageSize)
 	fetch := func(page int) (*keys.Page, error) { return listKeys(ctx, c, project, opt, page) }
 	// An empty page that claims more would loop forever.
