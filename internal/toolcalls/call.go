@@ -103,8 +103,11 @@ func decode(tool string, text []byte, v any) error {
 	}
 	err := json.Unmarshal(text, v)
 	var te *json.UnmarshalTypeError
-	if err == nil || errors.As(err, &te) && te.Field != "" {
+	switch {
+	case err == nil || errors.As(err, &te) && te.Field != "":
 		return nil
+	case te != nil: // JSON, but not the kind of value the tool answers
+		return fmt.Errorf("partner: tool %s: %w: the result is a JSON %s", tool, apierr.ErrUnexpectedResponse, te.Value)
 	}
 	return fmt.Errorf("partner: tool %s: %w: the result is not JSON: %v", tool, apierr.ErrUnexpectedResponse, err)
 }

@@ -67,7 +67,9 @@ func TestIteratorsCheckWhatTheyWillSend(t *testing.T) {
 // refused for a cheaper reason.
 type panicky struct{}
 
-func (panicky) MarshalJSON() ([]byte, error) { panic("a field value was encoded for an entry already refused") }
+func (panicky) MarshalJSON() ([]byte, error) {
+	panic("a field value was encoded for an entry already refused")
+}
 
 func TestEntryChecksStopAtTheFirstRefusal(t *testing.T) {
 	c := callerFunc(func(context.Context, string, any) ([]byte, error) {
