@@ -45,20 +45,14 @@ const (
 type Event struct {
 	// ID is the event id (evt_ prefix). Manual redeliveries keep it, so it
 	// is the idempotency key.
-	ID string
-	// WebhookConfigID is the webhook configuration that fired the event
-	// (wh_ prefix).
-	WebhookConfigID string
-	// Type is the event type.
-	Type EventType
+	ID              string
+	WebhookConfigID string    // the webhook configuration that fired the event (wh_ prefix)
+	Type            EventType // the event type
 	// Timestamp is when the service dispatched the event (sent as Unix
-	// milliseconds); zero if absent.
-	Timestamp time.Time
-	// CreatedAt is the same moment, sent as an ISO 8601 string; zero if
-	// absent.
-	CreatedAt time.Time
-	// Version is the envelope version, currently "1".
-	Version string
+	// milliseconds); CreatedAt is the same moment, sent as an ISO 8601
+	// string. Each is zero if absent.
+	Timestamp, CreatedAt time.Time
+	Version              string // the envelope version, currently "1"
 	// Data is a pointer to the struct named next to Type's constant
 	// (*TranslationsPublished for EventTranslationsPublished, and so on),
 	// or *UnknownData for a type this package does not know.
@@ -209,52 +203,39 @@ func (f *typeField) UnmarshalText(b []byte) error {
 // newData returns a pointer to a new data struct for t, or nil if t is
 // unknown.
 func newData(t EventType) any {
-	switch t {
-	case EventTranslationsPublished:
-		return new(TranslationsPublished)
-	case EventTranslationsUpdated:
-		return new(TranslationsUpdated)
-	case EventKeysCreated:
-		return new(KeysCreated)
-	case EventKeysDeleted:
-		return new(KeysDeleted)
-	case EventSyncCompleted:
-		return new(SyncCompleted)
-	case EventLanguageAdded:
-		return new(LanguageAdded)
-	case EventLanguageRemoved:
-		return new(LanguageRemoved)
-	case EventEntryCreated:
-		return new(EntryCreated)
-	case EventEntryUpdated:
-		return new(EntryUpdated)
-	case EventEntryPublished:
-		return new(EntryPublished)
-	case EventEntryUnpublished:
-		return new(EntryUnpublished)
-	case EventEntryDeleted:
-		return new(EntryDeleted)
-	case EventEntriesBulkPublished:
-		return new(EntriesBulkPublished)
-	case EventEntriesBulkUpdated:
-		return new(EntriesBulkUpdated)
-	case EventEntriesBulkDeleted:
-		return new(EntriesBulkDeleted)
-	case EventModelCreated:
-		return new(ModelCreated)
-	case EventModelUpdated:
-		return new(ModelUpdated)
-	case EventModelDeleted:
-		return new(ModelDeleted)
-	case EventFieldAdded:
-		return new(FieldAdded)
-	case EventFieldUpdated:
-		return new(FieldUpdated)
-	case EventFieldDeleted:
-		return new(FieldDeleted)
+	if f := dataTypes[t]; f != nil {
+		return f()
 	}
 	return nil
 }
+
+// dataTypes maps each EventType constant to its data struct. It is never
+// written.
+var dataTypes = map[EventType]func() any{
+	EventTranslationsPublished: newOf[TranslationsPublished],
+	EventTranslationsUpdated:   newOf[TranslationsUpdated],
+	EventKeysCreated:           newOf[KeysCreated],
+	EventKeysDeleted:           newOf[KeysDeleted],
+	EventSyncCompleted:         newOf[SyncCompleted],
+	EventLanguageAdded:         newOf[LanguageAdded],
+	EventLanguageRemoved:       newOf[LanguageRemoved],
+	EventEntryCreated:          newOf[EntryCreated],
+	EventEntryUpdated:          newOf[EntryUpdated],
+	EventEntryPublished:        newOf[EntryPublished],
+	EventEntryUnpublished:      newOf[EntryUnpublished],
+	EventEntryDeleted:          newOf[EntryDeleted],
+	EventEntriesBulkPublished:  newOf[EntriesBulkPublished],
+	EventEntriesBulkUpdated:    newOf[EntriesBulkUpdated],
+	EventEntriesBulkDeleted:    newOf[EntriesBulkDeleted],
+	EventModelCreated:          newOf[ModelCreated],
+	EventModelUpdated:          newOf[ModelUpdated],
+	EventModelDeleted:          newOf[ModelDeleted],
+	EventFieldAdded:            newOf[FieldAdded],
+	EventFieldUpdated:          newOf[FieldUpdated],
+	EventFieldDeleted:          newOf[FieldDeleted],
+}
+
+func newOf[T any]() any { return new(T) }
 
 // unixMillis converts the envelope timestamp, Unix milliseconds sent as a
 // JSON number (or a numeric string), to a time; "" gives the zero time.
