@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -41,18 +42,14 @@ type DedupPolicy struct {
 	MaxWait time.Duration
 }
 
-// withDefaults returns p with every unset field at its default.
+// withDefaults returns p with every field that is not positive at its
+// default.
 func (p DedupPolicy) withDefaults() DedupPolicy {
-	if p.ProcessingTTL <= 0 {
-		p.ProcessingTTL = DefaultProcessingTTL
+	return DedupPolicy{
+		ProcessingTTL: cmp.Or(max(p.ProcessingTTL, 0), DefaultProcessingTTL),
+		Retention:     cmp.Or(max(p.Retention, 0), DefaultRetention),
+		MaxWait:       cmp.Or(max(p.MaxWait, 0), DefaultMaxWait),
 	}
-	if p.Retention <= 0 {
-		p.Retention = DefaultRetention
-	}
-	if p.MaxWait <= 0 {
-		p.MaxWait = DefaultMaxWait
-	}
-	return p
 }
 
 // WithDeduplication makes the handler run the callback at most once per
