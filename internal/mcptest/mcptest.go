@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -54,14 +55,11 @@ type Request struct {
 // Server is a running test MCP server.
 type Server struct {
 	*httptest.Server
-	// URL of the MCP endpoint (/mcp).
-	Endpoint string
+	Endpoint string // URL of the MCP endpoint (/mcp)
 
-	mu       sync.Mutex
-	requests []Request
-	// Authorize says whether a token is accepted; nil accepts any
-	// non-empty one.
-	authorize func(tok string) bool
+	mu        sync.Mutex
+	requests  []Request
+	authorize func(tok string) bool // nil accepts any non-empty token
 	fault     func(r Request) Fault
 }
 
@@ -186,26 +184,18 @@ func (s *Server) wrap(next http.Handler) http.Handler {
 			w.WriteHeader(http.StatusUnsupportedMediaType)
 			return
 		}
+		var f Fault
 		if fault != nil {
-			f := fault(rec)
-			switch {
-			case f.Drop:
-				hj, ok := w.(http.Hijacker)
-				if ok {
-					if c, _, err := hj.Hijack(); err == nil {
-						c.Close()
-						return
-					}
-				}
-				panic(http.ErrAbortHandler)
-			case f.Status != 0:
-				for k, v := range f.Header {
-					w.Header()[k] = v
-				}
-				w.WriteHeader(f.Status)
-				io.WriteString(w, f.Body)
-				return
-			}
+			f = fault(rec)
+		}
+		switch {
+		case f.Drop:
+			panic(http.ErrAbortHandler) // net/http closes the connection, nothing written
+		case f.Status != 0:
+			maps.Copy(w.Header(), f.Header)
+			w.WriteHeader(f.Status)
+			io.WriteString(w, f.Body)
+			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		next.ServeHTTP(w, r)
