@@ -106,13 +106,10 @@ func (s *Store) Migrate(ctx context.Context) error {
 // Load returns the grant's token, or auth.ErrNoToken.
 func (s *Store) Load(ctx context.Context, grantID string) (*oauth2.Token, error) {
 	tok, err := s.load(ctx, s.db, grantID)
-	if err != nil {
-		return nil, err
-	}
-	if tok == nil {
+	if tok == nil && err == nil {
 		return nil, auth.ErrNoToken
 	}
-	return tok, nil
+	return tok, err
 }
 
 // querier is what load needs of a *sql.DB or a *sql.Tx.
