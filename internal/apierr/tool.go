@@ -115,11 +115,10 @@ func (e *ToolError) As(target any) bool {
 // back, and are not read.
 func FromToolText(tool, text string, scrub redact.Secrets) error {
 	prefix, msg := splitExecuting(text)
-	var kind ToolErrorKind
+	lower := unquoted(strings.ToLower(msg))
+	kind := toolKind(lower)
 	if issues, ok := validationIssues(msg); ok {
 		kind, text = ToolValidation, prefix+"Validation error: "+issues
-	} else {
-		kind = toolKind(unquoted(strings.ToLower(msg)))
 	}
 	text = clean(text, MaxToolText, scrub)
 	e := &ToolError{Tool: tool, Kind: kind, Text: text}
@@ -130,7 +129,7 @@ func FromToolText(tool, text string, scrub redact.Secrets) error {
 		e.scope = &MissingScopeError{Required: e.Required,
 			APIError: &APIError{StatusCode: http.StatusOK, Code: CodeMissingScope, Message: text, Method: "tools/call", Path: tool}}
 	case ToolTooManyRequests:
-		e.RetryAfter = cmp.Or(waitIn(unquoted(strings.ToLower(msg))), PublishCooldown)
+		e.RetryAfter = cmp.Or(waitIn(lower), PublishCooldown)
 	}
 	return e
 }
@@ -184,10 +183,9 @@ func validationIssues(msg string) (string, bool) {
 			}
 		}
 		if len(path) > 0 {
-			parts = append(parts, strings.Join(path, ".")+": "+*is.Message)
-		} else {
-			parts = append(parts, *is.Message)
+			*is.Message = strings.Join(path, ".") + ": " + *is.Message
 		}
+		parts = append(parts, *is.Message)
 	}
 	return strings.Join(parts, ", "), true
 }
@@ -237,9 +235,6 @@ func toolKind(s string) ToolErrorKind {
 	}
 	return ToolOther
 }
-
-// maxWait bounds a wait read from a text: a day.
-const maxWait = 24 * time.Hour
 
 // waitPhrase finds "wait N seconds" (also "wait N s", "wait N sec",
 // "wait for N seconds") in a lowercased text, N of at most five digits.
