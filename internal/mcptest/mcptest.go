@@ -157,35 +157,24 @@ func (s *Server) wrap(next http.Handler) http.Handler {
 		s.mu.Unlock()
 
 		w.Header().Set("Content-Type", "application/json")
-		if r.Method != http.MethodPost {
-			w.WriteHeader(http.StatusMethodNotAllowed)
-			io.WriteString(w, `{"error":"SSE not supported in stateless mode. Use POST for requests."}`)
-			return
-		}
-		tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if !ok || tok == "" {
-			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+s.URL+`/.well-known/oauth-protected-resource"`)
-			w.WriteHeader(http.StatusUnauthorized)
-			io.WriteString(w, `{"error":"Authorization required"}`)
-			return
-		}
-		if authorize != nil && !authorize(tok) {
-			w.WriteHeader(http.StatusUnauthorized)
-			io.WriteString(w, `{"error":"Invalid or expired OAuth token"}`)
-			return
-		}
-		accept := r.Header.Get("Accept")
-		if !strings.Contains(accept, "application/json") || !strings.Contains(accept, "text/event-stream") {
-			w.WriteHeader(http.StatusNotAcceptable)
-			io.WriteString(w, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Not Acceptable"},"id":null}`)
-			return
-		}
-		if !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
-			w.WriteHeader(http.StatusUnsupportedMediaType)
-			return
-		}
+		// What the service's servers refuse, in the order they check it;
+		// then the test's fault, if any.
 		var f Fault
-		if fault != nil {
+		tok, hasToken := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		accept := r.Header.Get("Accept")
+		switch {
+		case r.Method != http.MethodPost:
+			f = Fault{Status: http.StatusMethodNotAllowed, Body: `{"error":"SSE not supported in stateless mode. Use POST for requests."}`}
+		case !hasToken || tok == "":
+			f = Fault{Status: http.StatusUnauthorized, Body: `{"error":"Authorization required"}`,
+				Header: http.Header{"Www-Authenticate": {`Bearer resource_metadata="` + s.URL + `/.well-known/oauth-protected-resource"`}}}
+		case authorize != nil && !authorize(tok):
+			f = Fault{Status: http.StatusUnauthorized, Body: `{"error":"Invalid or expired OAuth token"}`}
+		case !strings.Contains(accept, "application/json") || !strings.Contains(accept, "text/event-stream"):
+			f = Fault{Status: http.StatusNotAcceptable, Body: `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Not Acceptable"},"id":null}`}
+		case !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json"):
+			f = Fault{Status: http.StatusUnsupportedMediaType}
+		case fault != nil:
 			f = fault(rec)
 		}
 		switch {
