@@ -117,7 +117,10 @@ func Parse(body []byte) (*Event, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidPayload, err)
 	}
-	ev := &Event{ID: env.ID, WebhookConfigID: env.WebhookConfigID, Type: env.EventType.t, Version: jsonScalar(env.Version)}
+	ev := &Event{ID: env.ID, WebhookConfigID: env.WebhookConfigID, Type: env.EventType.t}
+	if json.Unmarshal(env.Version, &ev.Version) != nil { // not a string (null leaves ""): the value's text
+		ev.Version = string(env.Version)
+	}
 	if ev.ID == "" {
 		return nil, fmt.Errorf("%w: no id", ErrInvalidPayload)
 	}
@@ -248,16 +251,6 @@ func unixMillis(n json.Number) (time.Time, error) {
 	}
 	f, err := n.Float64()
 	return time.UnixMicro(int64(f * 1000)), err
-}
-
-// jsonScalar returns a JSON string's value, or any other JSON value's text:
-// the version is documented as the string "1" but a number 1 reads the same.
-func jsonScalar(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil { // null leaves s empty
-		return s
-	}
-	return string(raw)
 }
 
 // ConstructEvent verifies body against header as Verify does and, if it is

@@ -69,13 +69,12 @@ func NewServer(tb testing.TB, tools ...Tool) *Server {
 		SupportedProtocolVersions: Versions(),
 	})
 	for _, tl := range tools {
-		run := tl.Run
 		srv.AddTool(&mcp.Tool{
 			Name:        tl.Name,
 			InputSchema: json.RawMessage(`{"type":"object"}`),
 			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: tl.ReadOnly},
 		}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			text, isErr := run(req.Params.Arguments)
+			text, isErr := tl.Run(req.Params.Arguments)
 			return &mcp.CallToolResult{IsError: isErr, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 		})
 	}
