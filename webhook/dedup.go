@@ -39,19 +39,10 @@ func (s ClaimState) String() string {
 // An id moves through two timed records: a claim, held by one attempt (its
 // owner, a random string per attempt) for a processing TTL, and a done
 // mark, kept for a retention time. A claim past its TTL (the receiver
-// crashed mid-callback) blocks no one. On shared stores:
-//
-//   - Redis: Claim is one script: GET the key; if absent, SET it to the
-//     owner with PX ttl and answer Claimed; "done" answers Handled, any
-//     other value InProgress (or SET NX PX, then GET when it fails). Done
-//     is SET key "done" PX retention. Release is a compare-and-delete
-//     script: DEL only if the value is still the owner.
-//   - SQL: a row (id primary key, owner, done, expires_at). Claim is
-//     INSERT ... ON CONFLICT (id) DO UPDATE SET owner, done = false,
-//     expires_at WHERE the existing row's expires_at has passed: one row
-//     written means Claimed, otherwise the row's done column tells Handled
-//     from InProgress. Done upserts done = true with the retention's
-//     expiry. Release is DELETE WHERE id, owner and NOT done.
+// crashed mid-callback) blocks no one. Each method is one atomic step of
+// the store: the module's redisstore.Dedup does each in one Redis command
+// or script, and sqlstore.Dedup in one SQL statement (Claim reads the
+// row again when its insert takes nothing).
 //
 // Times are the store's own clock, so receivers with skewed clocks agree.
 // Implementations must be safe for concurrent use.
