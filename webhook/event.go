@@ -87,8 +87,7 @@ func dataIn(body []byte) json.RawMessage {
 // UnknownData is Event.Data for an event type this package does not know,
 // such as one the service added later. Parse does not fail on it.
 type UnknownData struct {
-	// Raw is the data object exactly as sent.
-	Raw json.RawMessage
+	Raw json.RawMessage // the data object exactly as sent
 }
 
 // Parse decodes a delivery body into an Event without verifying it: call

@@ -15,16 +15,11 @@ import (
 // A HandlerOption configures NewHandler and NewTenantHandler.
 type HandlerOption func(*handler)
 
-// Defaults of DedupPolicy.
+// Defaults of DedupPolicy. The service waits 10 s for an answer.
 const (
-	// DefaultProcessingTTL is a claim's lifetime: well above the
-	// service's 10 s, and the longest a crashed receiver blocks others.
-	DefaultProcessingTTL = time.Minute
-	// DefaultRetention is how long a handled event's id is remembered.
-	DefaultRetention = 24 * time.Hour
-	// DefaultMaxWait leaves a waiting duplicate time to answer within the
-	// service's 10 s.
-	DefaultMaxWait = 8 * time.Second
+	DefaultProcessingTTL = time.Minute     // a claim's lifetime, well above 10 s, and the longest a crashed receiver blocks others
+	DefaultRetention     = 24 * time.Hour  // how long a handled event's id is remembered
+	DefaultMaxWait       = 8 * time.Second // leaves a waiting duplicate time to answer within the 10 s
 )
 
 // DedupPolicy sets the times deduplication works with (see
@@ -34,8 +29,7 @@ type DedupPolicy struct {
 	// Keep it above the callback's longest run: after it, another delivery
 	// of the event may run the callback concurrently.
 	ProcessingTTL time.Duration
-	// Retention is how long a handled id is remembered (DefaultRetention).
-	Retention time.Duration
+	Retention     time.Duration // how long a handled id is remembered (DefaultRetention)
 	// MaxWait bounds how long a duplicate waits for an attempt in progress
 	// before answering 409 Conflict (DefaultMaxWait), as does the request's
 	// context.
