@@ -152,10 +152,7 @@ func (s *Store) Save(ctx context.Context, grantID string, tok *oauth2.Token) err
 }
 
 func (s *Store) saveToken(ctx context.Context, tx *sql.Tx, grantID string, tok *oauth2.Token) error {
-	var expiry sql.NullInt64
-	if !tok.Expiry.IsZero() {
-		expiry = sql.NullInt64{Int64: tok.Expiry.UnixNano(), Valid: true}
-	}
+	expiry := sql.NullInt64{Int64: tok.Expiry.UnixNano(), Valid: !tok.Expiry.IsZero()}
 	_, err := tx.ExecContext(ctx, s.q.saveToken, grantID, tok.AccessToken, tok.TokenType, tok.RefreshToken, expiry)
 	return err
 }
