@@ -160,13 +160,11 @@ type envelope struct {
 	Timestamp       json.Number     `json:"timestamp"`
 	CreatedAt       string          `json:"createdAt"`
 	Version         json.RawMessage `json:"version"` // "1", or 1
-	// Data starts as &raw. When typing, decoding eventType replaces it
-	// with the struct of the type (typed), unless data came first.
-	Data    any `json:"data"`
-	raw     json.RawMessage
-	typing  bool
-	typed   any
-	typedAs EventType
+	Data            any             `json:"data"`    // &raw, or typed (see decodeEnvelope)
+	raw             json.RawMessage
+	typing          bool
+	typed           any       // the struct of typedAs, when Data points at it
+	typedAs         EventType // the eventType typed was made for
 }
 
 // decodeEnvelope decodes body, a JSON object, into an envelope in one
@@ -182,10 +180,9 @@ func decodeEnvelope(body []byte, typing bool) (*envelope, error) {
 	return env, json.Unmarshal(body, env)
 }
 
-// typeField is the envelope's eventType. As a TextUnmarshaler it takes the
-// string encoding/json has unquoted (null leaves it alone, any other JSON
-// type is a type error); the first one points the envelope's Data at the
-// struct of the type, if the envelope is typing and data has not come yet.
+// typeField is the envelope's eventType: a TextUnmarshaler, so that
+// encoding/json gives it a string (null leaves it alone, any other JSON
+// type is a type error) and it can point Data at the struct of the type.
 type typeField struct {
 	t   EventType
 	env *envelope
