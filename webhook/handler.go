@@ -168,15 +168,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v, err := h.verifier(r)
-	if err == nil && v == nil {
-		err = errors.New("webhook: lookup returned no Verifier")
-	}
-	if err != nil && !errors.Is(err, ErrUnknownReceiver) {
-		h.fail(w, r, err, "webhook: verifier lookup failed")
-		return
-	}
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrUnknownReceiver):
 		h.refuse(w, r, err)
+		return
+	case err != nil || v == nil:
+		h.fail(w, r, cmp.Or(err, errors.New("webhook: lookup returned no Verifier")), "webhook: verifier lookup failed")
 		return
 	}
 	body, err := v.VerifyRequest(r)
