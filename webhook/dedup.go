@@ -75,22 +75,16 @@ const DefaultDedupCapacity = 10_000
 type MemoryDedup struct {
 	mu       sync.Mutex
 	capacity int
-	entries  map[string]memEntry
-	order    []recorded // ids in the order they were recorded, oldest first
-	seq      uint64
+	entries  map[string]*memEntry
+	order    []*memEntry // in the order they were recorded, oldest first
 }
 
 // memEntry is the record of one id: a claim, or a done mark.
 type memEntry struct {
+	id      string
 	owner   string // the claim's owner; "" on a done mark
 	done    bool
 	expires time.Time
-	seq     uint64 // which record of order it is
-}
-
-type recorded struct {
-	id  string
-	seq uint64
 }
 
 // NewMemoryDedup returns a MemoryDedup that remembers up to capacity ids
@@ -114,7 +108,7 @@ func (m *MemoryDedup) Claim(_ context.Context, id, owner string, ttl time.Durati
 		}
 		return InProgress, nil
 	}
-	m.record(id, memEntry{owner: owner, expires: now.Add(ttl)})
+	m.record(&memEntry{id: id, owner: owner, expires: now.Add(ttl)})
 	return Claimed, nil
 }
 
@@ -127,13 +121,11 @@ func (m *MemoryDedup) Done(_ context.Context, id string, retention time.Duration
 	now := time.Now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	done := memEntry{done: true, expires: now.Add(retention)}
 	if e, ok := m.entries[id]; ok {
-		done.seq = e.seq // keep its place in order
-		m.entries[id] = done
+		*e = memEntry{id: id, done: true, expires: now.Add(retention)} // in its place in order
 		return nil
 	}
-	m.record(id, done)
+	m.record(&memEntry{id: id, done: true, expires: now.Add(retention)})
 	return nil
 }
 
@@ -147,23 +139,21 @@ func (m *MemoryDedup) Release(_ context.Context, id, owner string) error {
 	return nil
 }
 
-// record stores e for id as its newest record, forgetting the oldest once
+// record stores e as its id's newest record, forgetting the oldest once
 // there are more than the capacity. m.mu is held.
-func (m *MemoryDedup) record(id string, e memEntry) {
+func (m *MemoryDedup) record(e *memEntry) {
 	if m.entries == nil {
-		m.entries = make(map[string]memEntry)
+		m.entries = make(map[string]*memEntry)
 	}
 	if m.capacity <= 0 {
 		m.capacity = DefaultDedupCapacity
 	}
-	m.seq++
-	e.seq = m.seq
-	m.entries[id] = e
-	m.order = append(m.order, recorded{id, e.seq})
+	m.entries[e.id] = e
+	m.order = append(m.order, e)
 	if len(m.order) > m.capacity {
 		// Forget the oldest record, unless its id was recorded again
-		// since: then the map holds the newer one.
-		if old := m.order[0]; m.entries[old.id].seq == old.seq {
+		// since (or released): then the map does not hold it.
+		if old := m.order[0]; m.entries[old.id] == old {
 			delete(m.entries, old.id)
 		}
 		m.order = m.order[1:]
