@@ -155,16 +155,12 @@ const maxIssues = 20
 // each after its path ("t.0.id: Invalid uuid"), joined with ", ". ok is
 // false for any other text.
 func validationIssues(msg string) (string, bool) {
-	msg = strings.TrimSpace(msg)
-	if !strings.HasPrefix(msg, "[") {
-		return "", false
-	}
 	var issues []struct {
 		Code    *string           `json:"code"`
 		Message *string           `json:"message"`
 		Path    []json.RawMessage `json:"path"`
 	}
-	if json.Unmarshal([]byte(msg), &issues) != nil || len(issues) == 0 {
+	if json.Unmarshal([]byte(strings.TrimSpace(msg)), &issues) != nil || len(issues) == 0 {
 		return "", false
 	}
 	var parts []string
