@@ -25,10 +25,8 @@ const purgeEvery = time.Minute
 // minute. Dedup is safe for concurrent use by many goroutines and
 // processes.
 type Dedup struct {
-	s *Store
-	// nextPurge is when (Go clock, Unix nanoseconds) Done purges next.
-	// It only paces the purge: expiry is decided by the database.
-	nextPurge atomic.Int64
+	s         *Store
+	nextPurge atomic.Int64 // when Done purges next, in Unix ns by the Go clock, which only paces the purge
 }
 
 var _ webhook.DedupStore = (*Dedup)(nil)

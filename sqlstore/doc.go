@@ -14,13 +14,10 @@
 //
 // The Store implements auth.Store, auth.Leaser and auth.Deleter. Per grant
 // and access-token lifetime, one replica refreshes and the others take
-// the token it committed: AcquireLease locks the grant's lease row, reads
-// the stored token and, if it is due and nobody holds the lease, takes the
-// lease, all in one short transaction; the refresh itself (an HTTP call)
-// runs outside any transaction. CommitLease saves the new token only if
-// the lease is still held by its fence and has not expired, so a replica
-// that stalled past its lease never overwrites a newer token. A lease
-// whose holder crashed expires after its TTL. Every time is read from the
+// the token it committed (see AcquireLease and CommitLease); the refresh
+// itself (an HTTP call) runs outside any transaction, and a replica that
+// stalled past its lease never overwrites a newer token. A lease whose
+// holder crashed expires after its TTL. Every time is read from the
 // database's clock (clock_timestamp() on PostgreSQL, julianday('now') on
 // SQLite), never the replica's. No session advisory lock is used, so the
 // Store works behind a transaction pooler such as PgBouncer.

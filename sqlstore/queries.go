@@ -6,7 +6,7 @@ import (
 )
 
 // All the SQL of the package, in PostgreSQL's spelling. SQLite runs the
-// same statements with two substitutions (see dialect.queries): "{now}"
+// same statements with two substitutions (see forDialect): "{now}"
 // becomes the dialect's reading of the database clock, and "$N" becomes
 // "?N", SQLite's own numbered placeholder.
 //
@@ -60,92 +60,73 @@ const (
 
 // queries holds the statements of one dialect.
 type queries struct {
-	load, saveToken, deleteToken string
-
-	// lockLease makes sure the grant's lease row of a kind exists, locks
-	// it until the transaction ends, and returns it with the database's
-	// now. In PostgreSQL the no-op DO UPDATE takes the row lock (waiting
-	// for a holder that is committing) and returns the row's newest
-	// version; in SQLite the write takes the database's write lock.
-	lockLease string
-	// takeLease sets the fence and expiry of a locked lease row.
-	takeLease string
-	// endLease frees a lease if it is still held by fence and has not
-	// expired; it reports one row when it freed it.
-	endLease string
-	// abandonLease frees a lease held by fence, expired or not.
-	abandonLease string
-	// resetLease frees the grant's lease of a kind whoever holds it,
-	// creating the row if needed so that it is locked either way.
-	resetLease  string
-	deleteLease string
-
-	claim, claimState, done, release, purge string
-}
-
-var postgresQueries = queries{
-	load: `SELECT access_token, token_type, refresh_token, expiry_ns
-FROM partner_sdk_tokens WHERE grant_id = $1`,
-	saveToken: `INSERT INTO partner_sdk_tokens (grant_id, access_token, token_type, refresh_token, expiry_ns)
-VALUES ($1, $2, $3, $4, $5)
-ON CONFLICT (grant_id) DO UPDATE SET
-    access_token = excluded.access_token, token_type = excluded.token_type,
-    refresh_token = excluded.refresh_token, expiry_ns = excluded.expiry_ns`,
-	deleteToken: `DELETE FROM partner_sdk_tokens WHERE grant_id = $1`,
-
-	lockLease: `INSERT INTO partner_sdk_leases (grant_id, kind, fence, expires_ns) VALUES ($1, $2, '', 0)
-ON CONFLICT (grant_id, kind) DO UPDATE SET fence = partner_sdk_leases.fence
-RETURNING fence, expires_ns, {now}`,
-	takeLease: `UPDATE partner_sdk_leases SET fence = $3, expires_ns = $4
-WHERE grant_id = $1 AND kind = $2`,
-	endLease: `UPDATE partner_sdk_leases SET fence = '', expires_ns = 0
-WHERE grant_id = $1 AND kind = $2 AND fence = $3 AND fence <> '' AND expires_ns > {now}`,
-	abandonLease: `UPDATE partner_sdk_leases SET fence = '', expires_ns = 0
-WHERE grant_id = $1 AND kind = $2 AND fence = $3`,
-	resetLease: `INSERT INTO partner_sdk_leases (grant_id, kind, fence, expires_ns) VALUES ($1, $2, '', 0)
-ON CONFLICT (grant_id, kind) DO UPDATE SET fence = '', expires_ns = 0`,
-	deleteLease: `DELETE FROM partner_sdk_leases WHERE grant_id = $1`,
-
-	// claim takes id when it has no row or only an expired one; it
-	// returns a row exactly when it did.
-	claim: `INSERT INTO partner_sdk_webhook_events (id, owner, done, expires_ns)
-VALUES ($1, $2, false, {now} + $3)
-ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, done = false, expires_ns = excluded.expires_ns
-WHERE partner_sdk_webhook_events.expires_ns <= {now}
-RETURNING owner`,
-	// claimState tells, after a claim that took nothing, what holds id.
-	claimState: `SELECT done, expires_ns > {now} FROM partner_sdk_webhook_events WHERE id = $1`,
-	done: `INSERT INTO partner_sdk_webhook_events (id, owner, done, expires_ns)
-VALUES ($1, '', true, {now} + $2)
-ON CONFLICT (id) DO UPDATE SET owner = '', done = true, expires_ns = excluded.expires_ns`,
-	release: `DELETE FROM partner_sdk_webhook_events WHERE id = $1 AND owner = $2 AND NOT done`,
-	purge:   `DELETE FROM partner_sdk_webhook_events WHERE expires_ns <= {now}`,
+	load, saveToken, deleteToken                                          string
+	lockLease, takeLease, endLease, abandonLease, resetLease, deleteLease string
+	claim, claimState, done, release, purge                               string
 }
 
 var placeholder = regexp.MustCompile(`\$([0-9]+)`)
 
-// rewrite turns a statement in PostgreSQL's spelling into the dialect's.
-func rewrite(q, now string, sqlite bool) string {
-	q = strings.ReplaceAll(q, "{now}", now)
-	if sqlite {
-		q = placeholder.ReplaceAllString(q, "?$1")
-	}
-	return q
-}
-
 // forDialect returns the statements in the dialect's spelling.
 func forDialect(d Dialect) queries {
-	now, sqlite := nowPostgres, d == SQLite
-	if sqlite {
+	now := nowPostgres
+	if d == SQLite {
 		now = nowSQLite
 	}
-	q := postgresQueries
-	for _, p := range []*string{
-		&q.load, &q.saveToken, &q.deleteToken,
-		&q.lockLease, &q.takeLease, &q.endLease, &q.abandonLease, &q.resetLease, &q.deleteLease,
-		&q.claim, &q.claimState, &q.done, &q.release, &q.purge,
-	} {
-		*p = rewrite(*p, now, sqlite)
+	q := func(stmt string) string {
+		stmt = strings.ReplaceAll(stmt, "{now}", now)
+		if d == SQLite {
+			stmt = placeholder.ReplaceAllString(stmt, "?$1")
+		}
+		return stmt
 	}
-	return q
+	return queries{
+		load: q(`SELECT access_token, token_type, refresh_token, expiry_ns
+FROM partner_sdk_tokens WHERE grant_id = $1`),
+		saveToken: q(`INSERT INTO partner_sdk_tokens (grant_id, access_token, token_type, refresh_token, expiry_ns)
+VALUES ($1, $2, $3, $4, $5)
+ON CONFLICT (grant_id) DO UPDATE SET
+    access_token = excluded.access_token, token_type = excluded.token_type,
+    refresh_token = excluded.refresh_token, expiry_ns = excluded.expiry_ns`),
+		deleteToken: q(`DELETE FROM partner_sdk_tokens WHERE grant_id = $1`),
+
+		// lockLease makes sure the grant's lease row of a kind exists,
+		// locks it until the transaction ends, and returns it with the
+		// database's now. In PostgreSQL the no-op DO UPDATE takes the row
+		// lock (waiting for a holder that is committing) and returns the
+		// row's newest version; in SQLite the write takes the database's
+		// write lock.
+		lockLease: q(`INSERT INTO partner_sdk_leases (grant_id, kind, fence, expires_ns) VALUES ($1, $2, '', 0)
+ON CONFLICT (grant_id, kind) DO UPDATE SET fence = partner_sdk_leases.fence
+RETURNING fence, expires_ns, {now}`),
+		takeLease: q(`UPDATE partner_sdk_leases SET fence = $3, expires_ns = $4
+WHERE grant_id = $1 AND kind = $2`),
+		// endLease frees a lease still held by fence and not expired; it
+		// reports one row when it freed it. abandonLease frees it,
+		// expired or not.
+		endLease: q(`UPDATE partner_sdk_leases SET fence = '', expires_ns = 0
+WHERE grant_id = $1 AND kind = $2 AND fence = $3 AND fence <> '' AND expires_ns > {now}`),
+		abandonLease: q(`UPDATE partner_sdk_leases SET fence = '', expires_ns = 0
+WHERE grant_id = $1 AND kind = $2 AND fence = $3`),
+		// resetLease frees the lease whoever holds it, creating the row if
+		// needed so that it is locked either way.
+		resetLease: q(`INSERT INTO partner_sdk_leases (grant_id, kind, fence, expires_ns) VALUES ($1, $2, '', 0)
+ON CONFLICT (grant_id, kind) DO UPDATE SET fence = '', expires_ns = 0`),
+		deleteLease: q(`DELETE FROM partner_sdk_leases WHERE grant_id = $1`),
+
+		// claim takes id when it has no row or only an expired one; it
+		// returns a row exactly when it did.
+		claim: q(`INSERT INTO partner_sdk_webhook_events (id, owner, done, expires_ns)
+VALUES ($1, $2, false, {now} + $3)
+ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, done = false, expires_ns = excluded.expires_ns
+WHERE partner_sdk_webhook_events.expires_ns <= {now}
+RETURNING owner`),
+		// claimState tells, after a claim that took nothing, what holds id.
+		claimState: q(`SELECT done, expires_ns > {now} FROM partner_sdk_webhook_events WHERE id = $1`),
+		done: q(`INSERT INTO partner_sdk_webhook_events (id, owner, done, expires_ns)
+VALUES ($1, '', true, {now} + $2)
+ON CONFLICT (id) DO UPDATE SET owner = '', done = true, expires_ns = excluded.expires_ns`),
+		release: q(`DELETE FROM partner_sdk_webhook_events WHERE id = $1 AND owner = $2 AND NOT done`),
+		purge:   q(`DELETE FROM partner_sdk_webhook_events WHERE expires_ns <= {now}`),
+	}
 }

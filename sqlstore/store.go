@@ -106,13 +106,10 @@ func (s *Store) Migrate(ctx context.Context) error {
 // Load returns the grant's token, or auth.ErrNoToken.
 func (s *Store) Load(ctx context.Context, grantID string) (*oauth2.Token, error) {
 	tok, err := s.load(ctx, s.db, grantID)
-	if err != nil {
-		return nil, err
-	}
-	if tok == nil {
+	if tok == nil && err == nil {
 		return nil, auth.ErrNoToken
 	}
-	return tok, nil
+	return tok, err
 }
 
 // querier is what load needs of a *sql.DB or a *sql.Tx.
@@ -155,10 +152,7 @@ func (s *Store) Save(ctx context.Context, grantID string, tok *oauth2.Token) err
 }
 
 func (s *Store) saveToken(ctx context.Context, tx *sql.Tx, grantID string, tok *oauth2.Token) error {
-	var expiry sql.NullInt64
-	if !tok.Expiry.IsZero() {
-		expiry = sql.NullInt64{Int64: tok.Expiry.UnixNano(), Valid: true}
-	}
+	expiry := sql.NullInt64{Int64: tok.Expiry.UnixNano(), Valid: !tok.Expiry.IsZero()}
 	_, err := tx.ExecContext(ctx, s.q.saveToken, grantID, tok.AccessToken, tok.TokenType, tok.RefreshToken, expiry)
 	return err
 }
@@ -194,10 +188,9 @@ func (s *Store) AcquireLease(ctx context.Context, grantID string, kind auth.Toke
 	var (
 		lease *auth.Lease
 		tok   *oauth2.Token
-		held  bool
 	)
 	err := s.inTx(ctx, "acquire lease", func(tx *sql.Tx) error {
-		lease, tok, held = nil, nil, false
+		lease, tok = nil, nil
 		var fence string
 		var expires, now int64
 		if err := tx.QueryRowContext(ctx, s.q.lockLease, grantID, string(kind)).Scan(&fence, &expires, &now); err != nil {
@@ -215,8 +208,7 @@ func (s *Store) AcquireLease(ctx context.Context, grantID string, kind auth.Toke
 		case tok != nil && !tok.Expiry.IsZero() && tok.Expiry.UnixNano() > now+int64(due):
 			return nil // fresh: use it
 		case fence != "" && expires > now:
-			held = true
-			return nil
+			return auth.ErrLeaseHeld // with the stored token
 		}
 		f := rand.Text() // unguessable by another holder
 		if _, err := tx.ExecContext(ctx, s.q.takeLease, grantID, string(kind), f, now+int64(ttl)); err != nil {
@@ -225,13 +217,10 @@ func (s *Store) AcquireLease(ctx context.Context, grantID string, kind auth.Toke
 		lease = &auth.Lease{GrantID: grantID, Kind: kind, Fence: f}
 		return nil
 	})
-	switch {
-	case err != nil:
+	if err != nil && !errors.Is(err, auth.ErrLeaseHeld) {
 		return nil, nil, err
-	case held:
-		return nil, tok, auth.ErrLeaseHeld
 	}
-	return lease, tok, nil
+	return lease, tok, err
 }
 
 // CommitLease implements auth.Leaser: in one transaction it ends the
@@ -284,8 +273,8 @@ func checkKind(kind auth.TokenKind) error {
 }
 
 // inTx runs f in a transaction and commits it when f returns nil. An
-// error of f that is one of the auth package's (auth.ErrLeaseLost) is
-// returned as is; others are wrapped with what.
+// error of f that is one of the auth package's (auth.ErrLeaseLost,
+// auth.ErrLeaseHeld) is returned as is; others are wrapped with what.
 func (s *Store) inTx(ctx context.Context, what string, f func(*sql.Tx) error) error {
 	var opts *sql.TxOptions
 	if s.dialect == Postgres {
@@ -299,7 +288,7 @@ func (s *Store) inTx(ctx context.Context, what string, f func(*sql.Tx) error) er
 	}
 	if err := f(tx); err != nil {
 		_ = tx.Rollback() // the error of f says what went wrong
-		if errors.Is(err, auth.ErrLeaseLost) {
+		if errors.Is(err, auth.ErrLeaseLost) || errors.Is(err, auth.ErrLeaseHeld) {
 			return err
 		}
 		return fmt.Errorf("sqlstore: %s: %w", what, err)

@@ -51,10 +51,9 @@ type SyncCompleted struct {
 	Project string `json:"project"`
 	// Status is the outcome. The service documents only
 	// SyncStatusCompleted; anything else should be read as a failure.
-	Status       string `json:"status"`
-	KeysImported int    `json:"keysImported"`
-	// DurationMS is the job's duration in milliseconds, as sent; see Duration.
-	DurationMS float64 `json:"duration"`
+	Status       string  `json:"status"`
+	KeysImported int     `json:"keysImported"`
+	DurationMS   float64 `json:"duration"` // the job's duration in milliseconds, as sent; see Duration
 }
 
 // SyncStatusCompleted is the SyncCompleted.Status of a successful sync.
@@ -87,24 +86,18 @@ type LanguageRemoved struct {
 // embedded in each content data struct, so its fields read directly, as in
 // d.Org or d.Actor.
 type ContentMeta struct {
-	// Event repeats the envelope's event type.
-	Event EventType `json:"event"`
-	// Timestamp is when the mutation occurred.
-	Timestamp time.Time `json:"timestamp"`
+	Event     EventType `json:"event"`     // repeats the envelope's event type
+	Timestamp time.Time `json:"timestamp"` // when the mutation occurred
 	Org       string    `json:"org"`
 	Project   string    `json:"project"`
-	// Model is the content model's slug; nil when the service sends null.
-	Model *string `json:"model"`
-	// Actor is who triggered the mutation; nil when the service sends null.
-	Actor *Actor `json:"actor"`
+	Model     *string   `json:"model"` // the content model's slug; nil when the service sends null
+	Actor     *Actor    `json:"actor"` // who triggered the mutation; nil when the service sends null
 }
 
 // An Actor is who triggered a content mutation.
 type Actor struct {
-	// UserID is the user's id, or the agent's id when Via is ViaMCP.
-	UserID string `json:"userId"`
-	// Via is where the mutation came from.
-	Via Via `json:"via"`
+	UserID string `json:"userId"` // the user's id, or the agent's id when Via is ViaMCP
+	Via    Via    `json:"via"`    // where the mutation came from
 }
 
 // Via says where a content mutation came from.
@@ -189,9 +182,7 @@ type BulkEntry struct {
 // affected entry.
 type BulkChange struct {
 	ContentMeta
-	// Entries are the affected entries; in a bulk update each row has its
-	// own PreviousStatus and Status.
-	Entries   []BulkEntry `json:"entries"`
+	Entries   []BulkEntry `json:"entries"` // the affected entries, each with its own PreviousStatus and Status
 	Count     int         `json:"count"`
 	Languages []string    `json:"languages"`
 }

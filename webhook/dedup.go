@@ -39,19 +39,10 @@ func (s ClaimState) String() string {
 // An id moves through two timed records: a claim, held by one attempt (its
 // owner, a random string per attempt) for a processing TTL, and a done
 // mark, kept for a retention time. A claim past its TTL (the receiver
-// crashed mid-callback) blocks no one. On shared stores:
-//
-//   - Redis: Claim is one script: GET the key; if absent, SET it to the
-//     owner with PX ttl and answer Claimed; "done" answers Handled, any
-//     other value InProgress (or SET NX PX, then GET when it fails). Done
-//     is SET key "done" PX retention. Release is a compare-and-delete
-//     script: DEL only if the value is still the owner.
-//   - SQL: a row (id primary key, owner, done, expires_at). Claim is
-//     INSERT ... ON CONFLICT (id) DO UPDATE SET owner, done = false,
-//     expires_at WHERE the existing row's expires_at has passed: one row
-//     written means Claimed, otherwise the row's done column tells Handled
-//     from InProgress. Done upserts done = true with the retention's
-//     expiry. Release is DELETE WHERE id, owner and NOT done.
+// crashed mid-callback) blocks no one. Each method is one atomic step of
+// the store: the module's redisstore.Dedup does each in one Redis command
+// or script, and sqlstore.Dedup in one SQL statement (Claim reads the
+// row again when its insert takes nothing).
 //
 // Times are the store's own clock, so receivers with skewed clocks agree.
 // Implementations must be safe for concurrent use.
@@ -84,22 +75,16 @@ const DefaultDedupCapacity = 10_000
 type MemoryDedup struct {
 	mu       sync.Mutex
 	capacity int
-	entries  map[string]memEntry
-	order    []recorded // ids in the order they were recorded, oldest first
-	seq      uint64
+	entries  map[string]*memEntry
+	order    []*memEntry // in the order they were recorded, oldest first
 }
 
 // memEntry is the record of one id: a claim, or a done mark.
 type memEntry struct {
+	id      string
 	owner   string // the claim's owner; "" on a done mark
 	done    bool
 	expires time.Time
-	seq     uint64 // which record of order it is
-}
-
-type recorded struct {
-	id  string
-	seq uint64
 }
 
 // NewMemoryDedup returns a MemoryDedup that remembers up to capacity ids
@@ -123,7 +108,7 @@ func (m *MemoryDedup) Claim(_ context.Context, id, owner string, ttl time.Durati
 		}
 		return InProgress, nil
 	}
-	m.record(id, memEntry{owner: owner, expires: now.Add(ttl)})
+	m.record(&memEntry{id: id, owner: owner, expires: now.Add(ttl)})
 	return Claimed, nil
 }
 
@@ -136,13 +121,11 @@ func (m *MemoryDedup) Done(_ context.Context, id string, retention time.Duration
 	now := time.Now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	done := memEntry{done: true, expires: now.Add(retention)}
 	if e, ok := m.entries[id]; ok {
-		done.seq = e.seq // keep its place in order
-		m.entries[id] = done
+		*e = memEntry{id: id, done: true, expires: now.Add(retention)} // in its place in order
 		return nil
 	}
-	m.record(id, done)
+	m.record(&memEntry{id: id, done: true, expires: now.Add(retention)})
 	return nil
 }
 
@@ -156,23 +139,21 @@ func (m *MemoryDedup) Release(_ context.Context, id, owner string) error {
 	return nil
 }
 
-// record stores e for id as its newest record, forgetting the oldest once
+// record stores e as its id's newest record, forgetting the oldest once
 // there are more than the capacity. m.mu is held.
-func (m *MemoryDedup) record(id string, e memEntry) {
+func (m *MemoryDedup) record(e *memEntry) {
 	if m.entries == nil {
-		m.entries = make(map[string]memEntry)
+		m.entries = make(map[string]*memEntry)
 	}
 	if m.capacity <= 0 {
 		m.capacity = DefaultDedupCapacity
 	}
-	m.seq++
-	e.seq = m.seq
-	m.entries[id] = e
-	m.order = append(m.order, recorded{id, e.seq})
+	m.entries[e.id] = e
+	m.order = append(m.order, e)
 	if len(m.order) > m.capacity {
 		// Forget the oldest record, unless its id was recorded again
-		// since: then the map holds the newer one.
-		if old := m.order[0]; m.entries[old.id].seq == old.seq {
+		// since (or released): then the map does not hold it.
+		if old := m.order[0]; m.entries[old.id] == old {
 			delete(m.entries, old.id)
 		}
 		m.order = m.order[1:]

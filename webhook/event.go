@@ -45,20 +45,14 @@ const (
 type Event struct {
 	// ID is the event id (evt_ prefix). Manual redeliveries keep it, so it
 	// is the idempotency key.
-	ID string
-	// WebhookConfigID is the webhook configuration that fired the event
-	// (wh_ prefix).
-	WebhookConfigID string
-	// Type is the event type.
-	Type EventType
+	ID              string
+	WebhookConfigID string    // the webhook configuration that fired the event (wh_ prefix)
+	Type            EventType // the event type
 	// Timestamp is when the service dispatched the event (sent as Unix
-	// milliseconds); zero if absent.
-	Timestamp time.Time
-	// CreatedAt is the same moment, sent as an ISO 8601 string; zero if
-	// absent.
-	CreatedAt time.Time
-	// Version is the envelope version, currently "1".
-	Version string
+	// milliseconds); CreatedAt is the same moment, sent as an ISO 8601
+	// string. Each is zero if absent.
+	Timestamp, CreatedAt time.Time
+	Version              string // the envelope version, currently "1"
 	// Data is a pointer to the struct named next to Type's constant
 	// (*TranslationsPublished for EventTranslationsPublished, and so on),
 	// or *UnknownData for a type this package does not know.
@@ -93,8 +87,7 @@ func dataIn(body []byte) json.RawMessage {
 // UnknownData is Event.Data for an event type this package does not know,
 // such as one the service added later. Parse does not fail on it.
 type UnknownData struct {
-	// Raw is the data object exactly as sent.
-	Raw json.RawMessage
+	Raw json.RawMessage // the data object exactly as sent
 }
 
 // Parse decodes a delivery body into an Event without verifying it: call
@@ -123,7 +116,10 @@ func Parse(body []byte) (*Event, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidPayload, err)
 	}
-	ev := &Event{ID: env.ID, WebhookConfigID: env.WebhookConfigID, Type: env.EventType.t, Version: jsonScalar(env.Version)}
+	ev := &Event{ID: env.ID, WebhookConfigID: env.WebhookConfigID, Type: env.EventType.t}
+	if json.Unmarshal(env.Version, &ev.Version) != nil { // not a string (null leaves ""): the value's text
+		ev.Version = string(env.Version)
+	}
 	if ev.ID == "" {
 		return nil, fmt.Errorf("%w: no id", ErrInvalidPayload)
 	}
@@ -164,13 +160,11 @@ type envelope struct {
 	Timestamp       json.Number     `json:"timestamp"`
 	CreatedAt       string          `json:"createdAt"`
 	Version         json.RawMessage `json:"version"` // "1", or 1
-	// Data starts as &raw. When typing, decoding eventType replaces it
-	// with the struct of the type (typed), unless data came first.
-	Data    any `json:"data"`
-	raw     json.RawMessage
-	typing  bool
-	typed   any
-	typedAs EventType
+	Data            any             `json:"data"`    // &raw, or typed (see decodeEnvelope)
+	raw             json.RawMessage
+	typing          bool
+	typed           any       // the struct of typedAs, when Data points at it
+	typedAs         EventType // the eventType typed was made for
 }
 
 // decodeEnvelope decodes body, a JSON object, into an envelope in one
@@ -186,10 +180,9 @@ func decodeEnvelope(body []byte, typing bool) (*envelope, error) {
 	return env, json.Unmarshal(body, env)
 }
 
-// typeField is the envelope's eventType. As a TextUnmarshaler it takes the
-// string encoding/json has unquoted (null leaves it alone, any other JSON
-// type is a type error); the first one points the envelope's Data at the
-// struct of the type, if the envelope is typing and data has not come yet.
+// typeField is the envelope's eventType: a TextUnmarshaler, so that
+// encoding/json gives it a string (null leaves it alone, any other JSON
+// type is a type error) and it can point Data at the struct of the type.
 type typeField struct {
 	t   EventType
 	env *envelope
@@ -209,52 +202,39 @@ func (f *typeField) UnmarshalText(b []byte) error {
 // newData returns a pointer to a new data struct for t, or nil if t is
 // unknown.
 func newData(t EventType) any {
-	switch t {
-	case EventTranslationsPublished:
-		return new(TranslationsPublished)
-	case EventTranslationsUpdated:
-		return new(TranslationsUpdated)
-	case EventKeysCreated:
-		return new(KeysCreated)
-	case EventKeysDeleted:
-		return new(KeysDeleted)
-	case EventSyncCompleted:
-		return new(SyncCompleted)
-	case EventLanguageAdded:
-		return new(LanguageAdded)
-	case EventLanguageRemoved:
-		return new(LanguageRemoved)
-	case EventEntryCreated:
-		return new(EntryCreated)
-	case EventEntryUpdated:
-		return new(EntryUpdated)
-	case EventEntryPublished:
-		return new(EntryPublished)
-	case EventEntryUnpublished:
-		return new(EntryUnpublished)
-	case EventEntryDeleted:
-		return new(EntryDeleted)
-	case EventEntriesBulkPublished:
-		return new(EntriesBulkPublished)
-	case EventEntriesBulkUpdated:
-		return new(EntriesBulkUpdated)
-	case EventEntriesBulkDeleted:
-		return new(EntriesBulkDeleted)
-	case EventModelCreated:
-		return new(ModelCreated)
-	case EventModelUpdated:
-		return new(ModelUpdated)
-	case EventModelDeleted:
-		return new(ModelDeleted)
-	case EventFieldAdded:
-		return new(FieldAdded)
-	case EventFieldUpdated:
-		return new(FieldUpdated)
-	case EventFieldDeleted:
-		return new(FieldDeleted)
+	if f := dataTypes[t]; f != nil {
+		return f()
 	}
 	return nil
 }
+
+// dataTypes maps each EventType constant to its data struct. It is never
+// written.
+var dataTypes = map[EventType]func() any{
+	EventTranslationsPublished: newOf[TranslationsPublished],
+	EventTranslationsUpdated:   newOf[TranslationsUpdated],
+	EventKeysCreated:           newOf[KeysCreated],
+	EventKeysDeleted:           newOf[KeysDeleted],
+	EventSyncCompleted:         newOf[SyncCompleted],
+	EventLanguageAdded:         newOf[LanguageAdded],
+	EventLanguageRemoved:       newOf[LanguageRemoved],
+	EventEntryCreated:          newOf[EntryCreated],
+	EventEntryUpdated:          newOf[EntryUpdated],
+	EventEntryPublished:        newOf[EntryPublished],
+	EventEntryUnpublished:      newOf[EntryUnpublished],
+	EventEntryDeleted:          newOf[EntryDeleted],
+	EventEntriesBulkPublished:  newOf[EntriesBulkPublished],
+	EventEntriesBulkUpdated:    newOf[EntriesBulkUpdated],
+	EventEntriesBulkDeleted:    newOf[EntriesBulkDeleted],
+	EventModelCreated:          newOf[ModelCreated],
+	EventModelUpdated:          newOf[ModelUpdated],
+	EventModelDeleted:          newOf[ModelDeleted],
+	EventFieldAdded:            newOf[FieldAdded],
+	EventFieldUpdated:          newOf[FieldUpdated],
+	EventFieldDeleted:          newOf[FieldDeleted],
+}
+
+func newOf[T any]() any { return new(T) }
 
 // unixMillis converts the envelope timestamp, Unix milliseconds sent as a
 // JSON number (or a numeric string), to a time; "" gives the zero time.
@@ -267,16 +247,6 @@ func unixMillis(n json.Number) (time.Time, error) {
 	}
 	f, err := n.Float64()
 	return time.UnixMicro(int64(f * 1000)), err
-}
-
-// jsonScalar returns a JSON string's value, or any other JSON value's text:
-// the version is documented as the string "1" but a number 1 reads the same.
-func jsonScalar(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil { // null leaves s empty
-		return s
-	}
-	return string(raw)
 }
 
 // ConstructEvent verifies body against header as Verify does and, if it is

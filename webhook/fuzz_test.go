@@ -173,7 +173,10 @@ func parseTwoPass(body []byte) (*Event, error) {
 	if env.ID == "" || env.EventType == "" {
 		return nil, errors.New("no id or no eventType")
 	}
-	ev := &Event{ID: env.ID, WebhookConfigID: env.WebhookConfigID, Type: env.EventType, Version: jsonScalar(env.Version), raw: env.Data}
+	ev := &Event{ID: env.ID, WebhookConfigID: env.WebhookConfigID, Type: env.EventType, raw: env.Data}
+	if json.Unmarshal(env.Version, &ev.Version) != nil {
+		ev.Version = string(env.Version)
+	}
 	var err error
 	if ev.Timestamp, err = unixMillis(env.Timestamp); err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -14,16 +15,11 @@ import (
 // A HandlerOption configures NewHandler and NewTenantHandler.
 type HandlerOption func(*handler)
 
-// Defaults of DedupPolicy.
+// Defaults of DedupPolicy. The service waits 10 s for an answer.
 const (
-	// DefaultProcessingTTL is a claim's lifetime: well above the
-	// service's 10 s, and the longest a crashed receiver blocks others.
-	DefaultProcessingTTL = time.Minute
-	// DefaultRetention is how long a handled event's id is remembered.
-	DefaultRetention = 24 * time.Hour
-	// DefaultMaxWait leaves a waiting duplicate time to answer within the
-	// service's 10 s.
-	DefaultMaxWait = 8 * time.Second
+	DefaultProcessingTTL = time.Minute     // a claim's lifetime, well above 10 s, and the longest a crashed receiver blocks others
+	DefaultRetention     = 24 * time.Hour  // how long a handled event's id is remembered
+	DefaultMaxWait       = 8 * time.Second // leaves a waiting duplicate time to answer within the 10 s
 )
 
 // DedupPolicy sets the times deduplication works with (see
@@ -33,26 +29,21 @@ type DedupPolicy struct {
 	// Keep it above the callback's longest run: after it, another delivery
 	// of the event may run the callback concurrently.
 	ProcessingTTL time.Duration
-	// Retention is how long a handled id is remembered (DefaultRetention).
-	Retention time.Duration
+	Retention     time.Duration // how long a handled id is remembered (DefaultRetention)
 	// MaxWait bounds how long a duplicate waits for an attempt in progress
 	// before answering 409 Conflict (DefaultMaxWait), as does the request's
 	// context.
 	MaxWait time.Duration
 }
 
-// withDefaults returns p with every unset field at its default.
+// withDefaults returns p with every field that is not positive at its
+// default.
 func (p DedupPolicy) withDefaults() DedupPolicy {
-	if p.ProcessingTTL <= 0 {
-		p.ProcessingTTL = DefaultProcessingTTL
+	return DedupPolicy{
+		ProcessingTTL: cmp.Or(max(p.ProcessingTTL, 0), DefaultProcessingTTL),
+		Retention:     cmp.Or(max(p.Retention, 0), DefaultRetention),
+		MaxWait:       cmp.Or(max(p.MaxWait, 0), DefaultMaxWait),
 	}
-	if p.Retention <= 0 {
-		p.Retention = DefaultRetention
-	}
-	if p.MaxWait <= 0 {
-		p.MaxWait = DefaultMaxWait
-	}
-	return p
 }
 
 // WithDeduplication makes the handler run the callback at most once per
@@ -177,15 +168,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v, err := h.verifier(r)
-	if err == nil && v == nil {
-		err = errors.New("webhook: lookup returned no Verifier")
-	}
-	if err != nil && !errors.Is(err, ErrUnknownReceiver) {
-		h.fail(w, r, err, "webhook: verifier lookup failed")
-		return
-	}
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrUnknownReceiver):
 		h.refuse(w, r, err)
+		return
+	case err != nil || v == nil:
+		h.fail(w, r, cmp.Or(err, errors.New("webhook: lookup returned no Verifier")), "webhook: verifier lookup failed")
 		return
 	}
 	body, err := v.VerifyRequest(r)

@@ -152,8 +152,7 @@ func NewVerifier(secret string, opts ...Option) (*Verifier, error) {
 			c.macs = append(c.macs, keyedMAC([]byte(s)))
 		}
 	}
-	v := c.Verifier
-	return &v, nil
+	return &c.Verifier, nil
 }
 
 // checkSecret says why s cannot be a signing secret, without quoting it.

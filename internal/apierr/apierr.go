@@ -196,7 +196,7 @@ func FromResponse(method, path string, status int, header http.Header, body []by
 			code, eb.Message = n.Code, cmp.Or(eb.Message, n.Message)
 		}
 	}
-	e.Code, e.Message = clean(code, 64, scrub), clean(cmp.Or(eb.Message, eb.ErrorDescription), 200, scrub)
+	e.Code, e.Message = Clean(code, scrub), CleanMessage(cmp.Or(eb.Message, eb.ErrorDescription), scrub)
 	if e.Code == CodeMissingScope {
 		return &MissingScopeError{APIError: e, Required: clean(eb.Required, 100, scrub)}
 	}
@@ -278,6 +278,10 @@ func (e *Classified) Error() string {
 // Unwrap returns both the class and the error.
 func (e *Classified) Unwrap() []error { return []error{e.Class, e.Err} }
 
+// maxWait bounds a wait an answer asks for, in a Retry-After header or a
+// tool's text: a day.
+const maxWait = 24 * time.Hour
+
 // RetryAfter is the wait a 429 or 503 answer asks for in its Retry-After
 // header: seconds (at most a day) or an HTTP date. ok is false for another
 // status, or without a value that parses.
@@ -290,10 +294,7 @@ func RetryAfter(status int, h http.Header) (_ time.Duration, ok bool) {
 		if s < 0 {
 			return 0, false
 		}
-		if s > int64(24*time.Hour/time.Second) {
-			s = int64(24 * time.Hour / time.Second)
-		}
-		return time.Duration(s) * time.Second, true
+		return time.Duration(min(s, int64(maxWait/time.Second))) * time.Second, true
 	}
 	t, err := http.ParseTime(v)
 	if err != nil {

@@ -115,11 +115,10 @@ func (e *ToolError) As(target any) bool {
 // back, and are not read.
 func FromToolText(tool, text string, scrub redact.Secrets) error {
 	prefix, msg := splitExecuting(text)
-	var kind ToolErrorKind
+	lower := unquoted(strings.ToLower(msg))
+	kind := toolKind(lower)
 	if issues, ok := validationIssues(msg); ok {
 		kind, text = ToolValidation, prefix+"Validation error: "+issues
-	} else {
-		kind = toolKind(unquoted(strings.ToLower(msg)))
 	}
 	text = clean(text, MaxToolText, scrub)
 	e := &ToolError{Tool: tool, Kind: kind, Text: text}
@@ -130,7 +129,7 @@ func FromToolText(tool, text string, scrub redact.Secrets) error {
 		e.scope = &MissingScopeError{Required: e.Required,
 			APIError: &APIError{StatusCode: http.StatusOK, Code: CodeMissingScope, Message: text, Method: "tools/call", Path: tool}}
 	case ToolTooManyRequests:
-		e.RetryAfter = cmp.Or(waitIn(unquoted(strings.ToLower(msg))), PublishCooldown)
+		e.RetryAfter = cmp.Or(waitIn(lower), PublishCooldown)
 	}
 	return e
 }
@@ -156,16 +155,12 @@ const maxIssues = 20
 // each after its path ("t.0.id: Invalid uuid"), joined with ", ". ok is
 // false for any other text.
 func validationIssues(msg string) (string, bool) {
-	msg = strings.TrimSpace(msg)
-	if !strings.HasPrefix(msg, "[") {
-		return "", false
-	}
 	var issues []struct {
 		Code    *string           `json:"code"`
 		Message *string           `json:"message"`
 		Path    []json.RawMessage `json:"path"`
 	}
-	if json.Unmarshal([]byte(msg), &issues) != nil || len(issues) == 0 {
+	if json.Unmarshal([]byte(strings.TrimSpace(msg)), &issues) != nil || len(issues) == 0 {
 		return "", false
 	}
 	var parts []string
@@ -184,10 +179,9 @@ func validationIssues(msg string) (string, bool) {
 			}
 		}
 		if len(path) > 0 {
-			parts = append(parts, strings.Join(path, ".")+": "+*is.Message)
-		} else {
-			parts = append(parts, *is.Message)
+			*is.Message = strings.Join(path, ".") + ": " + *is.Message
 		}
+		parts = append(parts, *is.Message)
 	}
 	return strings.Join(parts, ", "), true
 }
@@ -237,9 +231,6 @@ func toolKind(s string) ToolErrorKind {
 	}
 	return ToolOther
 }
-
-// maxWait bounds a wait read from a text: a day.
-const maxWait = 24 * time.Hour
 
 // waitPhrase finds "wait N seconds" (also "wait N s", "wait N sec",
 // "wait for N seconds") in a lowercased text, N of at most five digits.

@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -54,14 +55,11 @@ type Request struct {
 // Server is a running test MCP server.
 type Server struct {
 	*httptest.Server
-	// URL of the MCP endpoint (/mcp).
-	Endpoint string
+	Endpoint string // URL of the MCP endpoint (/mcp)
 
-	mu       sync.Mutex
-	requests []Request
-	// Authorize says whether a token is accepted; nil accepts any
-	// non-empty one.
-	authorize func(tok string) bool
+	mu        sync.Mutex
+	requests  []Request
+	authorize func(tok string) bool // nil accepts any non-empty token
 	fault     func(r Request) Fault
 }
 
@@ -71,20 +69,17 @@ func NewServer(tb testing.TB, tools ...Tool) *Server {
 		SupportedProtocolVersions: Versions(),
 	})
 	for _, tl := range tools {
-		run := tl.Run
 		srv.AddTool(&mcp.Tool{
 			Name:        tl.Name,
 			InputSchema: json.RawMessage(`{"type":"object"}`),
 			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: tl.ReadOnly},
 		}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			text, isErr := run(req.Params.Arguments)
+			text, isErr := tl.Run(req.Params.Arguments)
 			return &mcp.CallToolResult{IsError: isErr, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 		})
 	}
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
-		Stateless:    true,
-		JSONResponse: true,
-	})
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
 	s := &Server{}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", s.wrap(h))
@@ -159,53 +154,34 @@ func (s *Server) wrap(next http.Handler) http.Handler {
 		s.mu.Unlock()
 
 		w.Header().Set("Content-Type", "application/json")
-		if r.Method != http.MethodPost {
-			w.WriteHeader(http.StatusMethodNotAllowed)
-			io.WriteString(w, `{"error":"SSE not supported in stateless mode. Use POST for requests."}`)
-			return
-		}
-		tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if !ok || tok == "" {
-			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+s.URL+`/.well-known/oauth-protected-resource"`)
-			w.WriteHeader(http.StatusUnauthorized)
-			io.WriteString(w, `{"error":"Authorization required"}`)
-			return
-		}
-		if authorize != nil && !authorize(tok) {
-			w.WriteHeader(http.StatusUnauthorized)
-			io.WriteString(w, `{"error":"Invalid or expired OAuth token"}`)
-			return
-		}
+		// What the service's servers refuse, in the order they check it;
+		// then the test's fault, if any.
+		var f Fault
+		tok, hasToken := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		accept := r.Header.Get("Accept")
-		if !strings.Contains(accept, "application/json") || !strings.Contains(accept, "text/event-stream") {
-			w.WriteHeader(http.StatusNotAcceptable)
-			io.WriteString(w, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Not Acceptable"},"id":null}`)
-			return
+		switch {
+		case r.Method != http.MethodPost:
+			f = Fault{Status: http.StatusMethodNotAllowed, Body: `{"error":"SSE not supported in stateless mode. Use POST for requests."}`}
+		case !hasToken || tok == "":
+			f = Fault{Status: http.StatusUnauthorized, Body: `{"error":"Authorization required"}`,
+				Header: http.Header{"Www-Authenticate": {`Bearer resource_metadata="` + s.URL + `/.well-known/oauth-protected-resource"`}}}
+		case authorize != nil && !authorize(tok):
+			f = Fault{Status: http.StatusUnauthorized, Body: `{"error":"Invalid or expired OAuth token"}`}
+		case !strings.Contains(accept, "application/json") || !strings.Contains(accept, "text/event-stream"):
+			f = Fault{Status: http.StatusNotAcceptable, Body: `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Not Acceptable"},"id":null}`}
+		case !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json"):
+			f = Fault{Status: http.StatusUnsupportedMediaType}
+		case fault != nil:
+			f = fault(rec)
 		}
-		if !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
-			w.WriteHeader(http.StatusUnsupportedMediaType)
+		switch {
+		case f.Drop:
+			panic(http.ErrAbortHandler) // net/http closes the connection, nothing written
+		case f.Status != 0:
+			maps.Copy(w.Header(), f.Header)
+			w.WriteHeader(f.Status)
+			io.WriteString(w, f.Body)
 			return
-		}
-		if fault != nil {
-			f := fault(rec)
-			switch {
-			case f.Drop:
-				hj, ok := w.(http.Hijacker)
-				if ok {
-					if c, _, err := hj.Hijack(); err == nil {
-						c.Close()
-						return
-					}
-				}
-				panic(http.ErrAbortHandler)
-			case f.Status != 0:
-				for k, v := range f.Header {
-					w.Header()[k] = v
-				}
-				w.WriteHeader(f.Status)
-				io.WriteString(w, f.Body)
-				return
-			}
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		next.ServeHTTP(w, r)
