@@ -74,7 +74,7 @@ type Config struct {
 	// Logger receives debug lines for refreshes and mints and one warning
 	// per grant that fails for good; nil is silent.
 	Logger *slog.Logger
-	// LocalRefreshOnStoreError: see the outage policy in shared.go.
+	// LocalRefreshOnStoreError: see the outage policy in package auth.
 	LocalRefreshOnStoreError bool
 	// LeaseTTL is how long a lease is held at most; it defaults to
 	// Timeout + LeaseSlack.
@@ -273,7 +273,7 @@ func (s *AccessSource) Token(ctx context.Context) (string, error) {
 	s.mu.Lock()
 	if s.err != nil {
 		s.mu.Unlock()
-		if err := s.Check(ctx); err != nil {
+		if _, err := s.Check(ctx); err != nil {
 			return "", err
 		}
 		s.mu.Lock()
@@ -316,16 +316,11 @@ func (s *AccessSource) usableLocked() bool {
 // ahead. s.mu is held.
 func (s *AccessSource) dueLocked() time.Duration { return s.margin + ahead(s.life, s.margin) }
 
-// Check returns the error the grant is stuck on, or nil. While the grant
-// is gone, it first takes a refresh token from the Store that is not the
-// one that failed (a new code exchange, or another holder refreshed).
-func (s *AccessSource) Check(ctx context.Context) error {
-	_, err := s.ready(ctx)
-	return err
-}
-
-// ready is Check that also returns the grant's Generation.
-func (s *AccessSource) ready(ctx context.Context) (uint64, error) {
+// Check returns the grant's Generation and the error the grant is stuck
+// on, or nil. While the grant is gone, it first takes a refresh token from
+// the Store that is not the one that failed (a new code exchange, or
+// another holder refreshed).
+func (s *AccessSource) Check(ctx context.Context) (uint64, error) {
 	s.mu.Lock()
 	gen, err, until, failedRT := s.gen, s.err, s.errUntil, s.failedRT
 	if err != nil && !until.IsZero() && !time.Now().Before(until) {
@@ -343,15 +338,24 @@ func (s *AccessSource) ready(ctx context.Context) (uint64, error) {
 	return gen, fmt.Errorf("partner: not sent: grant %s failed on an earlier call: %w", s.grantID, err)
 }
 
-// adoptNewer reads the Store and, when it holds a refresh token other than
-// old, makes it the grant's token. It reports whether it did.
-func (s *AccessSource) adoptNewer(ctx context.Context, old string) bool {
-	st := s.r.cfg.Store
-	if st == nil {
-		return false
+// newer reads the Store and returns the token there when its refresh token
+// is another than old.
+func (s *AccessSource) newer(ctx context.Context, old string) (oauth2.Token, bool) {
+	if s.r.cfg.Store == nil {
+		return oauth2.Token{}, false
 	}
-	t, err := st.Load(ctx, s.grantID)
+	t, err := s.r.cfg.Store.Load(ctx, s.grantID)
 	if err != nil || t == nil || t.RefreshToken == "" || t.RefreshToken == old {
+		return oauth2.Token{}, false
+	}
+	return *t.WithExtra(nil), true
+}
+
+// adoptNewer makes the Store's token the grant's when its refresh token is
+// another than old. It reports whether it did.
+func (s *AccessSource) adoptNewer(ctx context.Context, old string) bool {
+	t, ok := s.newer(ctx, old)
+	if !ok {
 		return false
 	}
 	s.mu.Lock()
@@ -359,7 +363,7 @@ func (s *AccessSource) adoptNewer(ctx context.Context, old string) bool {
 		s.mu.Unlock()
 		return true // adopted meanwhile by another caller
 	}
-	s.setLocked(t)
+	s.setLocked(&t)
 	s.mu.Unlock()
 	s.debug(ctx, "partner: grant took a newer token from the Store")
 	s.r.DropInstallation(ctx, s.grantID)
@@ -558,7 +562,7 @@ func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsav
 	o := s.exchange(ctx, tok)
 	if o.final && errors.Is(o.err, apierr.ErrReauthorizationRequired) {
 		// Before the grant is declared gone: has the Store a newer one?
-		if t, _, ok := s.load(ctx); ok && t.RefreshToken != tok.RefreshToken {
+		if t, ok := s.newer(ctx, tok.RefreshToken); ok {
 			if o, ok := s.loaded(t); ok {
 				return o
 			}

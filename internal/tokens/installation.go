@@ -145,7 +145,7 @@ func (s *InstallationSource) Renew(ctx context.Context) (Minted, error) {
 }
 
 func (s *InstallationSource) get(ctx context.Context, renew bool) (Minted, error) {
-	gen, err := s.cfg.Access.ready(ctx)
+	gen, err := s.cfg.Access.Check(ctx)
 	if err != nil {
 		return Minted{}, err
 	}

@@ -14,21 +14,11 @@ import (
 	"github.com/locsvc/partner-go/internal/apierr"
 )
 
-// Sharing tokens between processes, when the Store is an auth.Leaser (see
-// package auth for the contract): after this process's own single flight,
-// a due access token is refreshed under the grant's lease (AcquireLease with
-// due = the token's margin), from the stored refresh token, and committed
-// (CommitLease); ErrLeaseHeld waits with backoff and looks again. A token
-// whose commit lost its lease is never used. With an auth.InstallationCache
-// too, installation tokens are minted the same way.
-//
-// Store outage policy: a fresh token in memory keeps working (using one
-// makes no store call). A due access token fails the call with ErrTemporary
-// wrapping the store's error, unless LocalRefreshOnStoreError refreshes
-// with the refresh token in memory and saves the answer later, before the
-// next refresh: unsafe when the service rotates refresh tokens, since other
-// processes still read the spent one from the Store. An installation token
-// is minted locally: a mint spends nothing.
+// With a Store that is an auth.Leaser, a due access token is refreshed
+// under the grant's lease, after this process's own single flight, and
+// with an auth.InstallationCache too installation tokens are minted the
+// same way: package auth states the protocol and the Store outage policy,
+// whose opt-in exception is LocalRefreshOnStoreError.
 
 // LeaseSlack is added to Timeout for a lease's default time to live, so
 // that a holder ends its refresh or mint before another may take over.
@@ -169,8 +159,7 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 			release(ctx, l, lease)
 			if o.final && errors.Is(o.err, apierr.ErrReauthorizationRequired) && !retried {
 				// Before the grant is declared gone: has the Store a newer one?
-				if t, err := s.r.cfg.Store.Load(ctx, s.grantID); err == nil && t != nil &&
-					t.RefreshToken != "" && t.RefreshToken != from.RefreshToken {
+				if _, ok := s.newer(ctx, from.RefreshToken); ok {
 					retried, st.invalid = true, ""
 					continue
 				}
