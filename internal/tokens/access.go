@@ -280,7 +280,7 @@ func (s *AccessSource) Token(ctx context.Context) (string, error) {
 	}
 	if s.usableLocked() {
 		v := s.tok.AccessToken
-		if time.Until(s.tok.Expiry) <= s.dueLocked() && s.p == nil {
+		if time.Until(s.tok.Expiry) <= due(s.life, s.margin) && s.p == nil {
 			s.startLocked(ctx)
 		}
 		s.mu.Unlock()
@@ -311,10 +311,6 @@ func (s *AccessSource) Wait(ctx context.Context) error { return s.flights.wait(c
 func (s *AccessSource) usableLocked() bool {
 	return s.have && !s.unsaved && s.tok.AccessToken != "" && time.Until(s.tok.Expiry) > s.margin
 }
-
-// dueLocked is how long before its expiry the cached token is refreshed
-// ahead. s.mu is held.
-func (s *AccessSource) dueLocked() time.Duration { return s.margin + ahead(s.life, s.margin) }
 
 // Check returns the grant's Generation and the error the grant is stuck
 // on, or nil. While the grant is gone, it first takes a refresh token from
@@ -476,7 +472,7 @@ func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint
 	}
 
 	s.mu.Lock()
-	st := state{tok: s.tok, have: s.have, unsaved: s.unsaved, margin: s.margin, due: s.dueLocked(),
+	st := state{tok: s.tok, have: s.have, unsaved: s.unsaved, margin: s.margin, due: due(s.life, s.margin),
 		lease: s.lease, lateSave: s.lateSave, invalid: s.invalid}
 	s.mu.Unlock()
 

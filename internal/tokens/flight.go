@@ -97,10 +97,10 @@ func goFlight(fn func(), fs ...*flights) {
 // that every process sharing it finds it due at the same moment.
 const aheadShare = 10
 
-// ahead is how long before its margin a token whose whole lifetime is
-// life is replaced in the background.
-func ahead(life, margin time.Duration) time.Duration {
-	return max(life-margin, 0) / aheadShare
+// due is how long before its expiry a token whose whole lifetime is life
+// and whose margin is margin is replaced in the background.
+func due(life, margin time.Duration) time.Duration {
+	return margin + max(life-margin, 0)/aheadShare
 }
 
 // lifeOf returns a token's whole lifetime: expiresIn seconds, or when that

@@ -156,7 +156,7 @@ func (s *InstallationSource) get(ctx context.Context, renew bool) (Minted, error
 	}
 	if left := time.Until(s.cur.Expiry); !renew && s.cur.Token != "" && left > s.margin {
 		m := s.cur
-		if left <= s.margin+ahead(s.cur.Life, s.margin) && s.p == nil {
+		if left <= due(s.cur.Life, s.margin) && s.p == nil {
 			s.startLocked(ctx, gen, false)
 		}
 		s.mu.Unlock()
@@ -222,12 +222,12 @@ func (s *InstallationSource) mint(ctx context.Context, p *pending[Minted], gen u
 	defer cancel()
 	s.mu.Lock()
 	// A token shared without its lifetime is due as the current one is.
-	due, bad := s.cfg.Margin, s.bad
+	d, bad := s.cfg.Margin, s.bad
 	if s.margin > 0 {
-		due = s.margin + ahead(s.cur.Life, s.margin)
+		d = due(s.cur.Life, s.margin)
 	}
 	s.mu.Unlock()
-	m, err := s.obtain(ctx, due, bad, renew)
+	m, err := s.obtain(ctx, d, bad, renew)
 	s.mu.Lock()
 	working := s.cur.Token != "" && time.Until(s.cur.Expiry) > s.margin
 	s.mu.Unlock()
@@ -278,9 +278,7 @@ func (s *InstallationSource) marginFor(life time.Duration) time.Duration {
 	return min(s.cfg.Margin, life/2)
 }
 
-// dueFor is how long before its expiry a token whose whole lifetime is
-// life is replaced ahead.
+// dueFor is due for a token whose whole lifetime is life.
 func (s *InstallationSource) dueFor(life time.Duration) time.Duration {
-	m := s.marginFor(life)
-	return m + ahead(life, m)
+	return due(life, s.marginFor(life))
 }
