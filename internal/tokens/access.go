@@ -142,7 +142,7 @@ func NewRefresher(cfg Config) *Refresher {
 // Source returns the access-token source of grantID, starting from tok;
 // when tok is nil the token is loaded from the Store on first use.
 func (r *Refresher) Source(grantID string, tok *oauth2.Token) *AccessSource {
-	s := &AccessSource{r: r, grantID: grantID, margin: r.cfg.EarlyRefresh}
+	s := &AccessSource{r: r, grantID: grantID, state: state{margin: r.cfg.EarlyRefresh}}
 	if tok != nil {
 		s.tok, s.have = *tok.WithExtra(nil), true
 		s.margin, s.life = r.given(s.tok)
@@ -226,27 +226,35 @@ type AccessSource struct {
 	r       *Refresher
 	grantID string
 
-	mu       sync.Mutex
-	tok      oauth2.Token  // without Raw (WithExtra(nil)); AccessToken "" means "refresh before use"
-	margin   time.Duration // how long before tok.Expiry it is refreshed
-	life     time.Duration // tok's whole lifetime, which sets the window ahead
-	have     bool          // tok holds a refresh token (given or loaded)
-	unsaved  bool          // tok was refreshed but Store.Save failed
-	gen      uint64        // bumped whenever the grant gets a new token
-	err      error         // final error, sticky until a new token
-	errUntil time.Time     // zero: err holds until a new token; else until then
-	failedRT string        // the refresh token err is about
-	retired  string        // the refresh token the last rotation replaced
+	mu sync.Mutex
+	state
+	gen      uint64    // bumped whenever the grant gets a new token
+	err      error     // final error, sticky until a new token
+	errUntil time.Time // zero: err holds until a new token; else until then
+	failedRT string    // the refresh token err is about
+	retired  string    // the refresh token the last rotation replaced
 	p        *pending[string]
 	flights  flights // this grant's refreshes in flight
 
-	// With a Store that is an auth.Leaser (see shared.go):
+	refusals transport.Refusals
+}
+
+// state is the grant's token, as a refresh reads it before it starts.
+type state struct {
+	tok     oauth2.Token  // without Raw (WithExtra(nil)); AccessToken "" means "refresh before use"
+	margin  time.Duration // how long before tok.Expiry it is refreshed
+	life    time.Duration // tok's whole lifetime, which sets the window ahead
+	have    bool          // tok holds a refresh token (given or loaded)
+	unsaved bool          // tok was refreshed but Store.Save (or CommitLease under lease) failed
+
+	// With a Store that is an auth.Leaser:
 	lease    *auth.Lease // the lease to commit the unsaved token under
 	lateSave bool        // tok is in use but not in the Store (LocalRefreshOnStoreError)
 	invalid  string      // an access token the service refused, not to be adopted again
-
-	refusals transport.Refusals // the 401 rule's memory for the access token
 }
+
+// due is how long before its expiry the token is refreshed ahead.
+func (st *state) due() time.Duration { return due(st.life, st.margin) }
 
 // Refusals is the 401 rule's memory for the access token.
 func (s *AccessSource) Refusals() *transport.Refusals { return &s.refusals }
@@ -280,7 +288,7 @@ func (s *AccessSource) Token(ctx context.Context) (string, error) {
 	}
 	if s.usableLocked() {
 		v := s.tok.AccessToken
-		if time.Until(s.tok.Expiry) <= due(s.life, s.margin) && s.p == nil {
+		if time.Until(s.tok.Expiry) <= s.due() && s.p == nil {
 			s.startLocked(ctx)
 		}
 		s.mu.Unlock()
@@ -441,9 +449,9 @@ func (s *AccessSource) setLocked(tok *oauth2.Token) {
 	if t.RefreshToken != s.tok.RefreshToken && s.have {
 		s.p = nil // a refresh in flight is about another refresh token
 	}
-	s.tok, s.have, s.unsaved, s.err, s.errUntil, s.failedRT = t, true, false, nil, time.Time{}, ""
-	s.lease, s.lateSave, s.invalid = nil, false, ""
+	s.state = state{tok: t, have: true}
 	s.margin, s.life = s.r.given(t)
+	s.err, s.errUntil, s.failedRT = nil, time.Time{}, ""
 	s.gen++
 }
 
@@ -472,8 +480,7 @@ func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint
 	}
 
 	s.mu.Lock()
-	st := state{tok: s.tok, have: s.have, unsaved: s.unsaved, margin: s.margin, due: due(s.life, s.margin),
-		lease: s.lease, lateSave: s.lateSave, invalid: s.invalid}
+	st := s.state
 	s.mu.Unlock()
 
 	var o outcome

@@ -77,18 +77,6 @@ func release(ctx context.Context, l auth.Leaser, lease *auth.Lease) {
 	_ = l.AbandonLease(ctx, lease)
 }
 
-// state is what refresh reads of the source before it obtains a token.
-type state struct {
-	tok      oauth2.Token
-	have     bool
-	unsaved  bool
-	margin   time.Duration
-	due      time.Duration // margin and the window of refreshing ahead
-	lease    *auth.Lease
-	lateSave bool
-	invalid  string
-}
-
 // storeError wraps a failure of a Store that shares tokens: temporary,
 // never final.
 func (s *AccessSource) storeError(what string, err error) error {
@@ -98,7 +86,7 @@ func (s *AccessSource) storeError(what string, err error) error {
 // obtainShared is obtain for a Store that is an auth.Leaser.
 func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state, gen uint64) outcome {
 	if !st.have {
-		st.margin, st.due = s.r.cfg.EarlyRefresh, s.r.cfg.EarlyRefresh
+		st.margin, st.life = s.r.cfg.EarlyRefresh, 0
 	}
 	if st.unsaved && st.lease != nil {
 		// Refreshed earlier, but the commit failed: commit before use.
@@ -119,7 +107,7 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 	}
 	retried := false
 	for attempt := 0; ; attempt++ {
-		due := st.due
+		due := st.due()
 		if st.invalid != "" {
 			due = forever // the service refused a token the Store may still hold
 		}
@@ -136,7 +124,7 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 			return s.adopt(stored, st)
 		}
 		if stored != nil && stored.AccessToken != "" && stored.AccessToken != st.invalid &&
-			time.Until(stored.Expiry) > st.due {
+			time.Until(stored.Expiry) > st.due() {
 			// Leased only to look past a refused token: another process
 			// refreshed it meanwhile.
 			release(ctx, l, lease)
