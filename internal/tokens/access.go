@@ -498,17 +498,16 @@ func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint
 	// A new token meanwhile wins, unless it has the refresh token this
 	// refresh sent: the result is newer. A failed refresh ahead leaves a
 	// working token in use unless the grant is gone.
-	keep := o.err != nil && !o.unsaved && !(o.final && o.until.IsZero()) && s.usableLocked()
+	keep := o.err != nil && (o.next == nil || !o.next.unsaved) && !(o.final && o.until.IsZero()) && s.usableLocked()
 	if (s.gen == gen || s.rotatedFrom(o.sent)) && !keep {
 		if o.next != nil {
-			if o.sent != "" && o.next.RefreshToken != o.sent {
+			if o.sent != "" && o.next.tok.RefreshToken != o.sent {
 				s.retired = o.sent
 			}
-			s.tok, s.have, s.unsaved, s.margin, s.life = *o.next, true, o.unsaved, o.margin, o.life
-			s.lease, s.lateSave = o.lease, o.lateSave
-			if s.invalid != o.next.AccessToken {
-				s.invalid = ""
+			if s.invalid == o.next.tok.AccessToken {
+				o.next.invalid = s.invalid
 			}
+			s.state = *o.next
 		}
 		if o.final {
 			s.failLocked(ctx, o.err, s.tok.RefreshToken, o.until)
@@ -519,18 +518,18 @@ func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint
 
 // outcome is what a refresh ends with.
 type outcome struct {
-	val     string        // the access token, or "" with err
-	next    *oauth2.Token // the token to keep in memory; nil: the current one
-	margin  time.Duration // next's
-	life    time.Duration // next's whole lifetime
-	unsaved bool          // next still has to be saved (under lease, if set)
-	final   bool          // err holds until a new token, or until until
-	until   time.Time
-	err     error
-	sent    string // the refresh token a successful refresh sent, maybe retired
+	val   string // the access token, or "" with err
+	next  *state // the token to keep in memory; nil: the current one
+	final bool   // err holds until a new token, or until until
+	until time.Time
+	err   error
+	sent  string // the refresh token a successful refresh sent, maybe retired
+}
 
-	lease    *auth.Lease
-	lateSave bool // next is in use though the Store could not be reached
+// took is the outcome of using t, whose margin and whole lifetime are
+// margin and life.
+func took(t oauth2.Token, margin, life time.Duration) outcome {
+	return outcome{val: t.AccessToken, next: &state{tok: t, have: true, margin: margin, life: life}}
 }
 
 // rotatedFrom reports whether the grant, though it got a token since a
@@ -557,7 +556,7 @@ func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsav
 			return outcome{err: err}
 		}
 		life := lifeOf(tok.ExpiresIn, tok.Expiry)
-		return outcome{val: tok.AccessToken, next: &tok, margin: s.r.marginFor(life), life: life}
+		return took(tok, s.r.marginFor(life), life)
 	}
 	if tok.RefreshToken == "" {
 		return outcome{final: true, err: s.gone("no refresh token")}
@@ -575,8 +574,8 @@ func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsav
 	if o.err != nil {
 		return o
 	}
-	if err := s.save(ctx, o.next, gen, o.sent); err != nil {
-		o.unsaved, o.val, o.err = true, "", err // kept in memory, saved before use
+	if err := s.save(ctx, &o.next.tok, gen, o.sent); err != nil {
+		o.next.unsaved, o.val, o.err = true, "", err // kept in memory, saved before use
 	}
 	return o
 }
@@ -588,7 +587,7 @@ func (s *AccessSource) loaded(t oauth2.Token) (outcome, bool) {
 	if t.AccessToken == "" || time.Until(t.Expiry) <= margin {
 		return outcome{}, false
 	}
-	return outcome{val: t.AccessToken, next: &t, margin: margin, life: life}, true
+	return took(t, margin, life), true
 }
 
 // load reads the grant's token from the Store.
@@ -621,7 +620,7 @@ func (s *AccessSource) exchange(ctx context.Context, tok oauth2.Token) outcome {
 		final, until, err := s.r.classify(err, redact.New(tok.RefreshToken, s.r.cfg.ClientSecret))
 		// Keep the token tried (maybe just loaded): its refresh token failed.
 		tok.AccessToken = ""
-		return outcome{next: &tok, margin: s.r.cfg.EarlyRefresh, final: final, until: until, err: err}
+		return outcome{next: &state{tok: tok, have: true, margin: s.r.cfg.EarlyRefresh}, final: final, until: until, err: err}
 	}
 	nt := *got.WithExtra(nil)
 	if nt.RefreshToken == "" {
@@ -639,7 +638,9 @@ func (s *AccessSource) exchange(ctx context.Context, tok oauth2.Token) outcome {
 		nt.Expiry, nt.ExpiresIn, margin = time.Now().Add(MinLifetime), 0, 0
 	}
 	s.debug(ctx, "partner: access token refreshed", slog.Time("expiry", nt.Expiry))
-	return outcome{val: nt.AccessToken, next: &nt, margin: margin, life: lifeOf(nt.ExpiresIn, nt.Expiry), sent: tok.RefreshToken}
+	o := took(nt, margin, lifeOf(nt.ExpiresIn, nt.Expiry))
+	o.sent = tok.RefreshToken
+	return o
 }
 
 // save hands t, the answer to a refresh that sent the refresh token sent,

@@ -93,7 +93,7 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 		err := l.CommitLease(ctx, st.lease, &st.tok)
 		switch {
 		case err == nil:
-			return outcome{val: st.tok.AccessToken, next: &st.tok, margin: st.margin, life: lifeOf(st.tok.ExpiresIn, st.tok.Expiry)}
+			return took(st.tok, st.margin, lifeOf(st.tok.ExpiresIn, st.tok.Expiry))
 		case !errors.Is(err, auth.ErrLeaseLost):
 			return outcome{err: s.storeError("saving the refreshed token (it will be saved again before use)", err)}
 		}
@@ -154,7 +154,7 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 			}
 			return o
 		}
-		err = l.CommitLease(ctx, lease, o.next)
+		err = l.CommitLease(ctx, lease, &o.next.tok)
 		switch {
 		case err == nil:
 			return o
@@ -163,10 +163,10 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 			st.invalid = ""
 			continue
 		case s.r.cfg.LocalRefreshOnStoreError:
-			o.lateSave = true
+			o.next.lateSave = true
 			return o
 		default:
-			o.unsaved, o.lease, o.val = true, lease, ""
+			o.next.unsaved, o.next.lease, o.val = true, lease, ""
 			o.err = s.storeError("saving the refreshed token (it will be saved again before use)", err)
 			return o
 		}
@@ -178,7 +178,7 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 func (s *AccessSource) adopt(stored *oauth2.Token, st state) outcome {
 	t := *stored.WithExtra(nil)
 	life := lifeOf(t.ExpiresIn, t.Expiry)
-	o := outcome{val: t.AccessToken, next: &t, margin: s.r.marginFor(life), life: life}
+	o := took(t, s.r.marginFor(life), life)
 	if st.tok.RefreshToken != "" && st.tok.RefreshToken != t.RefreshToken {
 		o.sent = st.tok.RefreshToken
 	}
@@ -196,7 +196,7 @@ func (s *AccessSource) storeDown(ctx context.Context, err error, st state, gen u
 	if o.err != nil {
 		return o
 	}
-	o.lateSave = s.save(ctx, o.next, gen, o.sent) != nil
+	o.next.lateSave = s.save(ctx, &o.next.tok, gen, o.sent) != nil
 	return o
 }
 
