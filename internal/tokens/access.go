@@ -408,8 +408,17 @@ func (s *AccessSource) Fail(ctx context.Context, err error, gen uint64) bool {
 // failLocked makes err the grant's final error and says so once in the
 // log. s.mu is held.
 func (s *AccessSource) failLocked(ctx context.Context, err error, rt string, until time.Time) {
-	if s.err == nil {
-		s.warn(ctx, err)
+	if l := s.r.cfg.Logger; l != nil && s.err == nil { // without a token
+		code, class := "", "reauthorization required"
+		var ae *apierr.APIError
+		if errors.As(err, &ae) {
+			code = ae.Code
+		}
+		if errors.Is(err, apierr.ErrConfiguration) {
+			class = "configuration"
+		}
+		l.LogAttrs(ctx, slog.LevelWarn, "partner: grant failed for good",
+			slog.String("grant", s.grantID), slog.String("class", class), slog.String("code", code))
 	}
 	s.err, s.errUntil, s.failedRT = err, until, rt
 	s.tok.AccessToken = ""
@@ -487,7 +496,7 @@ func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint
 	if l, ok := s.r.cfg.Store.(auth.Leaser); ok {
 		o = s.obtainShared(ctx, l, st, gen)
 	} else {
-		o = s.obtain(ctx, st.tok, st.have, st.unsaved, gen)
+		o = s.obtain(ctx, st, gen)
 	}
 
 	s.mu.Lock()
@@ -539,19 +548,29 @@ func (s *AccessSource) rotatedFrom(sent string) bool {
 	return sent != "" && s.err == nil && s.tok.RefreshToken == sent
 }
 
-// obtain does the work of refresh without holding the lock.
-func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsaved bool, gen uint64) outcome {
-	if !have {
-		t, o, ok := s.load(ctx)
-		if !ok {
-			return o
+// obtain does the work of refresh without holding the lock, for a Store
+// that is not an auth.Leaser.
+func (s *AccessSource) obtain(ctx context.Context, st state, gen uint64) outcome {
+	tok := st.tok
+	if !st.have {
+		if s.r.cfg.Store == nil {
+			return outcome{final: true, err: s.gone(auth.ErrNoToken.Error())}
 		}
-		tok = t
+		t, err := s.r.cfg.Store.Load(ctx, s.grantID)
+		switch {
+		case errors.Is(err, auth.ErrNoToken) || (err == nil && t == nil):
+			return outcome{final: true, err: fmt.Errorf("partner: grant %s: %w: %w", s.grantID, apierr.ErrReauthorizationRequired, auth.ErrNoToken)}
+		case err != nil:
+			return outcome{err: fmt.Errorf("partner: loading the token of grant %s: %w", s.grantID, err)}
+		case t.RefreshToken == "":
+			return outcome{final: true, err: s.gone("the stored token has no refresh token")}
+		}
+		tok = *t.WithExtra(nil)
 		if o, ok := s.loaded(tok); ok {
 			return o
 		}
 	}
-	if unsaved { // refreshed earlier, but not stored yet: store before use
+	if st.unsaved { // refreshed earlier, but not stored yet: store before use
 		if err := s.save(ctx, &tok, gen, ""); err != nil {
 			return outcome{err: err}
 		}
@@ -588,23 +607,6 @@ func (s *AccessSource) loaded(t oauth2.Token) (outcome, bool) {
 		return outcome{}, false
 	}
 	return took(t, margin, life), true
-}
-
-// load reads the grant's token from the Store.
-func (s *AccessSource) load(ctx context.Context) (oauth2.Token, outcome, bool) {
-	if s.r.cfg.Store == nil {
-		return oauth2.Token{}, outcome{final: true, err: s.gone(auth.ErrNoToken.Error())}, false
-	}
-	t, err := s.r.cfg.Store.Load(ctx, s.grantID)
-	switch {
-	case errors.Is(err, auth.ErrNoToken) || (err == nil && t == nil):
-		return oauth2.Token{}, outcome{final: true, err: fmt.Errorf("partner: grant %s: %w: %w", s.grantID, apierr.ErrReauthorizationRequired, auth.ErrNoToken)}, false
-	case err != nil:
-		return oauth2.Token{}, outcome{err: fmt.Errorf("partner: loading the token of grant %s: %w", s.grantID, err)}, false
-	case t.RefreshToken == "":
-		return oauth2.Token{}, outcome{final: true, err: s.gone("the stored token has no refresh token")}, false
-	}
-	return *t.WithExtra(nil), outcome{}, true
 }
 
 func (s *AccessSource) gone(why string) error {
@@ -747,25 +749,6 @@ func (s *AccessSource) debug(ctx context.Context, msg string, attrs ...slog.Attr
 	if l := s.r.cfg.Logger; l != nil {
 		l.LogAttrs(ctx, slog.LevelDebug, msg, append(attrs, slog.String("grant", s.grantID))...)
 	}
-}
-
-// warn logs the one warning of a grant that fails for good, without a
-// token.
-func (s *AccessSource) warn(ctx context.Context, err error) {
-	l := s.r.cfg.Logger
-	if l == nil {
-		return
-	}
-	code, class := "", "reauthorization required"
-	var ae *apierr.APIError
-	if errors.As(err, &ae) {
-		code = ae.Code
-	}
-	if errors.Is(err, apierr.ErrConfiguration) {
-		class = "configuration"
-	}
-	l.LogAttrs(ctx, slog.LevelWarn, "partner: grant failed for good",
-		slog.String("grant", s.grantID), slog.String("class", class), slog.String("code", code))
 }
 
 // Stuck starts the source on a final error about refresh token rt (a Pool
