@@ -112,9 +112,11 @@ func (r *Refresher) Exchange(ctx context.Context, cfg *oauth2.Config, redirectSe
 	case w.cut:
 		return nil, fmt.Errorf("partner: POST %s: %w: the answer was cut at %d bytes (1 MiB), where x/oauth2 stops reading; %s",
 			path, apierr.ErrUnexpectedResponse, MaxExchangeAnswer, DiscardedAdvice)
-	case strings.Contains(err.Error(), "server response missing access_token"):
-		if t := w.token(); t != nil {
-			return t, nil
+	case strings.Contains(err.Error(), "server response missing access_token") && w.body != nil:
+		var fields map[string]any // a JSON object is returned as it is
+		if json.Unmarshal(w.body.read, &fields) == nil && fields != nil {
+			rt, _ := fields["refresh_token"].(string)
+			return (&oauth2.Token{RefreshToken: rt}).WithExtra(fields), nil
 		}
 	}
 	var rde *transport.RedirectError
@@ -180,20 +182,6 @@ func (w *answerWatch) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body = w.body
 	}
 	return resp, err
-}
-
-// token returns the last 2xx answer as a token without access token, its
-// fields in Extra, or nil when it is not a JSON object.
-func (w *answerWatch) token() *oauth2.Token {
-	if w.body == nil {
-		return nil
-	}
-	var fields map[string]any
-	if json.Unmarshal(w.body.read, &fields) != nil || fields == nil {
-		return nil
-	}
-	rt, _ := fields["refresh_token"].(string)
-	return (&oauth2.Token{RefreshToken: rt}).WithExtra(fields)
 }
 
 // watchedBody keeps what is read of an answer and, when it is closed after
