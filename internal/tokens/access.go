@@ -219,9 +219,9 @@ func (r *Refresher) dropDead(grantID string) {
 }
 
 // AccessSource gives the grant's access token, refreshing it EarlyRefresh
-// before it expires; however many goroutines ask at once, one refresh
-// happens. It also holds the grant's final state (see the package doc),
-// which the grant's installation source asks before every mint.
+// before it expires. It also holds the grant's final state (see the
+// package doc), which the grant's installation source asks before every
+// mint.
 type AccessSource struct {
 	r       *Refresher
 	grantID string
@@ -274,9 +274,7 @@ func (s *AccessSource) Reload(ctx context.Context, gen uint64) bool {
 }
 
 // Token returns a valid access token, refreshing it first when it is
-// missing or expires within its margin; a token due ahead (see aheadShare)
-// is returned at once and refreshed in the background. A caller whose ctx
-// ends during a refresh gets ctx's error; the refresh carries on.
+// missing or expires within its margin.
 func (s *AccessSource) Token(ctx context.Context) (string, error) {
 	s.mu.Lock()
 	if s.err != nil {

@@ -50,8 +50,7 @@ type InstallationConfig struct {
 }
 
 // InstallationSource gives the grant's installation token: minted when
-// missing or within Margin of expiry, and cached; however many goroutines
-// ask at once, one mint happens.
+// missing or within Margin of expiry, and cached.
 type InstallationSource struct {
 	cfg InstallationConfig
 
@@ -98,10 +97,7 @@ func NewInstallationSource(cfg InstallationConfig) *InstallationSource {
 }
 
 // Token returns a valid installation token for one request, minting one
-// first if needed, and with Pace set waits for the request's turn. A token
-// due ahead (see aheadShare) is returned at once and replaced in the
-// background. A caller whose ctx ends during a mint gets ctx's error; the
-// mint carries on.
+// first if needed, and with Pace set waits for the request's turn.
 func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 	m, err := s.get(ctx, false)
 	if err != nil {
