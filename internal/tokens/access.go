@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -111,12 +112,8 @@ func NewRefresher(cfg Config) *Refresher {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
-	if cfg.AuthSetting == "" {
-		cfg.AuthSetting = "AuthURL"
-	}
-	if cfg.TokenPath == "" {
-		cfg.TokenPath = TokenPath
-	}
+	cfg.AuthSetting = cmp.Or(cfg.AuthSetting, "AuthURL")
+	cfg.TokenPath = cmp.Or(cfg.TokenPath, TokenPath)
 	if cfg.LeaseTTL <= 0 {
 		cfg.LeaseTTL = cfg.Timeout + LeaseSlack
 	}
@@ -623,9 +620,7 @@ func (s *AccessSource) exchange(ctx context.Context, tok oauth2.Token) outcome {
 		return outcome{next: &state{tok: tok, have: true, margin: s.r.cfg.EarlyRefresh}, final: final, until: until, err: err}
 	}
 	nt := *got.WithExtra(nil)
-	if nt.RefreshToken == "" {
-		nt.RefreshToken = tok.RefreshToken
-	}
+	nt.RefreshToken = cmp.Or(nt.RefreshToken, tok.RefreshToken)
 	if nt.Expiry.IsZero() {
 		nt.Expiry = time.Now().Add(DefaultAccessLifetime)
 	}

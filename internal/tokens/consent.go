@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -95,9 +96,7 @@ func (r *Refresher) Exchange(ctx context.Context, cfg *oauth2.Config, redirectSe
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
 	hc, _ := ctx.Value(oauth2.HTTPClient).(*http.Client)
-	if hc == nil {
-		hc = http.DefaultClient
-	}
+	hc = cmp.Or(hc, http.DefaultClient)
 	w := &answerWatch{base: hc.Transport}
 	watched := *hc
 	watched.Transport = w
@@ -172,11 +171,7 @@ type answerWatch struct {
 }
 
 func (w *answerWatch) RoundTrip(req *http.Request) (*http.Response, error) {
-	base := w.base
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	resp, err := base.RoundTrip(req)
+	resp, err := cmp.Or(w.base, http.DefaultTransport).RoundTrip(req)
 	if err == nil && resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		w.body = &watchedBody{ReadCloser: resp.Body, w: w}
 		resp.Body = w.body
