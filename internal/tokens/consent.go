@@ -38,14 +38,6 @@ const SpentAdvice = "the code is spent: send the user through the consent again"
 // not use.
 const DiscardedAdvice = "the answer's tokens were discarded and " + SpentAdvice
 
-// ExchangeAdvice lists why the service may have refused a code.
-const ExchangeAdvice = "the code was refused and is spent: it expired (it lives 10 minutes) or was used already, " +
-	"or redirect_uri or the PKCE verifier did not match the authorize request's; send the user through the consent again"
-
-// refusedCode is the class of a refused code, whatever code the service
-// answered with.
-var refusedCode = errors.Join(apierr.ErrInvalidGrant, apierr.ErrReauthorizationRequired)
-
 // Consent returns the x/oauth2 configuration of the consent flow, the
 // refresh's with AuthURL + authorizePath, redirectURL, and scopes with
 // ScopeOfflineAccess added (without a refresh token no grant is kept).
@@ -79,7 +71,7 @@ func (r *Refresher) checkAdvice(status int) string {
 //
 //   - a refused code (invalid_grant, or invalid_request as for a wrong or
 //     missing PKCE verifier) is ErrInvalidGrant and
-//     ErrReauthorizationRequired, with ExchangeAdvice;
+//     ErrReauthorizationRequired, with advice that lists why;
 //   - a redirect_uri that is not the authorize request's is
 //     ErrConfiguration naming redirectSetting;
 //   - a 404 is ErrConfiguration naming the AuthURL and TokenPath
@@ -137,30 +129,27 @@ func (r *Refresher) Exchange(ctx context.Context, cfg *oauth2.Config, redirectSe
 	}
 	_, _, err = r.classify(err, scrub)
 	var ae *apierr.APIError
-	if !errors.As(err, &ae) { // a network error or a timeout
-		return nil, fmt.Errorf("%w; %s", err, maybeSpent)
+	if errors.As(err, &ae) { // else a network error or a timeout
+		redirect := strings.Contains(strings.ToLower(ae.Message), "redirect_uri")
+		switch {
+		case redirect && (ae.Code == apierr.CodeInvalidClient || ae.Code == apierr.CodeInvalidGrant):
+			return nil, apierr.Classify(apierr.ErrConfiguration, ae,
+				"check "+redirectSetting+": it must be the redirect_uri of the authorize request (AuthCodeURL's), "+
+					"as registered with the service; "+SpentAdvice+" once it is fixed")
+		case ae.Code == apierr.CodeInvalidGrant || ae.Code == apierr.CodeInvalidRequest: // whatever code the service sent
+			return nil, apierr.Classify(errors.Join(apierr.ErrInvalidGrant, apierr.ErrReauthorizationRequired), ae,
+				"the code was refused and is spent: it expired (it lives 10 minutes) or was used already, "+
+					"or redirect_uri or the PKCE verifier did not match the authorize request's; send the user through the consent again")
+		case ae.StatusCode == http.StatusNotFound:
+			return nil, apierr.Classify(apierr.ErrConfiguration, ae, r.checkAdvice(ae.StatusCode)+
+				"; the code reached no token endpoint, but will have expired by then: send the user through the consent again once it is fixed")
+		case ae.Code == apierr.CodeInvalidClient ||
+			(ae.StatusCode < 500 && ae.StatusCode != http.StatusTooManyRequests):
+			return nil, apierr.Classify(apierr.ErrConfiguration, ae, r.checkAdvice(ae.StatusCode)+"; "+SpentAdvice+" once it is fixed")
+		}
 	}
-	redirect := strings.Contains(strings.ToLower(ae.Message), "redirect_uri")
-	switch {
-	case redirect && (ae.Code == apierr.CodeInvalidClient || ae.Code == apierr.CodeInvalidGrant):
-		return nil, apierr.Classify(apierr.ErrConfiguration, ae,
-			"check "+redirectSetting+": it must be the redirect_uri of the authorize request (AuthCodeURL's), "+
-				"as registered with the service; "+SpentAdvice+" once it is fixed")
-	case ae.Code == apierr.CodeInvalidGrant || ae.Code == apierr.CodeInvalidRequest:
-		return nil, apierr.Classify(refusedCode, ae, ExchangeAdvice)
-	case ae.StatusCode == http.StatusNotFound:
-		return nil, apierr.Classify(apierr.ErrConfiguration, ae, r.checkAdvice(ae.StatusCode)+
-			"; the code reached no token endpoint, but will have expired by then: send the user through the consent again once it is fixed")
-	case ae.Code == apierr.CodeInvalidClient ||
-		(ae.StatusCode < 500 && ae.StatusCode != http.StatusTooManyRequests):
-		return nil, apierr.Classify(apierr.ErrConfiguration, ae, r.checkAdvice(ae.StatusCode)+"; "+SpentAdvice+" once it is fixed")
-	}
-	return nil, fmt.Errorf("%w; %s", err, maybeSpent)
+	return nil, fmt.Errorf("%w; the code may be spent: if trying again fails, send the user through the consent again", err)
 }
-
-// maybeSpent ends an exchange error after which the code may or may not
-// be spent.
-const maybeSpent = "the code may be spent: if trying again fails, send the user through the consent again"
 
 // answerWatch is the code exchange's transport: it keeps what x/oauth2
 // reads of a 2xx answer, and notes one longer than that.
