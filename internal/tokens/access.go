@@ -141,8 +141,7 @@ func NewRefresher(cfg Config) *Refresher {
 func (r *Refresher) Source(grantID string, tok *oauth2.Token) *AccessSource {
 	s := &AccessSource{r: r, grantID: grantID, state: state{margin: r.cfg.EarlyRefresh}}
 	if tok != nil {
-		s.tok, s.have = *tok.WithExtra(nil), true
-		s.margin, s.life = r.given(s.tok)
+		s.state = r.given(*tok.WithExtra(nil))
 	}
 	return s
 }
@@ -178,14 +177,14 @@ func (r *Refresher) Live(grantID string) *AccessSource {
 	return r.live[grantID].Value()
 }
 
-// given returns the margin and whole lifetime of a token given to the
-// source or read from the Store.
-func (r *Refresher) given(t oauth2.Token) (margin, life time.Duration) {
-	life = lifeOf(t.ExpiresIn, t.Expiry)
+// given is the state of a token given to the source or read from the
+// Store: without its whole lifetime, its margin is EarlyRefresh.
+func (r *Refresher) given(t oauth2.Token) state {
+	st := state{tok: t, have: true, margin: r.cfg.EarlyRefresh, life: lifeOf(t.ExpiresIn, t.Expiry)}
 	if t.ExpiresIn > 0 {
-		return r.marginFor(life), life
+		st.margin = r.marginFor(st.life)
 	}
-	return r.cfg.EarlyRefresh, life
+	return st
 }
 
 // marginFor returns how long before its expiry a token whose whole
@@ -453,8 +452,7 @@ func (s *AccessSource) setLocked(tok *oauth2.Token) {
 	if t.RefreshToken != s.tok.RefreshToken && s.have {
 		s.p = nil // a refresh in flight is about another refresh token
 	}
-	s.state = state{tok: t, have: true}
-	s.margin, s.life = s.r.given(t)
+	s.state = s.r.given(t)
 	s.err, s.errUntil, s.failedRT = nil, time.Time{}, ""
 	s.gen++
 }
@@ -597,11 +595,11 @@ func (s *AccessSource) obtain(ctx context.Context, st state, gen uint64) outcome
 // loaded returns the outcome of taking t, read from the Store, as it is,
 // when its access token expires after its margin.
 func (s *AccessSource) loaded(t oauth2.Token) (outcome, bool) {
-	margin, life := s.r.given(t)
-	if t.AccessToken == "" || time.Until(t.Expiry) <= margin {
+	st := s.r.given(t)
+	if t.AccessToken == "" || time.Until(t.Expiry) <= st.margin {
 		return outcome{}, false
 	}
-	return took(t, margin, life), true
+	return outcome{val: t.AccessToken, next: &st}, true
 }
 
 func (s *AccessSource) gone(why string) error {
