@@ -260,13 +260,9 @@ func (s *AccessSource) Refusals() *transport.Refusals { return &s.refusals }
 // It reports whether the grant's token changed since gen.
 func (s *AccessSource) Reload(ctx context.Context, gen uint64) bool {
 	s.mu.Lock()
-	if gen != s.gen {
-		s.mu.Unlock()
-		return true
-	}
-	rt := s.tok.RefreshToken
+	changed, rt := gen != s.gen, s.tok.RefreshToken
 	s.mu.Unlock()
-	return s.adoptNewer(ctx, rt)
+	return changed || s.adoptNewer(ctx, rt)
 }
 
 // Token returns a valid access token, refreshing it first when it is
