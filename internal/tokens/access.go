@@ -177,6 +177,15 @@ func (r *Refresher) Live(grantID string) *AccessSource {
 	return r.live[grantID].Value()
 }
 
+// context bounds ctx by Timeout and prepares it with Context, for one
+// refresh or code exchange (store calls and retries included).
+func (r *Refresher) context(ctx context.Context) (context.Context, context.CancelFunc) {
+	if r.cfg.Context != nil {
+		ctx = r.cfg.Context(ctx, r.cfg.AuthSetting)
+	}
+	return context.WithTimeout(ctx, r.cfg.Timeout)
+}
+
 // given is the state of a token given to the source or read from the
 // Store: without its whole lifetime, its margin is EarlyRefresh.
 func (r *Refresher) given(t oauth2.Token) state {
@@ -471,11 +480,8 @@ func (s *AccessSource) Secrets() redact.Secrets {
 // refresh runs in its own goroutine on a context detached from the caller's,
 // and finishes p for every waiter.
 func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint64) {
-	ctx, cancel := context.WithTimeout(ctx, s.r.cfg.Timeout)
+	ctx, cancel := s.r.context(ctx)
 	defer cancel()
-	if s.r.cfg.Context != nil {
-		ctx = s.r.cfg.Context(ctx, s.r.cfg.AuthSetting)
-	}
 
 	s.mu.Lock()
 	st := s.state

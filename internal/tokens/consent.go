@@ -82,10 +82,7 @@ func (r *Refresher) checkAdvice(status int) string {
 // An answer without access_token is returned as a token without one, its
 // fields in Extra, so that the caller names every field missing.
 func (r *Refresher) Exchange(ctx context.Context, cfg *oauth2.Config, redirectSetting, code string, opts ...oauth2.AuthCodeOption) (*oauth2.Token, error) {
-	if r.cfg.Context != nil {
-		ctx = r.cfg.Context(ctx, r.cfg.AuthSetting)
-	}
-	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
+	ctx, cancel := r.context(ctx)
 	defer cancel()
 	hc, _ := ctx.Value(oauth2.HTTPClient).(*http.Client)
 	hc = cmp.Or(hc, http.DefaultClient)

@@ -56,8 +56,7 @@ func (r *Refresher) DropInstallation(ctx context.Context, grantID string) {
 // waitTurn waits before looking at a held lease again: exponential backoff
 // from leaseWaitMin to leaseWaitMax, with jitter.
 func waitTurn(ctx context.Context, attempt int) error {
-	d := leaseWaitMin << min(attempt, 10)
-	d = min(d, leaseWaitMax)
+	d := min(leaseWaitMin<<min(attempt, 10), leaseWaitMax)
 	d = d/2 + rand.N(d/2+1)
 	t := time.NewTimer(d)
 	defer t.Stop()
