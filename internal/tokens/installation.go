@@ -107,7 +107,10 @@ func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 		return m.Token, nil
 	}
 	if l, ok := s.cfg.Access.r.cfg.Store.(auth.RateLimiter); ok {
-		err := l.TakeTurn(ctx, paceKey(m.Token), s.cfg.PerMinute, s.cfg.Burst)
+		// The service caps each installation token: its limit is named
+		// without revealing it.
+		h := sha256.Sum256([]byte(m.Token))
+		err := l.TakeTurn(ctx, "pace:"+hex.EncodeToString(h[:16]), s.cfg.PerMinute, s.cfg.Burst)
 		switch {
 		case err == nil:
 			return m.Token, nil
@@ -125,13 +128,6 @@ func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("partner: waiting for the grant's turn under Pacing: %w", err)
 	}
 	return m.Token, nil
-}
-
-// paceKey names the shared limit of an installation token (the service caps
-// each token) without revealing it.
-func paceKey(token string) string {
-	h := sha256.Sum256([]byte(token))
-	return "pace:" + hex.EncodeToString(h[:16])
 }
 
 // Renew mints a new token now, whatever the cached one's age, and makes it
