@@ -106,11 +106,11 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 	}
 	retried := false
 	for attempt := 0; ; attempt++ {
-		due := st.due()
+		d := st.due()
 		if st.invalid != "" {
-			due = forever // the service refused a token the Store may still hold
+			d = forever // the service refused a token the Store may still hold
 		}
-		lease, stored, err := l.AcquireLease(ctx, s.grantID, auth.KindAccess, due, s.r.cfg.LeaseTTL)
+		lease, stored, err := l.AcquireLease(ctx, s.grantID, auth.KindAccess, d, s.r.cfg.LeaseTTL)
 		switch {
 		case errors.Is(err, auth.ErrLeaseHeld):
 			if err := waitTurn(ctx, attempt); err != nil {
