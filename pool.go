@@ -230,7 +230,7 @@ func (p *Pool) Client(ctx context.Context, grantID string) (*Client, error) {
 	for _, e := range evicted {
 		e.drain()
 	}
-	if err := c.access.Check(ctx); err != nil {
+	if _, err := c.access.Check(ctx); err != nil {
 		return nil, public(err)
 	}
 	return c, nil

@@ -49,21 +49,18 @@ func (s *MemoryStore) AcquireLease(_ context.Context, grantID string, kind Token
 	return &Lease{GrantID: grantID, Kind: kind, Fence: fence}, tok, nil
 }
 
-// storedLocked returns a copy of the grant's stored token of kind, or nil.
-// s.mu is held.
+// storedLocked returns a copy of the grant's stored token of kind, or nil
+// (an installation token's ends at its expiry). s.mu is held.
 func (s *MemoryStore) storedLocked(grantID string, kind TokenKind, now time.Time) *oauth2.Token {
-	if kind == KindAccess {
-		t, ok := s.m[grantID]
-		if !ok {
-			return nil
-		}
-		return &t
+	m := s.m
+	if kind == KindInstallation {
+		m = s.inst
 	}
-	it, ok := s.inst[grantID]
-	if !ok || !now.Before(it.Expiry) {
+	t, ok := m[grantID]
+	if !ok || kind == KindInstallation && !now.Before(t.Expiry) {
 		return nil
 	}
-	return &it
+	return &t
 }
 
 // CommitLease implements Leaser: see there.
@@ -82,11 +79,7 @@ func (s *MemoryStore) CommitLease(_ context.Context, l *Lease, tok *oauth2.Token
 		return ErrLeaseLost
 	}
 	delete(s.leases, k)
-	if l.Kind == KindAccess {
-		s.saveLocked(l.GrantID, tok)
-	} else {
-		s.saveInstallationLocked(l.GrantID, tok)
-	}
+	s.saveLocked(l.Kind, l.GrantID, tok)
 	return nil
 }
 
@@ -121,15 +114,8 @@ func (s *MemoryStore) SaveInstallation(_ context.Context, grantID string, tok *o
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.saveInstallationLocked(grantID, tok)
+	s.saveLocked(KindInstallation, grantID, tok)
 	return nil
-}
-
-func (s *MemoryStore) saveInstallationLocked(grantID string, tok *oauth2.Token) {
-	if s.inst == nil {
-		s.inst = make(map[string]oauth2.Token)
-	}
-	s.inst[grantID] = oauth2.Token{AccessToken: tok.AccessToken, TokenType: "Bearer", Expiry: tok.Expiry, ExpiresIn: max(tok.ExpiresIn, 0)}
 }
 
 // DeleteInstallation implements InstallationCache: see there.

@@ -87,17 +87,23 @@ func (s *MemoryStore) Save(_ context.Context, grantID string, tok *oauth2.Token)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.saveLocked(grantID, tok)
+	s.saveLocked(KindAccess, grantID, tok)
 	// The grant has a newer token: a refresh in flight must not replace it.
 	delete(s.leases, leaseKey{grantID, KindAccess})
 	return nil
 }
 
-func (s *MemoryStore) saveLocked(grantID string, tok *oauth2.Token) {
+// saveLocked stores a copy of tok as the grant's token of kind. s.mu is
+// held.
+func (s *MemoryStore) saveLocked(kind TokenKind, grantID string, tok *oauth2.Token) {
 	if s.m == nil {
-		s.m = make(map[string]oauth2.Token)
+		s.m, s.inst = make(map[string]oauth2.Token), make(map[string]oauth2.Token)
 	}
-	s.m[grantID] = *tok.WithExtra(nil) // without the answer's other fields
+	if kind == KindInstallation {
+		s.inst[grantID] = oauth2.Token{AccessToken: tok.AccessToken, TokenType: "Bearer", Expiry: tok.Expiry, ExpiresIn: max(tok.ExpiresIn, 0)}
+	} else {
+		s.m[grantID] = *tok.WithExtra(nil) // without the answer's other fields
+	}
 }
 
 // Delete forgets the grant's token; an unknown grant is not an error.

@@ -92,6 +92,29 @@ func load(t *testing.T, s auth.Store, id string) *oauth2.Token {
 	return tok
 }
 
+// commit fails t unless CommitLease of lease saves tok.
+func commit(t *testing.T, l auth.Leaser, lease *auth.Lease, tok *oauth2.Token, what string) {
+	t.Helper()
+	if err := l.CommitLease(t.Context(), lease, tok); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// lost fails t unless CommitLease of lease is refused with ErrLeaseLost.
+func lost(t *testing.T, l auth.Leaser, lease *auth.Lease, tok *oauth2.Token, what string) {
+	t.Helper()
+	if err := l.CommitLease(t.Context(), lease, tok); !errors.Is(err, auth.ErrLeaseLost) {
+		t.Fatalf("%s: %v; want ErrLeaseLost", what, err)
+	}
+}
+
+func saveInst(t *testing.T, c auth.InstallationCache, id string, tok *oauth2.Token) {
+	t.Helper()
+	if err := c.SaveInstallation(t.Context(), id, tok); err != nil {
+		t.Fatalf("SaveInstallation: %v", err)
+	}
+}
+
 func leaser(t *testing.T, newStore func(*testing.T) auth.Store) auth.Leaser {
 	t.Helper()
 	s := newStore(t)
@@ -276,9 +299,7 @@ func testLease(t *testing.T, newStore func(*testing.T) auth.Store) {
 		save(t, l, id, token("at-old", "rt-old", at(time.Second)))
 		lease, _ := acquire(t, l, id, auth.KindAccess, long)
 		want := token("at-new", "rt-new", at(time.Hour))
-		if err := l.CommitLease(t.Context(), lease, want); err != nil {
-			t.Fatalf("CommitLease: %v", err)
-		}
+		commit(t, l, lease, want, "CommitLease")
 		sameToken(t, "Load after CommitLease", load(t, l, id), want)
 		// The commit ended the lease, and the new token is not due.
 		again, tok, err := l.AcquireLease(t.Context(), id, auth.KindAccess, due, long)
@@ -287,9 +308,7 @@ func testLease(t *testing.T, newStore func(*testing.T) auth.Store) {
 		}
 		sameToken(t, "AcquireLease after CommitLease", tok, want)
 		// A second commit of an ended lease saves nothing.
-		if err := l.CommitLease(t.Context(), lease, token("at-x", "rt-x", at(time.Hour))); !errors.Is(err, auth.ErrLeaseLost) {
-			t.Fatalf("second CommitLease of one lease: %v; want ErrLeaseLost", err)
-		}
+		lost(t, l, lease, token("at-x", "rt-x", at(time.Hour)), "second CommitLease of one lease")
 		sameToken(t, "Load after a refused CommitLease", load(t, l, id), want)
 	})
 	t.Run("CommitEndsLease", func(t *testing.T) {
@@ -297,9 +316,7 @@ func testLease(t *testing.T, newStore func(*testing.T) auth.Store) {
 		// can be leased again at once.
 		l, id := leaser(t, newStore), grant(t)
 		lease, _ := acquire(t, l, id, auth.KindAccess, long)
-		if err := l.CommitLease(t.Context(), lease, token("at", "rt", at(time.Second))); err != nil {
-			t.Fatalf("CommitLease: %v", err)
-		}
+		commit(t, l, lease, token("at", "rt", at(time.Second)), "CommitLease")
 		next, _ := acquire(t, l, id, auth.KindAccess, long)
 		if next.Fence == lease.Fence {
 			t.Fatalf("two holdings share the fence %q", next.Fence)
@@ -322,12 +339,8 @@ func testLease(t *testing.T, newStore func(*testing.T) auth.Store) {
 			t.Fatalf("AbandonLease of a lease taken over: %v; want nil", err)
 		}
 		held(t, l, id, auth.KindAccess)
-		if err := l.CommitLease(t.Context(), lease, token("at-stale", "rt-stale", at(time.Hour))); !errors.Is(err, auth.ErrLeaseLost) {
-			t.Fatalf("CommitLease of an abandoned lease: %v; want ErrLeaseLost", err)
-		}
-		if err := l.CommitLease(t.Context(), next, token("at-2", "rt-2", at(time.Hour))); err != nil {
-			t.Fatalf("CommitLease of the new holder after an old one abandoned: %v", err)
-		}
+		lost(t, l, lease, token("at-stale", "rt-stale", at(time.Hour)), "CommitLease of an abandoned lease")
+		commit(t, l, next, token("at-2", "rt-2", at(time.Hour)), "CommitLease of the new holder after an old one abandoned")
 	})
 	t.Run("ExpiryTakeover", func(t *testing.T) {
 		l, id := leaser(t, newStore), grant(t)
@@ -338,16 +351,12 @@ func testLease(t *testing.T, newStore func(*testing.T) auth.Store) {
 			t.Fatalf("the holding that took over has the stale one's fence %q", fresh.Fence)
 		}
 		// The stale holder's commit is refused, and saves nothing.
-		if err := l.CommitLease(t.Context(), stale, token("at-stale", "rt-stale", at(time.Hour))); !errors.Is(err, auth.ErrLeaseLost) {
-			t.Fatalf("CommitLease of a lease taken over: %v; want ErrLeaseLost", err)
-		}
+		lost(t, l, stale, token("at-stale", "rt-stale", at(time.Hour)), "CommitLease of a lease taken over")
 		if got := load(t, l, id); got.RefreshToken != "rt-0" {
 			t.Fatalf("a refused CommitLease saved refresh token %q", got.RefreshToken)
 		}
 		want := token("at-1", "rt-1", at(time.Hour))
-		if err := l.CommitLease(t.Context(), fresh, want); err != nil {
-			t.Fatalf("CommitLease of the holder that took over: %v", err)
-		}
+		commit(t, l, fresh, want, "CommitLease of the holder that took over")
 		sameToken(t, "Load after the takeover's CommitLease", load(t, l, id), want)
 	})
 	t.Run("ExpiredCommit", func(t *testing.T) {
@@ -357,9 +366,7 @@ func testLease(t *testing.T, newStore func(*testing.T) auth.Store) {
 		save(t, l, id, token("at-0", "rt-0", at(time.Second)))
 		stale, _ := acquire(t, l, id, auth.KindAccess, short)
 		time.Sleep(2 * short)
-		if err := l.CommitLease(t.Context(), stale, token("at-stale", "rt-stale", at(time.Hour))); !errors.Is(err, auth.ErrLeaseLost) {
-			t.Fatalf("CommitLease past the lease's ttl: %v; want ErrLeaseLost", err)
-		}
+		lost(t, l, stale, token("at-stale", "rt-stale", at(time.Hour)), "CommitLease past the lease's ttl")
 		if got := load(t, l, id); got.RefreshToken != "rt-0" {
 			t.Fatalf("a refused CommitLease saved refresh token %q", got.RefreshToken)
 		}
@@ -373,9 +380,7 @@ func testLease(t *testing.T, newStore func(*testing.T) auth.Store) {
 		lease, _ := acquire(t, l, id, auth.KindAccess, long)
 		want := token("at-new", "rt-new", at(time.Hour))
 		save(t, l, id, want)
-		if err := l.CommitLease(t.Context(), lease, token("at-stale", "rt-stale", at(time.Hour))); !errors.Is(err, auth.ErrLeaseLost) {
-			t.Fatalf("CommitLease after a Save of the grant: %v; want ErrLeaseLost", err)
-		}
+		lost(t, l, lease, token("at-stale", "rt-stale", at(time.Hour)), "CommitLease after a Save of the grant")
 		sameToken(t, "Load after a refused CommitLease", load(t, l, id), want)
 	})
 	t.Run("Independent", func(t *testing.T) {
@@ -384,9 +389,7 @@ func testLease(t *testing.T, newStore func(*testing.T) auth.Store) {
 		la, _ := acquire(t, l, a, auth.KindAccess, long)
 		acquire(t, l, b, auth.KindAccess, long)
 		acquire(t, l, a, auth.KindInstallation, long)
-		if err := l.CommitLease(t.Context(), la, token("at-a", "rt-a", at(time.Hour))); err != nil {
-			t.Fatalf("CommitLease: %v", err)
-		}
+		commit(t, l, la, token("at-a", "rt-a", at(time.Hour)), "CommitLease")
 		if tok, err := l.Load(t.Context(), b); !errors.Is(err, auth.ErrNoToken) && (err != nil || tok != nil) {
 			t.Fatalf("a commit for one grant saved a token for another: %v, %v", tok, err)
 		}
@@ -414,12 +417,8 @@ func testInstallationCache(t *testing.T, newStore func(*testing.T) auth.Store) {
 	t.Run("SaveLoadDelete", func(t *testing.T) {
 		_, c := cache(t, newStore)
 		id, other, exp := grant(t), grant(t), at(time.Hour)
-		if err := c.SaveInstallation(t.Context(), id, inst("it-1", exp)); err != nil {
-			t.Fatalf("SaveInstallation: %v", err)
-		}
-		if err := c.SaveInstallation(t.Context(), other, inst("it-other", exp)); err != nil {
-			t.Fatalf("SaveInstallation: %v", err)
-		}
+		saveInst(t, c, id, inst("it-1", exp))
+		saveInst(t, c, other, inst("it-other", exp))
 		tok, err := c.LoadInstallation(t.Context(), id)
 		if err != nil || tok.AccessToken != "it-1" || !tok.Expiry.Equal(exp) || tok.ExpiresIn != lifetime {
 			t.Fatalf("LoadInstallation = %v, %v; want %q, %v, lifetime %d s", tok, err, "it-1", exp, lifetime)
@@ -440,9 +439,7 @@ func testInstallationCache(t *testing.T, newStore func(*testing.T) auth.Store) {
 	t.Run("Expiry", func(t *testing.T) {
 		_, c := cache(t, newStore)
 		id := grant(t)
-		if err := c.SaveInstallation(t.Context(), id, inst("it-short", time.Now().Add(short))); err != nil {
-			t.Fatalf("SaveInstallation: %v", err)
-		}
+		saveInst(t, c, id, inst("it-short", time.Now().Add(short)))
 		deadline := time.Now().Add(patience)
 		for {
 			_, err := c.LoadInstallation(t.Context(), id)
@@ -465,9 +462,7 @@ func testInstallationCache(t *testing.T, newStore func(*testing.T) auth.Store) {
 		id := grant(t)
 		want := token("at", "rt", at(time.Hour))
 		save(t, s, id, want)
-		if err := c.SaveInstallation(t.Context(), id, inst("it", at(time.Hour))); err != nil {
-			t.Fatalf("SaveInstallation: %v", err)
-		}
+		saveInst(t, c, id, inst("it", at(time.Hour)))
 		if err := c.DeleteInstallation(t.Context(), id); err != nil {
 			t.Fatalf("DeleteInstallation: %v", err)
 		}
@@ -489,9 +484,7 @@ func testInstallationLease(t *testing.T, newStore func(*testing.T) auth.Store) {
 	t.Run("NotDue", func(t *testing.T) {
 		l, c := both(t)
 		id, exp := grant(t), at(time.Hour)
-		if err := c.SaveInstallation(t.Context(), id, inst("it", exp)); err != nil {
-			t.Fatalf("SaveInstallation: %v", err)
-		}
+		saveInst(t, c, id, inst("it", exp))
 		lease, tok, err := l.AcquireLease(t.Context(), id, auth.KindInstallation, due, long)
 		if err != nil || lease != nil || tok == nil || tok.AccessToken != "it" || !tok.Expiry.Equal(exp) || tok.ExpiresIn != lifetime {
 			t.Fatalf("AcquireLease(installation) of a cached token: lease %v, token %v, err %v; want the cached token with its lifetime", lease, tok, err)
@@ -507,9 +500,7 @@ func testInstallationLease(t *testing.T, newStore func(*testing.T) auth.Store) {
 		}
 		held(t, l, id, auth.KindInstallation)
 		exp := at(time.Hour)
-		if err := l.CommitLease(t.Context(), lease, inst("it-minted", exp)); err != nil {
-			t.Fatalf("CommitLease(installation): %v", err)
-		}
+		commit(t, l, lease, inst("it-minted", exp), "CommitLease(installation)")
 		got, err := c.LoadInstallation(t.Context(), id)
 		if err != nil || got.AccessToken != "it-minted" || !got.Expiry.Equal(exp) || got.ExpiresIn != lifetime {
 			t.Fatalf("LoadInstallation after CommitLease = %v, %v; want %q, %v, lifetime %d s", got, err, "it-minted", exp, lifetime)
@@ -521,9 +512,7 @@ func testInstallationLease(t *testing.T, newStore func(*testing.T) auth.Store) {
 	t.Run("DueWhenExpiring", func(t *testing.T) {
 		l, c := both(t)
 		id := grant(t)
-		if err := c.SaveInstallation(t.Context(), id, inst("it-old", at(due/2))); err != nil {
-			t.Fatalf("SaveInstallation: %v", err)
-		}
+		saveInst(t, c, id, inst("it-old", at(due/2)))
 		_, tok := acquire(t, l, id, auth.KindInstallation, long)
 		if tok == nil || tok.AccessToken != "it-old" {
 			t.Fatalf("AcquireLease(installation) of a due token returned %v; want it", tok)
@@ -538,9 +527,7 @@ func testInstallationLease(t *testing.T, newStore func(*testing.T) auth.Store) {
 		if err := c.DeleteInstallation(t.Context(), id); err != nil {
 			t.Fatalf("DeleteInstallation: %v", err)
 		}
-		if err := l.CommitLease(t.Context(), lease, &oauth2.Token{AccessToken: "it-stale", Expiry: at(time.Hour)}); !errors.Is(err, auth.ErrLeaseLost) {
-			t.Fatalf("CommitLease(installation) after DeleteInstallation: %v; want ErrLeaseLost", err)
-		}
+		lost(t, l, lease, &oauth2.Token{AccessToken: "it-stale", Expiry: at(time.Hour)}, "CommitLease(installation) after DeleteInstallation")
 		if _, err := c.LoadInstallation(t.Context(), id); !errors.Is(err, auth.ErrNoToken) {
 			t.Fatalf("LoadInstallation after a refused CommitLease: %v; want ErrNoToken", err)
 		}
@@ -550,12 +537,8 @@ func testInstallationLease(t *testing.T, newStore func(*testing.T) auth.Store) {
 		id := grant(t)
 		stale, _ := acquire(t, l, id, auth.KindInstallation, short)
 		fresh := takeOver(t, l, id, auth.KindInstallation)
-		if err := l.CommitLease(t.Context(), stale, &oauth2.Token{AccessToken: "it-stale", Expiry: at(time.Hour)}); !errors.Is(err, auth.ErrLeaseLost) {
-			t.Fatalf("CommitLease(installation) of a lease taken over: %v; want ErrLeaseLost", err)
-		}
-		if err := l.CommitLease(t.Context(), fresh, &oauth2.Token{AccessToken: "it-fresh", Expiry: at(time.Hour)}); err != nil {
-			t.Fatalf("CommitLease(installation) of the holder that took over: %v", err)
-		}
+		lost(t, l, stale, &oauth2.Token{AccessToken: "it-stale", Expiry: at(time.Hour)}, "CommitLease(installation) of a lease taken over")
+		commit(t, l, fresh, &oauth2.Token{AccessToken: "it-fresh", Expiry: at(time.Hour)}, "CommitLease(installation) of the holder that took over")
 		if got, err := c.LoadInstallation(t.Context(), id); err != nil || got.AccessToken != "it-fresh" {
 			t.Fatalf("LoadInstallation = %v, %v; want the new holder's token", got, err)
 		}

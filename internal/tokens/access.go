@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -74,7 +75,7 @@ type Config struct {
 	// Logger receives debug lines for refreshes and mints and one warning
 	// per grant that fails for good; nil is silent.
 	Logger *slog.Logger
-	// LocalRefreshOnStoreError: see the outage policy in shared.go.
+	// LocalRefreshOnStoreError: see the outage policy in package auth.
 	LocalRefreshOnStoreError bool
 	// LeaseTTL is how long a lease is held at most; it defaults to
 	// Timeout + LeaseSlack.
@@ -111,12 +112,8 @@ func NewRefresher(cfg Config) *Refresher {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
-	if cfg.AuthSetting == "" {
-		cfg.AuthSetting = "AuthURL"
-	}
-	if cfg.TokenPath == "" {
-		cfg.TokenPath = TokenPath
-	}
+	cfg.AuthSetting = cmp.Or(cfg.AuthSetting, "AuthURL")
+	cfg.TokenPath = cmp.Or(cfg.TokenPath, TokenPath)
 	if cfg.LeaseTTL <= 0 {
 		cfg.LeaseTTL = cfg.Timeout + LeaseSlack
 	}
@@ -142,10 +139,9 @@ func NewRefresher(cfg Config) *Refresher {
 // Source returns the access-token source of grantID, starting from tok;
 // when tok is nil the token is loaded from the Store on first use.
 func (r *Refresher) Source(grantID string, tok *oauth2.Token) *AccessSource {
-	s := &AccessSource{r: r, grantID: grantID, margin: r.cfg.EarlyRefresh}
+	s := &AccessSource{r: r, grantID: grantID, state: state{margin: r.cfg.EarlyRefresh}}
 	if tok != nil {
-		s.tok, s.have = *tok.WithExtra(nil), true
-		s.margin, s.life = r.given(s.tok)
+		s.state = r.given(*tok.WithExtra(nil))
 	}
 	return s
 }
@@ -181,14 +177,23 @@ func (r *Refresher) Live(grantID string) *AccessSource {
 	return r.live[grantID].Value()
 }
 
-// given returns the margin and whole lifetime of a token given to the
-// source or read from the Store.
-func (r *Refresher) given(t oauth2.Token) (margin, life time.Duration) {
-	life = lifeOf(t.ExpiresIn, t.Expiry)
-	if t.ExpiresIn > 0 {
-		return r.marginFor(life), life
+// context bounds ctx by Timeout and prepares it with Context, for one
+// refresh or code exchange (store calls and retries included).
+func (r *Refresher) context(ctx context.Context) (context.Context, context.CancelFunc) {
+	if r.cfg.Context != nil {
+		ctx = r.cfg.Context(ctx, r.cfg.AuthSetting)
 	}
-	return r.cfg.EarlyRefresh, life
+	return context.WithTimeout(ctx, r.cfg.Timeout)
+}
+
+// given is the state of a token given to the source or read from the
+// Store: without its whole lifetime, its margin is EarlyRefresh.
+func (r *Refresher) given(t oauth2.Token) state {
+	st := state{tok: t, have: true, margin: r.cfg.EarlyRefresh, life: lifeOf(t.ExpiresIn, t.Expiry)}
+	if t.ExpiresIn > 0 {
+		st.margin = r.marginFor(st.life)
+	}
+	return st
 }
 
 // marginFor returns how long before its expiry a token whose whole
@@ -219,34 +224,42 @@ func (r *Refresher) dropDead(grantID string) {
 }
 
 // AccessSource gives the grant's access token, refreshing it EarlyRefresh
-// before it expires; however many goroutines ask at once, one refresh
-// happens. It also holds the grant's final state (see the package doc),
-// which the grant's installation source asks before every mint.
+// before it expires. It also holds the grant's final state (see the
+// package doc), which the grant's installation source asks before every
+// mint.
 type AccessSource struct {
 	r       *Refresher
 	grantID string
 
-	mu       sync.Mutex
-	tok      oauth2.Token  // without Raw (WithExtra(nil)); AccessToken "" means "refresh before use"
-	margin   time.Duration // how long before tok.Expiry it is refreshed
-	life     time.Duration // tok's whole lifetime, which sets the window ahead
-	have     bool          // tok holds a refresh token (given or loaded)
-	unsaved  bool          // tok was refreshed but Store.Save failed
-	gen      uint64        // bumped whenever the grant gets a new token
-	err      error         // final error, sticky until a new token
-	errUntil time.Time     // zero: err holds until a new token; else until then
-	failedRT string        // the refresh token err is about
-	retired  string        // the refresh token the last rotation replaced
+	mu sync.Mutex
+	state
+	gen      uint64    // bumped whenever the grant gets a new token
+	err      error     // final error, sticky until a new token
+	errUntil time.Time // zero: err holds until a new token; else until then
+	failedRT string    // the refresh token err is about
+	retired  string    // the refresh token the last rotation replaced
 	p        *pending[string]
 	flights  flights // this grant's refreshes in flight
 
-	// With a Store that is an auth.Leaser (see shared.go):
+	refusals transport.Refusals
+}
+
+// state is the grant's token, as a refresh reads it before it starts.
+type state struct {
+	tok     oauth2.Token  // without Raw (WithExtra(nil)); AccessToken "" means "refresh before use"
+	margin  time.Duration // how long before tok.Expiry it is refreshed
+	life    time.Duration // tok's whole lifetime, which sets the window ahead
+	have    bool          // tok holds a refresh token (given or loaded)
+	unsaved bool          // tok was refreshed but Store.Save (or CommitLease under lease) failed
+
+	// With a Store that is an auth.Leaser:
 	lease    *auth.Lease // the lease to commit the unsaved token under
 	lateSave bool        // tok is in use but not in the Store (LocalRefreshOnStoreError)
 	invalid  string      // an access token the service refused, not to be adopted again
-
-	refusals transport.Refusals // the 401 rule's memory for the access token
 }
+
+// due is how long before its expiry the token is refreshed ahead.
+func (st *state) due() time.Duration { return due(st.life, st.margin) }
 
 // Refusals is the 401 rule's memory for the access token.
 func (s *AccessSource) Refusals() *transport.Refusals { return &s.refusals }
@@ -256,31 +269,25 @@ func (s *AccessSource) Refusals() *transport.Refusals { return &s.refusals }
 // It reports whether the grant's token changed since gen.
 func (s *AccessSource) Reload(ctx context.Context, gen uint64) bool {
 	s.mu.Lock()
-	if gen != s.gen {
-		s.mu.Unlock()
-		return true
-	}
-	rt := s.tok.RefreshToken
+	changed, rt := gen != s.gen, s.tok.RefreshToken
 	s.mu.Unlock()
-	return s.adoptNewer(ctx, rt)
+	return changed || s.adoptNewer(ctx, rt)
 }
 
 // Token returns a valid access token, refreshing it first when it is
-// missing or expires within its margin; a token due ahead (see aheadShare)
-// is returned at once and refreshed in the background. A caller whose ctx
-// ends during a refresh gets ctx's error; the refresh carries on.
+// missing or expires within its margin.
 func (s *AccessSource) Token(ctx context.Context) (string, error) {
 	s.mu.Lock()
 	if s.err != nil {
 		s.mu.Unlock()
-		if err := s.Check(ctx); err != nil {
+		if _, err := s.Check(ctx); err != nil {
 			return "", err
 		}
 		s.mu.Lock()
 	}
 	if s.usableLocked() {
 		v := s.tok.AccessToken
-		if time.Until(s.tok.Expiry) <= s.dueLocked() && s.p == nil {
+		if time.Until(s.tok.Expiry) <= s.due() && s.p == nil {
 			s.startLocked(ctx)
 		}
 		s.mu.Unlock()
@@ -312,20 +319,11 @@ func (s *AccessSource) usableLocked() bool {
 	return s.have && !s.unsaved && s.tok.AccessToken != "" && time.Until(s.tok.Expiry) > s.margin
 }
 
-// dueLocked is how long before its expiry the cached token is refreshed
-// ahead. s.mu is held.
-func (s *AccessSource) dueLocked() time.Duration { return s.margin + ahead(s.life, s.margin) }
-
-// Check returns the error the grant is stuck on, or nil. While the grant
-// is gone, it first takes a refresh token from the Store that is not the
-// one that failed (a new code exchange, or another holder refreshed).
-func (s *AccessSource) Check(ctx context.Context) error {
-	_, err := s.ready(ctx)
-	return err
-}
-
-// ready is Check that also returns the grant's Generation.
-func (s *AccessSource) ready(ctx context.Context) (uint64, error) {
+// Check returns the grant's Generation and the error the grant is stuck
+// on, or nil. While the grant is gone, it first takes a refresh token from
+// the Store that is not the one that failed (a new code exchange, or
+// another holder refreshed).
+func (s *AccessSource) Check(ctx context.Context) (uint64, error) {
 	s.mu.Lock()
 	gen, err, until, failedRT := s.gen, s.err, s.errUntil, s.failedRT
 	if err != nil && !until.IsZero() && !time.Now().Before(until) {
@@ -343,15 +341,24 @@ func (s *AccessSource) ready(ctx context.Context) (uint64, error) {
 	return gen, fmt.Errorf("partner: not sent: grant %s failed on an earlier call: %w", s.grantID, err)
 }
 
-// adoptNewer reads the Store and, when it holds a refresh token other than
-// old, makes it the grant's token. It reports whether it did.
-func (s *AccessSource) adoptNewer(ctx context.Context, old string) bool {
-	st := s.r.cfg.Store
-	if st == nil {
-		return false
+// newer reads the Store and returns the token there when its refresh token
+// is another than old.
+func (s *AccessSource) newer(ctx context.Context, old string) (oauth2.Token, bool) {
+	if s.r.cfg.Store == nil {
+		return oauth2.Token{}, false
 	}
-	t, err := st.Load(ctx, s.grantID)
+	t, err := s.r.cfg.Store.Load(ctx, s.grantID)
 	if err != nil || t == nil || t.RefreshToken == "" || t.RefreshToken == old {
+		return oauth2.Token{}, false
+	}
+	return *t.WithExtra(nil), true
+}
+
+// adoptNewer makes the Store's token the grant's when its refresh token is
+// another than old. It reports whether it did.
+func (s *AccessSource) adoptNewer(ctx context.Context, old string) bool {
+	t, ok := s.newer(ctx, old)
+	if !ok {
 		return false
 	}
 	s.mu.Lock()
@@ -359,7 +366,7 @@ func (s *AccessSource) adoptNewer(ctx context.Context, old string) bool {
 		s.mu.Unlock()
 		return true // adopted meanwhile by another caller
 	}
-	s.setLocked(t)
+	s.setLocked(&t)
 	s.mu.Unlock()
 	s.debug(ctx, "partner: grant took a newer token from the Store")
 	s.r.DropInstallation(ctx, s.grantID)
@@ -400,8 +407,17 @@ func (s *AccessSource) Fail(ctx context.Context, err error, gen uint64) bool {
 // failLocked makes err the grant's final error and says so once in the
 // log. s.mu is held.
 func (s *AccessSource) failLocked(ctx context.Context, err error, rt string, until time.Time) {
-	if s.err == nil {
-		s.warn(ctx, err)
+	if l := s.r.cfg.Logger; l != nil && s.err == nil { // without a token
+		code, class := "", "reauthorization required"
+		var ae *apierr.APIError
+		if errors.As(err, &ae) {
+			code = ae.Code
+		}
+		if errors.Is(err, apierr.ErrConfiguration) {
+			class = "configuration"
+		}
+		l.LogAttrs(ctx, slog.LevelWarn, "partner: grant failed for good",
+			slog.String("grant", s.grantID), slog.String("class", class), slog.String("code", code))
 	}
 	s.err, s.errUntil, s.failedRT = err, until, rt
 	s.tok.AccessToken = ""
@@ -441,9 +457,8 @@ func (s *AccessSource) setLocked(tok *oauth2.Token) {
 	if t.RefreshToken != s.tok.RefreshToken && s.have {
 		s.p = nil // a refresh in flight is about another refresh token
 	}
-	s.tok, s.have, s.unsaved, s.err, s.errUntil, s.failedRT = t, true, false, nil, time.Time{}, ""
-	s.lease, s.lateSave, s.invalid = nil, false, ""
-	s.margin, s.life = s.r.given(t)
+	s.state = s.r.given(t)
+	s.err, s.errUntil, s.failedRT = nil, time.Time{}, ""
 	s.gen++
 }
 
@@ -465,22 +480,18 @@ func (s *AccessSource) Secrets() redact.Secrets {
 // refresh runs in its own goroutine on a context detached from the caller's,
 // and finishes p for every waiter.
 func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint64) {
-	ctx, cancel := context.WithTimeout(ctx, s.r.cfg.Timeout)
+	ctx, cancel := s.r.context(ctx)
 	defer cancel()
-	if s.r.cfg.Context != nil {
-		ctx = s.r.cfg.Context(ctx, s.r.cfg.AuthSetting)
-	}
 
 	s.mu.Lock()
-	st := state{tok: s.tok, have: s.have, unsaved: s.unsaved, margin: s.margin, due: s.dueLocked(),
-		lease: s.lease, lateSave: s.lateSave, invalid: s.invalid}
+	st := s.state
 	s.mu.Unlock()
 
 	var o outcome
 	if l, ok := s.r.cfg.Store.(auth.Leaser); ok {
 		o = s.obtainShared(ctx, l, st, gen)
 	} else {
-		o = s.obtain(ctx, st.tok, st.have, st.unsaved, gen)
+		o = s.obtain(ctx, st, gen)
 	}
 
 	s.mu.Lock()
@@ -491,17 +502,16 @@ func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint
 	// A new token meanwhile wins, unless it has the refresh token this
 	// refresh sent: the result is newer. A failed refresh ahead leaves a
 	// working token in use unless the grant is gone.
-	keep := o.err != nil && !o.unsaved && !(o.final && o.until.IsZero()) && s.usableLocked()
+	keep := o.err != nil && (o.next == nil || !o.next.unsaved) && !(o.final && o.until.IsZero()) && s.usableLocked()
 	if (s.gen == gen || s.rotatedFrom(o.sent)) && !keep {
 		if o.next != nil {
-			if o.sent != "" && o.next.RefreshToken != o.sent {
+			if o.sent != "" && o.next.tok.RefreshToken != o.sent {
 				s.retired = o.sent
 			}
-			s.tok, s.have, s.unsaved, s.margin, s.life = *o.next, true, o.unsaved, o.margin, o.life
-			s.lease, s.lateSave = o.lease, o.lateSave
-			if s.invalid != o.next.AccessToken {
-				s.invalid = ""
+			if s.invalid == o.next.tok.AccessToken {
+				o.next.invalid = s.invalid
 			}
+			s.state = *o.next
 		}
 		if o.final {
 			s.failLocked(ctx, o.err, s.tok.RefreshToken, o.until)
@@ -512,18 +522,18 @@ func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint
 
 // outcome is what a refresh ends with.
 type outcome struct {
-	val     string        // the access token, or "" with err
-	next    *oauth2.Token // the token to keep in memory; nil: the current one
-	margin  time.Duration // next's
-	life    time.Duration // next's whole lifetime
-	unsaved bool          // next still has to be saved (under lease, if set)
-	final   bool          // err holds until a new token, or until until
-	until   time.Time
-	err     error
-	sent    string // the refresh token a successful refresh sent, maybe retired
+	val   string // the access token, or "" with err
+	next  *state // the token to keep in memory; nil: the current one
+	final bool   // err holds until a new token, or until until
+	until time.Time
+	err   error
+	sent  string // the refresh token a successful refresh sent, maybe retired
+}
 
-	lease    *auth.Lease
-	lateSave bool // next is in use though the Store could not be reached
+// took is the outcome of using t, whose margin and whole lifetime are
+// margin and life.
+func took(t oauth2.Token, margin, life time.Duration) outcome {
+	return outcome{val: t.AccessToken, next: &state{tok: t, have: true, margin: margin, life: life}}
 }
 
 // rotatedFrom reports whether the grant, though it got a token since a
@@ -533,24 +543,34 @@ func (s *AccessSource) rotatedFrom(sent string) bool {
 	return sent != "" && s.err == nil && s.tok.RefreshToken == sent
 }
 
-// obtain does the work of refresh without holding the lock.
-func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsaved bool, gen uint64) outcome {
-	if !have {
-		t, o, ok := s.load(ctx)
-		if !ok {
-			return o
+// obtain does the work of refresh without holding the lock, for a Store
+// that is not an auth.Leaser.
+func (s *AccessSource) obtain(ctx context.Context, st state, gen uint64) outcome {
+	tok := st.tok
+	if !st.have {
+		if s.r.cfg.Store == nil {
+			return outcome{final: true, err: s.gone(auth.ErrNoToken.Error())}
 		}
-		tok = t
+		t, err := s.r.cfg.Store.Load(ctx, s.grantID)
+		switch {
+		case errors.Is(err, auth.ErrNoToken) || (err == nil && t == nil):
+			return outcome{final: true, err: fmt.Errorf("partner: grant %s: %w: %w", s.grantID, apierr.ErrReauthorizationRequired, auth.ErrNoToken)}
+		case err != nil:
+			return outcome{err: fmt.Errorf("partner: loading the token of grant %s: %w", s.grantID, err)}
+		case t.RefreshToken == "":
+			return outcome{final: true, err: s.gone("the stored token has no refresh token")}
+		}
+		tok = *t.WithExtra(nil)
 		if o, ok := s.loaded(tok); ok {
 			return o
 		}
 	}
-	if unsaved { // refreshed earlier, but not stored yet: store before use
+	if st.unsaved { // refreshed earlier, but not stored yet: store before use
 		if err := s.save(ctx, &tok, gen, ""); err != nil {
 			return outcome{err: err}
 		}
 		life := lifeOf(tok.ExpiresIn, tok.Expiry)
-		return outcome{val: tok.AccessToken, next: &tok, margin: s.r.marginFor(life), life: life}
+		return took(tok, s.r.marginFor(life), life)
 	}
 	if tok.RefreshToken == "" {
 		return outcome{final: true, err: s.gone("no refresh token")}
@@ -558,7 +578,7 @@ func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsav
 	o := s.exchange(ctx, tok)
 	if o.final && errors.Is(o.err, apierr.ErrReauthorizationRequired) {
 		// Before the grant is declared gone: has the Store a newer one?
-		if t, _, ok := s.load(ctx); ok && t.RefreshToken != tok.RefreshToken {
+		if t, ok := s.newer(ctx, tok.RefreshToken); ok {
 			if o, ok := s.loaded(t); ok {
 				return o
 			}
@@ -568,8 +588,8 @@ func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsav
 	if o.err != nil {
 		return o
 	}
-	if err := s.save(ctx, o.next, gen, o.sent); err != nil {
-		o.unsaved, o.val, o.err = true, "", err // kept in memory, saved before use
+	if err := s.save(ctx, &o.next.tok, gen, o.sent); err != nil {
+		o.next.unsaved, o.val, o.err = true, "", err // kept in memory, saved before use
 	}
 	return o
 }
@@ -577,28 +597,11 @@ func (s *AccessSource) obtain(ctx context.Context, tok oauth2.Token, have, unsav
 // loaded returns the outcome of taking t, read from the Store, as it is,
 // when its access token expires after its margin.
 func (s *AccessSource) loaded(t oauth2.Token) (outcome, bool) {
-	margin, life := s.r.given(t)
-	if t.AccessToken == "" || time.Until(t.Expiry) <= margin {
+	st := s.r.given(t)
+	if t.AccessToken == "" || time.Until(t.Expiry) <= st.margin {
 		return outcome{}, false
 	}
-	return outcome{val: t.AccessToken, next: &t, margin: margin, life: life}, true
-}
-
-// load reads the grant's token from the Store.
-func (s *AccessSource) load(ctx context.Context) (oauth2.Token, outcome, bool) {
-	if s.r.cfg.Store == nil {
-		return oauth2.Token{}, outcome{final: true, err: s.gone(auth.ErrNoToken.Error())}, false
-	}
-	t, err := s.r.cfg.Store.Load(ctx, s.grantID)
-	switch {
-	case errors.Is(err, auth.ErrNoToken) || (err == nil && t == nil):
-		return oauth2.Token{}, outcome{final: true, err: fmt.Errorf("partner: grant %s: %w: %w", s.grantID, apierr.ErrReauthorizationRequired, auth.ErrNoToken)}, false
-	case err != nil:
-		return oauth2.Token{}, outcome{err: fmt.Errorf("partner: loading the token of grant %s: %w", s.grantID, err)}, false
-	case t.RefreshToken == "":
-		return oauth2.Token{}, outcome{final: true, err: s.gone("the stored token has no refresh token")}, false
-	}
-	return *t.WithExtra(nil), outcome{}, true
+	return outcome{val: t.AccessToken, next: &st}, true
 }
 
 func (s *AccessSource) gone(why string) error {
@@ -614,12 +617,10 @@ func (s *AccessSource) exchange(ctx context.Context, tok oauth2.Token) outcome {
 		final, until, err := s.r.classify(err, redact.New(tok.RefreshToken, s.r.cfg.ClientSecret))
 		// Keep the token tried (maybe just loaded): its refresh token failed.
 		tok.AccessToken = ""
-		return outcome{next: &tok, margin: s.r.cfg.EarlyRefresh, final: final, until: until, err: err}
+		return outcome{next: &state{tok: tok, have: true, margin: s.r.cfg.EarlyRefresh}, final: final, until: until, err: err}
 	}
 	nt := *got.WithExtra(nil)
-	if nt.RefreshToken == "" {
-		nt.RefreshToken = tok.RefreshToken
-	}
+	nt.RefreshToken = cmp.Or(nt.RefreshToken, tok.RefreshToken)
 	if nt.Expiry.IsZero() {
 		nt.Expiry = time.Now().Add(DefaultAccessLifetime)
 	}
@@ -632,7 +633,9 @@ func (s *AccessSource) exchange(ctx context.Context, tok oauth2.Token) outcome {
 		nt.Expiry, nt.ExpiresIn, margin = time.Now().Add(MinLifetime), 0, 0
 	}
 	s.debug(ctx, "partner: access token refreshed", slog.Time("expiry", nt.Expiry))
-	return outcome{val: nt.AccessToken, next: &nt, margin: margin, life: lifeOf(nt.ExpiresIn, nt.Expiry), sent: tok.RefreshToken}
+	o := took(nt, margin, lifeOf(nt.ExpiresIn, nt.Expiry))
+	o.sent = tok.RefreshToken
+	return o
 }
 
 // save hands t, the answer to a refresh that sent the refresh token sent,
@@ -739,25 +742,6 @@ func (s *AccessSource) debug(ctx context.Context, msg string, attrs ...slog.Attr
 	if l := s.r.cfg.Logger; l != nil {
 		l.LogAttrs(ctx, slog.LevelDebug, msg, append(attrs, slog.String("grant", s.grantID))...)
 	}
-}
-
-// warn logs the one warning of a grant that fails for good, without a
-// token.
-func (s *AccessSource) warn(ctx context.Context, err error) {
-	l := s.r.cfg.Logger
-	if l == nil {
-		return
-	}
-	code, class := "", "reauthorization required"
-	var ae *apierr.APIError
-	if errors.As(err, &ae) {
-		code = ae.Code
-	}
-	if errors.Is(err, apierr.ErrConfiguration) {
-		class = "configuration"
-	}
-	l.LogAttrs(ctx, slog.LevelWarn, "partner: grant failed for good",
-		slog.String("grant", s.grantID), slog.String("class", class), slog.String("code", code))
 }
 
 // Stuck starts the source on a final error about refresh token rt (a Pool

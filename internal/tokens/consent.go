@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -37,14 +38,6 @@ const SpentAdvice = "the code is spent: send the user through the consent again"
 // not use.
 const DiscardedAdvice = "the answer's tokens were discarded and " + SpentAdvice
 
-// ExchangeAdvice lists why the service may have refused a code.
-const ExchangeAdvice = "the code was refused and is spent: it expired (it lives 10 minutes) or was used already, " +
-	"or redirect_uri or the PKCE verifier did not match the authorize request's; send the user through the consent again"
-
-// refusedCode is the class of a refused code, whatever code the service
-// answered with.
-var refusedCode = errors.Join(apierr.ErrInvalidGrant, apierr.ErrReauthorizationRequired)
-
 // Consent returns the x/oauth2 configuration of the consent flow, the
 // refresh's with AuthURL + authorizePath, redirectURL, and scopes with
 // ScopeOfflineAccess added (without a refresh token no grant is kept).
@@ -78,7 +71,7 @@ func (r *Refresher) checkAdvice(status int) string {
 //
 //   - a refused code (invalid_grant, or invalid_request as for a wrong or
 //     missing PKCE verifier) is ErrInvalidGrant and
-//     ErrReauthorizationRequired, with ExchangeAdvice;
+//     ErrReauthorizationRequired, with advice that lists why;
 //   - a redirect_uri that is not the authorize request's is
 //     ErrConfiguration naming redirectSetting;
 //   - a 404 is ErrConfiguration naming the AuthURL and TokenPath
@@ -89,15 +82,10 @@ func (r *Refresher) checkAdvice(status int) string {
 // An answer without access_token is returned as a token without one, its
 // fields in Extra, so that the caller names every field missing.
 func (r *Refresher) Exchange(ctx context.Context, cfg *oauth2.Config, redirectSetting, code string, opts ...oauth2.AuthCodeOption) (*oauth2.Token, error) {
-	if r.cfg.Context != nil {
-		ctx = r.cfg.Context(ctx, r.cfg.AuthSetting)
-	}
-	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
+	ctx, cancel := r.context(ctx)
 	defer cancel()
 	hc, _ := ctx.Value(oauth2.HTTPClient).(*http.Client)
-	if hc == nil {
-		hc = http.DefaultClient
-	}
+	hc = cmp.Or(hc, http.DefaultClient)
 	w := &answerWatch{base: hc.Transport}
 	watched := *hc
 	watched.Transport = w
@@ -112,9 +100,11 @@ func (r *Refresher) Exchange(ctx context.Context, cfg *oauth2.Config, redirectSe
 	case w.cut:
 		return nil, fmt.Errorf("partner: POST %s: %w: the answer was cut at %d bytes (1 MiB), where x/oauth2 stops reading; %s",
 			path, apierr.ErrUnexpectedResponse, MaxExchangeAnswer, DiscardedAdvice)
-	case strings.Contains(err.Error(), "server response missing access_token"):
-		if t := w.token(); t != nil {
-			return t, nil
+	case strings.Contains(err.Error(), "server response missing access_token") && w.body != nil:
+		var fields map[string]any // a JSON object is returned as it is
+		if json.Unmarshal(w.body.read, &fields) == nil && fields != nil {
+			rt, _ := fields["refresh_token"].(string)
+			return (&oauth2.Token{RefreshToken: rt}).WithExtra(fields), nil
 		}
 	}
 	var rde *transport.RedirectError
@@ -136,30 +126,27 @@ func (r *Refresher) Exchange(ctx context.Context, cfg *oauth2.Config, redirectSe
 	}
 	_, _, err = r.classify(err, scrub)
 	var ae *apierr.APIError
-	if !errors.As(err, &ae) { // a network error or a timeout
-		return nil, fmt.Errorf("%w; %s", err, maybeSpent)
+	if errors.As(err, &ae) { // else a network error or a timeout
+		redirect := strings.Contains(strings.ToLower(ae.Message), "redirect_uri")
+		switch {
+		case redirect && (ae.Code == apierr.CodeInvalidClient || ae.Code == apierr.CodeInvalidGrant):
+			return nil, apierr.Classify(apierr.ErrConfiguration, ae,
+				"check "+redirectSetting+": it must be the redirect_uri of the authorize request (AuthCodeURL's), "+
+					"as registered with the service; "+SpentAdvice+" once it is fixed")
+		case ae.Code == apierr.CodeInvalidGrant || ae.Code == apierr.CodeInvalidRequest: // whatever code the service sent
+			return nil, apierr.Classify(errors.Join(apierr.ErrInvalidGrant, apierr.ErrReauthorizationRequired), ae,
+				"the code was refused and is spent: it expired (it lives 10 minutes) or was used already, "+
+					"or redirect_uri or the PKCE verifier did not match the authorize request's; send the user through the consent again")
+		case ae.StatusCode == http.StatusNotFound:
+			return nil, apierr.Classify(apierr.ErrConfiguration, ae, r.checkAdvice(ae.StatusCode)+
+				"; the code reached no token endpoint, but will have expired by then: send the user through the consent again once it is fixed")
+		case ae.Code == apierr.CodeInvalidClient ||
+			(ae.StatusCode < 500 && ae.StatusCode != http.StatusTooManyRequests):
+			return nil, apierr.Classify(apierr.ErrConfiguration, ae, r.checkAdvice(ae.StatusCode)+"; "+SpentAdvice+" once it is fixed")
+		}
 	}
-	redirect := strings.Contains(strings.ToLower(ae.Message), "redirect_uri")
-	switch {
-	case redirect && (ae.Code == apierr.CodeInvalidClient || ae.Code == apierr.CodeInvalidGrant):
-		return nil, apierr.Classify(apierr.ErrConfiguration, ae,
-			"check "+redirectSetting+": it must be the redirect_uri of the authorize request (AuthCodeURL's), "+
-				"as registered with the service; "+SpentAdvice+" once it is fixed")
-	case ae.Code == apierr.CodeInvalidGrant || ae.Code == apierr.CodeInvalidRequest:
-		return nil, apierr.Classify(refusedCode, ae, ExchangeAdvice)
-	case ae.StatusCode == http.StatusNotFound:
-		return nil, apierr.Classify(apierr.ErrConfiguration, ae, r.checkAdvice(ae.StatusCode)+
-			"; the code reached no token endpoint, but will have expired by then: send the user through the consent again once it is fixed")
-	case ae.Code == apierr.CodeInvalidClient ||
-		(ae.StatusCode < 500 && ae.StatusCode != http.StatusTooManyRequests):
-		return nil, apierr.Classify(apierr.ErrConfiguration, ae, r.checkAdvice(ae.StatusCode)+"; "+SpentAdvice+" once it is fixed")
-	}
-	return nil, fmt.Errorf("%w; %s", err, maybeSpent)
+	return nil, fmt.Errorf("%w; the code may be spent: if trying again fails, send the user through the consent again", err)
 }
-
-// maybeSpent ends an exchange error after which the code may or may not
-// be spent.
-const maybeSpent = "the code may be spent: if trying again fails, send the user through the consent again"
 
 // answerWatch is the code exchange's transport: it keeps what x/oauth2
 // reads of a 2xx answer, and notes one longer than that.
@@ -170,30 +157,12 @@ type answerWatch struct {
 }
 
 func (w *answerWatch) RoundTrip(req *http.Request) (*http.Response, error) {
-	base := w.base
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	resp, err := base.RoundTrip(req)
+	resp, err := cmp.Or(w.base, http.DefaultTransport).RoundTrip(req)
 	if err == nil && resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		w.body = &watchedBody{ReadCloser: resp.Body, w: w}
 		resp.Body = w.body
 	}
 	return resp, err
-}
-
-// token returns the last 2xx answer as a token without access token, its
-// fields in Extra, or nil when it is not a JSON object.
-func (w *answerWatch) token() *oauth2.Token {
-	if w.body == nil {
-		return nil
-	}
-	var fields map[string]any
-	if json.Unmarshal(w.body.read, &fields) != nil || fields == nil {
-		return nil
-	}
-	rt, _ := fields["refresh_token"].(string)
-	return (&oauth2.Token{RefreshToken: rt}).WithExtra(fields)
 }
 
 // watchedBody keeps what is read of an answer and, when it is closed after

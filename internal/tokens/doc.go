@@ -2,7 +2,9 @@
 // the access token with the refresh token (through golang.org/x/oauth2),
 // and an InstallationSource mints and caches the installation token. Both
 // run one refresh or mint at a time however many goroutines ask, on a
-// context detached from the callers'.
+// context detached from the callers': a caller whose context ends gets its
+// error, and the work carries on. A token due ahead (see aheadShare) is
+// returned at once and replaced in the background.
 //
 // Failures are classified once, here and in the transport:
 //   - the grant is gone (invalid_grant, grant_revoked, grant_not_found):

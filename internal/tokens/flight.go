@@ -42,23 +42,6 @@ type flights struct {
 	idle chan struct{} // closed when n drops to 0; nil before the first flight
 }
 
-func (f *flights) start() {
-	f.mu.Lock()
-	if f.n == 0 {
-		f.idle = make(chan struct{})
-	}
-	f.n++
-	f.mu.Unlock()
-}
-
-func (f *flights) end() {
-	f.mu.Lock()
-	if f.n--; f.n == 0 {
-		close(f.idle)
-	}
-	f.mu.Unlock()
-}
-
 // wait waits until no flight is left, or ctx ends.
 func (f *flights) wait(ctx context.Context) error {
 	f.mu.Lock()
@@ -78,12 +61,21 @@ func (f *flights) wait(ctx context.Context) error {
 // goFlight runs fn in a goroutine counted by every f.
 func goFlight(fn func(), fs ...*flights) {
 	for _, f := range fs {
-		f.start()
+		f.mu.Lock()
+		if f.n == 0 {
+			f.idle = make(chan struct{})
+		}
+		f.n++
+		f.mu.Unlock()
 	}
 	go func() {
 		defer func() {
 			for _, f := range fs {
-				f.end()
+				f.mu.Lock()
+				if f.n--; f.n == 0 {
+					close(f.idle)
+				}
+				f.mu.Unlock()
 			}
 		}()
 		fn()
@@ -97,10 +89,10 @@ func goFlight(fn func(), fs ...*flights) {
 // that every process sharing it finds it due at the same moment.
 const aheadShare = 10
 
-// ahead is how long before its margin a token whose whole lifetime is
-// life is replaced in the background.
-func ahead(life, margin time.Duration) time.Duration {
-	return max(life-margin, 0) / aheadShare
+// due is how long before its expiry a token whose whole lifetime is life
+// and whose margin is margin is replaced in the background.
+func due(life, margin time.Duration) time.Duration {
+	return margin + max(life-margin, 0)/aheadShare
 }
 
 // lifeOf returns a token's whole lifetime: expiresIn seconds, or when that

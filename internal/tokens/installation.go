@@ -50,8 +50,7 @@ type InstallationConfig struct {
 }
 
 // InstallationSource gives the grant's installation token: minted when
-// missing or within Margin of expiry, and cached; however many goroutines
-// ask at once, one mint happens.
+// missing or within Margin of expiry, and cached.
 type InstallationSource struct {
 	cfg InstallationConfig
 
@@ -98,10 +97,7 @@ func NewInstallationSource(cfg InstallationConfig) *InstallationSource {
 }
 
 // Token returns a valid installation token for one request, minting one
-// first if needed, and with Pace set waits for the request's turn. A token
-// due ahead (see aheadShare) is returned at once and replaced in the
-// background. A caller whose ctx ends during a mint gets ctx's error; the
-// mint carries on.
+// first if needed, and with Pace set waits for the request's turn.
 func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 	m, err := s.get(ctx, false)
 	if err != nil {
@@ -111,7 +107,10 @@ func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 		return m.Token, nil
 	}
 	if l, ok := s.cfg.Access.r.cfg.Store.(auth.RateLimiter); ok {
-		err := l.TakeTurn(ctx, paceKey(m.Token), s.cfg.PerMinute, s.cfg.Burst)
+		// The service caps each installation token: its limit is named
+		// without revealing it.
+		h := sha256.Sum256([]byte(m.Token))
+		err := l.TakeTurn(ctx, "pace:"+hex.EncodeToString(h[:16]), s.cfg.PerMinute, s.cfg.Burst)
 		switch {
 		case err == nil:
 			return m.Token, nil
@@ -131,13 +130,6 @@ func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 	return m.Token, nil
 }
 
-// paceKey names the shared limit of an installation token (the service caps
-// each token) without revealing it.
-func paceKey(token string) string {
-	h := sha256.Sum256([]byte(token))
-	return "pace:" + hex.EncodeToString(h[:16])
-}
-
 // Renew mints a new token now, whatever the cached one's age, and makes it
 // the cached one; it joins a mint already in progress.
 func (s *InstallationSource) Renew(ctx context.Context) (Minted, error) {
@@ -145,7 +137,7 @@ func (s *InstallationSource) Renew(ctx context.Context) (Minted, error) {
 }
 
 func (s *InstallationSource) get(ctx context.Context, renew bool) (Minted, error) {
-	gen, err := s.cfg.Access.ready(ctx)
+	gen, err := s.cfg.Access.Check(ctx)
 	if err != nil {
 		return Minted{}, err
 	}
@@ -156,7 +148,7 @@ func (s *InstallationSource) get(ctx context.Context, renew bool) (Minted, error
 	}
 	if left := time.Until(s.cur.Expiry); !renew && s.cur.Token != "" && left > s.margin {
 		m := s.cur
-		if left <= s.margin+ahead(s.cur.Life, s.margin) && s.p == nil {
+		if left <= due(s.cur.Life, s.margin) && s.p == nil {
 			s.startLocked(ctx, gen, false)
 		}
 		s.mu.Unlock()
@@ -222,12 +214,12 @@ func (s *InstallationSource) mint(ctx context.Context, p *pending[Minted], gen u
 	defer cancel()
 	s.mu.Lock()
 	// A token shared without its lifetime is due as the current one is.
-	due, bad := s.cfg.Margin, s.bad
+	d, bad := s.cfg.Margin, s.bad
 	if s.margin > 0 {
-		due = s.margin + ahead(s.cur.Life, s.margin)
+		d = due(s.cur.Life, s.margin)
 	}
 	s.mu.Unlock()
-	m, err := s.obtain(ctx, due, bad, renew)
+	m, err := s.obtain(ctx, d, bad, renew)
 	s.mu.Lock()
 	working := s.cur.Token != "" && time.Until(s.cur.Expiry) > s.margin
 	s.mu.Unlock()
@@ -278,9 +270,7 @@ func (s *InstallationSource) marginFor(life time.Duration) time.Duration {
 	return min(s.cfg.Margin, life/2)
 }
 
-// dueFor is how long before its expiry a token whose whole lifetime is
-// life is replaced ahead.
+// dueFor is due for a token whose whole lifetime is life.
 func (s *InstallationSource) dueFor(life time.Duration) time.Duration {
-	m := s.marginFor(life)
-	return m + ahead(life, m)
+	return due(life, s.marginFor(life))
 }

@@ -14,21 +14,11 @@ import (
 	"github.com/locsvc/partner-go/internal/apierr"
 )
 
-// Sharing tokens between processes, when the Store is an auth.Leaser (see
-// package auth for the contract): after this process's own single flight,
-// a due access token is refreshed under the grant's lease (AcquireLease with
-// due = the token's margin), from the stored refresh token, and committed
-// (CommitLease); ErrLeaseHeld waits with backoff and looks again. A token
-// whose commit lost its lease is never used. With an auth.InstallationCache
-// too, installation tokens are minted the same way.
-//
-// Store outage policy: a fresh token in memory keeps working (using one
-// makes no store call). A due access token fails the call with ErrTemporary
-// wrapping the store's error, unless LocalRefreshOnStoreError refreshes
-// with the refresh token in memory and saves the answer later, before the
-// next refresh: unsafe when the service rotates refresh tokens, since other
-// processes still read the spent one from the Store. An installation token
-// is minted locally: a mint spends nothing.
+// With a Store that is an auth.Leaser, a due access token is refreshed
+// under the grant's lease, after this process's own single flight, and
+// with an auth.InstallationCache too installation tokens are minted the
+// same way: package auth states the protocol and the Store outage policy,
+// whose opt-in exception is LocalRefreshOnStoreError.
 
 // LeaseSlack is added to Timeout for a lease's default time to live, so
 // that a holder ends its refresh or mint before another may take over.
@@ -66,8 +56,7 @@ func (r *Refresher) DropInstallation(ctx context.Context, grantID string) {
 // waitTurn waits before looking at a held lease again: exponential backoff
 // from leaseWaitMin to leaseWaitMax, with jitter.
 func waitTurn(ctx context.Context, attempt int) error {
-	d := leaseWaitMin << min(attempt, 10)
-	d = min(d, leaseWaitMax)
+	d := min(leaseWaitMin<<min(attempt, 10), leaseWaitMax)
 	d = d/2 + rand.N(d/2+1)
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -87,18 +76,6 @@ func release(ctx context.Context, l auth.Leaser, lease *auth.Lease) {
 	_ = l.AbandonLease(ctx, lease)
 }
 
-// state is what refresh reads of the source before it obtains a token.
-type state struct {
-	tok      oauth2.Token
-	have     bool
-	unsaved  bool
-	margin   time.Duration
-	due      time.Duration // margin and the window of refreshing ahead
-	lease    *auth.Lease
-	lateSave bool
-	invalid  string
-}
-
 // storeError wraps a failure of a Store that shares tokens: temporary,
 // never final.
 func (s *AccessSource) storeError(what string, err error) error {
@@ -108,14 +85,14 @@ func (s *AccessSource) storeError(what string, err error) error {
 // obtainShared is obtain for a Store that is an auth.Leaser.
 func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state, gen uint64) outcome {
 	if !st.have {
-		st.margin, st.due = s.r.cfg.EarlyRefresh, s.r.cfg.EarlyRefresh
+		st.margin, st.life = s.r.cfg.EarlyRefresh, 0
 	}
 	if st.unsaved && st.lease != nil {
 		// Refreshed earlier, but the commit failed: commit before use.
 		err := l.CommitLease(ctx, st.lease, &st.tok)
 		switch {
 		case err == nil:
-			return outcome{val: st.tok.AccessToken, next: &st.tok, margin: st.margin, life: lifeOf(st.tok.ExpiresIn, st.tok.Expiry)}
+			return took(st.tok, st.margin, lifeOf(st.tok.ExpiresIn, st.tok.Expiry))
 		case !errors.Is(err, auth.ErrLeaseLost):
 			return outcome{err: s.storeError("saving the refreshed token (it will be saved again before use)", err)}
 		}
@@ -129,11 +106,11 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 	}
 	retried := false
 	for attempt := 0; ; attempt++ {
-		due := st.due
+		d := st.due()
 		if st.invalid != "" {
-			due = forever // the service refused a token the Store may still hold
+			d = forever // the service refused a token the Store may still hold
 		}
-		lease, stored, err := l.AcquireLease(ctx, s.grantID, auth.KindAccess, due, s.r.cfg.LeaseTTL)
+		lease, stored, err := l.AcquireLease(ctx, s.grantID, auth.KindAccess, d, s.r.cfg.LeaseTTL)
 		switch {
 		case errors.Is(err, auth.ErrLeaseHeld):
 			if err := waitTurn(ctx, attempt); err != nil {
@@ -146,7 +123,7 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 			return s.adopt(stored, st)
 		}
 		if stored != nil && stored.AccessToken != "" && stored.AccessToken != st.invalid &&
-			time.Until(stored.Expiry) > st.due {
+			time.Until(stored.Expiry) > st.due() {
 			// Leased only to look past a refused token: another process
 			// refreshed it meanwhile.
 			release(ctx, l, lease)
@@ -169,15 +146,14 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 			release(ctx, l, lease)
 			if o.final && errors.Is(o.err, apierr.ErrReauthorizationRequired) && !retried {
 				// Before the grant is declared gone: has the Store a newer one?
-				if t, err := s.r.cfg.Store.Load(ctx, s.grantID); err == nil && t != nil &&
-					t.RefreshToken != "" && t.RefreshToken != from.RefreshToken {
+				if _, ok := s.newer(ctx, from.RefreshToken); ok {
 					retried, st.invalid = true, ""
 					continue
 				}
 			}
 			return o
 		}
-		err = l.CommitLease(ctx, lease, o.next)
+		err = l.CommitLease(ctx, lease, &o.next.tok)
 		switch {
 		case err == nil:
 			return o
@@ -186,10 +162,10 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 			st.invalid = ""
 			continue
 		case s.r.cfg.LocalRefreshOnStoreError:
-			o.lateSave = true
+			o.next.lateSave = true
 			return o
 		default:
-			o.unsaved, o.lease, o.val = true, lease, ""
+			o.next.unsaved, o.next.lease, o.val = true, lease, ""
 			o.err = s.storeError("saving the refreshed token (it will be saved again before use)", err)
 			return o
 		}
@@ -201,7 +177,7 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 func (s *AccessSource) adopt(stored *oauth2.Token, st state) outcome {
 	t := *stored.WithExtra(nil)
 	life := lifeOf(t.ExpiresIn, t.Expiry)
-	o := outcome{val: t.AccessToken, next: &t, margin: s.r.marginFor(life), life: life}
+	o := took(t, s.r.marginFor(life), life)
 	if st.tok.RefreshToken != "" && st.tok.RefreshToken != t.RefreshToken {
 		o.sent = st.tok.RefreshToken
 	}
@@ -219,7 +195,7 @@ func (s *AccessSource) storeDown(ctx context.Context, err error, st state, gen u
 	if o.err != nil {
 		return o
 	}
-	o.lateSave = s.save(ctx, o.next, gen, o.sent) != nil
+	o.next.lateSave = s.save(ctx, &o.next.tok, gen, o.sent) != nil
 	return o
 }
 

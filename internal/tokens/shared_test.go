@@ -276,7 +276,7 @@ var _ http.RoundTripper = (*endpoint)(nil)
 func (s *InstallationSource) due() time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.cur.Expiry.Add(-s.margin - ahead(s.cur.Life, s.margin))
+	return s.cur.Expiry.Add(-due(s.cur.Life, s.margin))
 }
 
 // TestReplicasAgreeOnASharedTokensDueTime: two processes take one shared
