@@ -130,25 +130,13 @@ func (p Pacing) limiter() (perMinute, burst int, _ *rate.Limiter) {
 // punishes. To serve a grant from many places, take its Client from one
 // Pool.
 type Client struct {
-	// Organizations lists the organizations the user granted.
-	Organizations *OrganizationsService
-	// Projects lists, creates and reads projects and adds target
-	// languages.
-	Projects *ProjectsService
-	// Installations mints installation tokens. The client
-	// does this itself; call it only to mint a token by hand.
-	Installations *InstallationsService
-	// Keys creates, lists, updates and deletes translation keys
-	// (translation tools; needs Config.MCPURL).
-	Keys *KeysService
-	// Translations reads, writes and publishes translations, follows
-	// syncs and reads the glossary context (translation tools).
-	Translations *TranslationsService
-	// Content works with the content CMS: models, fields and entries
-	// (content tools; needs Config.ContentMCPURL).
-	Content *ContentService
-	// Tools lists and calls any tool of the service's MCP servers.
-	Tools *ToolsService
+	Organizations *OrganizationsService // lists the organizations the user granted
+	Projects      *ProjectsService      // lists, creates and reads projects and adds target languages
+	Installations *InstallationsService // mints an installation token by hand (the client mints its own)
+	Keys          *KeysService          // creates, lists, updates and deletes keys (translation tools; needs Config.MCPURL)
+	Translations  *TranslationsService  // reads, writes and publishes translations, follows syncs, reads glossary context
+	Content       *ContentService       // content models, fields and entries (content tools; needs Config.ContentMCPURL)
+	Tools         *ToolsService         // lists and calls any tool of the service's MCP servers
 
 	grantID string
 	sh      *shared
@@ -160,7 +148,7 @@ type Client struct {
 	lastMint atomic.Pointer[InstallationToken] // what the latest mint said, without the token
 
 	mcpMu  sync.Mutex
-	mcp    [2]*mcpsession.Session // each MCPServer's session (by index), made on first use
+	mcp    [2]*mcpsession.Session // by the index of shared.mcp, made on first use
 	closed bool
 }
 
@@ -206,10 +194,11 @@ type shared struct {
 	ref             *tokens.Refresher
 	margin, timeout time.Duration
 	logger          *slog.Logger
-	name            string    // "Config" or "PoolConfig", for advice
-	basePath        string    // the base URL's path, without a trailing slash
-	mcpURLs         [2]string // each MCPServer's endpoint (by index), or ""
+	baseSetting     string // "Config.BaseURL" or "PoolConfig.BaseURL", for advice
+	basePath        string // the base URL's path, without a trailing slash
 	pacing          Pacing
+
+	mcp [2]struct{ url, setting string } // TranslationTools' and ContentTools' ("" url: not configured)
 }
 
 // build checks the settings and makes the shared parts. name is the
@@ -227,15 +216,17 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 	if err := checkPath(name+".TokenPath", tokenPath); err != nil {
 		return nil, err
 	}
-	var mcpURLs [2]string
+	sh := &shared{margin: pc.InstallationTokenMargin, timeout: pc.RefreshTimeout, logger: pc.Logger, pacing: pc.Pacing,
+		baseSetting: name + ".BaseURL", basePath: strings.TrimSuffix(base.Path, "/")}
 	var origins []string
-	for i, f := range [2]struct{ field, raw string }{{"MCPURL", pc.MCPURL}, {"ContentMCPURL", pc.ContentMCPURL}} {
+	for i, f := range [2]struct{ field, raw string }{{".MCPURL", pc.MCPURL}, {".ContentMCPURL", pc.ContentMCPURL}} {
+		sh.mcp[i].setting = name + f.field
 		if f.raw != "" {
-			u, err := checkURL(name+"."+f.field, f.raw, pc.AllowInsecureHTTP)
+			u, err := checkURL(sh.mcp[i].setting, f.raw, pc.AllowInsecureHTTP)
 			if err != nil {
 				return nil, err
 			}
-			mcpURLs[i], origins = u.String(), append(origins, transport.Origin(u))
+			sh.mcp[i].url, origins = u.String(), append(origins, transport.Origin(u))
 		}
 	}
 	switch {
@@ -248,7 +239,7 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 	case pc.ClientSecret == "":
 		return nil, apierr.ArgumentError(name+".ClientSecret", "is required")
 	}
-	r := transport.New(transport.Options{
+	sh.runner = transport.New(transport.Options{
 		BaseURL:          base,
 		Origins:          origins,
 		Name:             name,
@@ -260,21 +251,20 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 		MaxResponseBytes: pc.MaxResponseBytes,
 		Secrets:          redact.New(pc.ClientSecret),
 	})
-	ref := tokens.NewRefresher(tokens.Config{
+	sh.ref = tokens.NewRefresher(tokens.Config{
 		AuthURL:      strings.TrimSuffix(authURL.String(), "/"),
 		TokenPath:    tokenPath,
 		AuthSetting:  name + ".AuthURL",
 		ClientID:     pc.ClientID,
 		ClientSecret: pc.ClientSecret,
 		Store:        pc.Store,
-		Context:      r.OAuth2Context,
+		Context:      sh.runner.OAuth2Context,
 		Timeout:      pc.RefreshTimeout,
 		Logger:       pc.Logger,
 
 		LocalRefreshOnStoreError: pc.LocalRefreshOnStoreError,
 	})
-	return &shared{runner: r, ref: ref, margin: pc.InstallationTokenMargin, timeout: pc.RefreshTimeout, logger: pc.Logger,
-		name: name, basePath: strings.TrimSuffix(base.Path, "/"), mcpURLs: mcpURLs, pacing: pc.Pacing}, nil
+	return sh, nil
 }
 
 // checkPath checks a path setting under AuthURL: absolute, without a
@@ -379,7 +369,7 @@ const mePath = "/api/oauth-client/me"
 // uses the access token, so it works right after the code exchange,
 // before any installation token exists.
 func (c *Client) Me(ctx context.Context) (*Identity, error) {
-	data, err := c.do(ctx, transport.Request{Method: http.MethodGet, Path: mePath, Auth: c.access, Setting: c.sh.name + ".BaseURL"})
+	data, err := c.do(ctx, transport.Request{Method: http.MethodGet, Path: mePath, Auth: c.access, Setting: c.sh.baseSetting})
 	if err != nil {
 		return nil, err
 	}
@@ -415,18 +405,10 @@ func checkURL(field, raw string, insecure bool) (*url.URL, error) {
 		return nil, apierr.ArgumentError(field, "has no host")
 	case u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
 		return nil, apierr.ArgumentError(field, "must not have user info, a query or a fragment")
-	case u.Scheme == "http" && !insecure && !loopback(u.Hostname()):
+	case u.Scheme == "http" && !insecure && !strings.EqualFold(u.Hostname(), "localhost") && !net.ParseIP(u.Hostname()).IsLoopback():
 		return nil, apierr.ArgumentError(field, "must use https:// (plain http is allowed for loopback hosts, or with Config.AllowInsecureHTTP)")
 	}
 	return u, nil
-}
-
-func loopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // String describes the client by its grant, without any token.
@@ -441,8 +423,7 @@ func (c *Client) LogValue() slog.Value { return slog.StringValue(c.String()) }
 
 // String describes the configuration without its secrets.
 func (cfg Config) String() string {
-	pc := cfg.pool()
-	return pc.describe("partner.Config", fmt.Sprintf(", GrantID: %q, Token: %s", cfg.GrantID, tokenRedacted(cfg.Token)))
+	return cfg.pool().describe("partner.Config", fmt.Sprintf(", GrantID: %q, Token: %s", cfg.GrantID, tokenRedacted(cfg.Token)))
 }
 
 // GoString is String, so %#v shows no secret either.
@@ -450,8 +431,7 @@ func (cfg Config) GoString() string { return cfg.String() }
 
 // LogValue makes slog log the configuration without its secrets.
 func (cfg Config) LogValue() slog.Value {
-	pc := cfg.pool()
-	return slog.GroupValue(append(pc.attrs(),
+	return slog.GroupValue(append(cfg.pool().attrs(),
 		slog.String("grant_id", cfg.GrantID),
 		slog.String("token", tokenRedacted(cfg.Token)))...)
 }
@@ -465,12 +445,12 @@ func (pc PoolConfig) GoString() string { return pc.String() }
 // LogValue makes slog log the configuration without its secrets.
 func (pc PoolConfig) LogValue() slog.Value { return slog.GroupValue(pc.attrs()...) }
 
-func (pc *PoolConfig) describe(typ, extra string) string {
+func (pc PoolConfig) describe(typ, extra string) string {
 	return fmt.Sprintf("%s{BaseURL: %q, AuthURL: %q, MCPURL: %q, ContentMCPURL: %q, ClientID: %q, ClientSecret: %s%s}",
 		typ, pc.BaseURL, pc.AuthURL, pc.MCPURL, pc.ContentMCPURL, pc.ClientID, redacted(pc.ClientSecret), extra)
 }
 
-func (pc *PoolConfig) attrs() []slog.Attr {
+func (pc PoolConfig) attrs() []slog.Attr {
 	return []slog.Attr{
 		slog.String("base_url", pc.BaseURL),
 		slog.String("auth_url", pc.AuthURL),

@@ -31,7 +31,7 @@ const orgsPath = "/api/oauth-client/organizations"
 // /api/oauth-client/organizations). It needs the org:read scope.
 func (s *OrganizationsService) List(ctx context.Context) ([]organizations.Organization, error) {
 	c := s.c
-	data, err := c.do(ctx, transport.Request{Method: http.MethodGet, Path: orgsPath, Auth: c.install, Setting: c.sh.name + ".BaseURL"})
+	data, err := c.do(ctx, transport.Request{Method: http.MethodGet, Path: orgsPath, Auth: c.install, Setting: c.sh.baseSetting})
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func (s *ProjectsService) Create(ctx context.Context, p projects.NewProject) (*p
 		return nil, apierr.ArgumentError("NewProject.SourceLanguage", "is empty")
 	}
 	c := s.c
-	data, err := c.do(ctx, transport.Request{Method: http.MethodPost, Path: projectsV1, Auth: c.install, Body: p, Setting: c.sh.name + ".BaseURL"})
+	data, err := c.do(ctx, transport.Request{Method: http.MethodPost, Path: projectsV1, Auth: c.install, Body: p, Setting: c.sh.baseSetting})
 	if err != nil {
 		return nil, err
 	}

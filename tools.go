@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 
 	"github.com/locsvc/partner-go/internal/apierr"
 	"github.com/locsvc/partner-go/internal/mcpsession"
@@ -27,27 +28,16 @@ const (
 	ContentTools MCPServer = "content"
 )
 
-// index returns server's index in a client's sessions, and the Config
-// field of its URL; ok is false for a name that is no server.
-func (server MCPServer) index() (i int, field string, ok bool) {
-	switch server {
-	case TranslationTools:
-		return 0, "MCPURL", true
-	case ContentTools:
-		return 1, "ContentMCPURL", true
-	}
-	return 0, "", false
-}
-
 // session returns the grant's session with server, made on first use; it
 // connects on its first call.
 func (c *Client) session(server MCPServer) (*mcpsession.Session, error) {
-	i, field, ok := server.index()
-	if !ok {
+	i := slices.Index([]MCPServer{TranslationTools, ContentTools}, server) // the index of c.mcp and c.sh.mcp
+	if i < 0 {
 		return nil, apierr.ArgumentError("server", fmt.Sprintf("%s is not an MCP server of the service; want partner.TranslationTools or partner.ContentTools", apierr.Quote(string(server))))
 	}
-	if c.sh.mcpURLs[i] == "" {
-		return nil, apierr.ArgumentError(c.sh.name+"."+field, fmt.Sprintf("is required for the %s tools", server))
+	at := c.sh.mcp[i]
+	if at.url == "" {
+		return nil, apierr.ArgumentError(at.setting, fmt.Sprintf("is required for the %s tools", server))
 	}
 	c.mcpMu.Lock()
 	defer c.mcpMu.Unlock()
@@ -57,7 +47,7 @@ func (c *Client) session(server MCPServer) (*mcpsession.Session, error) {
 	case c.mcp[i] != nil:
 		return c.mcp[i], nil
 	}
-	s, err := mcpsession.New(mcpsession.Config{URL: c.sh.mcpURLs[i], Setting: c.sh.name + "." + field, Tokens: c.install, Runner: c.sh.runner})
+	s, err := mcpsession.New(mcpsession.Config{URL: at.url, Setting: at.setting, Tokens: c.install, Runner: c.sh.runner})
 	if err != nil {
 		return nil, err
 	}
@@ -83,15 +73,9 @@ func (c *Client) Close() error {
 			errs = append(errs, s.Close())
 		}
 	}
-	c.waitTokens()
+	_ = c.install.Wait(context.Background()) // each ends within RefreshTimeout
+	_ = c.access.Wait(context.Background())
 	return errors.Join(errs...)
-}
-
-// waitTokens waits for the grant's token refresh and mint in flight.
-func (c *Client) waitTokens() {
-	ctx := context.Background() // each ends within RefreshTimeout
-	_ = c.install.Wait(ctx)
-	_ = c.access.Wait(ctx)
 }
 
 // drain lets go of the grant's MCP connection without closing the client:
