@@ -264,10 +264,7 @@ func (p *Pool) Exchange(ctx context.Context, code string, opts ...oauth2.AuthCod
 // one evicted that a caller still holds (they share the access source).
 func (p *Pool) adopt(g Grant) {
 	p.mu.Lock()
-	if el, ok := p.fByID[g.GrantID]; ok {
-		p.failed.Remove(el)
-		delete(p.fByID, g.GrantID)
-	}
+	p.unfail(g.GrantID)
 	p.mu.Unlock()
 	if s := p.sh.ref.Live(g.GrantID); s != nil {
 		s.SetToken(g.Token) // drops the shared installation token too

@@ -32,19 +32,12 @@ const defaultInstallationLifetime, maxInstallationLifetime = time.Hour, 24 * tim
 type InstallationToken struct {
 	// Token is the bearer token itself. Treat it as a secret: it is left
 	// out when the InstallationToken is printed.
-	Token string
-	// ExpiresAt is when it expires: as the service said, or one hour from
-	// when it was received.
-	ExpiresAt time.Time
-	// OrganizationID is the grant's organization, when the answer says it.
-	OrganizationID string
-	// ProjectIDs are the projects the grant covers; empty means all of the
-	// organization's projects.
-	ProjectIDs []string
-	// Scopes are the scopes granted, when the answer says them.
-	Scopes []string
-	// Raw is the whole answer as the service sent it. It holds the token.
-	Raw json.RawMessage
+	Token          string
+	ExpiresAt      time.Time       // as the service said, or one hour from when it was received
+	OrganizationID string          // the grant's organization, when the answer says it
+	ProjectIDs     []string        // the projects the grant covers; empty means all of the organization's
+	Scopes         []string        // the scopes granted, when the answer says them
+	Raw            json.RawMessage // the whole answer as the service sent it; it holds the token
 }
 
 // String returns a description without the token itself, so that
@@ -79,10 +72,9 @@ func (s *InstallationsService) CreateToken(ctx context.Context) (*InstallationTo
 	if err != nil {
 		return nil, public(err)
 	}
-	t := m.Detail.(*InstallationToken)
-	cp := *t
-	cp.ExpiresAt = m.Expiry
-	return &cp, nil
+	t := *m.Detail.(*InstallationToken)
+	t.ExpiresAt = m.Expiry
+	return &t, nil
 }
 
 // mintTokenWire holds the field names a mint answer may use: camelCase,

@@ -170,10 +170,6 @@ func NewPool(cfg PoolConfig) (*Pool, error) {
 	if err != nil {
 		return nil, err
 	}
-	max := cfg.MaxClients
-	if max <= 0 {
-		max = DefaultMaxClients
-	}
 	if cfg.RedirectURL != "" {
 		u, err := url.Parse(cfg.RedirectURL)
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.Fragment != "" {
@@ -184,7 +180,7 @@ func NewPool(cfg PoolConfig) (*Pool, error) {
 	if err := checkPath("PoolConfig.AuthorizePath", authorize); err != nil {
 		return nil, err
 	}
-	return &Pool{sh: sh, store: cfg.Store, max: max, consent: sh.ref.Consent(authorize, cfg.RedirectURL, cfg.Scopes),
+	return &Pool{sh: sh, store: cfg.Store, max: cmp.Or(max(cfg.MaxClients, 0), DefaultMaxClients), consent: sh.ref.Consent(authorize, cfg.RedirectURL, cfg.Scopes),
 		byID: make(map[string]*list.Element), fByID: make(map[string]*list.Element)}, nil
 }
 
@@ -212,14 +208,10 @@ func (p *Pool) Client(ctx context.Context, grantID string) (*Client, error) {
 		// and no refresh token sent twice.
 		access, made := p.sh.ref.Shared(grantID)
 		c = p.sh.client(grantID, access)
-		if el, ok := p.fByID[grantID]; ok {
-			f := p.failed.Remove(el).(failedGrant)
-			delete(p.fByID, grantID)
-			if made {
-				// Rebuilt stuck, on the refresh token that failed, so that
-				// nothing sends it again: the Store is read instead.
-				access.Stuck(f.err, f.refreshToken)
-			}
+		if f, ok := p.unfail(grantID); ok && made {
+			// Rebuilt stuck, on the refresh token that failed, so that
+			// nothing sends it again: the Store is read instead.
+			access.Stuck(f.err, f.refreshToken)
 		}
 		p.byID[grantID] = p.lru.PushFront(c)
 		for p.lru.Len() > p.max {
@@ -249,10 +241,19 @@ func (p *Pool) evict(el *list.Element) *Client {
 	}
 	p.fByID[c.grantID] = p.failed.PushFront(failedGrant{grantID: c.grantID, refreshToken: rt, err: err})
 	for p.failed.Len() > p.max {
-		old := p.failed.Remove(p.failed.Back()).(failedGrant)
-		delete(p.fByID, old.grantID)
+		p.unfail(p.failed.Back().Value.(failedGrant).grantID)
 	}
 	return c
+}
+
+// unfail forgets that grantID failed and returns what was remembered.
+// p.mu is held.
+func (p *Pool) unfail(grantID string) (f failedGrant, ok bool) {
+	if el, ok := p.fByID[grantID]; ok {
+		delete(p.fByID, grantID)
+		return p.failed.Remove(el).(failedGrant), true
+	}
+	return f, false
 }
 
 // Forget drops grantID from the pool, for example after the user
@@ -265,10 +266,7 @@ func (p *Pool) Forget(grantID string) {
 		c = p.lru.Remove(el).(*Client)
 		delete(p.byID, grantID)
 	}
-	if el, ok := p.fByID[grantID]; ok {
-		p.failed.Remove(el)
-		delete(p.fByID, grantID)
-	}
+	p.unfail(grantID)
 	p.mu.Unlock()
 	if c != nil {
 		c.drain()
