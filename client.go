@@ -110,16 +110,6 @@ type Pacing struct {
 	Off bool
 }
 
-// limiter returns the rate p describes and its limiter in this process,
-// or nil when it is off.
-func (p Pacing) limiter() (perMinute, burst int, _ *rate.Limiter) {
-	if p.Off {
-		return 0, 0, nil
-	}
-	per, burst := cmp.Or(p.PerMinute, DefaultPacingPerMinute), cmp.Or(p.Burst, DefaultPacingBurst)
-	return per, burst, rate.NewLimiter(rate.Limit(float64(per)/60), burst)
-}
-
 // Client calls the partner API for one grant. Tokens are handled for it:
 // the access token is refreshed and the installation token minted when
 // needed, once however many goroutines call at the same time. A Client is
@@ -281,7 +271,11 @@ func checkPath(field, p string) error {
 func (sh *shared) client(grantID string, access *tokens.AccessSource) *Client {
 	c := &Client{grantID: grantID, sh: sh, access: access}
 	c.common.c = c
-	per, burst, pace := sh.pacing.limiter()
+	per, burst := cmp.Or(sh.pacing.PerMinute, DefaultPacingPerMinute), cmp.Or(sh.pacing.Burst, DefaultPacingBurst)
+	var pace *rate.Limiter // nil: not paced
+	if !sh.pacing.Off {
+		pace = rate.NewLimiter(rate.Limit(float64(per)/60), burst)
+	}
 	c.install = tokens.NewInstallationSource(tokens.InstallationConfig{
 		Mint:      c.mint,
 		Access:    c.access,
@@ -336,8 +330,7 @@ type Identity struct {
 	Name        string
 	AccountID   string
 	AccountName string
-	// Raw is the record as the service sent it.
-	Raw json.RawMessage
+	Raw         json.RawMessage // the record as the service sent it
 }
 
 // String describes the identity; Raw is left out.

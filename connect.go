@@ -54,17 +54,13 @@ const ScopeOfflineAccess = tokens.ScopeOfflineAccess
 // picked several organizations gives one Grant each. However it is printed or
 // logged, it never shows the token.
 type Grant struct {
-	// GrantID identifies the grant: Pool.Client's argument.
-	GrantID string
+	GrantID string // identifies the grant: Pool.Client's argument
 	// OrganizationID is the grant's organization, when the service said
 	// it in the exchange ("" otherwise; every installation token's mint
 	// says it, see InstallationToken).
 	OrganizationID string
-	// Scopes are the permissions granted, when the service said them
-	// (without ScopeOfflineAccess).
-	Scopes []string
-	// Token is the grant's token, already saved to the Store.
-	Token *oauth2.Token
+	Scopes         []string      // the permissions granted, when the service said them (without ScopeOfflineAccess)
+	Token          *oauth2.Token // the grant's token, already saved to the Store
 }
 
 // String describes the grant without its token.
@@ -120,10 +116,8 @@ var (
 // unsupported_response_type and invalid_client, and ErrTemporary for
 // server_error and temporarily_unavailable.
 type CallbackError struct {
-	// Code is the error parameter, such as access_denied or invalid_scope.
-	Code string
-	// Description is the error_description, if any, on one bounded line.
-	Description string
+	Code        string // the error parameter, such as access_denied or invalid_scope
+	Description string // the error_description, if any, on one bounded line
 }
 
 // Error returns "partner: consent: <code>: <description>", then what to do.
@@ -303,21 +297,21 @@ func grantsOf(tok *oauth2.Token) ([]Grant, error) {
 			return nil, bad(`"grants" is not a list of grants`)
 		}
 	}
-	var missing []string
-	if len(list) == 0 {
-		if top.GrantID == "" {
-			missing = append(missing, "grant_id")
-		}
-		if top.Token.RefreshToken == "" {
-			missing = append(missing, "refresh_token")
-		}
+	single := len(list) == 0 // grant_id beside the tokens
+	if single {
+		list = []grantWire{{GrantID: flexString(top.GrantID)}}
 	}
+	var missing []string
 	for i, w := range list {
+		at := fmt.Sprintf("grants[%d].", i)
+		if single {
+			at = ""
+		}
 		if w.GrantID == "" {
-			missing = append(missing, fmt.Sprintf("grants[%d].grant_id", i))
+			missing = append(missing, at+"grant_id")
 		}
 		if w.RefreshToken == "" && top.Token.RefreshToken == "" {
-			missing = append(missing, fmt.Sprintf("grants[%d].refresh_token", i))
+			missing = append(missing, at+"refresh_token")
 		}
 	}
 	if len(missing) > 0 {
@@ -326,9 +320,6 @@ func grantsOf(tok *oauth2.Token) ([]Grant, error) {
 			why += " (the SDK needs a refresh token to keep a grant, and asked for " + ScopeOfflineAccess + ")"
 		}
 		return nil, bad(why)
-	}
-	if len(list) == 0 {
-		list = []grantWire{{GrantID: flexString(top.GrantID)}}
 	}
 	out := make([]Grant, 0, len(list))
 	for _, w := range list {
@@ -339,10 +330,8 @@ func grantsOf(tok *oauth2.Token) ([]Grant, error) {
 			return nil, bad(fmt.Sprintf("grant_id %s cannot name a grant in a request path (it has '/', '\\', '..' or a control character)",
 				apierr.Quote(g.GrantID)))
 		}
-		switch {
-		case w.RefreshToken == "":
-			g.Token = top.Token // refused below if several grants would share it
-		default:
+		g.Token = top.Token // refused below if several grants would share it
+		if w.RefreshToken != "" {
 			g.Token = &oauth2.Token{AccessToken: w.AccessToken, TokenType: w.TokenType, RefreshToken: w.RefreshToken}
 			if s, err := strconv.ParseInt(string(w.ExpiresIn), 10, 64); err == nil && s > 0 {
 				g.Token.Expiry = time.Now().Add(time.Duration(min(s, 86400)) * time.Second)

@@ -255,14 +255,12 @@ type Tool struct {
 	Name        string
 	Title       string
 	Description string
-	// InputSchema is the JSON Schema of the tool's arguments.
-	InputSchema json.RawMessage
+	InputSchema json.RawMessage // the JSON Schema of the tool's arguments
 	// ReadOnly is the tool's readOnlyHint: a call of it may be sent again
 	// after the connection broke. A tool without it is never re-sent once
 	// it may have run.
 	ReadOnly bool
-	// Raw is the tool as the server listed it.
-	Raw json.RawMessage
+	Raw      json.RawMessage // the tool as the server listed it
 }
 
 // List returns every tool server lists (tools/list), with its input
