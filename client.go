@@ -88,7 +88,8 @@ const (
 // included) so that the service's rate limit of 1,000 requests a minute
 // per installation token is not reached: a request waits for its turn, or
 // until its context ends. A request that still meets a 429 waits for its
-// Retry-After as before. The zero value takes the defaults.
+// Retry-After as before. PerMinute + Burst is the most requests in any
+// minute. The zero value takes the defaults.
 //
 // With a Store that is an auth.RateLimiter (redisstore.Store,
 // auth.MemoryStore), every process and Pool sharing it takes a grant's
@@ -98,16 +99,9 @@ const (
 // fastest settings take turns from one bucket). While that Store cannot
 // be reached, and with any other Store, each Client paces on its own.
 type Pacing struct {
-	// PerMinute is how many requests a minute the grant may send, in the
-	// long run (default DefaultPacingPerMinute).
-	PerMinute int
-	// Burst is how many requests may go at once after a quiet spell
-	// (default DefaultPacingBurst). PerMinute + Burst is the most requests
-	// in any minute.
-	Burst int
-	// Off turns pacing off: for tests and benchmarks, or an application
-	// that paces its calls itself.
-	Off bool
+	PerMinute int  // requests a minute the grant may send in the long run (default DefaultPacingPerMinute)
+	Burst     int  // requests that may go at once after a quiet spell (default DefaultPacingBurst)
+	Off       bool // no pacing: for tests and benchmarks, or an application that paces its calls itself
 }
 
 // Client calls the partner API for one grant. Tokens are handled for it:

@@ -141,16 +141,13 @@ func (e *CallbackError) Error() string {
 
 // Is reports the class of the error; see CallbackError.
 func (e *CallbackError) Is(target error) bool {
-	switch target {
-	case ErrConsentDenied:
-		return e.Code == "access_denied"
-	case ErrConfiguration:
-		switch e.Code {
-		case "invalid_scope", "invalid_request", "unauthorized_client", "unsupported_response_type", "invalid_client":
-			return true
-		}
-	case ErrTemporary:
-		return e.Code == "server_error" || e.Code == "temporarily_unavailable"
+	switch e.Code {
+	case "access_denied":
+		return target == ErrConsentDenied
+	case "invalid_scope", "invalid_request", "unauthorized_client", "unsupported_response_type", "invalid_client":
+		return target == ErrConfiguration
+	case "server_error", "temporarily_unavailable":
+		return target == ErrTemporary
 	}
 	return false
 }

@@ -54,10 +54,9 @@ func (t InstallationToken) Format(f fmt.State, _ rune) { fmt.Fprint(f, t.String(
 // LogValue makes slog log the token's description, never the token.
 func (t InstallationToken) LogValue() slog.Value { return slog.StringValue(t.String()) }
 
-// InstallationsService mints the grant's installation tokens (POST
-// /api/oauth-client/installations/<grant>/tokens).
-// The client does this by itself whenever a token is missing or about to
-// expire. Get it from Client.Installations.
+// InstallationsService mints the grant's installation tokens by hand: the
+// client mints by itself whenever a token is missing or about to expire.
+// Get it from Client.Installations.
 type InstallationsService service
 
 // CreateToken mints a new installation token for the client's grant now
@@ -111,11 +110,9 @@ func (c *Client) mint(ctx context.Context) (tokens.Minted, error) {
 	if err != nil {
 		return tokens.Minted{}, err
 	}
-	if !strings.HasPrefix(t.Token, installationTokenPrefix) {
-		if l := c.sh.logger; l != nil {
-			l.LogAttrs(ctx, slog.LevelWarn, "partner: installation token without the "+installationTokenPrefix+" prefix",
-				slog.String("grant", c.grantID))
-		}
+	if l := c.sh.logger; l != nil && !strings.HasPrefix(t.Token, installationTokenPrefix) {
+		l.LogAttrs(ctx, slog.LevelWarn, "partner: installation token without the "+installationTokenPrefix+" prefix",
+			slog.String("grant", c.grantID))
 	}
 	c.lastMint.Store(&InstallationToken{ExpiresAt: t.ExpiresAt, OrganizationID: t.OrganizationID,
 		ProjectIDs: t.ProjectIDs, Scopes: t.Scopes})
@@ -200,10 +197,7 @@ func mintExpiry(w mintTokenWire, received time.Time) (time.Time, error) {
 		if err != nil || secs <= 0 {
 			return time.Time{}, fmt.Errorf("expires_in %s is not a positive number", apierr.Quote(string(n)))
 		}
-		if secs > maxInstallationLifetime.Seconds() {
-			return received.Add(maxInstallationLifetime), nil
-		}
-		return received.Add(time.Duration(secs * float64(time.Second))), nil
+		return received.Add(time.Duration(min(secs, maxInstallationLifetime.Seconds()) * float64(time.Second))), nil
 	}
 	return received.Add(defaultInstallationLifetime), nil
 }

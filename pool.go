@@ -61,25 +61,19 @@ type PoolConfig struct {
 	// id and error code); nil is silent. Nothing is logged at error level:
 	// a failure the retries did not fix is the returned error. Nothing
 	// logged holds a token, a secret or a URL's query.
-	Logger *slog.Logger
-	// UserAgent is appended to "partner-go/<version>".
-	UserAgent string
+	Logger    *slog.Logger
+	UserAgent string // appended to "partner-go/<version>"
 	// AllowInsecureHTTP permits http:// URLs to hosts other than loopback.
 	// Tokens would cross the network in clear text: only for test rigs.
-	AllowInsecureHTTP bool
-	// InstallationTokenMargin is how long before expiry an installation
-	// token is replaced (default 5 minutes).
-	InstallationTokenMargin time.Duration
-	// RefreshTimeout bounds one token refresh or mint, retries included
-	// (default 30 s).
-	RefreshTimeout time.Duration
+	AllowInsecureHTTP       bool
+	InstallationTokenMargin time.Duration // how long before expiry an installation token is replaced (default 5 minutes)
+	RefreshTimeout          time.Duration // bounds one token refresh or mint, retries included (default 30 s)
 	// RetryMax is how many times a failed request may be retried (default
 	// 3; negative: never). RetryAfterMax caps how long the SDK waits for a
 	// Retry-After (default 30 s); a longer one is returned as the error.
-	RetryMax      int
-	RetryAfterMax time.Duration
-	// MaxResponseBytes caps a response body (default 8 MiB).
-	MaxResponseBytes int64
+	RetryMax         int
+	RetryAfterMax    time.Duration
+	MaxResponseBytes int64 // caps a response body (default 8 MiB)
 	// Pacing spaces each grant's requests under the service's rate limit
 	// (default: DefaultPacingPerMinute with a burst of DefaultPacingBurst).
 	Pacing Pacing

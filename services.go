@@ -16,13 +16,11 @@ import (
 // no exported constructor.
 type service struct{ c *Client }
 
-// OrganizationsService lists the organizations of the grant (GET
-// /api/oauth-client/organizations). Get it from Client.Organizations.
+// OrganizationsService lists the grant's organizations. Get it from Client.Organizations.
 type OrganizationsService service
 
 // ProjectsService lists, creates and reads projects and adds target
-// languages (/api/oauth-client/organizations/<id>/projects and
-// /api/oauth-client/v1/projects). Get it from Client.Projects.
+// languages. Get it from Client.Projects.
 type ProjectsService service
 
 const orgsPath = "/api/oauth-client/organizations"
