@@ -32,14 +32,11 @@ const Version = transport.Version
 // Token timing defaults (see Config).
 const (
 	// AccessTokenEarlyRefresh is how long before it expires the access
-	// token is refreshed. A token that
-	// lives no longer than this is used until it expires instead.
-	AccessTokenEarlyRefresh = tokens.DefaultEarlyRefresh
-	// DefaultInstallationTokenMargin is Config.InstallationTokenMargin's
-	// default.
-	DefaultInstallationTokenMargin = tokens.DefaultInstallationMargin
-	// DefaultRefreshTimeout is Config.RefreshTimeout's default.
-	DefaultRefreshTimeout = tokens.DefaultTimeout
+	// token is refreshed. A token that lives no longer than this is used
+	// until it expires instead.
+	AccessTokenEarlyRefresh        = tokens.DefaultEarlyRefresh
+	DefaultInstallationTokenMargin = tokens.DefaultInstallationMargin // Config.InstallationTokenMargin's default
+	DefaultRefreshTimeout          = tokens.DefaultTimeout            // Config.RefreshTimeout's default
 )
 
 // Config configures a Client for one grant: the settings it shares with
@@ -140,8 +137,7 @@ type Client struct {
 // first call refreshes the tokens it needs. A bad field gives an error
 // matching ErrInvalidArgument that names it.
 func NewClient(cfg Config) (*Client, error) {
-	pc := cfg.pool()
-	sh, err := pc.build("Config") // URLs and credentials first, in field order
+	sh, err := cfg.pool().build("Config") // URLs and credentials first, in field order
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +183,7 @@ type shared struct {
 
 // build checks the settings and makes the shared parts. name is the
 // config type's name, for error messages.
-func (pc *PoolConfig) build(name string) (*shared, error) {
+func (pc PoolConfig) build(name string) (*shared, error) {
 	base, err := checkURL(name+".BaseURL", pc.BaseURL, pc.AllowInsecureHTTP)
 	if err != nil {
 		return nil, err

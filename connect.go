@@ -391,10 +391,7 @@ const disconnectedAdvice = "the application disconnected the grant; the user mus
 // ErrReauthorizationRequired without a request, until the Store holds a
 // new token for it.
 func (p *Pool) Disconnect(ctx context.Context, grantID string) error {
-	if _, err := pathParam("grantID", grantID); err != nil {
-		return err
-	}
-	c, err := p.Client(ctx, grantID)
+	c, err := p.Client(ctx, grantID) // checks grantID first
 	if err == nil {
 		path := "/api/oauth-client/installations/" + url.PathEscape(grantID)
 		_, err = c.do(ctx, transport.Request{Method: http.MethodDelete, Path: path, Auth: c.access})
