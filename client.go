@@ -397,8 +397,7 @@ func checkURL(field, raw string, insecure bool) (*url.URL, error) {
 // String describes the client by its grant, without any token.
 func (c *Client) String() string { return "partner.Client{GrantID: " + strconv.Quote(c.grantID) + "}" }
 
-// Format makes every verb print String, so %+v and %#v show no token
-// either.
+// Format prints String for every verb, so %+v and %#v show no token either.
 func (c *Client) Format(f fmt.State, _ rune) { fmt.Fprint(f, c.String()) }
 
 // LogValue makes slog log the client by its grant, without any token.

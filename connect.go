@@ -69,8 +69,7 @@ func (g Grant) String() string {
 		g.GrantID, g.OrganizationID, g.Scopes, tokenRedacted(g.Token))
 }
 
-// Format makes every verb print String, so %+v and %#v show no token
-// either.
+// Format prints String for every verb, so %+v and %#v show no token either.
 func (g Grant) Format(f fmt.State, _ rune) { fmt.Fprint(f, g.String()) }
 
 // LogValue makes slog log the grant without its token.

@@ -18,12 +18,8 @@ import (
 // writes are not once they may have run: the error then matches
 // ErrTemporary, and a read tells whether the write happened.
 type ContentService struct {
-	// Models lists, creates, changes and deletes content models and
-	// their fields.
-	Models *ContentModelsService
-	// Entries lists, creates, changes, publishes and deletes entries,
-	// one at a time or in bulk.
-	Entries *ContentEntriesService
+	Models  *ContentModelsService  // lists, creates, changes and deletes content models and their fields
+	Entries *ContentEntriesService // lists, creates, changes, publishes and deletes entries, one at a time or in bulk
 }
 
 // ContentModelsService works with content models and their fields. Get it

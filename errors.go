@@ -113,9 +113,7 @@ func (e *MissingScopeError) As(target any) bool {
 type ToolError struct {
 	Tool string        // the tool's name, for example "createKeys"
 	Kind ToolErrorKind // what the failure was; ToolOther when not recognised
-	// Text is the service's message, scrubbed of secrets, on one line and
-	// at most 500 bytes.
-	Text string
+	Text string        // the service's message, scrubbed of secrets, on one line and at most 500 bytes
 	// Required is, for ToolMissingScope, the scope the user must grant:
 	// named in Text, or else the scope the service documents for the
 	// tool.

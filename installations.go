@@ -47,8 +47,7 @@ func (t InstallationToken) String() string {
 		t.ExpiresAt.Format(time.RFC3339), t.OrganizationID, t.ProjectIDs, t.Scopes)
 }
 
-// Format makes every verb print String, so %+v and %#v show no secret
-// either.
+// Format prints String for every verb, so %+v and %#v show no secret either.
 func (t InstallationToken) Format(f fmt.State, _ rune) { fmt.Fprint(f, t.String()) }
 
 // LogValue makes slog log the token's description, never the token.

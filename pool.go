@@ -229,13 +229,11 @@ func (p *Pool) Client(ctx context.Context, grantID string) (*Client, error) {
 func (p *Pool) evict(el *list.Element) *Client {
 	c := p.lru.Remove(el).(*Client)
 	delete(p.byID, c.grantID)
-	rt, err := c.access.Final()
-	if err == nil {
-		return c
-	}
-	p.fByID[c.grantID] = p.failed.PushFront(failedGrant{grantID: c.grantID, refreshToken: rt, err: err})
-	for p.failed.Len() > p.max {
-		p.unfail(p.failed.Back().Value.(failedGrant).grantID)
+	if rt, err := c.access.Final(); err != nil {
+		p.fByID[c.grantID] = p.failed.PushFront(failedGrant{grantID: c.grantID, refreshToken: rt, err: err})
+		for p.failed.Len() > p.max {
+			p.unfail(p.failed.Back().Value.(failedGrant).grantID)
+		}
 	}
 	return c
 }
@@ -302,8 +300,7 @@ func (p *Pool) String() string {
 	return fmt.Sprintf("partner.Pool{Clients: %d, MaxClients: %d}", p.Len(), p.max)
 }
 
-// Format makes every verb print String, so %+v and %#v show no token
-// either.
+// Format prints String for every verb, so %+v and %#v show no token either.
 func (p *Pool) Format(f fmt.State, _ rune) { fmt.Fprint(f, p.String()) }
 
 // LogValue makes slog log the pool without any token.

@@ -128,9 +128,7 @@ func (s *ProjectsService) AddLanguage(ctx context.Context, projectID, code strin
 		return nil, apierr.ArgumentError("code", "is empty")
 	}
 	path := projectsV1 + "/" + id + "/languages"
-	data, err := s.c.do(ctx, transport.Request{Method: http.MethodPost, Path: path, Auth: s.c.install, Body: struct {
-		Code string `json:"code"`
-	}{code}})
+	data, err := s.c.do(ctx, transport.Request{Method: http.MethodPost, Path: path, Auth: s.c.install, Body: map[string]string{"code": code}})
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ const (
 	// TranslationTools is the server at Config.MCPURL: keys,
 	// translations, publishing, syncs, glossary context and languages.
 	TranslationTools MCPServer = "translations"
-	// ContentTools is the server at Config.ContentMCPURL
+	// ContentTools is the server at Config.ContentMCPURL:
 	// content models, fields, entries and blocks.
 	ContentTools MCPServer = "content"
 )
