@@ -170,13 +170,13 @@ func (cfg *Config) pool() PoolConfig {
 // shared is what every client of a partner application can share: one
 // request runner (one connection pool) and one refresher.
 type shared struct {
-	runner          *transport.Runner
-	ref             *tokens.Refresher
-	margin, timeout time.Duration
-	logger          *slog.Logger
-	baseSetting     string // "Config.BaseURL" or "PoolConfig.BaseURL", for advice
-	basePath        string // the base URL's path, without a trailing slash
-	pacing          Pacing
+	runner      *transport.Runner
+	ref         *tokens.Refresher
+	install     tokens.InstallationConfig // every grant's, but for Mint, Access and Pace
+	paced       bool                      // each grant gets a Pace of install's rate
+	logger      *slog.Logger
+	baseSetting string // "Config.BaseURL" or "PoolConfig.BaseURL", for advice
+	basePath    string // the base URL's path, without a trailing slash
 
 	mcp [2]struct{ url, setting string } // TranslationTools' and ContentTools' ("" url: not configured)
 }
@@ -196,8 +196,9 @@ func (pc PoolConfig) build(name string) (*shared, error) {
 	if err := checkPath(name+".TokenPath", tokenPath); err != nil {
 		return nil, err
 	}
-	sh := &shared{margin: pc.InstallationTokenMargin, timeout: pc.RefreshTimeout, logger: pc.Logger, pacing: pc.Pacing,
-		baseSetting: name + ".BaseURL", basePath: strings.TrimSuffix(base.Path, "/")}
+	sh := &shared{logger: pc.Logger, paced: !pc.Pacing.Off, baseSetting: name + ".BaseURL", basePath: strings.TrimSuffix(base.Path, "/"),
+		install: tokens.InstallationConfig{Margin: pc.InstallationTokenMargin, Timeout: pc.RefreshTimeout,
+			PerMinute: cmp.Or(pc.Pacing.PerMinute, DefaultPacingPerMinute), Burst: cmp.Or(pc.Pacing.Burst, DefaultPacingBurst)}}
 	var origins []string
 	for i, f := range [2]struct{ field, raw string }{{".MCPURL", pc.MCPURL}, {".ContentMCPURL", pc.ContentMCPURL}} {
 		sh.mcp[i].setting = name + f.field
@@ -261,20 +262,12 @@ func checkPath(field, p string) error {
 func (sh *shared) client(grantID string, access *tokens.AccessSource) *Client {
 	c := &Client{grantID: grantID, sh: sh, access: access}
 	c.common.c = c
-	per, burst := cmp.Or(sh.pacing.PerMinute, DefaultPacingPerMinute), cmp.Or(sh.pacing.Burst, DefaultPacingBurst)
-	var pace *rate.Limiter // nil: not paced
-	if !sh.pacing.Off {
-		pace = rate.NewLimiter(rate.Limit(float64(per)/60), burst)
+	ic := sh.install
+	ic.Mint, ic.Access = c.mint, access
+	if sh.paced {
+		ic.Pace = rate.NewLimiter(rate.Limit(float64(ic.PerMinute)/60), ic.Burst)
 	}
-	c.install = tokens.NewInstallationSource(tokens.InstallationConfig{
-		Mint:      c.mint,
-		Access:    c.access,
-		Margin:    sh.margin,
-		Timeout:   sh.timeout,
-		Pace:      pace,
-		PerMinute: per,
-		Burst:     burst,
-	})
+	c.install = tokens.NewInstallationSource(ic)
 	c.Organizations = (*OrganizationsService)(&c.common)
 	c.Projects = (*ProjectsService)(&c.common)
 	c.Installations = (*InstallationsService)(&c.common)

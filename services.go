@@ -86,13 +86,10 @@ func (s *ProjectsService) List(ctx context.Context, orgID string) ([]projects.Pr
 // default at consent); without it the error is a *MissingScopeError. A slug
 // already in use is an *APIError matching ErrConflict.
 func (s *ProjectsService) Create(ctx context.Context, p projects.NewProject) (*projects.Project, error) {
-	switch {
-	case p.Name == "":
-		return nil, apierr.ArgumentError("NewProject.Name", "is empty")
-	case p.Slug == "":
-		return nil, apierr.ArgumentError("NewProject.Slug", "is empty")
-	case p.SourceLanguage == "":
-		return nil, apierr.ArgumentError("NewProject.SourceLanguage", "is empty")
+	for _, f := range [...]struct{ name, v string }{{"Name", p.Name}, {"Slug", p.Slug}, {"SourceLanguage", p.SourceLanguage}} {
+		if f.v == "" {
+			return nil, apierr.ArgumentError("NewProject."+f.name, "is empty")
+		}
 	}
 	data, err := s.c.do(ctx, transport.Request{Method: http.MethodPost, Path: projectsV1, Auth: s.c.install, Body: p, Setting: s.c.sh.baseSetting})
 	if err != nil {
