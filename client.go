@@ -32,14 +32,11 @@ const Version = transport.Version
 // Token timing defaults (see Config).
 const (
 	// AccessTokenEarlyRefresh is how long before it expires the access
-	// token is refreshed. A token that
-	// lives no longer than this is used until it expires instead.
-	AccessTokenEarlyRefresh = tokens.DefaultEarlyRefresh
-	// DefaultInstallationTokenMargin is Config.InstallationTokenMargin's
-	// default.
-	DefaultInstallationTokenMargin = tokens.DefaultInstallationMargin
-	// DefaultRefreshTimeout is Config.RefreshTimeout's default.
-	DefaultRefreshTimeout = tokens.DefaultTimeout
+	// token is refreshed. A token that lives no longer than this is used
+	// until it expires instead.
+	AccessTokenEarlyRefresh        = tokens.DefaultEarlyRefresh
+	DefaultInstallationTokenMargin = tokens.DefaultInstallationMargin // Config.InstallationTokenMargin's default
+	DefaultRefreshTimeout          = tokens.DefaultTimeout            // Config.RefreshTimeout's default
 )
 
 // Config configures a Client for one grant: the settings it shares with
@@ -88,7 +85,8 @@ const (
 // included) so that the service's rate limit of 1,000 requests a minute
 // per installation token is not reached: a request waits for its turn, or
 // until its context ends. A request that still meets a 429 waits for its
-// Retry-After as before. The zero value takes the defaults.
+// Retry-After as before. PerMinute + Burst is the most requests in any
+// minute. The zero value takes the defaults.
 //
 // With a Store that is an auth.RateLimiter (redisstore.Store,
 // auth.MemoryStore), every process and Pool sharing it takes a grant's
@@ -98,26 +96,9 @@ const (
 // fastest settings take turns from one bucket). While that Store cannot
 // be reached, and with any other Store, each Client paces on its own.
 type Pacing struct {
-	// PerMinute is how many requests a minute the grant may send, in the
-	// long run (default DefaultPacingPerMinute).
-	PerMinute int
-	// Burst is how many requests may go at once after a quiet spell
-	// (default DefaultPacingBurst). PerMinute + Burst is the most requests
-	// in any minute.
-	Burst int
-	// Off turns pacing off: for tests and benchmarks, or an application
-	// that paces its calls itself.
-	Off bool
-}
-
-// limiter returns the rate p describes and its limiter in this process,
-// or nil when it is off.
-func (p Pacing) limiter() (perMinute, burst int, _ *rate.Limiter) {
-	if p.Off {
-		return 0, 0, nil
-	}
-	per, burst := cmp.Or(p.PerMinute, DefaultPacingPerMinute), cmp.Or(p.Burst, DefaultPacingBurst)
-	return per, burst, rate.NewLimiter(rate.Limit(float64(per)/60), burst)
+	PerMinute int  // requests a minute the grant may send in the long run (default DefaultPacingPerMinute)
+	Burst     int  // requests that may go at once after a quiet spell (default DefaultPacingBurst)
+	Off       bool // no pacing: for tests and benchmarks, or an application that paces its calls itself
 }
 
 // Client calls the partner API for one grant. Tokens are handled for it:
@@ -130,25 +111,13 @@ func (p Pacing) limiter() (perMinute, burst int, _ *rate.Limiter) {
 // punishes. To serve a grant from many places, take its Client from one
 // Pool.
 type Client struct {
-	// Organizations lists the organizations the user granted.
-	Organizations *OrganizationsService
-	// Projects lists, creates and reads projects and adds target
-	// languages.
-	Projects *ProjectsService
-	// Installations mints installation tokens. The client
-	// does this itself; call it only to mint a token by hand.
-	Installations *InstallationsService
-	// Keys creates, lists, updates and deletes translation keys
-	// (translation tools; needs Config.MCPURL).
-	Keys *KeysService
-	// Translations reads, writes and publishes translations, follows
-	// syncs and reads the glossary context (translation tools).
-	Translations *TranslationsService
-	// Content works with the content CMS: models, fields and entries
-	// (content tools; needs Config.ContentMCPURL).
-	Content *ContentService
-	// Tools lists and calls any tool of the service's MCP servers.
-	Tools *ToolsService
+	Organizations *OrganizationsService // lists the organizations the user granted
+	Projects      *ProjectsService      // lists, creates and reads projects and adds target languages
+	Installations *InstallationsService // mints an installation token by hand (the client mints its own)
+	Keys          *KeysService          // creates, lists, updates and deletes keys (translation tools; needs Config.MCPURL)
+	Translations  *TranslationsService  // reads, writes and publishes translations, follows syncs, reads glossary context
+	Content       *ContentService       // content models, fields and entries (content tools; needs Config.ContentMCPURL)
+	Tools         *ToolsService         // lists and calls any tool of the service's MCP servers
 
 	grantID string
 	sh      *shared
@@ -160,7 +129,7 @@ type Client struct {
 	lastMint atomic.Pointer[InstallationToken] // what the latest mint said, without the token
 
 	mcpMu  sync.Mutex
-	mcp    [2]*mcpsession.Session // each MCPServer's session (by index), made on first use
+	mcp    [2]*mcpsession.Session // by the index of shared.mcp, made on first use
 	closed bool
 }
 
@@ -168,8 +137,7 @@ type Client struct {
 // first call refreshes the tokens it needs. A bad field gives an error
 // matching ErrInvalidArgument that names it.
 func NewClient(cfg Config) (*Client, error) {
-	pc := cfg.pool()
-	sh, err := pc.build("Config") // URLs and credentials first, in field order
+	sh, err := cfg.pool().build("Config") // URLs and credentials first, in field order
 	if err != nil {
 		return nil, err
 	}
@@ -202,19 +170,20 @@ func (cfg *Config) pool() PoolConfig {
 // shared is what every client of a partner application can share: one
 // request runner (one connection pool) and one refresher.
 type shared struct {
-	runner          *transport.Runner
-	ref             *tokens.Refresher
-	margin, timeout time.Duration
-	logger          *slog.Logger
-	name            string    // "Config" or "PoolConfig", for advice
-	basePath        string    // the base URL's path, without a trailing slash
-	mcpURLs         [2]string // each MCPServer's endpoint (by index), or ""
-	pacing          Pacing
+	runner      *transport.Runner
+	ref         *tokens.Refresher
+	install     tokens.InstallationConfig // every grant's, but for Mint, Access and Pace
+	paced       bool                      // each grant gets a Pace of install's rate
+	logger      *slog.Logger
+	baseSetting string // "Config.BaseURL" or "PoolConfig.BaseURL", for advice
+	basePath    string // the base URL's path, without a trailing slash
+
+	mcp [2]struct{ url, setting string } // TranslationTools' and ContentTools' ("" url: not configured)
 }
 
 // build checks the settings and makes the shared parts. name is the
 // config type's name, for error messages.
-func (pc *PoolConfig) build(name string) (*shared, error) {
+func (pc PoolConfig) build(name string) (*shared, error) {
 	base, err := checkURL(name+".BaseURL", pc.BaseURL, pc.AllowInsecureHTTP)
 	if err != nil {
 		return nil, err
@@ -227,15 +196,18 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 	if err := checkPath(name+".TokenPath", tokenPath); err != nil {
 		return nil, err
 	}
-	var mcpURLs [2]string
+	sh := &shared{logger: pc.Logger, paced: !pc.Pacing.Off, baseSetting: name + ".BaseURL", basePath: strings.TrimSuffix(base.Path, "/"),
+		install: tokens.InstallationConfig{Margin: pc.InstallationTokenMargin, Timeout: pc.RefreshTimeout,
+			PerMinute: cmp.Or(pc.Pacing.PerMinute, DefaultPacingPerMinute), Burst: cmp.Or(pc.Pacing.Burst, DefaultPacingBurst)}}
 	var origins []string
-	for i, f := range [2]struct{ field, raw string }{{"MCPURL", pc.MCPURL}, {"ContentMCPURL", pc.ContentMCPURL}} {
+	for i, f := range [2]struct{ field, raw string }{{".MCPURL", pc.MCPURL}, {".ContentMCPURL", pc.ContentMCPURL}} {
+		sh.mcp[i].setting = name + f.field
 		if f.raw != "" {
-			u, err := checkURL(name+"."+f.field, f.raw, pc.AllowInsecureHTTP)
+			u, err := checkURL(sh.mcp[i].setting, f.raw, pc.AllowInsecureHTTP)
 			if err != nil {
 				return nil, err
 			}
-			mcpURLs[i], origins = u.String(), append(origins, transport.Origin(u))
+			sh.mcp[i].url, origins = u.String(), append(origins, transport.Origin(u))
 		}
 	}
 	switch {
@@ -248,7 +220,7 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 	case pc.ClientSecret == "":
 		return nil, apierr.ArgumentError(name+".ClientSecret", "is required")
 	}
-	r := transport.New(transport.Options{
+	sh.runner = transport.New(transport.Options{
 		BaseURL:          base,
 		Origins:          origins,
 		Name:             name,
@@ -260,21 +232,20 @@ func (pc *PoolConfig) build(name string) (*shared, error) {
 		MaxResponseBytes: pc.MaxResponseBytes,
 		Secrets:          redact.New(pc.ClientSecret),
 	})
-	ref := tokens.NewRefresher(tokens.Config{
+	sh.ref = tokens.NewRefresher(tokens.Config{
 		AuthURL:      strings.TrimSuffix(authURL.String(), "/"),
 		TokenPath:    tokenPath,
 		AuthSetting:  name + ".AuthURL",
 		ClientID:     pc.ClientID,
 		ClientSecret: pc.ClientSecret,
 		Store:        pc.Store,
-		Context:      r.OAuth2Context,
+		Context:      sh.runner.OAuth2Context,
 		Timeout:      pc.RefreshTimeout,
 		Logger:       pc.Logger,
 
 		LocalRefreshOnStoreError: pc.LocalRefreshOnStoreError,
 	})
-	return &shared{runner: r, ref: ref, margin: pc.InstallationTokenMargin, timeout: pc.RefreshTimeout, logger: pc.Logger,
-		name: name, basePath: strings.TrimSuffix(base.Path, "/"), mcpURLs: mcpURLs, pacing: pc.Pacing}, nil
+	return sh, nil
 }
 
 // checkPath checks a path setting under AuthURL: absolute, without a
@@ -291,16 +262,12 @@ func checkPath(field, p string) error {
 func (sh *shared) client(grantID string, access *tokens.AccessSource) *Client {
 	c := &Client{grantID: grantID, sh: sh, access: access}
 	c.common.c = c
-	per, burst, pace := sh.pacing.limiter()
-	c.install = tokens.NewInstallationSource(tokens.InstallationConfig{
-		Mint:      c.mint,
-		Access:    c.access,
-		Margin:    sh.margin,
-		Timeout:   sh.timeout,
-		Pace:      pace,
-		PerMinute: per,
-		Burst:     burst,
-	})
+	ic := sh.install
+	ic.Mint, ic.Access = c.mint, access
+	if sh.paced {
+		ic.Pace = rate.NewLimiter(rate.Limit(float64(ic.PerMinute)/60), ic.Burst)
+	}
+	c.install = tokens.NewInstallationSource(ic)
 	c.Organizations = (*OrganizationsService)(&c.common)
 	c.Projects = (*ProjectsService)(&c.common)
 	c.Installations = (*InstallationsService)(&c.common)
@@ -346,8 +313,7 @@ type Identity struct {
 	Name        string
 	AccountID   string
 	AccountName string
-	// Raw is the record as the service sent it.
-	Raw json.RawMessage
+	Raw         json.RawMessage // the record as the service sent it
 }
 
 // String describes the identity; Raw is left out.
@@ -379,7 +345,7 @@ const mePath = "/api/oauth-client/me"
 // uses the access token, so it works right after the code exchange,
 // before any installation token exists.
 func (c *Client) Me(ctx context.Context) (*Identity, error) {
-	data, err := c.do(ctx, transport.Request{Method: http.MethodGet, Path: mePath, Auth: c.access, Setting: c.sh.name + ".BaseURL"})
+	data, err := c.do(ctx, transport.Request{Method: http.MethodGet, Path: mePath, Auth: c.access, Setting: c.sh.baseSetting})
 	if err != nil {
 		return nil, err
 	}
@@ -415,25 +381,16 @@ func checkURL(field, raw string, insecure bool) (*url.URL, error) {
 		return nil, apierr.ArgumentError(field, "has no host")
 	case u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
 		return nil, apierr.ArgumentError(field, "must not have user info, a query or a fragment")
-	case u.Scheme == "http" && !insecure && !loopback(u.Hostname()):
+	case u.Scheme == "http" && !insecure && !strings.EqualFold(u.Hostname(), "localhost") && !net.ParseIP(u.Hostname()).IsLoopback():
 		return nil, apierr.ArgumentError(field, "must use https:// (plain http is allowed for loopback hosts, or with Config.AllowInsecureHTTP)")
 	}
 	return u, nil
 }
 
-func loopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
 // String describes the client by its grant, without any token.
 func (c *Client) String() string { return "partner.Client{GrantID: " + strconv.Quote(c.grantID) + "}" }
 
-// Format makes every verb print String, so %+v and %#v show no token
-// either.
+// Format prints String for every verb, so %+v and %#v show no token either.
 func (c *Client) Format(f fmt.State, _ rune) { fmt.Fprint(f, c.String()) }
 
 // LogValue makes slog log the client by its grant, without any token.
@@ -441,8 +398,7 @@ func (c *Client) LogValue() slog.Value { return slog.StringValue(c.String()) }
 
 // String describes the configuration without its secrets.
 func (cfg Config) String() string {
-	pc := cfg.pool()
-	return pc.describe("partner.Config", fmt.Sprintf(", GrantID: %q, Token: %s", cfg.GrantID, tokenRedacted(cfg.Token)))
+	return cfg.pool().describe("partner.Config", fmt.Sprintf(", GrantID: %q, Token: %s", cfg.GrantID, tokenRedacted(cfg.Token)))
 }
 
 // GoString is String, so %#v shows no secret either.
@@ -450,8 +406,7 @@ func (cfg Config) GoString() string { return cfg.String() }
 
 // LogValue makes slog log the configuration without its secrets.
 func (cfg Config) LogValue() slog.Value {
-	pc := cfg.pool()
-	return slog.GroupValue(append(pc.attrs(),
+	return slog.GroupValue(append(cfg.pool().attrs(),
 		slog.String("grant_id", cfg.GrantID),
 		slog.String("token", tokenRedacted(cfg.Token)))...)
 }
@@ -465,12 +420,12 @@ func (pc PoolConfig) GoString() string { return pc.String() }
 // LogValue makes slog log the configuration without its secrets.
 func (pc PoolConfig) LogValue() slog.Value { return slog.GroupValue(pc.attrs()...) }
 
-func (pc *PoolConfig) describe(typ, extra string) string {
+func (pc PoolConfig) describe(typ, extra string) string {
 	return fmt.Sprintf("%s{BaseURL: %q, AuthURL: %q, MCPURL: %q, ContentMCPURL: %q, ClientID: %q, ClientSecret: %s%s}",
 		typ, pc.BaseURL, pc.AuthURL, pc.MCPURL, pc.ContentMCPURL, pc.ClientID, redacted(pc.ClientSecret), extra)
 }
 
-func (pc *PoolConfig) attrs() []slog.Attr {
+func (pc PoolConfig) attrs() []slog.Attr {
 	return []slog.Attr{
 		slog.String("base_url", pc.BaseURL),
 		slog.String("auth_url", pc.AuthURL),

@@ -54,17 +54,13 @@ const ScopeOfflineAccess = tokens.ScopeOfflineAccess
 // picked several organizations gives one Grant each. However it is printed or
 // logged, it never shows the token.
 type Grant struct {
-	// GrantID identifies the grant: Pool.Client's argument.
-	GrantID string
+	GrantID string // identifies the grant: Pool.Client's argument
 	// OrganizationID is the grant's organization, when the service said
 	// it in the exchange ("" otherwise; every installation token's mint
 	// says it, see InstallationToken).
 	OrganizationID string
-	// Scopes are the permissions granted, when the service said them
-	// (without ScopeOfflineAccess).
-	Scopes []string
-	// Token is the grant's token, already saved to the Store.
-	Token *oauth2.Token
+	Scopes         []string      // the permissions granted, when the service said them (without ScopeOfflineAccess)
+	Token          *oauth2.Token // the grant's token, already saved to the Store
 }
 
 // String describes the grant without its token.
@@ -73,8 +69,7 @@ func (g Grant) String() string {
 		g.GrantID, g.OrganizationID, g.Scopes, tokenRedacted(g.Token))
 }
 
-// Format makes every verb print String, so %+v and %#v show no token
-// either.
+// Format prints String for every verb, so %+v and %#v show no token either.
 func (g Grant) Format(f fmt.State, _ rune) { fmt.Fprint(f, g.String()) }
 
 // LogValue makes slog log the grant without its token.
@@ -120,10 +115,8 @@ var (
 // unsupported_response_type and invalid_client, and ErrTemporary for
 // server_error and temporarily_unavailable.
 type CallbackError struct {
-	// Code is the error parameter, such as access_denied or invalid_scope.
-	Code string
-	// Description is the error_description, if any, on one bounded line.
-	Description string
+	Code        string // the error parameter, such as access_denied or invalid_scope
+	Description string // the error_description, if any, on one bounded line
 }
 
 // Error returns "partner: consent: <code>: <description>", then what to do.
@@ -147,16 +140,13 @@ func (e *CallbackError) Error() string {
 
 // Is reports the class of the error; see CallbackError.
 func (e *CallbackError) Is(target error) bool {
-	switch target {
-	case ErrConsentDenied:
-		return e.Code == "access_denied"
-	case ErrConfiguration:
-		switch e.Code {
-		case "invalid_scope", "invalid_request", "unauthorized_client", "unsupported_response_type", "invalid_client":
-			return true
-		}
-	case ErrTemporary:
-		return e.Code == "server_error" || e.Code == "temporarily_unavailable"
+	switch e.Code {
+	case "access_denied":
+		return target == ErrConsentDenied
+	case "invalid_scope", "invalid_request", "unauthorized_client", "unsupported_response_type", "invalid_client":
+		return target == ErrConfiguration
+	case "server_error", "temporarily_unavailable":
+		return target == ErrTemporary
 	}
 	return false
 }
@@ -264,10 +254,7 @@ func (p *Pool) Exchange(ctx context.Context, code string, opts ...oauth2.AuthCod
 // one evicted that a caller still holds (they share the access source).
 func (p *Pool) adopt(g Grant) {
 	p.mu.Lock()
-	if el, ok := p.fByID[g.GrantID]; ok {
-		p.failed.Remove(el)
-		delete(p.fByID, g.GrantID)
-	}
+	p.unfail(g.GrantID)
 	p.mu.Unlock()
 	if s := p.sh.ref.Live(g.GrantID); s != nil {
 		s.SetToken(g.Token) // drops the shared installation token too
@@ -306,21 +293,21 @@ func grantsOf(tok *oauth2.Token) ([]Grant, error) {
 			return nil, bad(`"grants" is not a list of grants`)
 		}
 	}
-	var missing []string
-	if len(list) == 0 {
-		if top.GrantID == "" {
-			missing = append(missing, "grant_id")
-		}
-		if top.Token.RefreshToken == "" {
-			missing = append(missing, "refresh_token")
-		}
+	single := len(list) == 0 // grant_id beside the tokens
+	if single {
+		list = []grantWire{{GrantID: flexString(top.GrantID)}}
 	}
+	var missing []string
 	for i, w := range list {
+		at := fmt.Sprintf("grants[%d].", i)
+		if single {
+			at = ""
+		}
 		if w.GrantID == "" {
-			missing = append(missing, fmt.Sprintf("grants[%d].grant_id", i))
+			missing = append(missing, at+"grant_id")
 		}
 		if w.RefreshToken == "" && top.Token.RefreshToken == "" {
-			missing = append(missing, fmt.Sprintf("grants[%d].refresh_token", i))
+			missing = append(missing, at+"refresh_token")
 		}
 	}
 	if len(missing) > 0 {
@@ -329,9 +316,6 @@ func grantsOf(tok *oauth2.Token) ([]Grant, error) {
 			why += " (the SDK needs a refresh token to keep a grant, and asked for " + ScopeOfflineAccess + ")"
 		}
 		return nil, bad(why)
-	}
-	if len(list) == 0 {
-		list = []grantWire{{GrantID: flexString(top.GrantID)}}
 	}
 	out := make([]Grant, 0, len(list))
 	for _, w := range list {
@@ -342,10 +326,8 @@ func grantsOf(tok *oauth2.Token) ([]Grant, error) {
 			return nil, bad(fmt.Sprintf("grant_id %s cannot name a grant in a request path (it has '/', '\\', '..' or a control character)",
 				apierr.Quote(g.GrantID)))
 		}
-		switch {
-		case w.RefreshToken == "":
-			g.Token = top.Token // refused below if several grants would share it
-		default:
+		g.Token = top.Token // refused below if several grants would share it
+		if w.RefreshToken != "" {
 			g.Token = &oauth2.Token{AccessToken: w.AccessToken, TokenType: w.TokenType, RefreshToken: w.RefreshToken}
 			if s, err := strconv.ParseInt(string(w.ExpiresIn), 10, 64); err == nil && s > 0 {
 				g.Token.Expiry = time.Now().Add(time.Duration(min(s, 86400)) * time.Second)
@@ -408,10 +390,7 @@ const disconnectedAdvice = "the application disconnected the grant; the user mus
 // ErrReauthorizationRequired without a request, until the Store holds a
 // new token for it.
 func (p *Pool) Disconnect(ctx context.Context, grantID string) error {
-	if _, err := pathParam("grantID", grantID); err != nil {
-		return err
-	}
-	c, err := p.Client(ctx, grantID)
+	c, err := p.Client(ctx, grantID) // checks grantID first
 	if err == nil {
 		path := "/api/oauth-client/installations/" + url.PathEscape(grantID)
 		_, err = c.do(ctx, transport.Request{Method: http.MethodDelete, Path: path, Auth: c.access})

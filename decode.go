@@ -52,7 +52,6 @@ func decodeList(method, path string, data []byte, keys ...string) ([]json.RawMes
 	return items, nil
 }
 
-// isArray reports whether data holds a JSON array.
 func isArray(data []byte) bool { return bytes.HasPrefix(bytes.TrimSpace(data), []byte("[")) }
 
 // pathParam checks and escapes a path parameter: it must be non-empty and

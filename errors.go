@@ -1,6 +1,7 @@
 package partner
 
 import (
+	"cmp"
 	"errors"
 	"time"
 
@@ -18,37 +19,20 @@ import (
 // wrong_organization), ErrConflict (status 409), or ErrTemporary (status
 // 429 or 5xx).
 type APIError struct {
-	// StatusCode is the HTTP status of the answer.
-	StatusCode int
-	// Code is the body's "error" (grant_revoked, missing_scope, ...), or
-	// "" when the body had none or was not JSON.
-	Code string
-	// Message is the body's "message" or "error_description", if any,
-	// scrubbed of secrets.
-	Message string
-	// Method is the request's method.
-	Method string
-	// Path is the whole path requested (the base URL's own path
-	// included), without host or query.
-	Path string
-	// Body is the start of the answer's body (at most 1 KiB), scrubbed of
-	// secrets.
-	Body []byte
-	// RetryAfter is the delay the service asked for with Retry-After (on
-	// 429 or 503), or 0.
-	RetryAfter time.Duration
+	StatusCode int           // the answer's HTTP status
+	Code       string        // the body's "error" (grant_revoked, missing_scope, ...); "" if none or not JSON
+	Message    string        // the body's "message" or "error_description", if any, scrubbed of secrets
+	Method     string        // the request's method
+	Path       string        // the whole path requested (with the base URL's own path), without host or query
+	Body       []byte        // the start of the answer's body (at most 1 KiB), scrubbed of secrets
+	RetryAfter time.Duration // the delay the service asked for with Retry-After (on 429 or 503), or 0
 
-	err error // the error as the SDK made it; nil for one built by hand
+	err error // the error as the SDK made it, whose text Error returns; nil for one built by hand
 }
 
 // Error returns the error's one-line text, for example
 // "partner: GET /api/oauth-client/organizations: 410 grant_revoked".
-func (e *APIError) Error() string {
-	if e.err != nil {
-		return e.err.Error()
-	}
-	return e.internal().Error()
-}
+func (e *APIError) Error() string { return cmp.Or[error](e.err, e.internal()).Error() }
 
 // Is reports whether the answer belongs to the sentinel class target (see
 // APIError), so that errors.Is works on an *APIError built by hand too.
@@ -86,20 +70,12 @@ type MissingScopeError struct {
 // Error returns the error's one-line text, for example
 // "partner: POST /api/oauth-client/v1/projects: 403 missing_scope (required: projects:write)".
 func (e *MissingScopeError) Error() string {
-	if e.err != nil {
-		return e.err.Error()
-	}
-	return (&apierr.MissingScopeError{APIError: e.APIError.internal(), Required: e.Required}).Error()
+	return cmp.Or[error](e.err, &apierr.MissingScopeError{APIError: e.APIError.internal(), Required: e.Required}).Error()
 }
 
 // Unwrap returns the error the MissingScopeError was made from, or its
 // *APIError for one built by hand.
-func (e *MissingScopeError) Unwrap() error {
-	if e.err != nil {
-		return e.err
-	}
-	return e.APIError
-}
+func (e *MissingScopeError) Unwrap() error { return cmp.Or[error](e.err, e.APIError) }
 
 // Is reports whether target is ErrMissingScope, or a class its *APIError
 // belongs to.
@@ -127,13 +103,9 @@ func (e *MissingScopeError) As(target any) bool {
 // never waits for by itself), ErrMCPUnauthorized (ToolUnauthorized), or
 // ErrReauthorizationRequired and ErrGrantRevoked (ToolGrantRevoked).
 type ToolError struct {
-	// Tool is the tool's name, for example "createKeys".
-	Tool string
-	// Kind is what the failure was; ToolOther when not recognised.
-	Kind ToolErrorKind
-	// Text is the service's message, scrubbed of secrets, on one line and
-	// at most 500 bytes.
-	Text string
+	Tool string        // the tool's name, for example "createKeys"
+	Kind ToolErrorKind // what the failure was; ToolOther when not recognised
+	Text string        // the service's message, scrubbed of secrets, on one line and at most 500 bytes
 	// Required is, for ToolMissingScope, the scope the user must grant:
 	// named in Text, or else the scope the service documents for the
 	// tool.
@@ -149,12 +121,7 @@ type ToolError struct {
 
 // Error returns the error's one-line text, for example
 // "partner: tool createKeys failed (conflict): CONFLICT: a.b is a parent".
-func (e *ToolError) Error() string {
-	if e.err != nil {
-		return e.err.Error()
-	}
-	return e.internal().Error()
-}
+func (e *ToolError) Error() string { return cmp.Or[error](e.err, e.internal()).Error() }
 
 // Is reports whether the failure's Kind belongs to the sentinel class
 // target (see ToolError), so that errors.Is works on a *ToolError built by

@@ -32,19 +32,12 @@ const defaultInstallationLifetime, maxInstallationLifetime = time.Hour, 24 * tim
 type InstallationToken struct {
 	// Token is the bearer token itself. Treat it as a secret: it is left
 	// out when the InstallationToken is printed.
-	Token string
-	// ExpiresAt is when it expires: as the service said, or one hour from
-	// when it was received.
-	ExpiresAt time.Time
-	// OrganizationID is the grant's organization, when the answer says it.
-	OrganizationID string
-	// ProjectIDs are the projects the grant covers; empty means all of the
-	// organization's projects.
-	ProjectIDs []string
-	// Scopes are the scopes granted, when the answer says them.
-	Scopes []string
-	// Raw is the whole answer as the service sent it. It holds the token.
-	Raw json.RawMessage
+	Token          string
+	ExpiresAt      time.Time       // as the service said, or one hour from when it was received
+	OrganizationID string          // the grant's organization, when the answer says it
+	ProjectIDs     []string        // the projects the grant covers; empty means all of the organization's
+	Scopes         []string        // the scopes granted, when the answer says them
+	Raw            json.RawMessage // the whole answer as the service sent it; it holds the token
 }
 
 // String returns a description without the token itself, so that
@@ -54,17 +47,15 @@ func (t InstallationToken) String() string {
 		t.ExpiresAt.Format(time.RFC3339), t.OrganizationID, t.ProjectIDs, t.Scopes)
 }
 
-// Format makes every verb print String, so %+v and %#v show no secret
-// either.
+// Format prints String for every verb, so %+v and %#v show no secret either.
 func (t InstallationToken) Format(f fmt.State, _ rune) { fmt.Fprint(f, t.String()) }
 
 // LogValue makes slog log the token's description, never the token.
 func (t InstallationToken) LogValue() slog.Value { return slog.StringValue(t.String()) }
 
-// InstallationsService mints the grant's installation tokens (POST
-// /api/oauth-client/installations/<grant>/tokens).
-// The client does this by itself whenever a token is missing or about to
-// expire. Get it from Client.Installations.
+// InstallationsService mints the grant's installation tokens by hand: the
+// client mints by itself whenever a token is missing or about to expire.
+// Get it from Client.Installations.
 type InstallationsService service
 
 // CreateToken mints a new installation token for the client's grant now
@@ -79,10 +70,9 @@ func (s *InstallationsService) CreateToken(ctx context.Context) (*InstallationTo
 	if err != nil {
 		return nil, public(err)
 	}
-	t := m.Detail.(*InstallationToken)
-	cp := *t
-	cp.ExpiresAt = m.Expiry
-	return &cp, nil
+	t := *m.Detail.(*InstallationToken)
+	t.ExpiresAt = m.Expiry
+	return &t, nil
 }
 
 // mintTokenWire holds the field names a mint answer may use: camelCase,
@@ -111,7 +101,7 @@ func (w *mintTokenWire) token() string {
 // tokens.MintFunc.
 func (c *Client) mint(ctx context.Context) (tokens.Minted, error) {
 	path := "/api/oauth-client/installations/" + url.PathEscape(c.grantID) + "/tokens"
-	data, err := c.do(ctx, transport.Request{Method: http.MethodPost, Path: path, Auth: c.access, Kind: transport.Credential, Setting: c.sh.name + ".BaseURL"})
+	data, err := c.do(ctx, transport.Request{Method: http.MethodPost, Path: path, Auth: c.access, Kind: transport.Credential, Setting: c.sh.baseSetting})
 	if err != nil {
 		return tokens.Minted{}, err
 	}
@@ -119,11 +109,9 @@ func (c *Client) mint(ctx context.Context) (tokens.Minted, error) {
 	if err != nil {
 		return tokens.Minted{}, err
 	}
-	if !strings.HasPrefix(t.Token, installationTokenPrefix) {
-		if l := c.sh.logger; l != nil {
-			l.LogAttrs(ctx, slog.LevelWarn, "partner: installation token without the "+installationTokenPrefix+" prefix",
-				slog.String("grant", c.grantID))
-		}
+	if l := c.sh.logger; l != nil && !strings.HasPrefix(t.Token, installationTokenPrefix) {
+		l.LogAttrs(ctx, slog.LevelWarn, "partner: installation token without the "+installationTokenPrefix+" prefix",
+			slog.String("grant", c.grantID))
 	}
 	c.lastMint.Store(&InstallationToken{ExpiresAt: t.ExpiresAt, OrganizationID: t.OrganizationID,
 		ProjectIDs: t.ProjectIDs, Scopes: t.Scopes})
@@ -150,14 +138,12 @@ func parseMint(path string, data []byte, received time.Time) (*InstallationToken
 		return nil, err
 	}
 	raw := json.RawMessage(data)
-	if w.token() == "" {
-		if inner := envelope(data, "data", "installation"); inner != nil {
-			w = mintTokenWire{}
-			if err := decode(http.MethodPost, path, inner, &w); err != nil {
-				return nil, err
-			}
-			raw = inner
+	if inner := envelope(data, "data", "installation"); w.token() == "" && inner != nil {
+		w = mintTokenWire{}
+		if err := decode(http.MethodPost, path, inner, &w); err != nil {
+			return nil, err
 		}
+		raw = inner
 	}
 	t := &InstallationToken{Token: w.token(), OrganizationID: cmp.Or(w.OrganizationID, w.OrganizationID2),
 		ProjectIDs: w.ProjectIDs, Scopes: scopeList(w.Scopes), Raw: raw}
@@ -210,10 +196,7 @@ func mintExpiry(w mintTokenWire, received time.Time) (time.Time, error) {
 		if err != nil || secs <= 0 {
 			return time.Time{}, fmt.Errorf("expires_in %s is not a positive number", apierr.Quote(string(n)))
 		}
-		if secs > maxInstallationLifetime.Seconds() {
-			return received.Add(maxInstallationLifetime), nil
-		}
-		return received.Add(time.Duration(secs * float64(time.Second))), nil
+		return received.Add(time.Duration(min(secs, maxInstallationLifetime.Seconds()) * float64(time.Second))), nil
 	}
 	return received.Add(defaultInstallationLifetime), nil
 }

@@ -61,25 +61,19 @@ type PoolConfig struct {
 	// id and error code); nil is silent. Nothing is logged at error level:
 	// a failure the retries did not fix is the returned error. Nothing
 	// logged holds a token, a secret or a URL's query.
-	Logger *slog.Logger
-	// UserAgent is appended to "partner-go/<version>".
-	UserAgent string
+	Logger    *slog.Logger
+	UserAgent string // appended to "partner-go/<version>"
 	// AllowInsecureHTTP permits http:// URLs to hosts other than loopback.
 	// Tokens would cross the network in clear text: only for test rigs.
-	AllowInsecureHTTP bool
-	// InstallationTokenMargin is how long before expiry an installation
-	// token is replaced (default 5 minutes).
-	InstallationTokenMargin time.Duration
-	// RefreshTimeout bounds one token refresh or mint, retries included
-	// (default 30 s).
-	RefreshTimeout time.Duration
+	AllowInsecureHTTP       bool
+	InstallationTokenMargin time.Duration // how long before expiry an installation token is replaced (default 5 minutes)
+	RefreshTimeout          time.Duration // bounds one token refresh or mint, retries included (default 30 s)
 	// RetryMax is how many times a failed request may be retried (default
 	// 3; negative: never). RetryAfterMax caps how long the SDK waits for a
 	// Retry-After (default 30 s); a longer one is returned as the error.
-	RetryMax      int
-	RetryAfterMax time.Duration
-	// MaxResponseBytes caps a response body (default 8 MiB).
-	MaxResponseBytes int64
+	RetryMax         int
+	RetryAfterMax    time.Duration
+	MaxResponseBytes int64 // caps a response body (default 8 MiB)
 	// Pacing spaces each grant's requests under the service's rate limit
 	// (default: DefaultPacingPerMinute with a burst of DefaultPacingBurst).
 	Pacing Pacing
@@ -170,10 +164,6 @@ func NewPool(cfg PoolConfig) (*Pool, error) {
 	if err != nil {
 		return nil, err
 	}
-	max := cfg.MaxClients
-	if max <= 0 {
-		max = DefaultMaxClients
-	}
 	if cfg.RedirectURL != "" {
 		u, err := url.Parse(cfg.RedirectURL)
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.Fragment != "" {
@@ -184,7 +174,7 @@ func NewPool(cfg PoolConfig) (*Pool, error) {
 	if err := checkPath("PoolConfig.AuthorizePath", authorize); err != nil {
 		return nil, err
 	}
-	return &Pool{sh: sh, store: cfg.Store, max: max, consent: sh.ref.Consent(authorize, cfg.RedirectURL, cfg.Scopes),
+	return &Pool{sh: sh, store: cfg.Store, max: cmp.Or(max(cfg.MaxClients, 0), DefaultMaxClients), consent: sh.ref.Consent(authorize, cfg.RedirectURL, cfg.Scopes),
 		byID: make(map[string]*list.Element), fByID: make(map[string]*list.Element)}, nil
 }
 
@@ -212,14 +202,10 @@ func (p *Pool) Client(ctx context.Context, grantID string) (*Client, error) {
 		// and no refresh token sent twice.
 		access, made := p.sh.ref.Shared(grantID)
 		c = p.sh.client(grantID, access)
-		if el, ok := p.fByID[grantID]; ok {
-			f := p.failed.Remove(el).(failedGrant)
-			delete(p.fByID, grantID)
-			if made {
-				// Rebuilt stuck, on the refresh token that failed, so that
-				// nothing sends it again: the Store is read instead.
-				access.Stuck(f.err, f.refreshToken)
-			}
+		if f, ok := p.unfail(grantID); ok && made {
+			// Rebuilt stuck, on the refresh token that failed, so that
+			// nothing sends it again: the Store is read instead.
+			access.Stuck(f.err, f.refreshToken)
 		}
 		p.byID[grantID] = p.lru.PushFront(c)
 		for p.lru.Len() > p.max {
@@ -243,16 +229,23 @@ func (p *Pool) Client(ctx context.Context, grantID string) (*Client, error) {
 func (p *Pool) evict(el *list.Element) *Client {
 	c := p.lru.Remove(el).(*Client)
 	delete(p.byID, c.grantID)
-	rt, err := c.access.Final()
-	if err == nil {
-		return c
-	}
-	p.fByID[c.grantID] = p.failed.PushFront(failedGrant{grantID: c.grantID, refreshToken: rt, err: err})
-	for p.failed.Len() > p.max {
-		old := p.failed.Remove(p.failed.Back()).(failedGrant)
-		delete(p.fByID, old.grantID)
+	if rt, err := c.access.Final(); err != nil {
+		p.fByID[c.grantID] = p.failed.PushFront(failedGrant{grantID: c.grantID, refreshToken: rt, err: err})
+		for p.failed.Len() > p.max {
+			p.unfail(p.failed.Back().Value.(failedGrant).grantID)
+		}
 	}
 	return c
+}
+
+// unfail forgets that grantID failed and returns what was remembered.
+// p.mu is held.
+func (p *Pool) unfail(grantID string) (f failedGrant, ok bool) {
+	if el, ok := p.fByID[grantID]; ok {
+		delete(p.fByID, grantID)
+		return p.failed.Remove(el).(failedGrant), true
+	}
+	return f, false
 }
 
 // Forget drops grantID from the pool, for example after the user
@@ -265,10 +258,7 @@ func (p *Pool) Forget(grantID string) {
 		c = p.lru.Remove(el).(*Client)
 		delete(p.byID, grantID)
 	}
-	if el, ok := p.fByID[grantID]; ok {
-		p.failed.Remove(el)
-		delete(p.fByID, grantID)
-	}
+	p.unfail(grantID)
 	p.mu.Unlock()
 	if c != nil {
 		c.drain()
@@ -310,8 +300,7 @@ func (p *Pool) String() string {
 	return fmt.Sprintf("partner.Pool{Clients: %d, MaxClients: %d}", p.Len(), p.max)
 }
 
-// Format makes every verb print String, so %+v and %#v show no token
-// either.
+// Format prints String for every verb, so %+v and %#v show no token either.
 func (p *Pool) Format(f fmt.State, _ rune) { fmt.Fprint(f, p.String()) }
 
 // LogValue makes slog log the pool without any token.

@@ -16,13 +16,11 @@ import (
 // no exported constructor.
 type service struct{ c *Client }
 
-// OrganizationsService lists the organizations of the grant (GET
-// /api/oauth-client/organizations). Get it from Client.Organizations.
+// OrganizationsService lists the grant's organizations. Get it from Client.Organizations.
 type OrganizationsService service
 
 // ProjectsService lists, creates and reads projects and adds target
-// languages (/api/oauth-client/organizations/<id>/projects and
-// /api/oauth-client/v1/projects). Get it from Client.Projects.
+// languages. Get it from Client.Projects.
 type ProjectsService service
 
 const orgsPath = "/api/oauth-client/organizations"
@@ -30,12 +28,11 @@ const orgsPath = "/api/oauth-client/organizations"
 // List returns the organizations the user granted access to (GET
 // /api/oauth-client/organizations). It needs the org:read scope.
 func (s *OrganizationsService) List(ctx context.Context) ([]organizations.Organization, error) {
-	c := s.c
-	data, err := c.do(ctx, transport.Request{Method: http.MethodGet, Path: orgsPath, Auth: c.install, Setting: c.sh.name + ".BaseURL"})
+	data, err := s.c.do(ctx, transport.Request{Method: http.MethodGet, Path: orgsPath, Auth: s.c.install, Setting: s.c.sh.baseSetting})
 	if err != nil {
 		return nil, err
 	}
-	full := c.fullPath(orgsPath)
+	full := s.c.fullPath(orgsPath)
 	items, err := decodeList(http.MethodGet, full, data, "organizations", "data", "items")
 	if err != nil {
 		return nil, err
@@ -65,13 +62,12 @@ func (s *ProjectsService) List(ctx context.Context, orgID string) ([]projects.Pr
 	if err != nil {
 		return nil, err
 	}
-	c := s.c
 	path := orgsPath + "/" + id + "/projects"
-	data, err := c.do(ctx, transport.Request{Method: http.MethodGet, Path: path, Auth: c.install})
+	data, err := s.c.do(ctx, transport.Request{Method: http.MethodGet, Path: path, Auth: s.c.install})
 	if err != nil {
 		return nil, err
 	}
-	full := c.fullPath(path)
+	full := s.c.fullPath(path)
 	items, err := decodeList(http.MethodGet, full, data, "projects", "data", "items")
 	if err != nil {
 		return nil, err
@@ -90,20 +86,16 @@ func (s *ProjectsService) List(ctx context.Context, orgID string) ([]projects.Pr
 // default at consent); without it the error is a *MissingScopeError. A slug
 // already in use is an *APIError matching ErrConflict.
 func (s *ProjectsService) Create(ctx context.Context, p projects.NewProject) (*projects.Project, error) {
-	switch {
-	case p.Name == "":
-		return nil, apierr.ArgumentError("NewProject.Name", "is empty")
-	case p.Slug == "":
-		return nil, apierr.ArgumentError("NewProject.Slug", "is empty")
-	case p.SourceLanguage == "":
-		return nil, apierr.ArgumentError("NewProject.SourceLanguage", "is empty")
+	for _, f := range [...]struct{ name, v string }{{"Name", p.Name}, {"Slug", p.Slug}, {"SourceLanguage", p.SourceLanguage}} {
+		if f.v == "" {
+			return nil, apierr.ArgumentError("NewProject."+f.name, "is empty")
+		}
 	}
-	c := s.c
-	data, err := c.do(ctx, transport.Request{Method: http.MethodPost, Path: projectsV1, Auth: c.install, Body: p, Setting: c.sh.name + ".BaseURL"})
+	data, err := s.c.do(ctx, transport.Request{Method: http.MethodPost, Path: projectsV1, Auth: s.c.install, Body: p, Setting: s.c.sh.baseSetting})
 	if err != nil {
 		return nil, err
 	}
-	return decodeProject(http.MethodPost, c.fullPath(projectsV1), data)
+	return decodeProject(http.MethodPost, s.c.fullPath(projectsV1), data)
 }
 
 // Get returns project projectID (GET /api/oauth-client/v1/projects/<id>).
@@ -113,13 +105,12 @@ func (s *ProjectsService) Get(ctx context.Context, projectID string) (*projects.
 	if err != nil {
 		return nil, err
 	}
-	c := s.c
 	path := projectsV1 + "/" + id
-	data, err := c.do(ctx, transport.Request{Method: http.MethodGet, Path: path, Auth: c.install})
+	data, err := s.c.do(ctx, transport.Request{Method: http.MethodGet, Path: path, Auth: s.c.install})
 	if err != nil {
 		return nil, err
 	}
-	return decodeProject(http.MethodGet, c.fullPath(path), data)
+	return decodeProject(http.MethodGet, s.c.fullPath(path), data)
 }
 
 // AddLanguage adds target language code to project projectID (POST
@@ -133,28 +124,23 @@ func (s *ProjectsService) AddLanguage(ctx context.Context, projectID, code strin
 	if code == "" {
 		return nil, apierr.ArgumentError("code", "is empty")
 	}
-	c := s.c
 	path := projectsV1 + "/" + id + "/languages"
-	data, err := c.do(ctx, transport.Request{Method: http.MethodPost, Path: path, Auth: c.install, Body: struct {
-		Code string `json:"code"`
-	}{code}})
+	data, err := s.c.do(ctx, transport.Request{Method: http.MethodPost, Path: path, Auth: s.c.install, Body: map[string]string{"code": code}})
 	if err != nil {
 		return nil, err
 	}
-	full := c.fullPath(path)
+	full := s.c.fullPath(path)
 	var lang projects.Language
 	if err := decode(http.MethodPost, full, data, &lang); err != nil {
 		return nil, err
 	}
 	lang.Raw = data
-	if lang.Code == "" {
-		if inner := envelope(data, "language", "data"); inner != nil {
-			outer := lang.Name
-			if err := decode(http.MethodPost, full, inner, &lang); err != nil {
-				return nil, err
-			}
-			lang.Name, lang.Raw = cmp.Or(lang.Name, outer), inner
+	if inner := envelope(data, "language", "data"); lang.Code == "" && inner != nil {
+		outer := lang.Name
+		if err := decode(http.MethodPost, full, inner, &lang); err != nil {
+			return nil, err
 		}
+		lang.Name, lang.Raw = cmp.Or(lang.Name, outer), inner
 	}
 	lang.Code = cmp.Or(lang.Code, code) // an answer without the code: the request said it
 	return &lang, nil
@@ -167,11 +153,9 @@ func decodeProject(method, path string, data []byte) (*projects.Project, error) 
 	if err := parseProject(method, path, data, p); err != nil {
 		return nil, err
 	}
-	if p.ID == "" {
-		if inner := envelope(data, "project", "data"); inner != nil {
-			if err := parseProject(method, path, inner, p); err != nil {
-				return nil, err
-			}
+	if inner := envelope(data, "project", "data"); p.ID == "" && inner != nil {
+		if err := parseProject(method, path, inner, p); err != nil {
+			return nil, err
 		}
 	}
 	return p, nil

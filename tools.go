@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 
 	"github.com/locsvc/partner-go/internal/apierr"
 	"github.com/locsvc/partner-go/internal/mcpsession"
@@ -22,32 +23,21 @@ const (
 	// TranslationTools is the server at Config.MCPURL: keys,
 	// translations, publishing, syncs, glossary context and languages.
 	TranslationTools MCPServer = "translations"
-	// ContentTools is the server at Config.ContentMCPURL
+	// ContentTools is the server at Config.ContentMCPURL:
 	// content models, fields, entries and blocks.
 	ContentTools MCPServer = "content"
 )
 
-// index returns server's index in a client's sessions, and the Config
-// field of its URL; ok is false for a name that is no server.
-func (server MCPServer) index() (i int, field string, ok bool) {
-	switch server {
-	case TranslationTools:
-		return 0, "MCPURL", true
-	case ContentTools:
-		return 1, "ContentMCPURL", true
-	}
-	return 0, "", false
-}
-
 // session returns the grant's session with server, made on first use; it
 // connects on its first call.
 func (c *Client) session(server MCPServer) (*mcpsession.Session, error) {
-	i, field, ok := server.index()
-	if !ok {
+	i := slices.Index([]MCPServer{TranslationTools, ContentTools}, server) // the index of c.mcp and c.sh.mcp
+	if i < 0 {
 		return nil, apierr.ArgumentError("server", fmt.Sprintf("%s is not an MCP server of the service; want partner.TranslationTools or partner.ContentTools", apierr.Quote(string(server))))
 	}
-	if c.sh.mcpURLs[i] == "" {
-		return nil, apierr.ArgumentError(c.sh.name+"."+field, fmt.Sprintf("is required for the %s tools", server))
+	at := c.sh.mcp[i]
+	if at.url == "" {
+		return nil, apierr.ArgumentError(at.setting, fmt.Sprintf("is required for the %s tools", server))
 	}
 	c.mcpMu.Lock()
 	defer c.mcpMu.Unlock()
@@ -57,12 +47,9 @@ func (c *Client) session(server MCPServer) (*mcpsession.Session, error) {
 	case c.mcp[i] != nil:
 		return c.mcp[i], nil
 	}
-	s, err := mcpsession.New(mcpsession.Config{URL: c.sh.mcpURLs[i], Setting: c.sh.name + "." + field, Tokens: c.install, Runner: c.sh.runner})
-	if err != nil {
-		return nil, err
-	}
-	c.mcp[i] = s
-	return s, nil
+	var err error // New returns nil with it, leaving the slot empty
+	c.mcp[i], err = mcpsession.New(mcpsession.Config{URL: at.url, Setting: at.setting, Tokens: c.install, Runner: c.sh.runner})
+	return c.mcp[i], err
 }
 
 // Close closes the grant's MCP sessions and leaves no goroutine behind.
@@ -83,15 +70,9 @@ func (c *Client) Close() error {
 			errs = append(errs, s.Close())
 		}
 	}
-	c.waitTokens()
+	_ = c.install.Wait(context.Background()) // each ends within RefreshTimeout
+	_ = c.access.Wait(context.Background())
 	return errors.Join(errs...)
-}
-
-// waitTokens waits for the grant's token refresh and mint in flight.
-func (c *Client) waitTokens() {
-	ctx := context.Background() // each ends within RefreshTimeout
-	_ = c.install.Wait(ctx)
-	_ = c.access.Wait(ctx)
 }
 
 // drain lets go of the grant's MCP connection without closing the client:
@@ -122,8 +103,6 @@ func (t caller) Call(ctx context.Context, tool string, args any) ([]byte, error)
 	return data, public(err)
 }
 
-func (s *service) translations() caller { return caller{s.c, TranslationTools} }
-
 // KeysService creates, lists, updates and deletes translation keys
 // through the translation tools (Config.MCPURL). Projects are named
 // "org/project", as the tools name them.
@@ -133,13 +112,13 @@ type KeysService service
 // (listKeys); it stops at the first error, which it yields. Breaking out
 // of the loop stops the listing. A read: it is retried like a GET.
 func (s *KeysService) All(ctx context.Context, project string, opt keys.ListOptions) iter.Seq2[keys.Key, error] {
-	return toolcalls.AllKeys(ctx, (*service)(s).translations(), project, opt)
+	return toolcalls.AllKeys(ctx, caller{s.c, TranslationTools}, project, opt)
 }
 
 // Pages returns the pages of project's keys matching opt (listKeys), with
 // each page's totals and namespaces.
 func (s *KeysService) Pages(ctx context.Context, project string, opt keys.ListOptions) iter.Seq2[*keys.Page, error] {
-	return toolcalls.KeyPages(ctx, (*service)(s).translations(), project, opt)
+	return toolcalls.KeyPages(ctx, caller{s.c, TranslationTools}, project, opt)
 }
 
 // Create creates keys with their source texts and, optionally,
@@ -152,13 +131,13 @@ func (s *KeysService) Pages(ctx context.Context, project string, opt keys.ListOp
 // it is not sent again and the error matches ErrTemporary (check with
 // All whether the keys exist before trying again).
 func (s *KeysService) Create(ctx context.Context, project string, ks []keys.NewKey, opt keys.CreateOptions) (*keys.CreateResult, error) {
-	return toolcalls.CreateKeys(ctx, (*service)(s).translations(), project, ks, opt)
+	return toolcalls.CreateKeys(ctx, caller{s.c, TranslationTools}, project, ks, opt)
 }
 
 // Update changes key texts (updateKeys). Unknown key ids are listed in
 // the result's Errors.
 func (s *KeysService) Update(ctx context.Context, project string, us []keys.Update) (*keys.UpdateResult, error) {
-	return toolcalls.UpdateKeys(ctx, (*service)(s).translations(), project, us)
+	return toolcalls.UpdateKeys(ctx, caller{s.c, TranslationTools}, project, us)
 }
 
 // Delete marks keys deleted (deleteKeys); they are gone for good at the
@@ -166,7 +145,7 @@ func (s *KeysService) Update(ctx context.Context, project string, us []keys.Upda
 // ErrInvalidArgument before any request, not split: a partial delete
 // would be hard to report.
 func (s *KeysService) Delete(ctx context.Context, project string, ids []string) (*keys.DeleteResult, error) {
-	return toolcalls.DeleteKeys(ctx, (*service)(s).translations(), project, ids)
+	return toolcalls.DeleteKeys(ctx, caller{s.c, TranslationTools}, project, ids)
 }
 
 // TranslationsService reads and writes translations, publishes them and
@@ -180,20 +159,20 @@ type TranslationsService service
 // their Slug ("org/project"). Not the REST Projects service, which names
 // projects by id.
 func (s *TranslationsService) ListProjects(ctx context.Context) (*translations.ProjectList, error) {
-	return toolcalls.ListProjects(ctx, (*service)(s).translations())
+	return toolcalls.ListProjects(ctx, caller{s.c, TranslationTools})
 }
 
 // GetProject returns project's overview (getProject): its languages,
 // namespaces, key counts and coverage, and where its files are served
 // (CDN URLs, file structure and key format), as locale sync needs them.
 func (s *TranslationsService) GetProject(ctx context.Context, project string) (*translations.Project, error) {
-	return toolcalls.GetProject(ctx, (*service)(s).translations(), project)
+	return toolcalls.GetProject(ctx, caller{s.c, TranslationTools}, project)
 }
 
 // Get returns translations of project's keys (getTranslations), with the
 // details of their namespaces when the service sends them.
 func (s *TranslationsService) Get(ctx context.Context, project string, q translations.GetOptions) (*translations.Result, error) {
-	return toolcalls.GetTranslations(ctx, (*service)(s).translations(), project, q)
+	return toolcalls.GetTranslations(ctx, caller{s.c, TranslationTools}, project, q)
 }
 
 // Set writes translations (setTranslations); they are pending until
@@ -201,12 +180,12 @@ func (s *TranslationsService) Get(ctx context.Context, project string, q transla
 // ErrInvalidArgument before any request, not split. Per-key failures are
 // in the result's Errors.
 func (s *TranslationsService) Set(ctx context.Context, project string, vs []translations.Values) (*translations.SetResult, error) {
-	return toolcalls.SetTranslations(ctx, (*service)(s).translations(), project, vs)
+	return toolcalls.SetTranslations(ctx, caller{s.c, TranslationTools}, project, vs)
 }
 
 // Pending returns what the next publish would ship (getPendingChanges).
 func (s *TranslationsService) Pending(ctx context.Context, project string) (*translations.PendingChanges, error) {
-	return toolcalls.PendingChanges(ctx, (*service)(s).translations(), project)
+	return toolcalls.PendingChanges(ctx, caller{s.c, TranslationTools}, project)
 }
 
 // Publish publishes the pending changes, all of them or opt's selection
@@ -215,51 +194,51 @@ func (s *TranslationsService) Pending(ctx context.Context, project string) (*tra
 // ErrTemporary, whose RetryAfter is the wait the service gives (or else
 // its 30 s cooldown); the SDK does not wait.
 func (s *TranslationsService) Publish(ctx context.Context, project string, opt translations.PublishOptions) (*translations.PublishResult, error) {
-	return toolcalls.Publish(ctx, (*service)(s).translations(), project, opt)
+	return toolcalls.Publish(ctx, caller{s.c, TranslationTools}, project, opt)
 }
 
 // ListSyncs lists project's sync jobs (getSyncs). A Status the tool
 // cannot filter by (SyncCancelled) is refused with ErrInvalidArgument
 // before any request.
 func (s *TranslationsService) ListSyncs(ctx context.Context, project string, opt translations.ListSyncsOptions) (*translations.SyncList, error) {
-	return toolcalls.ListSyncs(ctx, (*service)(s).translations(), project, opt)
+	return toolcalls.ListSyncs(ctx, caller{s.c, TranslationTools}, project, opt)
 }
 
 // GetSync returns one sync job (getSync).
 func (s *TranslationsService) GetSync(ctx context.Context, id string) (*translations.Sync, error) {
-	return toolcalls.GetSync(ctx, (*service)(s).translations(), id)
+	return toolcalls.GetSync(ctx, caller{s.c, TranslationTools}, id)
 }
 
 // WaitSync returns the sync job id once it is completed, failed or
 // cancelled. It long-polls with getSync's waitMs (no sleep loop), until
 // ctx ends.
 func (s *TranslationsService) WaitSync(ctx context.Context, id string) (*translations.Sync, error) {
-	return toolcalls.WaitSync(ctx, (*service)(s).translations(), id)
+	return toolcalls.WaitSync(ctx, caller{s.c, TranslationTools}, id)
 }
 
 // CancelSync cancels a sync job of project that has not finished
 // (cancelSync).
 func (s *TranslationsService) CancelSync(ctx context.Context, project, id string) (*translations.CancelResult, error) {
-	return toolcalls.CancelSync(ctx, (*service)(s).translations(), project, id)
+	return toolcalls.CancelSync(ctx, caller{s.c, TranslationTools}, project, id)
 }
 
 // TranslationContext returns what translators need for keys of project: glossary
 // terms, translation-memory matches and the project's tone
 // (getTranslationContext).
 func (s *TranslationsService) TranslationContext(ctx context.Context, project string, opt translations.ContextOptions) (*translations.Context, error) {
-	return toolcalls.TranslationContext(ctx, (*service)(s).translations(), project, opt)
+	return toolcalls.TranslationContext(ctx, caller{s.c, TranslationTools}, project, opt)
 }
 
 // ProposeLanguages proposes target languages for project
 // (proposeLanguages); the user accepts them in the service.
 func (s *TranslationsService) ProposeLanguages(ctx context.Context, project string, ls []translations.LanguageProposal) (*translations.ProposeLanguagesResult, error) {
-	return toolcalls.ProposeLanguages(ctx, (*service)(s).translations(), project, ls)
+	return toolcalls.ProposeLanguages(ctx, caller{s.c, TranslationTools}, project, ls)
 }
 
 // ProposeLanguageEdits proposes changes to project's target languages
 // (proposeLanguageEdits).
 func (s *TranslationsService) ProposeLanguageEdits(ctx context.Context, project string, es []translations.LanguageEdit) (*translations.ProposeLanguageEditsResult, error) {
-	return toolcalls.ProposeLanguageEdits(ctx, (*service)(s).translations(), project, es)
+	return toolcalls.ProposeLanguageEdits(ctx, caller{s.c, TranslationTools}, project, es)
 }
 
 // ToolsService lists and calls any tool of the service's MCP servers, for
@@ -271,14 +250,12 @@ type Tool struct {
 	Name        string
 	Title       string
 	Description string
-	// InputSchema is the JSON Schema of the tool's arguments.
-	InputSchema json.RawMessage
+	InputSchema json.RawMessage // the JSON Schema of the tool's arguments
 	// ReadOnly is the tool's readOnlyHint: a call of it may be sent again
 	// after the connection broke. A tool without it is never re-sent once
 	// it may have run.
 	ReadOnly bool
-	// Raw is the tool as the server listed it.
-	Raw json.RawMessage
+	Raw      json.RawMessage // the tool as the server listed it
 }
 
 // List returns every tool server lists (tools/list), with its input
