@@ -283,8 +283,8 @@ func (e *Classified) Unwrap() []error { return []error{e.Class, e.Err} }
 const maxWait = 24 * time.Hour
 
 // RetryAfter is the wait a 429 or 503 answer asks for in its Retry-After
-// header: seconds (at most a day) or an HTTP date. ok is false for another
-// status, or without a value that parses.
+// header, in seconds or as an HTTP date, at most a day. ok is false for
+// another status, or without a value that parses.
 func RetryAfter(status int, h http.Header) (_ time.Duration, ok bool) {
 	v := h.Get("Retry-After")
 	if v == "" || status != http.StatusTooManyRequests && status != http.StatusServiceUnavailable {
@@ -300,5 +300,5 @@ func RetryAfter(status int, h http.Header) (_ time.Duration, ok bool) {
 	if err != nil {
 		return 0, false
 	}
-	return max(time.Until(t), 0), true
+	return min(max(time.Until(t), 0), maxWait), true
 }

@@ -9,7 +9,7 @@ import (
 // FuzzRetryAfter: any header value gives a delay between 0 and a day, or
 // none.
 func FuzzRetryAfter(f *testing.F) {
-	for _, s := range []string{"0", "7", "-1", "99999999999999999999", "Sat, 01 Jan 2000 00:00:09 GMT", "soon", ""} {
+	for _, s := range []string{"0", "7", "-1", "99999999999999999999", "Sat, 01 Jan 2000 00:00:09 GMT", "Fri, 01 Jan 2100 00:00:00 GMT", "soon", ""} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, v string) {
@@ -20,13 +20,8 @@ func FuzzRetryAfter(f *testing.F) {
 		if !ok {
 			return
 		}
-		if d < 0 || d > 24*time.Hour && !isDate(v) {
+		if d < 0 || d > 24*time.Hour {
 			t.Fatalf("RetryAfter(%q) = %v", v, d)
 		}
 	})
-}
-
-func isDate(v string) bool {
-	_, err := time.Parse(time.RFC1123, v)
-	return err == nil
 }
