@@ -112,7 +112,7 @@ type NewEntry struct {
 	SourceLanguage string
 	Body           string                    // the markdown body in the source language
 	Status         Status                    // StatusDraft (when "") or StatusPublished
-	Fields         map[string]any            // by field name, values in the source language (any that encode to JSON)
+	Fields         map[string]any            // by field name, source-language values (any that encode to JSON)
 	Translations   map[string]LanguageValues // by language code, the entry's content in other languages
 }
 

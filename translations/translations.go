@@ -471,7 +471,7 @@ type FileStructure string
 // service says nothing.
 const (
 	SingleFile        FileStructure = "single_file"        // one file per language, {locale}/translations.json
-	NamespacedFolders FileStructure = "namespaced_folders" // a folder per language, a file per namespace: {locale}/{namespace}.json
+	NamespacedFolders FileStructure = "namespaced_folders" // a folder per language: {locale}/{namespace}.json
 )
 
 // KeyFormat is how keys are written in a project's files.
