@@ -10,16 +10,11 @@ import (
 // could fail halfway with an error after some of it was written. Split it
 // yourself (slices.Chunk) if that is what you want.
 const (
-	// MaxBulkCreate is the most entries one BulkCreate may carry.
-	MaxBulkCreate = 200
-	// MaxBulkUpdate is the most entries one BulkUpdate may carry.
-	MaxBulkUpdate = 200
-	// MaxBulkPublish is the most entry ids one BulkPublish may carry.
-	MaxBulkPublish = 500
-	// MaxPageSize is the largest ListOptions.PageSize.
-	MaxPageSize = 50
-	// MaxSlug is the longest slug Entries.Duplicate takes.
-	MaxSlug = 200
+	MaxBulkCreate  = 200 // the most entries one BulkCreate may carry
+	MaxBulkUpdate  = 200 // the most entries one BulkUpdate may carry
+	MaxBulkPublish = 500 // the most entry ids one BulkPublish may carry
+	MaxPageSize    = 50  // the largest ListOptions.PageSize
+	MaxSlug        = 200 // the longest slug Entries.Duplicate takes
 )
 
 // Status is a content entry's status.
@@ -37,8 +32,7 @@ const (
 // Entries.Get fills Translations and Versions; the write calls return the
 // service's short record, which has no title, body or translations.
 type Entry struct {
-	// ID is the entry's UUID.
-	ID string
+	ID string // the entry's UUID
 	// Model is the slug of the entry's model; ModelName and ModelKind are
 	// its display name and kind, when the service sends them.
 	Model     string
@@ -46,75 +40,56 @@ type Entry struct {
 	ModelKind ModelKind
 	// Title is the entry's title: the listing's, or else the source
 	// language's from Translations. Empty in the short record.
-	Title string
-	// Slug is shared by all languages.
-	Slug   string
+	Title  string
+	Slug   string // shared by all languages
 	Status Status
 	// Body is the markdown body in the source language: the source
 	// language's Translations body (Entries.Get). Listings and the short
 	// record carry no body.
 	Body string
 	// RichBody is the source language's body when the service sends it
-	// as a rich-text document (JSON, a Plate editor document) instead of
-	// markdown text; Body is then empty. Nil otherwise.
-	RichBody json.RawMessage
-	// SourceLanguage is the language Fields and Title are in.
-	SourceLanguage string
-	// Languages are the languages the entry has.
-	Languages []string
+	// as a rich-text document, as Translation.RichBody; Body is then empty.
+	RichBody       json.RawMessage
+	SourceLanguage string   // the language Fields and Title are in
+	Languages      []string // the languages the entry has
 	// Fields maps field names to their values in the source language, as
 	// text; a field without a value is absent.
-	Fields map[string]string
-	// Translations maps language codes to the entry's text in that
-	// language (Entries.Get).
-	Translations map[string]Translation
-	// Versions lists the entry's saved versions (Entries.Get).
-	Versions []Version
-	// Relations are the related entries expanded with Expand, as sent.
-	Relations json.RawMessage
-	// PublishedAt is zero for an entry never published.
-	PublishedAt time.Time
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	Fields       map[string]string
+	Translations map[string]Translation // by language code, the entry's text (Entries.Get)
+	Versions     []Version              // the entry's saved versions (Entries.Get)
+	Relations    json.RawMessage        // the related entries expanded with Expand, as sent
+	PublishedAt  time.Time              // zero for an entry never published
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
 	// Warning is the service's advice on the write that returned the
 	// entry, for example that a body starts with a "# " heading. It is
 	// not an error.
 	Warning string
-	// Raw is the entry as the service sent it.
-	Raw json.RawMessage
+	Raw     json.RawMessage // the entry as the service sent it
 }
 
 // Translation is an entry's content in one language.
 type Translation struct {
-	// ID is the translation's UUID.
-	ID string
-	// Language is the language code.
-	Language string
+	ID       string // the translation's UUID
+	Language string // the language code
 	Title    string
-	// Body is the markdown body, when the service sends the body as text.
-	Body string
+	Body     string // the markdown body, when the service sends the body as text
 	// RichBody is the body when the service sends it as a rich-text
 	// document (JSON, a Plate editor document: a list of nodes) instead
 	// of text; Body is then empty. Nil otherwise.
 	RichBody json.RawMessage
 	Status   Status
-	// Fields maps localized field names to their values in this
-	// language, as text.
-	Fields map[string]string
+	Fields   map[string]string // by localized field name, the values in this language, as text
 }
 
 // Version is a saved version of an entry.
 type Version struct {
-	ID string
-	// Number counts the versions, from the service's v.
-	Number int
-	// Language is the language the version saved.
-	Language string
-	// Change describes what changed, as the service sends it.
-	Change    string
+	ID        string
+	Number    int    // counts the versions, from the service's v
+	Language  string // the language the version saved
+	Change    string // what changed, as the service sends it
 	CreatedAt time.Time
-	// By is who made the version; nil when the service does not say.
-	By *Person
+	By        *Person // who made the version; nil when the service does not say
 }
 
 // Person is a user the service names.
@@ -130,33 +105,23 @@ type NewEntry struct {
 	// Model is the model's slug. Required for Create; for BulkCreate it
 	// must be "" or the batch's model.
 	Model string
-	// Title is the source-language title. Required.
-	Title string
-	// Slug is shared by all languages. Required.
-	Slug string
+	Title string // the source-language title; required
+	Slug  string // shared by all languages; required
 	// SourceLanguage is the entry's source language; "" means the
 	// project's. BulkCreate does not take it.
 	SourceLanguage string
-	// Body is the markdown body in the source language.
-	Body string
-	// Status is StatusDraft (when "") or StatusPublished.
-	Status Status
-	// Fields maps field names to values in the source language (any
-	// value that encodes to JSON).
-	Fields map[string]any
-	// Translations maps language codes to the entry's content in other
-	// languages.
-	Translations map[string]LanguageValues
+	Body           string                    // the markdown body in the source language
+	Status         Status                    // StatusDraft (when "") or StatusPublished
+	Fields         map[string]any            // by field name, source-language values (any that encode to JSON)
+	Translations   map[string]LanguageValues // by language code, the entry's content in other languages
 }
 
 // LanguageValues is an entry's content in one language, to write. Empty
 // members are left out.
 type LanguageValues struct {
-	Title string
-	// Body is the markdown body.
-	Body string
-	// Fields maps localized field names to values in this language.
-	Fields map[string]any
+	Title  string
+	Body   string         // the markdown body
+	Fields map[string]any // by localized field name, the values in this language
 }
 
 // EntryUpdate changes an entry with Entries.Update or BulkUpdate. Empty
@@ -170,34 +135,25 @@ type EntryUpdate struct {
 	// the source language.
 	Language string
 	Title    string
-	// Slug changes the slug of every language.
-	Slug string
-	// Body is the markdown body.
-	Body string
+	Slug     string // changes the slug of every language
+	Body     string // the markdown body
 	// Status changes the status: StatusPublished publishes, StatusDraft
 	// or StatusArchived unpublishes a published entry.
-	Status Status
-	// Fields maps field names to new values (any value that encodes to
-	// JSON).
-	Fields map[string]any
-	// Translations maps language codes to new content in that language.
-	Translations map[string]LanguageValues
+	Status       Status
+	Fields       map[string]any            // by field name, new values (any that encode to JSON)
+	Translations map[string]LanguageValues // by language code, new content in that language
 }
 
 // EntryChange is one entry of a BulkUpdate: its id and what to change.
 type EntryChange struct {
-	// ID is the entry's UUID. Required.
-	ID string
+	ID string // the entry's UUID; required
 	EntryUpdate
 }
 
 // GetOptions shape what Entries.Get returns.
 type GetOptions struct {
-	// Expand names relation fields whose entries to include in
-	// Entry.Relations.
-	Expand []string
-	// Compact returns the short record: no translations or versions.
-	Compact bool
+	Expand  []string // names relation fields whose entries to include in Entry.Relations
+	Compact bool     // returns the short record: no translations or versions
 }
 
 // SortField orders a listing.
@@ -236,71 +192,50 @@ const (
 type ListOptions struct {
 	// Model keeps entries of this model (its slug); UsersModel lists
 	// the project's members.
-	Model string
-	// Slugs keeps entries with these slugs.
-	Slugs []string
-	// Search matches entries' texts; several terms match any of them.
-	Search []string
-	// SearchLocales limits Search to these languages.
-	SearchLocales []string
+	Model         string
+	Slugs         []string // keeps entries with these slugs
+	Search        []string // matches entries' texts; several terms match any of them
+	SearchLocales []string // limits Search to these languages
 	// SearchBody makes Search match the entries' body text too, not only
 	// titles and slugs. It needs Model. It does not add bodies to the
 	// listing: read an entry's body with Entries.Get.
 	SearchBody bool
-	// Statuses keeps entries with any of these statuses.
-	Statuses []Status
+	Statuses   []Status // keeps entries with any of these statuses
 	// Language keeps entries that have this language; LanguageMode says
 	// how it matches.
-	Language     string
-	LanguageMode LanguageMode
-	// MissingLanguage keeps entries that lack this language.
-	MissingLanguage string
-	// Where keeps entries whose fields have exactly these values (all of
-	// them).
-	Where map[string]string
-	// Expand names relation fields whose entries to include.
-	Expand []string
-	// Compact lists only id, slug, status, title and languages.
-	Compact bool
+	Language        string
+	LanguageMode    LanguageMode
+	MissingLanguage string            // keeps entries that lack this language
+	Where           map[string]string // keeps entries whose fields have exactly these values (all of them)
+	Expand          []string          // names relation fields whose entries to include
+	Compact         bool              // lists only id, slug, status, title and languages
 	// Sort and Order order the listing; "" means the service's default.
 	Sort  SortField
 	Order Order
-	// PageSize is how many entries one request fetches, 1 to
-	// MaxPageSize; 0 lets the SDK choose (MaxPageSize when iterating
-	// over all pages).
+	// PageSize is how many entries one request fetches, 1 to MaxPageSize;
+	// 0 lets the SDK choose (MaxPageSize when iterating over all pages).
 	PageSize int
 }
 
 // Page is one page of an entry listing.
 type Page struct {
-	// Number is this page's number, from 1.
-	Number int
-	// Total is the number of entries that match.
-	Total int
-	// HasMore says whether another page follows.
-	HasMore bool
-	// Entries are this page's entries.
+	Number  int  // this page's number, from 1
+	Total   int  // the number of entries that match
+	HasMore bool // whether another page follows
 	Entries []Entry
-	// Raw is the tool's whole answer.
-	Raw json.RawMessage
+	Raw     json.RawMessage // the tool's whole answer
 }
 
 // BulkResult is what BulkCreate, BulkUpdate and BulkPublish report.
 // Entries that failed are listed in Failed, not returned as a Go error.
 type BulkResult struct {
-	// Count is the number of entries created, updated or published, as
-	// the service counts them.
-	Count int
+	Count int // the entries created, updated or published, as the service counts them
 	// Entries are the entries written, with their ids, slugs (BulkCreate)
 	// and statuses, as far as the service lists them.
 	Entries []BulkEntry
-	// Failed lists the entries that were not written.
-	Failed []BulkFailure
-	// Warning is the service's advice, for example that a body starts
-	// with a "# " heading. It is not an error.
-	Warning string
-	// Raw is the tool's whole answer.
-	Raw json.RawMessage
+	Failed  []BulkFailure   // the entries that were not written
+	Warning string          // the service's advice, as Entry.Warning; not an error
+	Raw     json.RawMessage // the tool's whole answer
 }
 
 // BulkEntry is one entry a bulk call wrote.
@@ -316,10 +251,7 @@ type BulkFailure struct {
 	// idx, or else the position of ID (BulkUpdate, BulkPublish) or Slug
 	// (BulkCreate) in what was sent; -1 when neither tells.
 	Index int
-	// ID is the entry's UUID (BulkUpdate, BulkPublish).
-	ID string
-	// Slug is the entry's slug (BulkCreate).
-	Slug string
-	// Error is the service's message.
-	Error string
+	ID    string // the entry's UUID (BulkUpdate, BulkPublish)
+	Slug  string // the entry's slug (BulkCreate)
+	Error string // the service's message
 }

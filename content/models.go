@@ -16,10 +16,8 @@ type ModelKind string
 
 // The kinds of model.
 const (
-	// KindCollection is a model with any number of entries (the default).
-	KindCollection ModelKind = "collection"
-	// KindSingle is a model with one entry, for example a site's footer.
-	KindSingle ModelKind = "single"
+	KindCollection ModelKind = "collection" // any number of entries (the default)
+	KindSingle     ModelKind = "single"     // one entry, for example a site's footer
 )
 
 // FieldType is the type of a model's field.
@@ -34,61 +32,42 @@ const (
 	FieldBoolean  FieldType = "boolean"
 	FieldDate     FieldType = "date"
 	FieldDateTime FieldType = "datetime"
-	// FieldEnum is a choice among FieldOptions.EnumValues.
-	FieldEnum  FieldType = "enum"
-	FieldMedia FieldType = "media"
-	// FieldRelation points at entries of Relation.TargetModel.
-	FieldRelation FieldType = "relation"
+	FieldEnum     FieldType = "enum" // a choice among FieldOptions.EnumValues
+	FieldMedia    FieldType = "media"
+	FieldRelation FieldType = "relation" // points at entries of Relation.TargetModel
 )
 
 // Model is a content model: the shape of its entries.
 type Model struct {
-	// ID is the model's UUID.
-	ID string
-	// Slug names the model in every call; it cannot be changed.
-	Slug        string
-	DisplayName string
-	Description string
-	Kind        ModelKind
-	Icon        string
-	// VersionHistory reports whether entry versions are kept (not sent
-	// by Models.List).
-	VersionHistory bool
-	// IncludeBody reports whether entries have a markdown body.
-	IncludeBody bool
-	// EntryCount is the number of entries (Models.List only).
-	EntryCount int
-	// Fields are the model's fields, by position.
-	Fields []Field
-	// Raw is the model as the service sent it.
-	Raw json.RawMessage
+	ID             string // the model's UUID
+	Slug           string // names the model in every call; it cannot be changed
+	DisplayName    string
+	Description    string
+	Kind           ModelKind
+	Icon           string
+	VersionHistory bool            // whether entry versions are kept (not sent by Models.List)
+	IncludeBody    bool            // whether entries have a markdown body
+	EntryCount     int             // the number of entries (Models.List only)
+	Fields         []Field         // the model's fields, by position
+	Raw            json.RawMessage // the model as the service sent it
 }
 
 // Field is a field of a model, as the service reports it.
 type Field struct {
-	// ID is the field's UUID.
-	ID string
-	// Name names the field in entries' Fields and in field calls.
-	Name        string
+	ID          string // the field's UUID
+	Name        string // names the field in entries' Fields and in field calls
 	DisplayName string
 	Type        FieldType
-	// Localized fields have a value per language; others one value.
-	Localized bool
-	Required  bool
+	Localized   bool // a value per language; otherwise one value
+	Required    bool
 	// Placeholder and HelpText guide editors.
 	Placeholder string
 	HelpText    string
-	// Position is the field's place in the model, from 0.
-	Position int
-	// EnumValues are the choices of an enum field.
-	EnumValues []EnumValue
-	// ShowInTable reports whether the dashboard shows the field in the
-	// entry table.
-	ShowInTable bool
-	// Relation is the target of a relation field; nil otherwise.
-	Relation *Relation
-	// Raw is the field as the service sent it.
-	Raw json.RawMessage
+	Position    int             // the field's place in the model, from 0
+	EnumValues  []EnumValue     // the choices of an enum field
+	ShowInTable bool            // whether the dashboard shows the field in the entry table
+	Relation    *Relation       // the target of a relation field; nil otherwise
+	Raw         json.RawMessage // the field as the service sent it
 }
 
 // EnumValue is one choice of an enum field.
@@ -117,18 +96,10 @@ type Relation struct {
 // sent as one object; a nil member or an empty list is left out, so
 // that a setting is switched off with Ptr(false).
 type FieldOptions struct {
-	// EnumValues are the choices of an enum field, at most
-	// MaxEnumValues.
-	EnumValues []EnumValue
-	// Unsplash enables (Ptr(true)) or disables (Ptr(false)) picking
-	// images from Unsplash (media fields).
-	Unsplash *bool
-	// AIGeneration configures generating the field's value; nil sends
-	// none.
-	AIGeneration *AIGeneration
-	// ShowInTable shows (Ptr(true)) or hides (Ptr(false)) the field in
-	// the dashboard's entry table.
-	ShowInTable *bool
+	EnumValues   []EnumValue   // the choices of an enum field, at most MaxEnumValues
+	Unsplash     *bool         // picking images from Unsplash (media fields): Ptr(true) on, Ptr(false) off
+	AIGeneration *AIGeneration // configures generating the field's value; nil sends none
+	ShowInTable  *bool         // the field in the dashboard's entry table: Ptr(true) shown, Ptr(false) hidden
 }
 
 // AIGeneration configures the generation of a field's value. It is sent
@@ -145,27 +116,17 @@ type AIGeneration struct {
 type NewField struct {
 	// Name is 1 to 100 characters of a-z, 0-9 and _, not starting with a
 	// digit. Required; it cannot be changed later.
-	Name string
-	// DisplayName is 1 to 200 characters. Required.
-	DisplayName string
-	// Type is the field's type; "" means FieldText.
-	Type FieldType
-	// Localized gives the field a value per language (false, the
-	// service's default, sends nothing).
-	Localized bool
-	// Required makes the field mandatory (false, the service's default,
-	// sends nothing).
-	Required bool
+	Name        string
+	DisplayName string    // 1 to 200 characters; required
+	Type        FieldType // "" means FieldText
+	Localized   bool      // a value per language (false, the service's default, sends nothing)
+	Required    bool      // makes the field mandatory (false, the service's default, sends nothing)
 	// Placeholder and HelpText are at most 500 characters each.
 	Placeholder string
 	HelpText    string
-	// Position places the field (from 0); nil puts it where the service
-	// chooses.
-	Position *int
-	// Options are the field's options; nil sends none.
-	Options *FieldOptions
-	// Relation configures a relation field; nil sends none.
-	Relation *Relation
+	Position    *int          // places the field (from 0); nil puts it where the service chooses
+	Options     *FieldOptions // the field's options; nil sends none
+	Relation    *Relation     // configures a relation field; nil sends none
 }
 
 // FieldUpdate changes a field with Models.UpdateField. A zero value or
@@ -175,53 +136,38 @@ type NewField struct {
 type FieldUpdate struct {
 	DisplayName string
 	Type        FieldType
-	// Localized and Required: Ptr(true) or Ptr(false); nil leaves them.
-	Localized *bool
-	Required  *bool
+	Localized   *bool
+	Required    *bool
 	// Placeholder and HelpText are at most 500 characters; a pointer to
 	// "" clears them.
 	Placeholder *string
 	HelpText    *string
-	// Options, when not nil, is sent as the field's options.
-	Options *FieldOptions
-	// Relation, when not nil, is sent as the field's relation config.
-	Relation *Relation
+	Options     *FieldOptions // when not nil, sent as the field's options
+	Relation    *Relation     // when not nil, sent as the field's relation config
 }
 
 // NewModel is a model to create with Models.Create.
 type NewModel struct {
 	// Slug is 1 to 100 characters of a-z, 0-9 and -, unique in the
 	// project. Required; it cannot be changed later.
-	Slug string
-	// DisplayName is 1 to 200 characters. Required.
-	DisplayName string
-	// Description is at most 1,000 characters.
-	Description string
-	// Kind is KindCollection when "".
-	Kind ModelKind
-	// Icon is at most 50 characters.
-	Icon string
-	// NoVersionHistory turns off entry versions, which are kept by
-	// default.
-	NoVersionHistory bool
-	// NoBody makes entries without a markdown body, which they have by
-	// default.
-	NoBody bool
-	// Fields are the model's first fields.
-	Fields []NewField
+	Slug             string
+	DisplayName      string     // 1 to 200 characters; required
+	Description      string     // at most 1,000 characters
+	Kind             ModelKind  // KindCollection when ""
+	Icon             string     // at most 50 characters
+	NoVersionHistory bool       // turns off entry versions, which are kept by default
+	NoBody           bool       // makes entries without a markdown body, which they have by default
+	Fields           []NewField // the model's first fields
 }
 
 // ModelUpdate changes a model with Models.Update. A zero value or nil
 // member leaves that property unchanged (Ptr(false) switches a flag
 // off); the slug cannot change.
 type ModelUpdate struct {
-	// DisplayName is 1 to 200 characters.
-	DisplayName string
-	// Description is at most 1,000 characters; a pointer to "" clears it.
-	Description *string
-	Kind        ModelKind
-	// Icon is at most 50 characters; a pointer to "" clears it.
-	Icon           *string
+	DisplayName    string  // 1 to 200 characters
+	Description    *string // at most 1,000 characters; a pointer to "" clears it
+	Kind           ModelKind
+	Icon           *string // at most 50 characters; a pointer to "" clears it
 	VersionHistory *bool
 	IncludeBody    *bool
 }

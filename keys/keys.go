@@ -13,9 +13,8 @@ const (
 	// not split: a split delete could fail halfway, leaving some keys
 	// deleted and an error. Split it yourself (slices.Chunk) if that is
 	// what you want.
-	MaxDelete = 100
-	// MaxPageSize is the largest ListOptions.PageSize (listKeys limit).
-	MaxPageSize = 100
+	MaxDelete   = 100
+	MaxPageSize = 100 // the largest ListOptions.PageSize (listKeys limit)
 )
 
 // DefaultNamespace is the namespace of a key created without one.
@@ -23,13 +22,11 @@ const DefaultNamespace = "default"
 
 // NewKey is a key to create.
 type NewKey struct {
-	// Name is the key, for example "nav.home". Required.
-	Name string
+	Name string // the key, for example "nav.home"; required
 	// Namespace is the key's namespace; "" means DefaultNamespace. An
 	// unknown namespace is created.
-	Namespace string
-	// SourceText is the text in the project's source language.
-	SourceText string
+	Namespace  string
+	SourceText string // the text in the project's source language
 	// Translations maps language codes to texts. Codes are lowercased by
 	// the service; the source language is dropped.
 	Translations map[string]string
@@ -54,10 +51,8 @@ type CreateOptions struct {
 // CreateResult is what Create reports. Keys that already exist with the
 // same name and namespace are skipped, not errors.
 type CreateResult struct {
-	// OK is the service's overall success flag.
-	OK bool
-	// Count is the number of keys created (cnt).
-	Count int
+	OK    bool // the service's overall success flag
+	Count int  // the number of keys created (cnt)
 	// NewCount, RenamedCount and DuplicateCount are the service's new,
 	// ren and dup counters as it reports them; their exact meaning is not
 	// documented.
@@ -66,18 +61,14 @@ type CreateResult struct {
 	Created []CreatedKey
 	// Skipped lists keys that were not created (an existing key with the
 	// same name and namespace), with the reason.
-	Skipped []SkippedKey
-	// Warnings lists keys whose name also exists in other namespaces.
-	Warnings []KeyWarning
+	Skipped  []SkippedKey
+	Warnings []KeyWarning // keys whose name also exists in other namespaces
 	// Blocked lists keys the service refused to create, for example
 	// because the same source text exists under another key to reuse.
 	Blocked []BlockedKey
-	// Pending says what now waits to be published, when the service says.
-	Pending *translations.PendingPublish
-	// Hint is the service's advice for the next step, if any.
-	Hint string
-	// Raw is the tool's whole answer.
-	Raw json.RawMessage
+	Pending *translations.PendingPublish // what now waits to be published, when the service says
+	Hint    string                       // the service's advice for the next step, if any
+	Raw     json.RawMessage              // the tool's whole answer
 }
 
 // CreatedKey is a key Create made.
@@ -98,10 +89,9 @@ type SkippedKey struct {
 // KeyWarning reports a created key whose name is also used in other
 // namespaces.
 type KeyWarning struct {
-	Name      string
-	Namespace string
-	// OtherNamespaces are the namespaces that have the same name.
-	OtherNamespaces []string
+	Name            string
+	Namespace       string
+	OtherNamespaces []string // the namespaces that have the same name
 }
 
 // BlockedKey is a key Create refused to make.
@@ -109,10 +99,8 @@ type BlockedKey struct {
 	Name       string
 	Namespace  string
 	SourceText string
-	// Reuse lists existing keys the service suggests instead.
-	Reuse []KeyRef
-	// Reason is the service's explanation (why).
-	Reason string
+	Reuse      []KeyRef // existing keys the service suggests instead
+	Reason     string   // the service's explanation (why)
 }
 
 // KeyRef names an existing key.
@@ -138,72 +126,46 @@ const (
 // ListOptions filters and shapes a key listing. The zero value lists every
 // key with its id and source text.
 type ListOptions struct {
-	// Search matches key names or texts; several terms match any of them.
-	Search []string
-	// Namespaces keeps keys of these namespaces only.
-	Namespaces []string
-	// MissingLanguage keeps keys without a translation in this language.
-	MissingLanguage string
-	// Fields selects what each Key carries; nil means id and source text.
-	Fields []Field
+	Search          []string // matches key names or texts; several terms match any of them
+	Namespaces      []string // keeps keys of these namespaces only
+	MissingLanguage string   // keeps keys without a translation in this language
+	Fields          []Field  // what each Key carries; nil means id and source text
 	// PageSize is how many keys one request fetches, 1 to MaxPageSize;
 	// 0 lets the SDK choose (MaxPageSize when iterating over all pages).
 	PageSize int
 }
 
-// Key is a translation key as listed.
+// Key is a translation key as listed. A field marked with a Field is
+// set only when ListOptions.Fields asks for it.
 type Key struct {
-	// Name is the key, for example "nav.home".
-	Name string
-	// Namespace is the key's namespace.
-	Namespace string
-	// ID is the key's UUID (with FieldID).
-	ID string
-	// SourceText is the source-language text (with FieldSourceText).
-	SourceText string
-	// TranslatedLanguages lists the languages that have a translation
-	// (with FieldTranslatedLanguages).
-	TranslatedLanguages []string
-	// TranslatedLanguageCount is their number (with
-	// FieldTranslatedLanguageCount).
-	TranslatedLanguageCount int
-	// Translations maps language codes to texts (with FieldTranslations).
-	Translations map[string]string
-	// LegacyDuplicate marks a legacy duplicate row of the same key (p).
-	LegacyDuplicate bool
-	// Raw is the key's record as the service sent it.
-	Raw json.RawMessage
+	Name                    string            // the key, for example "nav.home"
+	Namespace               string            // the key's namespace
+	ID                      string            // the key's UUID (FieldID)
+	SourceText              string            // the source-language text (FieldSourceText)
+	TranslatedLanguages     []string          // the languages that have a translation (FieldTranslatedLanguages)
+	TranslatedLanguageCount int               // their number (FieldTranslatedLanguageCount)
+	Translations            map[string]string // by language code, the texts (FieldTranslations)
+	LegacyDuplicate         bool              // a legacy duplicate row of the same key (p)
+	Raw                     json.RawMessage   // the key's record as the service sent it
 }
 
 // Page is one page of a key listing.
 type Page struct {
-	// Total is the number of keys that match (tot).
-	Total int
-	// Number is this page's number, from 1 (pg).
-	Number int
-	// PageSize is the page size the service used (lim).
-	PageSize int
-	// HasMore says whether another page follows.
-	HasMore bool
-	// Namespaces are the namespaces of the project, as listed.
-	Namespaces []string
-	// Keys are this page's keys.
-	Keys []Key
-	// Note is the service's remark, for example on listings above 500
-	// keys.
-	Note string
-	// Raw is the tool's whole answer.
-	Raw json.RawMessage
+	Total      int      // the number of keys that match (tot)
+	Number     int      // this page's number, from 1 (pg)
+	PageSize   int      // the page size the service used (lim)
+	HasMore    bool     // whether another page follows
+	Namespaces []string // the namespaces of the project, as listed
+	Keys       []Key
+	Note       string          // the service's remark, for example on listings above 500 keys
+	Raw        json.RawMessage // the tool's whole answer
 }
 
 // Update changes one language's text of a key.
 type Update struct {
-	// KeyID is the key's UUID. Required.
-	KeyID string
-	// Language is the language code. Required.
-	Language string
-	// Text is the new text. Required; it overwrites an approved text.
-	Text string
+	KeyID    string // the key's UUID; required
+	Language string // the language code; required
+	Text     string // the new text, required; it overwrites an approved text
 	// Source marks Text as the new source text (Language must then be
 	// the source language).
 	Source bool
@@ -215,35 +177,23 @@ type Update struct {
 // UpdateResult is what Update reports. Unknown keys are listed in Errors,
 // not returned as a Go error.
 type UpdateResult struct {
-	OK bool
-	// Count is the number of texts changed (cnt).
-	Count int
-	// Updated lists the keys changed.
-	Updated []translations.UpdatedKey
-	// Errors lists the updates that failed (for example code
-	// "not_found").
-	Errors []translations.ItemError
-	// Pending says what now waits to be published.
-	Pending *translations.PendingPublish
+	OK      bool
+	Count   int                          // the number of texts changed (cnt)
+	Updated []translations.UpdatedKey    // the keys changed
+	Errors  []translations.ItemError     // the updates that failed (for example code "not_found")
+	Pending *translations.PendingPublish // what now waits to be published
 	Hint    string
-	// Raw is the tool's whole answer.
-	Raw json.RawMessage
+	Raw     json.RawMessage // the tool's whole answer
 }
 
 // DeleteResult is what Delete reports. Deleting is soft: it becomes
 // permanent at the next publish.
 type DeleteResult struct {
-	OK bool
-	// Count is the number of keys marked deleted (cnt).
-	Count int
-	// Deleted lists the keys marked deleted.
-	Deleted []KeyRef
-	// Skipped lists ids that were not deleted (unknown, or already
-	// deleted).
-	Skipped []string
-	// Pending says what now waits to be published.
-	Pending *translations.PendingPublish
+	OK      bool
+	Count   int                          // the number of keys marked deleted (cnt)
+	Deleted []KeyRef                     // the keys marked deleted
+	Skipped []string                     // ids that were not deleted (unknown, or already deleted)
+	Pending *translations.PendingPublish // what now waits to be published
 	Hint    string
-	// Raw is the tool's whole answer.
-	Raw json.RawMessage
+	Raw     json.RawMessage // the tool's whole answer
 }

@@ -25,10 +25,8 @@ type Project struct {
 
 // Language is a target language of a project.
 type Language struct {
-	// Code is the language code, for example "de".
-	Code string `json:"code"`
-	// Name is the display name, when the service gives one.
-	Name string `json:"name"`
+	Code string `json:"code"` // the language code, for example "de"
+	Name string `json:"name"` // the display name, when the service gives one
 	// Raw is the record as the service sent it, for the language
 	// AddLanguage returns; in Project.TargetLanguages it is nil (the
 	// project's Raw holds the list).

@@ -11,11 +11,9 @@ const (
 	// to 500). A longer list is refused with ErrInvalidArgument, not split:
 	// a split write could fail halfway with an error after some of it was
 	// written. Split it yourself (slices.Chunk) if that is what you want.
-	MaxSet = 500
-	// MaxGetLimit is the largest GetOptions.Limit.
-	MaxGetLimit = 200
-	// MaxContextKeys is the most keys ContextOptions.KeyIDs may name.
-	MaxContextKeys = 50
+	MaxSet         = 500
+	MaxGetLimit    = 200 // the largest GetOptions.Limit
+	MaxContextKeys = 50  // the most keys ContextOptions.KeyIDs may name
 	// MaxLanguages is the most languages one ProposeLanguages or
 	// ProposeLanguageEdits call may carry.
 	MaxLanguages = 50
@@ -24,18 +22,14 @@ const (
 // PendingPublish says that changes wait to be published, as the write
 // tools report it.
 type PendingPublish struct {
-	// HasChanges reports whether anything waits.
-	HasChanges bool
-	// Count is how many changes wait.
-	Count int
-	// Hint is the service's advice.
-	Hint string
+	HasChanges bool   // whether anything waits
+	Count      int    // how many changes wait
+	Hint       string // the service's advice
 }
 
 // Values are the texts to write for one key.
 type Values struct {
-	// KeyID is the key's UUID. Required.
-	KeyID string
+	KeyID string // the key's UUID; required
 	// Text maps language codes to texts (at least one). Codes are
 	// lowercased by the service and the source language is ignored.
 	Text map[string]string
@@ -45,48 +39,35 @@ type Values struct {
 // language; unknown key ids are listed in Errors, not returned as a Go
 // error (OK is false only when every id was unknown).
 type SetResult struct {
-	OK bool
-	// Count is the number of keys written (cnt).
-	Count int
-	// Written is the number of texts written (wrote).
-	Written int
-	// Updated lists the keys written.
-	Updated []UpdatedKey
-	// Errors lists the keys that failed, for example code "not_found".
-	Errors []ItemError
-	// Pending says what now waits to be published.
-	Pending *PendingPublish
+	OK      bool
+	Count   int             // the number of keys written (cnt)
+	Written int             // the number of texts written (wrote)
+	Updated []UpdatedKey    // the keys written
+	Errors  []ItemError     // the keys that failed, for example code "not_found"
+	Pending *PendingPublish // what now waits to be published
 	Hint    string
-	// Raw is the tool's whole answer.
-	Raw json.RawMessage
+	Raw     json.RawMessage // the tool's whole answer
 }
 
 // UpdatedKey is a key a batch wrote: Translations.Set, or Keys.Update
 // (whose UpdateResult lists them too).
 type UpdatedKey struct {
-	// KeyID is the key's UUID.
-	KeyID string
-	// Name is the key, for example "nav.home".
-	Name string
-	// Languages are the languages written.
-	Languages []string
-	// Source reports whether the source text changed (Keys.Update).
-	Source bool
+	KeyID     string   // the key's UUID
+	Name      string   // the key, for example "nav.home"
+	Languages []string // the languages written
+	Source    bool     // whether the source text changed (Keys.Update)
 }
 
 // ItemError is the failure of one key of a batch: Translations.Set, or
 // Keys.Update (whose UpdateResult lists them too). Name and Namespace
 // are set when the service names the key.
 type ItemError struct {
-	// KeyID is the key's UUID, as sent.
-	KeyID     string
+	KeyID     string // the key's UUID, as sent
 	Name      string
 	Namespace string
-	// Languages are the languages that failed.
-	Languages []string
-	// Code is the service's code, for example "not_found".
-	Code    string
-	Message string
+	Languages []string // the languages that failed
+	Code      string   // the service's code, for example "not_found"
+	Message   string
 }
 
 // Status is a translation's status in GetOptions.
@@ -103,14 +84,10 @@ const (
 // GetOptions selects the translations Get reads. getTranslations has no paging:
 // when Result.HasMore is true, narrow the query.
 type GetOptions struct {
-	// Search matches key names or texts; several terms match any.
-	Search []string
-	// Languages keeps these languages only.
-	Languages []string
-	// Namespaces keeps keys of these namespaces only.
-	Namespaces []string
-	// Keys keeps these exact key names only.
-	Keys []string
+	Search     []string // matches key names or texts; several terms match any
+	Languages  []string // keeps these languages only
+	Namespaces []string // keeps keys of these namespaces only
+	Keys       []string // keeps these exact key names only
 	// Status filters by status (default StatusAll). It needs Languages:
 	// the service ignores it otherwise, so the SDK refuses it.
 	Status Status
@@ -121,22 +98,17 @@ type GetOptions struct {
 
 // Result is what Get returns.
 type Result struct {
-	// Project is the project ("org/project").
-	Project string
-	// SourceLanguage is the project's source language.
-	SourceLanguage string
+	Project        string // the project ("org/project")
+	SourceLanguage string // the project's source language
 	// Returned is the number of keys in Keys; Total the number that match.
 	Returned, Total int
-	// HasMore says that more keys match than were returned.
-	HasMore bool
-	// Keys are the keys with their translations.
-	Keys []KeyTranslations
+	HasMore         bool              // more keys match than were returned
+	Keys            []KeyTranslations // the keys with their translations
 	// Namespaces describes the namespaces of Keys, by name, when the
 	// service sends them (namespaceDetails).
 	Namespaces []Namespace
 	Hint       string
-	// Raw is the tool's whole answer.
-	Raw json.RawMessage
+	Raw        json.RawMessage // the tool's whole answer
 }
 
 // Namespace is a namespace of a project's keys, as GetProject and Get
@@ -151,8 +123,7 @@ type Namespace struct {
 	// keys.NewKey takes it (its Description is the namespace's); nil when
 	// the service sends none.
 	Context *NamespaceContext
-	// Raw is the namespace as the service sent it.
-	Raw json.RawMessage
+	Raw     json.RawMessage // the namespace as the service sent it
 }
 
 // NamespaceContext describes a namespace for human and machine
@@ -161,19 +132,17 @@ type NamespaceContext struct {
 	Description string
 	Team        string
 	Domain      string
-	// AIPrompt is an instruction for machine translation.
-	AIPrompt string
-	Tags     []string
+	AIPrompt    string // an instruction for machine translation
+	Tags        []string
 }
 
 // KeyTranslations is one key and its translations.
 type KeyTranslations struct {
-	KeyID      string
-	Name       string
-	Namespace  string
-	SourceText string
-	// Translations maps language codes to translations.
-	Translations map[string]Translation
+	KeyID        string
+	Name         string
+	Namespace    string
+	SourceText   string
+	Translations map[string]Translation // by language code
 }
 
 // Translation is one language's text of a key.
@@ -185,26 +154,18 @@ type Translation struct {
 
 // PendingChanges is what waits to be published in a project.
 type PendingChanges struct {
-	// Project is the project ("org/project").
-	Project string
-	// HasChanges reports whether anything waits.
-	HasChanges bool
-	// Summary counts what waits.
-	Summary PendingSummary
-	// ByLanguage maps language codes to the translations waiting.
-	ByLanguage map[string]LanguageChanges
-	// DeletedKeys are keys deleted since the last publish.
-	DeletedKeys []PendingDeletion
+	Project     string                     // the project ("org/project")
+	HasChanges  bool                       // whether anything waits
+	Summary     PendingSummary             // counts what waits
+	ByLanguage  map[string]LanguageChanges // by language code, the translations waiting
+	DeletedKeys []PendingDeletion          // keys deleted since the last publish
 	// Destination is where a publish goes: "github" (the source-code
 	// host), "cdn" or "none".
-	Destination string
-	// NoPublishReason says why publishing is not possible, if it is not.
-	NoPublishReason string
-	// Recent lists recent publishes.
-	Recent []RecentPublish
-	Hint   string
-	// Raw is the tool's whole answer.
-	Raw json.RawMessage
+	Destination     string
+	NoPublishReason string          // why publishing is not possible, if it is not
+	Recent          []RecentPublish // recent publishes
+	Hint            string
+	Raw             json.RawMessage // the tool's whole answer
 }
 
 // PendingSummary counts pending changes.
@@ -217,9 +178,8 @@ type PendingSummary struct {
 
 // LanguageChanges are one language's pending translations.
 type LanguageChanges struct {
-	Count int
-	// Preview shows some of them.
-	Preview []PendingTranslation
+	Count   int
+	Preview []PendingTranslation // some of them
 }
 
 // PendingTranslation is a translation waiting to be published.
@@ -245,8 +205,7 @@ type RecentPublish struct {
 	ID     string
 	Type   string
 	Status string
-	// At is when it happened.
-	At time.Time
+	At     time.Time // when it happened
 	// NewKeys, UpdatedKeys and Files are the service's nk, uk and tf
 	// counters as it reports them.
 	NewKeys, UpdatedKeys, Files int
@@ -255,27 +214,22 @@ type RecentPublish struct {
 // PublishOptions selects what Publish publishes. The zero value publishes
 // everything pending, including deletions and language changes.
 type PublishOptions struct {
-	// Only publishes these translations instead of everything.
-	Only []Selection
+	Only []Selection // publishes these translations instead of everything
 }
 
 // Selection names one key's translation in one language.
 type Selection struct {
-	// KeyID is the key's UUID.
-	KeyID string
-	// Language is the language code.
-	Language string
+	KeyID    string // the key's UUID
+	Language string // the language code
 }
 
 // PublishResult is what Publish reports. Publishing is asynchronous: follow
 // the sync jobs in SyncIDs (WaitSync). A project can be published once
 // every 30 seconds; an earlier call fails with ErrTemporary.
 type PublishResult struct {
-	Success bool
-	// Published is the number of translations published.
-	Published int
-	// SyncIDs are the sync jobs that ship the publish.
-	SyncIDs []string
+	Success   bool
+	Published int      // the number of translations published
+	SyncIDs   []string // the sync jobs that ship the publish
 	// DeletedKeysProcessed and LanguageChangesProcessed count the other
 	// changes the publish included.
 	DeletedKeysProcessed, LanguageChangesProcessed int
@@ -285,8 +239,7 @@ type PublishResult struct {
 	// not pin the shape); nil when it did not say.
 	Repositories json.RawMessage
 	Hint         string
-	// Raw is the tool's whole answer.
-	Raw json.RawMessage
+	Raw          json.RawMessage // the tool's whole answer
 }
 
 // SyncStatus is a sync job's state.
@@ -327,19 +280,16 @@ type ListSyncsOptions struct {
 	// SyncCancelled, so ListSyncs refuses it with ErrInvalidArgument
 	// before sending anything; "" lists every state.
 	Status SyncStatus
-	// Type keeps jobs of this kind; "" lists every kind.
-	Type SyncType
+	Type   SyncType // keeps jobs of this kind; "" lists every kind
 }
 
 // SyncList is what ListSyncs returns.
 type SyncList struct {
 	Project string
-	// Total is the number of jobs that match.
-	Total   int
+	Total   int // the number of jobs that match
 	Syncs   []Sync
 	Message string
-	// Raw is the tool's whole answer.
-	Raw json.RawMessage
+	Raw     json.RawMessage // the tool's whole answer
 }
 
 // Sync is a sync job.
@@ -349,22 +299,18 @@ type Sync struct {
 	Status SyncStatus
 	// StartedAt and CompletedAt are zero when the service did not say.
 	StartedAt, CompletedAt time.Time
-	// Error is the failure message of a failed job.
-	Error string
-	// TriggeredBy is who started the job, when known.
-	TriggeredBy *Person
+	Error                  string  // the failure message of a failed job
+	TriggeredBy            *Person // who started the job, when known
 	// KeysProcessed, Files and FilesProcessed are the service's meta
 	// counters kp, tf and pf as it reports them (ListSyncs): keys
 	// processed, translation files of the job, files processed so far.
 	KeysProcessed, Files, FilesProcessed int
-	// Log is the job's log (GetSync and WaitSync only).
-	Log []string
-	// AffectedKeys lists what the job did to which key (GetSync and WaitSync
-	// only).
+	// Log and AffectedKeys (what the job did to which key) are set by
+	// GetSync and WaitSync only.
+	Log          []string
 	AffectedKeys []AffectedKey
 	Hint         string
-	// Raw is the job's record as the service sent it.
-	Raw json.RawMessage
+	Raw          json.RawMessage // the job's record as the service sent it
 }
 
 // Person is a user the service names.
@@ -398,20 +344,16 @@ type CancelResult struct {
 	PreviousStatus SyncStatus
 	Reason         CancelReason
 	Hint           string
-	// Raw is the tool's whole answer.
-	Raw json.RawMessage
+	Raw            json.RawMessage // the tool's whole answer
 }
 
 // ContextOptions selects the translation context to read.
 type ContextOptions struct {
-	// KeyIDs asks for memory matches for these keys (at most
-	// MaxContextKeys).
-	KeyIDs []string
+	KeyIDs []string // asks for memory matches for these keys (at most MaxContextKeys)
 	// MatchesPerKey is how many matches per key, 1 to 20; 0 means the
 	// service's default (5). Used only with KeyIDs.
 	MatchesPerKey int
-	// Languages restricts glossary translations to these languages.
-	Languages []string
+	Languages     []string // restricts glossary translations to these languages
 }
 
 // Context is what translators need to stay on-brand: the project's
@@ -420,36 +362,29 @@ type Context struct {
 	Project         string
 	SourceLanguage  string
 	TargetLanguages []string
-	// Instructions are the project's instructions for translators.
-	Instructions string
+	Instructions    string // the project's instructions for translators
 	// Description, Audience and Category describe the project.
 	Description, Audience, Category string
 	// Tone is the project's tone of voice, as the service sent it (an
 	// object of abbreviated fields); nil when not set.
-	Tone json.RawMessage
-	// Glossary lists glossary terms (at most 30).
-	Glossary []Term
-	// GlossaryTotal is the number of glossary terms in the project.
-	GlossaryTotal int
+	Tone          json.RawMessage
+	Glossary      []Term // glossary terms (at most 30)
+	GlossaryTotal int    // the number of glossary terms in the project
 	// Matches lists, per key asked for, similar texts (translation
 	// memory, glossary, preferences). Nil when retrieval is unavailable;
 	// Hint then says why.
 	Matches []KeyMatches
 	Hint    string
-	// Raw is the tool's whole answer.
-	Raw json.RawMessage
+	Raw     json.RawMessage // the tool's whole answer
 }
 
 // Term is a glossary term.
 type Term struct {
-	Term string
-	// Type is one of brand, product, technical, terminology.
-	Type        string
-	Description string
-	// DoNotTranslate marks a term to keep as it is.
-	DoNotTranslate bool
-	// Translations maps language codes to the term's translations.
-	Translations map[string]string
+	Term           string
+	Type           string // one of brand, product, technical, terminology
+	Description    string
+	DoNotTranslate bool              // keep the term as it is
+	Translations   map[string]string // by language code
 }
 
 // KeyMatches are the similar texts found for one key.
@@ -461,15 +396,10 @@ type KeyMatches struct {
 
 // Match is one similar text.
 type Match struct {
-	// Type is one of translation, glossary, preference, instruction,
-	// content.
-	Type string
-	// Content is the text, cut to 200 characters.
-	Content string
-	// Score is the similarity, from 0 to 1.
-	Score float64
-	// Language is the text's language, "" when none.
-	Language string
+	Type     string  // one of translation, glossary, preference, instruction, content
+	Content  string  // the text, cut to 200 characters
+	Score    float64 // the similarity, from 0 to 1
+	Language string  // the text's language, "" when none
 }
 
 // LanguageStatus is a project language's status.
@@ -484,24 +414,20 @@ const (
 
 // LanguageProposal is a language to add to a project.
 type LanguageProposal struct {
-	// Code is the language code, 2 to 10 characters.
-	Code string
-	// Status is LanguageActive (the default when "") or LanguageDraft.
-	Status LanguageStatus
+	Code   string         // the language code, 2 to 10 characters
+	Status LanguageStatus // LanguageActive (the default when "") or LanguageDraft
 }
 
 // ProposeLanguagesResult is what ProposeLanguages reports. Codes the
 // project has are skipped; the source language is refused silently.
 type ProposeLanguagesResult struct {
-	Success bool
-	// Added and Skipped count the languages.
-	Added, Skipped int
+	Success        bool
+	Added, Skipped int // how many languages were added and skipped
 	Results        []LanguageResult
 	Project        string
 	Pending        *PendingPublish
 	Hint           string
-	// Raw is the tool's whole answer.
-	Raw json.RawMessage
+	Raw            json.RawMessage // the tool's whole answer
 }
 
 // LanguageResult is the outcome for one proposed language.
@@ -526,8 +452,7 @@ type ProposeLanguageEditsResult struct {
 	Project  string
 	Pending  *PendingPublish
 	Hint     string
-	// Raw is the tool's whole answer.
-	Raw json.RawMessage
+	Raw      json.RawMessage // the tool's whole answer
 }
 
 // LanguageEditResult is the outcome for one language edit.
@@ -542,77 +467,60 @@ type LanguageEditResult struct {
 // the CDN and in a repository).
 type FileStructure string
 
-// The layouts of a project's files.
+// The layouts of a project's files. SingleFile is the default when the
+// service says nothing.
 const (
-	// SingleFile is one file per language, {locale}/translations.json
-	// (the default when the service says nothing).
-	SingleFile FileStructure = "single_file"
-	// NamespacedFolders is a folder per language with a file per
-	// namespace, {locale}/{namespace}.json.
-	NamespacedFolders FileStructure = "namespaced_folders"
+	SingleFile        FileStructure = "single_file"        // one file per language, {locale}/translations.json
+	NamespacedFolders FileStructure = "namespaced_folders" // a folder per language: {locale}/{namespace}.json
 )
 
 // KeyFormat is how keys are written in a project's files.
 type KeyFormat string
 
-// The formats of keys in a project's files.
+// The formats of keys in a project's files. Nested is the default when
+// the service says nothing.
 const (
-	// Nested writes "a.b" as {"a": {"b": ...}} (the default when the
-	// service says nothing).
-	Nested KeyFormat = "nested"
-	// Flat writes "a.b" as {"a.b": ...}.
-	Flat KeyFormat = "flat"
+	Nested KeyFormat = "nested" // "a.b" as {"a": {"b": ...}}
+	Flat   KeyFormat = "flat"   // "a.b" as {"a.b": ...}
 )
 
 // ProjectSummary is a project the grant can use, as ListProjects lists it.
 type ProjectSummary struct {
 	// ID is the project's id; Slug names it in the tools ("org/project").
-	ID, Slug string
-	Name     string
-	// OrganizationName is the display name of the project's organization.
-	OrganizationName string
+	ID, Slug         string
+	Name             string
+	OrganizationName string // the display name of the project's organization
 	SourceLanguage   string
 	TargetLanguages  []string
-	// CDNFormat is the format of its CDN files, for example "json".
-	CDNFormat string
+	CDNFormat        string // the format of its CDN files, for example "json"
 	// FileStructure and KeyFormat are the project's layout; the service's
 	// null is given as its meaning, SingleFile and Nested.
 	FileStructure FileStructure
 	KeyFormat     KeyFormat
-	// Raw is the project as the service sent it.
-	Raw json.RawMessage
+	Raw           json.RawMessage // the project as the service sent it
 }
 
 // ProjectList is what ListProjects returns.
 type ProjectList struct {
-	Projects []ProjectSummary
-	// CDNBaseURL is the CDN's address, when the service gives it.
-	CDNBaseURL string
-	// Raw is the tool's whole answer.
-	Raw json.RawMessage
+	Projects   []ProjectSummary
+	CDNBaseURL string          // the CDN's address, when the service gives it
+	Raw        json.RawMessage // the tool's whole answer
 }
 
 // Project is a project's overview, as GetProject returns it: what locale
 // sync needs to lay out its files.
 type Project struct {
-	// Slug names the project ("org/project").
-	Slug           string
+	Slug           string // names the project ("org/project")
 	SourceLanguage string
-	// Languages are the project's target languages.
-	Languages []string
-	// Namespaces are the project's namespaces, with their key counts.
-	Namespaces []Namespace
-	// TotalKeys is the number of keys.
-	TotalKeys int
-	// Coverage maps target languages to how far they are translated.
-	Coverage map[string]Coverage
+	Languages      []string            // the project's target languages
+	Namespaces     []Namespace         // the project's namespaces, with their key counts
+	TotalKeys      int                 // the number of keys
+	Coverage       map[string]Coverage // by target language, how far it is translated
 	// CDN says where the published files are; nil when the project
 	// publishes nowhere the service serves.
-	CDN *CDN
-	// Message is the service's note, if any.
-	Message string
-	// Raw is the tool's whole answer.
-	Raw json.RawMessage
+	CDN     *CDN
+	Message string          // the service's note, if any
+	Raw     json.RawMessage // the tool's whole answer
 }
 
 // FileStructure returns the project's file layout: the CDN's, or
@@ -635,24 +543,19 @@ func (p *Project) KeyFormat() KeyFormat {
 
 // Coverage is how far one language is translated.
 type Coverage struct {
-	// Translated is the number of keys with a text in the language.
-	Translated int
-	// Percent is Translated as a percentage of the keys, 0 to 100.
-	Percent int
+	Translated int // the number of keys with a text in the language
+	Percent    int // Translated as a percentage of the keys, 0 to 100
 }
 
 // CDN is where a project's published files are served. Prefer these URLs
 // to building paths: their layout depends on FileStructure.
 type CDN struct {
-	// BaseURL is the project's folder on the CDN.
-	BaseURL string
-	// ManifestURL is the project's manifest (the files and languages).
-	ManifestURL string
+	BaseURL     string // the project's folder on the CDN
+	ManifestURL string // the project's manifest (the files and languages)
 	// Pattern is a file's URL with placeholders, for example
 	// ".../{locale}/translations.json" or ".../{locale}/{namespace}.json".
-	Pattern string
-	// Examples are URLs of some of the project's files.
-	Examples      []string
+	Pattern       string
+	Examples      []string // URLs of some of the project's files
 	FileStructure FileStructure
 	KeyFormat     KeyFormat
 }
