@@ -114,8 +114,8 @@ type Client struct {
 	Organizations *OrganizationsService // lists the organizations the user granted
 	Projects      *ProjectsService      // lists, creates and reads projects and adds target languages
 	Installations *InstallationsService // mints an installation token by hand (the client mints its own)
-	Keys          *KeysService          // creates, lists, updates and deletes keys (translation tools; needs Config.MCPURL)
-	Translations  *TranslationsService  // reads, writes and publishes translations, follows syncs, reads glossary context
+	Keys          *KeysService          // creates, lists, updates and deletes translation keys (translation tools; needs Config.MCPURL)
+	Translations  *TranslationsService  // reads, writes and publishes translations, follows syncs, reads glossary context (translation tools)
 	Content       *ContentService       // content models, fields and entries (content tools; needs Config.ContentMCPURL)
 	Tools         *ToolsService         // lists and calls any tool of the service's MCP servers
 

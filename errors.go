@@ -40,7 +40,12 @@ func (e *APIError) Is(target error) bool { return e.internal().Is(target) }
 
 // Unwrap returns the error the APIError was made from, or nil for one
 // built by hand.
-func (e *APIError) Unwrap() error { return e.err }
+func (e *APIError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.err
+}
 
 func (e *APIError) internal() *apierr.APIError {
 	if e == nil {
@@ -75,7 +80,12 @@ func (e *MissingScopeError) Error() string {
 
 // Unwrap returns the error the MissingScopeError was made from, or its
 // *APIError for one built by hand.
-func (e *MissingScopeError) Unwrap() error { return cmp.Or[error](e.err, e.APIError) }
+func (e *MissingScopeError) Unwrap() error {
+	if e.err != nil || e.APIError == nil {
+		return e.err
+	}
+	return e.APIError
+}
 
 // Is reports whether target is ErrMissingScope, or a class its *APIError
 // belongs to.

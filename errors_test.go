@@ -419,5 +419,14 @@ func TestErrorTypesAreThePackages(t *testing.T) {
 		if !errors.Is(mse, partner.ErrMissingScope) || !strings.HasSuffix(mse.Error(), "(required: keys:write)") {
 			t.Errorf("%q: want ErrMissingScope", mse)
 		}
+		// Without its *APIError, as a user might build one in a test.
+		bare := &partner.MissingScopeError{Required: "keys:write"}
+		var got *partner.APIError
+		if !errors.Is(bare, partner.ErrMissingScope) || errors.Is(bare, partner.ErrTemporary) || errors.As(bare, &got) {
+			t.Errorf("%q: want ErrMissingScope alone, and no *APIError", bare)
+		}
+		if !strings.HasSuffix(bare.Error(), "(required: keys:write)") {
+			t.Errorf("%q: want the required scope", bare)
+		}
 	})
 }

@@ -138,12 +138,14 @@ func parseMint(path string, data []byte, received time.Time) (*InstallationToken
 		return nil, err
 	}
 	raw := json.RawMessage(data)
-	if inner := envelope(data, "data", "installation"); w.token() == "" && inner != nil {
-		w = mintTokenWire{}
-		if err := decode(http.MethodPost, path, inner, &w); err != nil {
-			return nil, err
+	if w.token() == "" {
+		if inner := envelope(data, "data", "installation"); inner != nil {
+			w = mintTokenWire{}
+			if err := decode(http.MethodPost, path, inner, &w); err != nil {
+				return nil, err
+			}
+			raw = inner
 		}
-		raw = inner
 	}
 	t := &InstallationToken{Token: w.token(), OrganizationID: cmp.Or(w.OrganizationID, w.OrganizationID2),
 		ProjectIDs: w.ProjectIDs, Scopes: scopeList(w.Scopes), Raw: raw}

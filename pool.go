@@ -232,7 +232,7 @@ func (p *Pool) evict(el *list.Element) *Client {
 	if rt, err := c.access.Final(); err != nil {
 		p.fByID[c.grantID] = p.failed.PushFront(failedGrant{grantID: c.grantID, refreshToken: rt, err: err})
 		for p.failed.Len() > p.max {
-			p.unfail(p.failed.Back().Value.(failedGrant).grantID)
+			delete(p.fByID, p.failed.Remove(p.failed.Back()).(failedGrant).grantID)
 		}
 	}
 	return c

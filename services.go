@@ -135,12 +135,14 @@ func (s *ProjectsService) AddLanguage(ctx context.Context, projectID, code strin
 		return nil, err
 	}
 	lang.Raw = data
-	if inner := envelope(data, "language", "data"); lang.Code == "" && inner != nil {
-		outer := lang.Name
-		if err := decode(http.MethodPost, full, inner, &lang); err != nil {
-			return nil, err
+	if lang.Code == "" {
+		if inner := envelope(data, "language", "data"); inner != nil {
+			outer := lang.Name
+			if err := decode(http.MethodPost, full, inner, &lang); err != nil {
+				return nil, err
+			}
+			lang.Name, lang.Raw = cmp.Or(lang.Name, outer), inner
 		}
-		lang.Name, lang.Raw = cmp.Or(lang.Name, outer), inner
 	}
 	lang.Code = cmp.Or(lang.Code, code) // an answer without the code: the request said it
 	return &lang, nil
@@ -153,9 +155,11 @@ func decodeProject(method, path string, data []byte) (*projects.Project, error) 
 	if err := parseProject(method, path, data, p); err != nil {
 		return nil, err
 	}
-	if inner := envelope(data, "project", "data"); p.ID == "" && inner != nil {
-		if err := parseProject(method, path, inner, p); err != nil {
-			return nil, err
+	if p.ID == "" {
+		if inner := envelope(data, "project", "data"); inner != nil {
+			if err := parseProject(method, path, inner, p); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return p, nil
