@@ -44,6 +44,51 @@ func call(ctx context.Context, c Caller, tool string, args, w any) (json.RawMess
 	return text, nil
 }
 
+// result calls tool and returns what to makes of its decoded result and
+// its text.
+func result[W, R any](ctx context.Context, c Caller, tool string, args any, to func(*W, json.RawMessage) *R) (*R, error) {
+	var w W
+	raw, err := call(ctx, c, tool, args, &w)
+	if err != nil {
+		return nil, err
+	}
+	return to(&w, raw), nil
+}
+
+// each returns f of every element of ts, or nil when there are none.
+func each[T, U any](ts []T, f func(T) U) []U {
+	var us []U
+	for _, t := range ts {
+		us = append(us, f(t))
+	}
+	return us
+}
+
+// eachValue returns m with f of every value, or nil when m is nil.
+func eachValue[K comparable, V, U any](m map[K]V, f func(V) U) map[K]U {
+	if m == nil {
+		return nil
+	}
+	out := make(map[K]U, len(m))
+	for k, v := range m {
+		out[k] = f(v)
+	}
+	return out
+}
+
+// records decodes every record of a list with from.
+func records[T any](tool string, raws []json.RawMessage, from func(string, json.RawMessage) T) []T {
+	return each(raws, func(raw json.RawMessage) T { return from(tool, raw) })
+}
+
+// nonNil returns s, or an empty slice for nil: a page's list is never nil.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
 // pages iterates over every page, from the first, until more says there
 // are no more; an error, check's included, ends it after it is yielded.
 // check runs each time the iteration starts, so that it checks what the

@@ -37,14 +37,10 @@ type fieldWire struct {
 func modelFrom(tool string, raw json.RawMessage) content.Model {
 	var w modelWire
 	_ = decode(tool, raw, &w)
-	m := content.Model{
+	return content.Model{
 		ID: w.ID, Slug: w.Sl, DisplayName: w.Dn, Description: w.Desc, Kind: content.ModelKind(w.Kind),
-		Icon: w.Ico, VersionHistory: w.Vh, IncludeBody: w.Ib, EntryCount: w.Ec, Raw: raw,
+		Icon: w.Ico, VersionHistory: w.Vh, IncludeBody: w.Ib, EntryCount: w.Ec, Fields: records(tool, w.Flds, fieldFrom), Raw: raw,
 	}
-	for _, f := range w.Flds {
-		m.Fields = append(m.Fields, fieldFrom(tool, f))
-	}
-	return m
 }
 
 // fieldFrom decodes one field record; a bare string is taken as the
@@ -81,16 +77,18 @@ func ListModels(ctx context.Context, c Caller, project string) ([]content.Model,
 	if _, err := call(ctx, c, "listContentModels", projectArgs{Project: project}, &w); err != nil {
 		return nil, err
 	}
-	ms := make([]content.Model, 0, len(w.Mdls))
-	for _, raw := range w.Mdls {
-		ms = append(ms, modelFrom("listContentModels", raw))
-	}
-	return ms, nil
+	return nonNil(records("listContentModels", w.Mdls, modelFrom)), nil
 }
 
-type modelSlugArgs struct {
-	Project   string `json:"project"`
-	ModelSlug string `json:"modelSlug"`
+// modelArgs names a model, and a field of it, for the tools that take
+// them; the fields a tool does not take are left empty, so they are not
+// sent.
+type modelArgs struct {
+	Project    string   `json:"project"`
+	ModelSlug  string   `json:"modelSlug"`
+	FieldName  string   `json:"fieldName,omitempty"`
+	FieldNames []string `json:"fieldNames,omitempty"`
+	fieldArgs
 }
 
 func checkModelRef(project, model string) error {
@@ -102,7 +100,7 @@ func GetModel(ctx context.Context, c Caller, project, model string) (*content.Mo
 	if err := checkModelRef(project, model); err != nil {
 		return nil, err
 	}
-	raw, err := call(ctx, c, "getContentModel", modelSlugArgs{project, model}, &struct{}{})
+	raw, err := call(ctx, c, "getContentModel", modelArgs{Project: project, ModelSlug: model}, &struct{}{})
 	if err != nil {
 		return nil, err
 	}
@@ -303,13 +301,7 @@ func DeleteModel(ctx context.Context, c Caller, project, model string) error {
 	if err := checkModelRef(project, model); err != nil {
 		return err
 	}
-	return confirm(ctx, c, "deleteContentModel", modelSlugArgs{project, model})
-}
-
-type addFieldArgs struct {
-	Project   string `json:"project"`
-	ModelSlug string `json:"modelSlug"`
-	fieldArgs
+	return confirm(ctx, c, "deleteContentModel", modelArgs{Project: project, ModelSlug: model})
 }
 
 // writeModel calls a tool that answers with the model it wrote.
@@ -333,14 +325,7 @@ func AddField(ctx context.Context, c Caller, project, model string, f content.Ne
 	if err != nil {
 		return nil, err
 	}
-	return writeField(ctx, c, "addField", addFieldArgs{project, model, fa})
-}
-
-type updateFieldArgs struct {
-	Project   string `json:"project"`
-	ModelSlug string `json:"modelSlug"`
-	FieldName string `json:"fieldName"`
-	fieldArgs
+	return writeField(ctx, c, "addField", modelArgs{Project: project, ModelSlug: model, fieldArgs: fa})
 }
 
 // UpdateField changes a field with updateField.
@@ -362,13 +347,7 @@ func UpdateField(ctx context.Context, c Caller, project, model, name string, u c
 		DisplayName: u.DisplayName, Type: string(u.Type), Localized: u.Localized, Required: u.Required,
 		Placeholder: u.Placeholder, HelpText: u.HelpText, Options: opts, FieldConfig: (*fieldConfigArg)(u.Relation),
 	}
-	return writeField(ctx, c, "updateField", updateFieldArgs{project, model, name, fa})
-}
-
-type fieldNameArgs struct {
-	Project   string `json:"project"`
-	ModelSlug string `json:"modelSlug"`
-	FieldName string `json:"fieldName"`
+	return writeField(ctx, c, "updateField", modelArgs{Project: project, ModelSlug: model, FieldName: name, fieldArgs: fa})
 }
 
 // RemoveField removes a field and its values in every entry with
@@ -377,13 +356,7 @@ func RemoveField(ctx context.Context, c Caller, project, model, name string) err
 	if err := cmp.Or(checkModelRef(project, model), required("field name", name)); err != nil {
 		return err
 	}
-	return confirm(ctx, c, "removeField", fieldNameArgs{project, model, name})
-}
-
-type reorderArgs struct {
-	Project    string   `json:"project"`
-	ModelSlug  string   `json:"modelSlug"`
-	FieldNames []string `json:"fieldNames"`
+	return confirm(ctx, c, "removeField", modelArgs{Project: project, ModelSlug: model, FieldName: name})
 }
 
 // ReorderFields orders a model's fields with reorderFields: names[0]
@@ -398,5 +371,5 @@ func ReorderFields(ctx context.Context, c Caller, project, model string, names [
 	if err := nonEmpty("field names", names); err != nil {
 		return err
 	}
-	return confirm(ctx, c, "reorderFields", reorderArgs{project, model, names})
+	return confirm(ctx, c, "reorderFields", modelArgs{Project: project, ModelSlug: model, FieldNames: names})
 }
