@@ -29,7 +29,6 @@ func Call(ctx context.Context, c Caller, tool string, args, out any) (json.RawMe
 	return call(ctx, c, tool, args, out)
 }
 
-// call calls tool and decodes its result into w (nil to skip).
 func call(ctx context.Context, c Caller, tool string, args, w any) (json.RawMessage, error) {
 	text, err := c.Call(ctx, tool, args)
 	if err != nil {
@@ -44,8 +43,7 @@ func call(ctx context.Context, c Caller, tool string, args, w any) (json.RawMess
 	return text, nil
 }
 
-// result calls tool and returns what to makes of its decoded result and
-// its text.
+// result calls tool and returns what to makes of its decoded answer.
 func result[W, R any](ctx context.Context, c Caller, tool string, args any, to func(*W, json.RawMessage) *R) (*R, error) {
 	var w W
 	raw, err := call(ctx, c, tool, args, &w)
@@ -130,7 +128,6 @@ func items[P, T any](ps iter.Seq2[*P, error], of func(*P) []T) iter.Seq2[T, erro
 	}
 }
 
-// checkPage checks a page number: pages count from 1.
 func checkPage(page int) error {
 	if page < 1 {
 		return apierr.ArgumentError("page", fmt.Sprintf("is %d; pages count from 1", page))
@@ -172,7 +169,6 @@ func checkProject(project string) error {
 	return nil
 }
 
-// nonEmpty checks that every element of ss is set; field names the list.
 func nonEmpty(field string, ss []string) error {
 	for i, s := range ss {
 		if s == "" {

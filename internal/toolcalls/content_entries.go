@@ -241,7 +241,6 @@ func GetEntry(ctx context.Context, c Caller, project, id string, opt content.Get
 	return &e, nil
 }
 
-// languageValuesArg is one language of translations.
 type languageValuesArg struct {
 	Title        string         `json:"title,omitempty"`
 	BodyMarkdown string         `json:"bodyMarkdown,omitempty"`

@@ -153,10 +153,14 @@ type fieldConfigArg struct {
 	Multiple    *bool  `json:"multiple,omitempty"`
 }
 
-func checkFieldType(field string, t content.FieldType) error {
-	return oneOf(field, t, "a field type (text, textarea, richtext, number, boolean, date, datetime, enum, media, relation)",
-		"", content.FieldText, content.FieldTextarea, content.FieldRichText, content.FieldNumber, content.FieldBoolean,
-		content.FieldDate, content.FieldDateTime, content.FieldEnum, content.FieldMedia, content.FieldRelation)
+// checkFieldText checks what a new field and a field update both set;
+// field prefixes the names in errors.
+func checkFieldText(field, displayName string, t content.FieldType, placeholder, helpText string) error {
+	return cmp.Or(maxLen(field+"DisplayName", displayName, 200),
+		oneOf(field+"Type", t, "a field type (text, textarea, richtext, number, boolean, date, datetime, enum, media, relation)",
+			"", content.FieldText, content.FieldTextarea, content.FieldRichText, content.FieldNumber, content.FieldBoolean,
+			content.FieldDate, content.FieldDateTime, content.FieldEnum, content.FieldMedia, content.FieldRelation),
+		maxLen(field+"Placeholder", placeholder, 500), maxLen(field+"HelpText", helpText, 500))
 }
 
 func optionsArg(field string, o *content.FieldOptions) (*fieldOptionsArg, error) {
@@ -193,9 +197,7 @@ func optionsArg(field string, o *content.FieldOptions) (*fieldOptionsArg, error)
 func newFieldArgs(field string, f content.NewField) (fieldArgs, error) {
 	if err := cmp.Or(
 		pattern(field+".Name", f.Name, 100, fieldNameRE, "a-z, 0-9 and _, not starting with a digit"),
-		required(field+".DisplayName", f.DisplayName), maxLen(field+".DisplayName", f.DisplayName, 200),
-		checkFieldType(field+".Type", f.Type),
-		maxLen(field+".Placeholder", f.Placeholder, 500), maxLen(field+".HelpText", f.HelpText, 500),
+		required(field+".DisplayName", f.DisplayName), checkFieldText(field+".", f.DisplayName, f.Type, f.Placeholder, f.HelpText),
 	); err != nil {
 		return fieldArgs{}, err
 	}
@@ -232,16 +234,17 @@ type createModelArgs struct {
 	Fields               []fieldArgs `json:"fields,omitempty"`
 }
 
-func checkKind(k content.ModelKind) error {
-	return oneOf("Kind", k, "collection or single", "", content.KindCollection, content.KindSingle)
+// checkModelText checks what a new model and a model update both set.
+func checkModelText(displayName, description, icon string, kind content.ModelKind) error {
+	return cmp.Or(maxLen("DisplayName", displayName, 200), maxLen("Description", description, 1000), maxLen("Icon", icon, 50),
+		oneOf("Kind", kind, "collection or single", "", content.KindCollection, content.KindSingle))
 }
 
 // CreateModel creates a model with createContentModel.
 func CreateModel(ctx context.Context, c Caller, project string, m content.NewModel) (*content.Model, error) {
 	if err := cmp.Or(
 		checkProject(project), pattern("Slug", m.Slug, 100, modelSlugRE, "a-z, 0-9 and -"),
-		required("DisplayName", m.DisplayName), maxLen("DisplayName", m.DisplayName, 200),
-		maxLen("Description", m.Description, 1000), maxLen("Icon", m.Icon, 50), checkKind(m.Kind),
+		required("DisplayName", m.DisplayName), checkModelText(m.DisplayName, m.Description, m.Icon, m.Kind),
 	); err != nil {
 		return nil, err
 	}
@@ -279,10 +282,7 @@ type updateModelArgs struct {
 
 // UpdateModel changes a model with updateContentModel.
 func UpdateModel(ctx context.Context, c Caller, project, model string, u content.ModelUpdate) (*content.Model, error) {
-	if err := cmp.Or(
-		checkModelRef(project, model), maxLen("DisplayName", u.DisplayName, 200),
-		maxLen("Description", deref(u.Description), 1000), maxLen("Icon", deref(u.Icon), 50), checkKind(u.Kind),
-	); err != nil {
+	if err := cmp.Or(checkModelRef(project, model), checkModelText(u.DisplayName, deref(u.Description), deref(u.Icon), u.Kind)); err != nil {
 		return nil, err
 	}
 	if u == (content.ModelUpdate{}) {
@@ -304,13 +304,11 @@ func DeleteModel(ctx context.Context, c Caller, project, model string) error {
 	return confirm(ctx, c, "deleteContentModel", modelArgs{Project: project, ModelSlug: model})
 }
 
-// writeModel calls a tool that answers with the model it wrote.
 func writeModel(ctx context.Context, c Caller, tool string, args any) (*content.Model, error) {
 	m, _, err := write(ctx, c, tool, args, "model", modelFrom)
 	return m, err
 }
 
-// writeField calls a tool that answers with the field it wrote.
 func writeField(ctx context.Context, c Caller, tool string, args any) (*content.Field, error) {
 	f, _, err := write(ctx, c, tool, args, "field", fieldFrom)
 	return f, err
@@ -331,8 +329,8 @@ func AddField(ctx context.Context, c Caller, project, model string, f content.Ne
 // UpdateField changes a field with updateField.
 func UpdateField(ctx context.Context, c Caller, project, model, name string, u content.FieldUpdate) (*content.Field, error) {
 	if err := cmp.Or(
-		checkModelRef(project, model), required("field name", name), maxLen("DisplayName", u.DisplayName, 200),
-		checkFieldType("Type", u.Type), maxLen("Placeholder", deref(u.Placeholder), 500), maxLen("HelpText", deref(u.HelpText), 500),
+		checkModelRef(project, model), required("field name", name),
+		checkFieldText("", u.DisplayName, u.Type, deref(u.Placeholder), deref(u.HelpText)),
 	); err != nil {
 		return nil, err
 	}

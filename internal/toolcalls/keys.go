@@ -59,21 +59,17 @@ type createKeysWire struct {
 		K, ID string
 		Tr    json.RawMessage
 	}
-	Skip    []struct{ K, Reason string }
-	Warn    []warnWire
-	Blocked []blockedWire
-	Pub     *pubWire
-	Hint    string
-}
-
-type warnWire struct {
-	K, NS string
-	Other flexStrings
-}
-
-type blockedWire struct {
-	K, NS, Src, Why string
-	Reuse           []keyRefW
+	Skip []struct{ K, Reason string }
+	Warn []struct {
+		K, NS string
+		Other flexStrings
+	}
+	Blocked []struct {
+		K, NS, Src, Why string
+		Reuse           []keyRefW
+	}
+	Pub  *pubWire
+	Hint string
 }
 
 type keyRefW struct{ ID, K, NS string }
@@ -97,25 +93,23 @@ func CreateKeys(ctx context.Context, c Caller, project string, ks []keys.NewKey,
 		args.K[i] = newKeyWire{N: k.Name, NS: k.Namespace, V: k.SourceText, T: k.Translations, NC: (*nsContextWire)(k.Context)}
 	}
 	return result(ctx, c, "createKeys", args, func(w *createKeysWire, raw json.RawMessage) *keys.CreateResult {
-		return &keys.CreateResult{
+		r := &keys.CreateResult{
 			OK: w.OK, Count: w.Cnt, NewCount: w.New, RenamedCount: w.Ren, DuplicateCount: w.Dup,
 			Pending: w.Pub.pending(), Hint: w.Hint, Raw: raw,
-			Created: each(w.K, func(k struct {
-				K, ID string
-				Tr    json.RawMessage
-			}) keys.CreatedKey {
-				return keys.CreatedKey{Name: k.K, ID: k.ID, Translations: k.Tr}
-			}),
-			Skipped: each(w.Skip, func(s struct{ K, Reason string }) keys.SkippedKey {
-				return keys.SkippedKey{Name: s.K, Reason: s.Reason}
-			}),
-			Warnings: each(w.Warn, func(x warnWire) keys.KeyWarning {
-				return keys.KeyWarning{Name: x.K, Namespace: x.NS, OtherNamespaces: x.Other}
-			}),
-			Blocked: each(w.Blocked, func(b blockedWire) keys.BlockedKey {
-				return keys.BlockedKey{Name: b.K, Namespace: b.NS, SourceText: b.Src, Reason: b.Why, Reuse: each(b.Reuse, keyRefW.ref)}
-			}),
 		}
+		for _, k := range w.K {
+			r.Created = append(r.Created, keys.CreatedKey{Name: k.K, ID: k.ID, Translations: k.Tr})
+		}
+		for _, s := range w.Skip {
+			r.Skipped = append(r.Skipped, keys.SkippedKey{Name: s.K, Reason: s.Reason})
+		}
+		for _, x := range w.Warn {
+			r.Warnings = append(r.Warnings, keys.KeyWarning{Name: x.K, Namespace: x.NS, OtherNamespaces: x.Other})
+		}
+		for _, b := range w.Blocked {
+			r.Blocked = append(r.Blocked, keys.BlockedKey{Name: b.K, Namespace: b.NS, SourceText: b.Src, Reason: b.Why, Reuse: each(b.Reuse, keyRefW.ref)})
+		}
+		return r
 	})
 }
 
@@ -224,28 +218,26 @@ type updateKeysArgs struct {
 // batchWire is what updateKeys and setTranslations both report: the keys
 // written and the items that failed.
 type batchWire struct {
-	Upd    []updatedWire
-	Errors []itemErrorWire
-}
-
-type updatedWire struct {
-	ID, K string
-	Lng   flexStrings
-	Src   bool
-}
-
-type itemErrorWire struct {
-	ID, K, NS, Code, Msg string
-	L                    flexStrings
+	Upd []struct {
+		ID, K string
+		Lng   flexStrings
+		Src   bool
+	}
+	Errors []struct {
+		ID, K, NS, Code, Msg string
+		L                    flexStrings
+	}
 }
 
 // results returns the keys written and the items that failed.
-func (w *batchWire) results() ([]translations.UpdatedKey, []translations.ItemError) {
-	return each(w.Upd, func(u updatedWire) translations.UpdatedKey {
-			return translations.UpdatedKey{KeyID: u.ID, Name: u.K, Languages: u.Lng, Source: u.Src}
-		}), each(w.Errors, func(e itemErrorWire) translations.ItemError {
-			return translations.ItemError{KeyID: e.ID, Name: e.K, Namespace: e.NS, Languages: e.L, Code: e.Code, Message: e.Msg}
-		})
+func (w *batchWire) results() (updated []translations.UpdatedKey, failed []translations.ItemError) {
+	for _, u := range w.Upd {
+		updated = append(updated, translations.UpdatedKey{KeyID: u.ID, Name: u.K, Languages: u.Lng, Source: u.Src})
+	}
+	for _, e := range w.Errors {
+		failed = append(failed, translations.ItemError{KeyID: e.ID, Name: e.K, Namespace: e.NS, Languages: e.L, Code: e.Code, Message: e.Msg})
+	}
+	return updated, failed
 }
 
 type updateKeysWire struct {

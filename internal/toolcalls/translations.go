@@ -379,26 +379,20 @@ type contextWire struct {
 		D, Aud, Cat string
 		Tone        json.RawMessage
 	}
-	Gl    []termWire
+	Gl []struct {
+		T, Tp, D string
+		Mnt      bool
+		Tr       map[string]string
+	}
 	Glt   int
-	Rules []ruleWire
-	Hint  string
-}
-
-type ruleWire struct {
-	ID, K string
-	Sim   []matchWire
-}
-
-type termWire struct {
-	T, Tp, D string
-	Mnt      bool
-	Tr       map[string]string
-}
-
-type matchWire struct {
-	Tp, C, L string
-	S        float64
+	Rules []struct {
+		ID, K string
+		Sim   []struct {
+			Tp, C, L string
+			S        float64
+		}
+	}
+	Hint string
 }
 
 // TranslationContext reads the glossary, tone and memory matches with
@@ -418,14 +412,16 @@ func TranslationContext(ctx context.Context, c Caller, project string, opt trans
 		r := &translations.Context{
 			Project: w.Prj, SourceLanguage: w.Src, TargetLanguages: w.Tgt, Instructions: w.Inst,
 			GlossaryTotal: w.Glt, Hint: w.Hint, Raw: raw,
-			Glossary: each(w.Gl, func(g termWire) translations.Term {
-				return translations.Term{Term: g.T, Type: g.Tp, Description: g.D, DoNotTranslate: g.Mnt, Translations: g.Tr}
-			}),
-			Matches: each(w.Rules, func(rule ruleWire) translations.KeyMatches {
-				return translations.KeyMatches{KeyID: rule.ID, Name: rule.K, Similar: each(rule.Sim, func(s matchWire) translations.Match {
-					return translations.Match{Type: s.Tp, Content: s.C, Score: s.S, Language: s.L}
-				})}
-			}),
+		}
+		for _, g := range w.Gl {
+			r.Glossary = append(r.Glossary, translations.Term{Term: g.T, Type: g.Tp, Description: g.D, DoNotTranslate: g.Mnt, Translations: g.Tr})
+		}
+		for _, rule := range w.Rules {
+			km := translations.KeyMatches{KeyID: rule.ID, Name: rule.K}
+			for _, s := range rule.Sim {
+				km.Similar = append(km.Similar, translations.Match{Type: s.Tp, Content: s.C, Score: s.S, Language: s.L})
+			}
+			r.Matches = append(r.Matches, km)
 		}
 		if w.Ctx != nil {
 			r.Description, r.Audience, r.Category = w.Ctx.D, w.Ctx.Aud, w.Ctx.Cat
@@ -450,14 +446,12 @@ type proposeArgs struct {
 type proposeWire struct {
 	Success        bool
 	Added, Skipped int
-	Results        []languageResultWire
+	Results        []struct {
+		LanguageCode, Status string
+		Added                bool
+	}
 	Project, Hint  string
 	PendingPublish *pubWire
-}
-
-type languageResultWire struct {
-	LanguageCode, Status string
-	Added                bool
 }
 
 func checkLanguages(field string, n int, code func(int) string) error {
@@ -483,13 +477,14 @@ func ProposeLanguages(ctx context.Context, c Caller, project string, ls []transl
 		args.Languages[i] = languageWire{LanguageCode: l.Code, Status: string(l.Status)}
 	}
 	return result(ctx, c, "proposeLanguages", args, func(w *proposeWire, raw json.RawMessage) *translations.ProposeLanguagesResult {
-		return &translations.ProposeLanguagesResult{
+		r := &translations.ProposeLanguagesResult{
 			Success: w.Success, Added: w.Added, Skipped: w.Skipped, Project: w.Project,
 			Pending: w.PendingPublish.pending(), Hint: w.Hint, Raw: raw,
-			Results: each(w.Results, func(x languageResultWire) translations.LanguageResult {
-				return translations.LanguageResult{Code: x.LanguageCode, Status: translations.LanguageStatus(x.Status), Added: x.Added}
-			}),
 		}
+		for _, x := range w.Results {
+			r.Results = append(r.Results, translations.LanguageResult{Code: x.LanguageCode, Status: translations.LanguageStatus(x.Status), Added: x.Added})
+		}
+		return r
 	})
 }
 
@@ -504,16 +499,14 @@ type editArgs struct {
 }
 
 type editLanguagesWire struct {
-	Success        bool
-	Results        []languageEditWire
+	Success bool
+	Results []struct {
+		LanguageCode, PreviousStatus, NewStatus string
+		Changed                                 bool
+	}
 	NotFound       flexStrings
 	Project, Hint  string
 	PendingPublish *pubWire
-}
-
-type languageEditWire struct {
-	LanguageCode, PreviousStatus, NewStatus string
-	Changed                                 bool
 }
 
 // ProposeLanguageEdits changes the status of a project's languages with
@@ -533,15 +526,16 @@ func ProposeLanguageEdits(ctx context.Context, c Caller, project string, es []tr
 		args.Edits[i] = editWire{LanguageCode: e.Code, NewStatus: string(e.NewStatus)}
 	}
 	return result(ctx, c, "proposeLanguageEdits", args, func(w *editLanguagesWire, raw json.RawMessage) *translations.ProposeLanguageEditsResult {
-		return &translations.ProposeLanguageEditsResult{
+		r := &translations.ProposeLanguageEditsResult{
 			Success: w.Success, NotFound: w.NotFound, Project: w.Project,
 			Pending: w.PendingPublish.pending(), Hint: w.Hint, Raw: raw,
-			Results: each(w.Results, func(x languageEditWire) translations.LanguageEditResult {
-				return translations.LanguageEditResult{
-					Code: x.LanguageCode, PreviousStatus: translations.LanguageStatus(x.PreviousStatus),
-					NewStatus: translations.LanguageStatus(x.NewStatus), Changed: x.Changed,
-				}
-			}),
 		}
+		for _, x := range w.Results {
+			r.Results = append(r.Results, translations.LanguageEditResult{
+				Code: x.LanguageCode, PreviousStatus: translations.LanguageStatus(x.PreviousStatus),
+				NewStatus: translations.LanguageStatus(x.NewStatus), Changed: x.Changed,
+			})
+		}
+		return r
 	})
 }
