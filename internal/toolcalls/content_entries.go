@@ -45,15 +45,11 @@ type entryWire struct {
 type modelRef struct{ Sl, Dn, Kind string }
 
 func (m *modelRef) UnmarshalJSON(b []byte) error {
-	var s string
-	if json.Unmarshal(b, &s) == nil {
-		*m = modelRef{Sl: s}
-		return nil
-	}
 	type plain modelRef
-	var p plain
-	_ = json.Unmarshal(b, &p)
-	*m = modelRef(p)
+	*m = modelRef{}
+	if json.Unmarshal(b, &m.Sl) != nil {
+		_ = json.Unmarshal(b, (*plain)(m))
+	}
 	return nil
 }
 
@@ -412,15 +408,11 @@ func DuplicateEntry(ctx context.Context, c Caller, project, id, newSlug string) 
 type bulkItemWire struct{ ID, Sl, St string }
 
 func (b *bulkItemWire) UnmarshalJSON(data []byte) error {
-	var s string
-	if json.Unmarshal(data, &s) == nil {
-		*b = bulkItemWire{ID: s}
-		return nil
-	}
 	type plain bulkItemWire
-	var p plain
-	_ = json.Unmarshal(data, &p)
-	*b = bulkItemWire(p)
+	*b = bulkItemWire{}
+	if json.Unmarshal(data, &b.ID) != nil {
+		_ = json.Unmarshal(data, (*plain)(b))
+	}
 	return nil
 }
 
