@@ -14,8 +14,8 @@ import (
 	"github.com/locsvc/partner-go/internal/apierr"
 )
 
-// entryWire is an entry record: EntryMin, a listing's item, or the full
-// entry of getContentEntry.
+// entryWire is an entry record: what a write tool answers, a listing's
+// item, or the full entry of getContentEntry.
 type entryWire struct {
 	ID, Sl, St, T, Slang string
 	Body                 bodyWire

@@ -10,7 +10,8 @@ import (
 	"github.com/locsvc/partner-go/internal/apierr"
 )
 
-// modelWire is the Model result shape, and an item of listContentModels.
+// modelWire is a model record: what a model tool answers, or an item of
+// listContentModels.
 type modelWire struct {
 	ID, Sl, Dn, Desc, Kind, Ico string
 	Vh, Ib                      bool
@@ -18,7 +19,7 @@ type modelWire struct {
 	Flds                        []json.RawMessage
 }
 
-// fieldWire is the FieldOut result shape.
+// fieldWire is a field record, as the field tools answer it.
 type fieldWire struct {
 	ID, Nm, Dn, Tp, Ph, Ht string
 	Loc, Req               bool
@@ -108,8 +109,8 @@ func GetModel(ctx context.Context, c Caller, project, model string) (*content.Mo
 	return &m, nil
 }
 
-// fieldArgs is the Field input shape; updateField takes it without name
-// and position.
+// fieldArgs is a field as addField and createContentModel take it;
+// updateField takes it without name and position.
 type fieldArgs struct {
 	Name        string           `json:"name,omitempty"`
 	DisplayName string           `json:"displayName,omitempty"`
