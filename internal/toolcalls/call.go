@@ -29,7 +29,6 @@ func Call(ctx context.Context, c Caller, tool string, args, out any) (json.RawMe
 	return call(ctx, c, tool, args, out)
 }
 
-// call calls tool and decodes its result into w (nil to skip).
 func call(ctx context.Context, c Caller, tool string, args, w any) (json.RawMessage, error) {
 	text, err := c.Call(ctx, tool, args)
 	if err != nil {
@@ -42,6 +41,50 @@ func call(ctx context.Context, c Caller, tool string, args, w any) (json.RawMess
 		return nil, err
 	}
 	return text, nil
+}
+
+// result calls tool and returns what to makes of its decoded answer.
+func result[W, R any](ctx context.Context, c Caller, tool string, args any, to func(*W, json.RawMessage) *R) (*R, error) {
+	var w W
+	raw, err := call(ctx, c, tool, args, &w)
+	if err != nil {
+		return nil, err
+	}
+	return to(&w, raw), nil
+}
+
+// each returns f of every element of ts, or nil when there are none.
+func each[T, U any](ts []T, f func(T) U) []U {
+	var us []U
+	for _, t := range ts {
+		us = append(us, f(t))
+	}
+	return us
+}
+
+// eachValue returns m with f of every value, or nil when m is nil.
+func eachValue[K comparable, V, U any](m map[K]V, f func(V) U) map[K]U {
+	if m == nil {
+		return nil
+	}
+	out := make(map[K]U, len(m))
+	for k, v := range m {
+		out[k] = f(v)
+	}
+	return out
+}
+
+// records decodes every record of a list with from.
+func records[T any](tool string, raws []json.RawMessage, from func(string, json.RawMessage) T) []T {
+	return each(raws, func(raw json.RawMessage) T { return from(tool, raw) })
+}
+
+// nonNil returns s, or an empty slice for nil: a page's list is never nil.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 // pages iterates over every page, from the first, until more says there
@@ -85,7 +128,6 @@ func items[P, T any](ps iter.Seq2[*P, error], of func(*P) []T) iter.Seq2[T, erro
 	}
 }
 
-// checkPage checks a page number: pages count from 1.
 func checkPage(page int) error {
 	if page < 1 {
 		return apierr.ArgumentError("page", fmt.Sprintf("is %d; pages count from 1", page))
@@ -127,7 +169,6 @@ func checkProject(project string) error {
 	return nil
 }
 
-// nonEmpty checks that every element of ss is set; field names the list.
 func nonEmpty(field string, ss []string) error {
 	for i, s := range ss {
 		if s == "" {

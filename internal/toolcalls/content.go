@@ -13,16 +13,11 @@ import (
 	"github.com/locsvc/partner-go/internal/apierr"
 )
 
-// This file holds what the content tools share:
-// argument checks and lenient wire types.
-
-// Patterns the content tools check.
 var (
 	modelSlugRE = regexp.MustCompile(`^[a-z0-9-]+$`)
 	fieldNameRE = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
 )
 
-// required checks that s is set.
 func required(field, s string) error {
 	if s == "" {
 		return apierr.ArgumentError(field, "is empty")
@@ -30,7 +25,6 @@ func required(field, s string) error {
 	return nil
 }
 
-// maxLen checks that s has at most n characters.
 func maxLen(field, s string, n int) error {
 	if l := utf8.RuneCountInString(s); l > n {
 		return apierr.ArgumentError(field, fmt.Sprintf("has %d characters; at most %d", l, n))
@@ -40,10 +34,7 @@ func maxLen(field, s string, n int) error {
 
 // pattern checks a required slug or name: 1 to n characters matching re.
 func pattern(field, s string, n int, re *regexp.Regexp, want string) error {
-	if err := required(field, s); err != nil {
-		return err
-	}
-	if err := maxLen(field, s, n); err != nil {
+	if err := cmp.Or(required(field, s), maxLen(field, s, n)); err != nil {
 		return err
 	}
 	if !re.MatchString(s) {
@@ -52,7 +43,6 @@ func pattern(field, s string, n int, re *regexp.Regexp, want string) error {
 	return nil
 }
 
-// oneOf checks that v is one of ok; want names them in the error.
 func oneOf[T ~string](field string, v T, want string, ok ...T) error {
 	if slices.Contains(ok, v) {
 		return nil
@@ -86,7 +76,6 @@ func checkValues(field string, m map[string]any) error {
 	return nil
 }
 
-// deref returns *s, or "" for nil.
 func deref(s *string) string {
 	if s == nil {
 		return ""
@@ -138,7 +127,6 @@ func write[T any](ctx context.Context, c Caller, tool string, args any, what str
 	return &v, string(w.Warn), nil
 }
 
-// isObject reports whether raw is a JSON object.
 func isObject(raw json.RawMessage) bool {
 	t := bytes.TrimLeft(raw, " \t\r\n")
 	return len(t) > 0 && t[0] == '{'

@@ -14,8 +14,8 @@ import (
 	"github.com/locsvc/partner-go/internal/apierr"
 )
 
-// entryWire is an entry record: EntryMin, a listing's item, or the full
-// entry of getContentEntry.
+// entryWire is an entry record: what a write tool answers, a listing's
+// item, or the full entry of getContentEntry.
 type entryWire struct {
 	ID, Sl, St, T, Slang string
 	Body                 bodyWire
@@ -45,15 +45,11 @@ type entryWire struct {
 type modelRef struct{ Sl, Dn, Kind string }
 
 func (m *modelRef) UnmarshalJSON(b []byte) error {
-	var s string
-	if json.Unmarshal(b, &s) == nil {
-		*m = modelRef{Sl: s}
-		return nil
-	}
 	type plain modelRef
-	var p plain
-	_ = json.Unmarshal(b, &p)
-	*m = modelRef(p)
+	*m = modelRef{}
+	if json.Unmarshal(b, &m.Sl) != nil {
+		_ = json.Unmarshal(b, (*plain)(m))
+	}
 	return nil
 }
 
@@ -188,21 +184,15 @@ func listEntries(ctx context.Context, c Caller, project string, opt content.List
 	default:
 		args.Status = opt.Statuses
 	}
-	var w struct {
-		Items []json.RawMessage
-		Tot   int
-		More  bool
-	}
-	raw, err := call(ctx, c, "listContentEntries", args, &w)
-	if err != nil {
-		return nil, err
-	}
-	p := &content.Page{Number: page, Total: w.Tot, HasMore: w.More, Raw: raw}
-	p.Entries = make([]content.Entry, 0, len(w.Items))
-	for _, it := range w.Items {
-		p.Entries = append(p.Entries, entryFrom("listContentEntries", it))
-	}
-	return p, nil
+	return result(ctx, c, "listContentEntries", args, func(w *listEntriesWire, raw json.RawMessage) *content.Page {
+		return &content.Page{Number: page, Total: w.Tot, HasMore: w.More, Raw: raw, Entries: nonNil(records("listContentEntries", w.Items, entryFrom))}
+	})
+}
+
+type listEntriesWire struct {
+	Items []json.RawMessage
+	Tot   int
+	More  bool
 }
 
 // EntryPages iterates over every page of listContentEntries, from the
@@ -223,11 +213,15 @@ func AllEntries(ctx context.Context, c Caller, project string, opt content.ListO
 	return items(EntryPages(ctx, c, project, opt), func(p *content.Page) []content.Entry { return p.Entries })
 }
 
-type getEntryArgs struct {
+// entryArgs names an entry for the tools that take one; the fields a tool
+// does not take are left empty, so they are not sent.
+type entryArgs struct {
 	Project string   `json:"project"`
 	EntryID string   `json:"entryId"`
 	Expand  []string `json:"expand,omitempty"`
 	Compact bool     `json:"compact,omitempty"`
+	NewSlug string   `json:"newSlug,omitempty"`
+	entryChangeArg
 }
 
 // GetEntry returns one entry with getContentEntry.
@@ -235,7 +229,7 @@ func GetEntry(ctx context.Context, c Caller, project, id string, opt content.Get
 	if err := cmp.Or(checkEntryRef(project, id), nonEmpty("Expand", opt.Expand)); err != nil {
 		return nil, err
 	}
-	raw, err := call(ctx, c, "getContentEntry", getEntryArgs{project, id, opt.Expand, opt.Compact}, &struct{}{})
+	raw, err := call(ctx, c, "getContentEntry", entryArgs{Project: project, EntryID: id, Expand: opt.Expand, Compact: opt.Compact}, &struct{}{})
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +237,6 @@ func GetEntry(ctx context.Context, c Caller, project, id string, opt content.Get
 	return &e, nil
 }
 
-// languageValuesArg is one language of translations.
 type languageValuesArg struct {
 	Title        string         `json:"title,omitempty"`
 	BodyMarkdown string         `json:"bodyMarkdown,omitempty"`
@@ -368,12 +361,6 @@ func entryChange(field string, u content.EntryUpdate) (entryChangeArg, error) {
 	}, nil
 }
 
-type updateEntryArgs struct {
-	Project string `json:"project"`
-	EntryID string `json:"entryId"`
-	entryChangeArg
-}
-
 // UpdateEntry changes an entry, its status included, with
 // updateContentEntry.
 func UpdateEntry(ctx context.Context, c Caller, project, id string, u content.EntryUpdate) (*content.Entry, error) {
@@ -384,12 +371,7 @@ func UpdateEntry(ctx context.Context, c Caller, project, id string, u content.En
 	if err != nil {
 		return nil, err
 	}
-	return writeEntry(ctx, c, "updateContentEntry", updateEntryArgs{project, id, ch})
-}
-
-type entryIDArgs struct {
-	Project string `json:"project"`
-	EntryID string `json:"entryId"`
+	return writeEntry(ctx, c, "updateContentEntry", entryArgs{Project: project, EntryID: id, entryChangeArg: ch})
 }
 
 // PublishEntry publishes an entry with publishContentEntry.
@@ -397,7 +379,7 @@ func PublishEntry(ctx context.Context, c Caller, project, id string) (*content.E
 	if err := checkEntryRef(project, id); err != nil {
 		return nil, err
 	}
-	return writeEntry(ctx, c, "publishContentEntry", entryIDArgs{project, id})
+	return writeEntry(ctx, c, "publishContentEntry", entryArgs{Project: project, EntryID: id})
 }
 
 // DeleteEntry deletes an entry for good with deleteContentEntry.
@@ -405,13 +387,7 @@ func DeleteEntry(ctx context.Context, c Caller, project, id string) error {
 	if err := checkEntryRef(project, id); err != nil {
 		return err
 	}
-	return confirm(ctx, c, "deleteContentEntry", entryIDArgs{project, id})
-}
-
-type duplicateArgs struct {
-	Project string `json:"project"`
-	EntryID string `json:"entryId"`
-	NewSlug string `json:"newSlug,omitempty"`
+	return confirm(ctx, c, "deleteContentEntry", entryArgs{Project: project, EntryID: id})
 }
 
 // DuplicateEntry copies an entry as a draft with duplicateContentEntry;
@@ -425,22 +401,18 @@ func DuplicateEntry(ctx context.Context, c Caller, project, id, newSlug string) 
 			return nil, err
 		}
 	}
-	return writeEntry(ctx, c, "duplicateContentEntry", duplicateArgs{project, id, newSlug})
+	return writeEntry(ctx, c, "duplicateContentEntry", entryArgs{Project: project, EntryID: id, NewSlug: newSlug})
 }
 
 // bulkItemWire is an entry a bulk tool wrote: {id, sl, st}, or its id.
 type bulkItemWire struct{ ID, Sl, St string }
 
 func (b *bulkItemWire) UnmarshalJSON(data []byte) error {
-	var s string
-	if json.Unmarshal(data, &s) == nil {
-		*b = bulkItemWire{ID: s}
-		return nil
-	}
 	type plain bulkItemWire
-	var p plain
-	_ = json.Unmarshal(data, &p)
-	*b = bulkItemWire(p)
+	*b = bulkItemWire{}
+	if json.Unmarshal(data, &b.ID) != nil {
+		_ = json.Unmarshal(data, (*plain)(b))
+	}
 	return nil
 }
 
@@ -463,34 +435,36 @@ type bulkWire struct {
 
 // bulkResult decodes a bulk answer. sent lists the batch's ids or slugs,
 // to place a failure the service names without its idx.
-func bulkResult(raw json.RawMessage, w bulkWire, sent []string) *content.BulkResult {
-	r := &content.BulkResult{Count: int(cmp.Or(w.Created, w.Updated)), Warning: string(w.Warn), Raw: raw}
-	entries := w.Entries
-	if pub := cmp.Or(string(w.Pub), string(w.Published)); pub != "" {
-		var n flexCount
-		_ = n.UnmarshalJSON([]byte(pub))
-		r.Count = int(n)
-		var items []bulkItemWire
-		if json.Unmarshal([]byte(pub), &items) == nil {
-			entries = append(entries, items...)
+func bulkResult(sent []string) func(*bulkWire, json.RawMessage) *content.BulkResult {
+	return func(w *bulkWire, raw json.RawMessage) *content.BulkResult {
+		r := &content.BulkResult{Count: int(cmp.Or(w.Created, w.Updated)), Warning: string(w.Warn), Raw: raw}
+		entries := w.Entries
+		if pub := cmp.Or(string(w.Pub), string(w.Published)); pub != "" {
+			var n flexCount
+			_ = n.UnmarshalJSON([]byte(pub))
+			r.Count = int(n)
+			var items []bulkItemWire
+			if json.Unmarshal([]byte(pub), &items) == nil {
+				entries = append(entries, items...)
+			}
 		}
-	}
-	for _, e := range entries {
-		r.Entries = append(r.Entries, content.BulkEntry{ID: e.ID, Slug: e.Sl, Status: content.Status(e.St)})
-	}
-	for _, f := range append(w.Failed, w.Fail...) {
-		bf := content.BulkFailure{Index: -1, ID: f.ID, Slug: f.Sl, Error: string(cmp.Or(f.Err, f.Error, f.Message))}
-		switch {
-		case f.Idx != nil:
-			bf.Index = *f.Idx
-		case f.ID != "":
-			bf.Index = slices.Index(sent, f.ID)
-		case f.Sl != "":
-			bf.Index = slices.Index(sent, f.Sl)
+		for _, e := range entries {
+			r.Entries = append(r.Entries, content.BulkEntry{ID: e.ID, Slug: e.Sl, Status: content.Status(e.St)})
 		}
-		r.Failed = append(r.Failed, bf)
+		for _, f := range append(w.Failed, w.Fail...) {
+			bf := content.BulkFailure{Index: -1, ID: f.ID, Slug: f.Sl, Error: string(cmp.Or(f.Err, f.Error, f.Message))}
+			switch {
+			case f.Idx != nil:
+				bf.Index = *f.Idx
+			case f.ID != "":
+				bf.Index = slices.Index(sent, f.ID)
+			case f.Sl != "":
+				bf.Index = slices.Index(sent, f.Sl)
+			}
+			r.Failed = append(r.Failed, bf)
+		}
+		return r
 	}
-	return r
 }
 
 type bulkCreateArgs struct {
@@ -522,12 +496,7 @@ func BulkCreate(ctx context.Context, c Caller, project, model string, es []conte
 		}
 		args.Entries[i], slugs[i] = a, e.Slug
 	}
-	var w bulkWire
-	raw, err := call(ctx, c, "bulkCreateEntries", args, &w)
-	if err != nil {
-		return nil, err
-	}
-	return bulkResult(raw, w, slugs), nil
+	return result(ctx, c, "bulkCreateEntries", args, bulkResult(slugs))
 }
 
 type bulkUpdateItem struct {
@@ -561,12 +530,7 @@ func BulkUpdate(ctx context.Context, c Caller, project string, cs []content.Entr
 		args.Entries[i] = bulkUpdateItem{EntryID: ch.ID, entryChangeArg: a}
 		ids[i] = ch.ID
 	}
-	var w bulkWire
-	raw, err := call(ctx, c, "bulkUpdateEntries", args, &w)
-	if err != nil {
-		return nil, err
-	}
-	return bulkResult(raw, w, ids), nil
+	return result(ctx, c, "bulkUpdateEntries", args, bulkResult(ids))
 }
 
 type bulkPublishArgs struct {
@@ -581,10 +545,5 @@ func BulkPublish(ctx context.Context, c Caller, project string, ids []string) (*
 	if err := cmp.Or(checkProject(project), batch("ids", len(ids), content.MaxBulkPublish, "entry ids"), nonEmpty("ids", ids)); err != nil {
 		return nil, err
 	}
-	var w bulkWire
-	raw, err := call(ctx, c, "bulkPublishEntries", bulkPublishArgs{project, ids}, &w)
-	if err != nil {
-		return nil, err
-	}
-	return bulkResult(raw, w, ids), nil
+	return result(ctx, c, "bulkPublishEntries", bulkPublishArgs{project, ids}, bulkResult(ids))
 }

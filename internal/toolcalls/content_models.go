@@ -10,7 +10,8 @@ import (
 	"github.com/locsvc/partner-go/internal/apierr"
 )
 
-// modelWire is the Model result shape, and an item of listContentModels.
+// modelWire is a model record: what a model tool answers, or an item of
+// listContentModels.
 type modelWire struct {
 	ID, Sl, Dn, Desc, Kind, Ico string
 	Vh, Ib                      bool
@@ -18,7 +19,7 @@ type modelWire struct {
 	Flds                        []json.RawMessage
 }
 
-// fieldWire is the FieldOut result shape.
+// fieldWire is a field record, as the field tools answer it.
 type fieldWire struct {
 	ID, Nm, Dn, Tp, Ph, Ht string
 	Loc, Req               bool
@@ -37,14 +38,10 @@ type fieldWire struct {
 func modelFrom(tool string, raw json.RawMessage) content.Model {
 	var w modelWire
 	_ = decode(tool, raw, &w)
-	m := content.Model{
+	return content.Model{
 		ID: w.ID, Slug: w.Sl, DisplayName: w.Dn, Description: w.Desc, Kind: content.ModelKind(w.Kind),
-		Icon: w.Ico, VersionHistory: w.Vh, IncludeBody: w.Ib, EntryCount: w.Ec, Raw: raw,
+		Icon: w.Ico, VersionHistory: w.Vh, IncludeBody: w.Ib, EntryCount: w.Ec, Fields: records(tool, w.Flds, fieldFrom), Raw: raw,
 	}
-	for _, f := range w.Flds {
-		m.Fields = append(m.Fields, fieldFrom(tool, f))
-	}
-	return m
 }
 
 // fieldFrom decodes one field record; a bare string is taken as the
@@ -81,16 +78,18 @@ func ListModels(ctx context.Context, c Caller, project string) ([]content.Model,
 	if _, err := call(ctx, c, "listContentModels", projectArgs{Project: project}, &w); err != nil {
 		return nil, err
 	}
-	ms := make([]content.Model, 0, len(w.Mdls))
-	for _, raw := range w.Mdls {
-		ms = append(ms, modelFrom("listContentModels", raw))
-	}
-	return ms, nil
+	return nonNil(records("listContentModels", w.Mdls, modelFrom)), nil
 }
 
-type modelSlugArgs struct {
-	Project   string `json:"project"`
-	ModelSlug string `json:"modelSlug"`
+// modelArgs names a model, and a field of it, for the tools that take
+// them; the fields a tool does not take are left empty, so they are not
+// sent.
+type modelArgs struct {
+	Project    string   `json:"project"`
+	ModelSlug  string   `json:"modelSlug"`
+	FieldName  string   `json:"fieldName,omitempty"`
+	FieldNames []string `json:"fieldNames,omitempty"`
+	fieldArgs
 }
 
 func checkModelRef(project, model string) error {
@@ -102,7 +101,7 @@ func GetModel(ctx context.Context, c Caller, project, model string) (*content.Mo
 	if err := checkModelRef(project, model); err != nil {
 		return nil, err
 	}
-	raw, err := call(ctx, c, "getContentModel", modelSlugArgs{project, model}, &struct{}{})
+	raw, err := call(ctx, c, "getContentModel", modelArgs{Project: project, ModelSlug: model}, &struct{}{})
 	if err != nil {
 		return nil, err
 	}
@@ -110,8 +109,8 @@ func GetModel(ctx context.Context, c Caller, project, model string) (*content.Mo
 	return &m, nil
 }
 
-// fieldArgs is the Field input shape; updateField takes it without name
-// and position.
+// fieldArgs is a field as addField and createContentModel take it;
+// updateField takes it without name and position.
 type fieldArgs struct {
 	Name        string           `json:"name,omitempty"`
 	DisplayName string           `json:"displayName,omitempty"`
@@ -155,10 +154,14 @@ type fieldConfigArg struct {
 	Multiple    *bool  `json:"multiple,omitempty"`
 }
 
-func checkFieldType(field string, t content.FieldType) error {
-	return oneOf(field, t, "a field type (text, textarea, richtext, number, boolean, date, datetime, enum, media, relation)",
-		"", content.FieldText, content.FieldTextarea, content.FieldRichText, content.FieldNumber, content.FieldBoolean,
-		content.FieldDate, content.FieldDateTime, content.FieldEnum, content.FieldMedia, content.FieldRelation)
+// checkFieldText checks what a new field and a field update both set;
+// field prefixes the names in errors.
+func checkFieldText(field, displayName string, t content.FieldType, placeholder, helpText string) error {
+	return cmp.Or(maxLen(field+"DisplayName", displayName, 200),
+		oneOf(field+"Type", t, "a field type (text, textarea, richtext, number, boolean, date, datetime, enum, media, relation)",
+			"", content.FieldText, content.FieldTextarea, content.FieldRichText, content.FieldNumber, content.FieldBoolean,
+			content.FieldDate, content.FieldDateTime, content.FieldEnum, content.FieldMedia, content.FieldRelation),
+		maxLen(field+"Placeholder", placeholder, 500), maxLen(field+"HelpText", helpText, 500))
 }
 
 func optionsArg(field string, o *content.FieldOptions) (*fieldOptionsArg, error) {
@@ -195,9 +198,7 @@ func optionsArg(field string, o *content.FieldOptions) (*fieldOptionsArg, error)
 func newFieldArgs(field string, f content.NewField) (fieldArgs, error) {
 	if err := cmp.Or(
 		pattern(field+".Name", f.Name, 100, fieldNameRE, "a-z, 0-9 and _, not starting with a digit"),
-		required(field+".DisplayName", f.DisplayName), maxLen(field+".DisplayName", f.DisplayName, 200),
-		checkFieldType(field+".Type", f.Type),
-		maxLen(field+".Placeholder", f.Placeholder, 500), maxLen(field+".HelpText", f.HelpText, 500),
+		required(field+".DisplayName", f.DisplayName), checkFieldText(field+".", f.DisplayName, f.Type, f.Placeholder, f.HelpText),
 	); err != nil {
 		return fieldArgs{}, err
 	}
@@ -234,16 +235,17 @@ type createModelArgs struct {
 	Fields               []fieldArgs `json:"fields,omitempty"`
 }
 
-func checkKind(k content.ModelKind) error {
-	return oneOf("Kind", k, "collection or single", "", content.KindCollection, content.KindSingle)
+// checkModelText checks what a new model and a model update both set.
+func checkModelText(displayName, description, icon string, kind content.ModelKind) error {
+	return cmp.Or(maxLen("DisplayName", displayName, 200), maxLen("Description", description, 1000), maxLen("Icon", icon, 50),
+		oneOf("Kind", kind, "collection or single", "", content.KindCollection, content.KindSingle))
 }
 
 // CreateModel creates a model with createContentModel.
 func CreateModel(ctx context.Context, c Caller, project string, m content.NewModel) (*content.Model, error) {
 	if err := cmp.Or(
 		checkProject(project), pattern("Slug", m.Slug, 100, modelSlugRE, "a-z, 0-9 and -"),
-		required("DisplayName", m.DisplayName), maxLen("DisplayName", m.DisplayName, 200),
-		maxLen("Description", m.Description, 1000), maxLen("Icon", m.Icon, 50), checkKind(m.Kind),
+		required("DisplayName", m.DisplayName), checkModelText(m.DisplayName, m.Description, m.Icon, m.Kind),
 	); err != nil {
 		return nil, err
 	}
@@ -281,10 +283,7 @@ type updateModelArgs struct {
 
 // UpdateModel changes a model with updateContentModel.
 func UpdateModel(ctx context.Context, c Caller, project, model string, u content.ModelUpdate) (*content.Model, error) {
-	if err := cmp.Or(
-		checkModelRef(project, model), maxLen("DisplayName", u.DisplayName, 200),
-		maxLen("Description", deref(u.Description), 1000), maxLen("Icon", deref(u.Icon), 50), checkKind(u.Kind),
-	); err != nil {
+	if err := cmp.Or(checkModelRef(project, model), checkModelText(u.DisplayName, deref(u.Description), deref(u.Icon), u.Kind)); err != nil {
 		return nil, err
 	}
 	if u == (content.ModelUpdate{}) {
@@ -303,22 +302,14 @@ func DeleteModel(ctx context.Context, c Caller, project, model string) error {
 	if err := checkModelRef(project, model); err != nil {
 		return err
 	}
-	return confirm(ctx, c, "deleteContentModel", modelSlugArgs{project, model})
+	return confirm(ctx, c, "deleteContentModel", modelArgs{Project: project, ModelSlug: model})
 }
 
-type addFieldArgs struct {
-	Project   string `json:"project"`
-	ModelSlug string `json:"modelSlug"`
-	fieldArgs
-}
-
-// writeModel calls a tool that answers with the model it wrote.
 func writeModel(ctx context.Context, c Caller, tool string, args any) (*content.Model, error) {
 	m, _, err := write(ctx, c, tool, args, "model", modelFrom)
 	return m, err
 }
 
-// writeField calls a tool that answers with the field it wrote.
 func writeField(ctx context.Context, c Caller, tool string, args any) (*content.Field, error) {
 	f, _, err := write(ctx, c, tool, args, "field", fieldFrom)
 	return f, err
@@ -333,21 +324,14 @@ func AddField(ctx context.Context, c Caller, project, model string, f content.Ne
 	if err != nil {
 		return nil, err
 	}
-	return writeField(ctx, c, "addField", addFieldArgs{project, model, fa})
-}
-
-type updateFieldArgs struct {
-	Project   string `json:"project"`
-	ModelSlug string `json:"modelSlug"`
-	FieldName string `json:"fieldName"`
-	fieldArgs
+	return writeField(ctx, c, "addField", modelArgs{Project: project, ModelSlug: model, fieldArgs: fa})
 }
 
 // UpdateField changes a field with updateField.
 func UpdateField(ctx context.Context, c Caller, project, model, name string, u content.FieldUpdate) (*content.Field, error) {
 	if err := cmp.Or(
-		checkModelRef(project, model), required("field name", name), maxLen("DisplayName", u.DisplayName, 200),
-		checkFieldType("Type", u.Type), maxLen("Placeholder", deref(u.Placeholder), 500), maxLen("HelpText", deref(u.HelpText), 500),
+		checkModelRef(project, model), required("field name", name),
+		checkFieldText("", u.DisplayName, u.Type, deref(u.Placeholder), deref(u.HelpText)),
 	); err != nil {
 		return nil, err
 	}
@@ -362,13 +346,7 @@ func UpdateField(ctx context.Context, c Caller, project, model, name string, u c
 		DisplayName: u.DisplayName, Type: string(u.Type), Localized: u.Localized, Required: u.Required,
 		Placeholder: u.Placeholder, HelpText: u.HelpText, Options: opts, FieldConfig: (*fieldConfigArg)(u.Relation),
 	}
-	return writeField(ctx, c, "updateField", updateFieldArgs{project, model, name, fa})
-}
-
-type fieldNameArgs struct {
-	Project   string `json:"project"`
-	ModelSlug string `json:"modelSlug"`
-	FieldName string `json:"fieldName"`
+	return writeField(ctx, c, "updateField", modelArgs{Project: project, ModelSlug: model, FieldName: name, fieldArgs: fa})
 }
 
 // RemoveField removes a field and its values in every entry with
@@ -377,13 +355,7 @@ func RemoveField(ctx context.Context, c Caller, project, model, name string) err
 	if err := cmp.Or(checkModelRef(project, model), required("field name", name)); err != nil {
 		return err
 	}
-	return confirm(ctx, c, "removeField", fieldNameArgs{project, model, name})
-}
-
-type reorderArgs struct {
-	Project    string   `json:"project"`
-	ModelSlug  string   `json:"modelSlug"`
-	FieldNames []string `json:"fieldNames"`
+	return confirm(ctx, c, "removeField", modelArgs{Project: project, ModelSlug: model, FieldName: name})
 }
 
 // ReorderFields orders a model's fields with reorderFields: names[0]
@@ -398,5 +370,5 @@ func ReorderFields(ctx context.Context, c Caller, project, model string, names [
 	if err := nonEmpty("field names", names); err != nil {
 		return err
 	}
-	return confirm(ctx, c, "reorderFields", reorderArgs{project, model, names})
+	return confirm(ctx, c, "reorderFields", modelArgs{Project: project, ModelSlug: model, FieldNames: names})
 }

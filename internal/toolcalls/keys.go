@@ -74,6 +74,8 @@ type createKeysWire struct {
 
 type keyRefW struct{ ID, K, NS string }
 
+func (k keyRefW) ref() keys.KeyRef { return keys.KeyRef{ID: k.ID, Name: k.K, Namespace: k.NS} }
+
 // CreateKeys creates keys with createKeys. Existing keys (same name and
 // namespace) are skipped and reported in the result.
 func CreateKeys(ctx context.Context, c Caller, project string, ks []keys.NewKey, opt keys.CreateOptions) (*keys.CreateResult, error) {
@@ -90,32 +92,25 @@ func CreateKeys(ctx context.Context, c Caller, project string, ks []keys.NewKey,
 		}
 		args.K[i] = newKeyWire{N: k.Name, NS: k.Namespace, V: k.SourceText, T: k.Translations, NC: (*nsContextWire)(k.Context)}
 	}
-	var w createKeysWire
-	raw, err := call(ctx, c, "createKeys", args, &w)
-	if err != nil {
-		return nil, err
-	}
-	r := &keys.CreateResult{
-		OK: w.OK, Count: w.Cnt, NewCount: w.New, RenamedCount: w.Ren, DuplicateCount: w.Dup,
-		Pending: w.Pub.pending(), Hint: w.Hint, Raw: raw,
-	}
-	for _, k := range w.K {
-		r.Created = append(r.Created, keys.CreatedKey{Name: k.K, ID: k.ID, Translations: k.Tr})
-	}
-	for _, s := range w.Skip {
-		r.Skipped = append(r.Skipped, keys.SkippedKey{Name: s.K, Reason: s.Reason})
-	}
-	for _, x := range w.Warn {
-		r.Warnings = append(r.Warnings, keys.KeyWarning{Name: x.K, Namespace: x.NS, OtherNamespaces: x.Other})
-	}
-	for _, b := range w.Blocked {
-		bk := keys.BlockedKey{Name: b.K, Namespace: b.NS, SourceText: b.Src, Reason: b.Why}
-		for _, ru := range b.Reuse {
-			bk.Reuse = append(bk.Reuse, keys.KeyRef{Namespace: ru.NS, Name: ru.K, ID: ru.ID})
+	return result(ctx, c, "createKeys", args, func(w *createKeysWire, raw json.RawMessage) *keys.CreateResult {
+		r := &keys.CreateResult{
+			OK: w.OK, Count: w.Cnt, NewCount: w.New, RenamedCount: w.Ren, DuplicateCount: w.Dup,
+			Pending: w.Pub.pending(), Hint: w.Hint, Raw: raw,
 		}
-		r.Blocked = append(r.Blocked, bk)
-	}
-	return r, nil
+		for _, k := range w.K {
+			r.Created = append(r.Created, keys.CreatedKey{Name: k.K, ID: k.ID, Translations: k.Tr})
+		}
+		for _, s := range w.Skip {
+			r.Skipped = append(r.Skipped, keys.SkippedKey{Name: s.K, Reason: s.Reason})
+		}
+		for _, x := range w.Warn {
+			r.Warnings = append(r.Warnings, keys.KeyWarning{Name: x.K, Namespace: x.NS, OtherNamespaces: x.Other})
+		}
+		for _, b := range w.Blocked {
+			r.Blocked = append(r.Blocked, keys.BlockedKey{Name: b.K, Namespace: b.NS, SourceText: b.Src, Reason: b.Why, Reuse: each(b.Reuse, keyRefW.ref)})
+		}
+		return r
+	})
 }
 
 type listKeysArgs struct {
@@ -175,23 +170,20 @@ func listKeys(ctx context.Context, c Caller, project string, opt keys.ListOption
 		Project: project, Search: search(opt.Search), Namespaces: opt.Namespaces,
 		MissingLanguage: opt.MissingLanguage, Fields: opt.Fields, Page: page, Limit: opt.PageSize,
 	}
-	var w listKeysWire
-	raw, err := call(ctx, c, "listKeys", args, &w)
-	if err != nil {
-		return nil, err
-	}
-	p := &keys.Page{Total: w.Tot, Number: cmp.Or(w.Pg, page), PageSize: w.Lim, HasMore: w.HasMore, Namespaces: w.NSS, Note: w.Note, Raw: raw}
-	p.Keys = make([]keys.Key, 0, len(w.K))
-	for _, kr := range w.K {
-		var kw keyWire
-		_ = decode("listKeys", kr, &kw) // an odd record keeps its Raw
-		p.Keys = append(p.Keys, keys.Key{
-			Name: kw.K, Namespace: namespace(kw.NS, w.NSS), ID: kw.ID, SourceText: kw.Src,
-			TranslatedLanguages: kw.TL, TranslatedLanguageCount: kw.TLC, Translations: kw.Tr,
-			LegacyDuplicate: kw.P, Raw: kr,
-		})
-	}
-	return p, nil
+	return result(ctx, c, "listKeys", args, func(w *listKeysWire, raw json.RawMessage) *keys.Page {
+		return &keys.Page{
+			Total: w.Tot, Number: cmp.Or(w.Pg, page), PageSize: w.Lim, HasMore: w.HasMore, Namespaces: w.NSS, Note: w.Note, Raw: raw,
+			Keys: nonNil(each(w.K, func(kr json.RawMessage) keys.Key {
+				var kw keyWire
+				_ = decode("listKeys", kr, &kw) // an odd record keeps its Raw
+				return keys.Key{
+					Name: kw.K, Namespace: namespace(kw.NS, w.NSS), ID: kw.ID, SourceText: kw.Src,
+					TranslatedLanguages: kw.TL, TranslatedLanguageCount: kw.TLC, Translations: kw.Tr,
+					LegacyDuplicate: kw.P, Raw: kr,
+				}
+			})),
+		}
+	})
 }
 
 // KeyPages iterates over every page of listKeys, from the first, until the
@@ -273,14 +265,11 @@ func UpdateKeys(ctx context.Context, c Caller, project string, us []keys.Update)
 		}
 		args.T[i] = updateWire{ID: u.KeyID, L: u.Language, T: u.Text, S: u.Source, ST: u.Status}
 	}
-	var w updateKeysWire
-	raw, err := call(ctx, c, "updateKeys", args, &w)
-	if err != nil {
-		return nil, err
-	}
-	r := &keys.UpdateResult{OK: w.OK, Count: w.Cnt, Pending: w.Pub.pending(), Hint: w.Hint, Raw: raw}
-	r.Updated, r.Errors = w.results()
-	return r, nil
+	return result(ctx, c, "updateKeys", args, func(w *updateKeysWire, raw json.RawMessage) *keys.UpdateResult {
+		r := &keys.UpdateResult{OK: w.OK, Count: w.Cnt, Pending: w.Pub.pending(), Hint: w.Hint, Raw: raw}
+		r.Updated, r.Errors = w.results()
+		return r
+	})
 }
 
 type deleteKeysArgs struct {
@@ -303,14 +292,9 @@ func DeleteKeys(ctx context.Context, c Caller, project string, ids []string) (*k
 	if err := cmp.Or(checkProject(project), batch("ids", len(ids), keys.MaxDelete, "key ids"), nonEmpty("ids", ids)); err != nil {
 		return nil, err
 	}
-	var w deleteKeysWire
-	raw, err := call(ctx, c, "deleteKeys", deleteKeysArgs{Project: project, KeyIDs: ids}, &w)
-	if err != nil {
-		return nil, err
-	}
-	r := &keys.DeleteResult{OK: w.OK, Count: w.Cnt, Skipped: w.Skip, Pending: w.Pub.pending(), Hint: w.Hint, Raw: raw}
-	for _, m := range w.MK {
-		r.Deleted = append(r.Deleted, keys.KeyRef{ID: m.ID, Name: m.K, Namespace: m.NS})
-	}
-	return r, nil
+	return result(ctx, c, "deleteKeys", deleteKeysArgs{Project: project, KeyIDs: ids}, func(w *deleteKeysWire, raw json.RawMessage) *keys.DeleteResult {
+		return &keys.DeleteResult{
+			OK: w.OK, Count: w.Cnt, Deleted: each(w.MK, keyRefW.ref), Skipped: w.Skip, Pending: w.Pub.pending(), Hint: w.Hint, Raw: raw,
+		}
+	})
 }

@@ -42,22 +42,13 @@ type namespacesWire []translations.Namespace
 func (n *namespacesWire) UnmarshalJSON(b []byte) error {
 	var list []json.RawMessage
 	if json.Unmarshal(b, &list) == nil {
-		out := make(namespacesWire, 0, len(list))
-		for _, raw := range list {
-			out = append(out, namespaceFrom("", raw))
-		}
-		*n = out
+		*n = each(list, func(raw json.RawMessage) translations.Namespace { return namespaceFrom("", raw) })
 		return nil
 	}
 	var byName map[string]json.RawMessage
-	if json.Unmarshal(b, &byName) != nil {
-		return nil
+	if json.Unmarshal(b, &byName) == nil {
+		*n = each(slices.Sorted(maps.Keys(byName)), func(name string) translations.Namespace { return namespaceFrom(name, byName[name]) })
 	}
-	out := make(namespacesWire, 0, len(byName))
-	for _, name := range slices.Sorted(maps.Keys(byName)) {
-		out = append(out, namespaceFrom(name, byName[name]))
-	}
-	*n = out
 	return nil
 }
 
@@ -112,29 +103,28 @@ type projectSummaryWire struct {
 	CDNFormat, FileStructure, KeyFormat              string
 }
 
+func projectFrom(tool string, raw json.RawMessage) translations.ProjectSummary {
+	var p projectSummaryWire
+	_ = decode(tool, raw, &p)
+	return translations.ProjectSummary{
+		ID: p.ID, Slug: p.Slug, Name: p.Name, OrganizationName: p.OrganizationName,
+		SourceLanguage: p.SourceLanguage, TargetLanguages: p.TargetLanguages, CDNFormat: p.CDNFormat,
+		FileStructure: cmp.Or(translations.FileStructure(p.FileStructure), translations.SingleFile),
+		KeyFormat:     cmp.Or(translations.KeyFormat(p.KeyFormat), translations.Nested),
+		Raw:           raw,
+	}
+}
+
+type projectsWire struct {
+	Projects   []json.RawMessage
+	CDNBaseURL string
+}
+
 // ListProjects lists the projects the grant can use, with listProjects.
 func ListProjects(ctx context.Context, c Caller) (*translations.ProjectList, error) {
-	var w struct {
-		Projects   []json.RawMessage
-		CDNBaseURL string
-	}
-	raw, err := call(ctx, c, "listProjects", struct{}{}, &w)
-	if err != nil {
-		return nil, err
-	}
-	r := &translations.ProjectList{CDNBaseURL: w.CDNBaseURL, Raw: raw}
-	for _, pr := range w.Projects {
-		var p projectSummaryWire
-		_ = decode("listProjects", pr, &p)
-		r.Projects = append(r.Projects, translations.ProjectSummary{
-			ID: p.ID, Slug: p.Slug, Name: p.Name, OrganizationName: p.OrganizationName,
-			SourceLanguage: p.SourceLanguage, TargetLanguages: p.TargetLanguages, CDNFormat: p.CDNFormat,
-			FileStructure: cmp.Or(translations.FileStructure(p.FileStructure), translations.SingleFile),
-			KeyFormat:     cmp.Or(translations.KeyFormat(p.KeyFormat), translations.Nested),
-			Raw:           pr,
-		})
-	}
-	return r, nil
+	return result(ctx, c, "listProjects", struct{}{}, func(w *projectsWire, raw json.RawMessage) *translations.ProjectList {
+		return &translations.ProjectList{CDNBaseURL: w.CDNBaseURL, Projects: records("listProjects", w.Projects, projectFrom), Raw: raw}
+	})
 }
 
 type getProjectWire struct {
@@ -154,26 +144,20 @@ func GetProject(ctx context.Context, c Caller, project string) (*translations.Pr
 	if err := checkProject(project); err != nil {
 		return nil, err
 	}
-	var w getProjectWire
-	raw, err := call(ctx, c, "getProject", projectArgs{project}, &w)
-	if err != nil {
-		return nil, err
-	}
-	p := &translations.Project{
-		Slug: cmp.Or(w.Prj, project), SourceLanguage: w.SL, Languages: w.Lng, Namespaces: w.NSS.or(nil),
-		TotalKeys: int(w.TK), Message: w.Msg, Raw: raw,
-	}
-	if w.Cov != nil {
-		p.Coverage = make(map[string]translations.Coverage, len(w.Cov))
-		for lang, cv := range w.Cov {
-			p.Coverage[lang] = translations.Coverage{Translated: cv.Tr, Percent: cv.Pct}
+	return result(ctx, c, "getProject", projectArgs{project}, func(w *getProjectWire, raw json.RawMessage) *translations.Project {
+		p := &translations.Project{
+			Slug: cmp.Or(w.Prj, project), SourceLanguage: w.SL, Languages: w.Lng, Namespaces: w.NSS.or(nil),
+			TotalKeys: int(w.TK), Message: w.Msg, Raw: raw,
+			Coverage: eachValue(w.Cov, func(cv struct{ Tr, Pct int }) translations.Coverage {
+				return translations.Coverage{Translated: cv.Tr, Percent: cv.Pct}
+			}),
 		}
-	}
-	if w.CDN != nil {
-		p.CDN = &translations.CDN{
-			BaseURL: strings.TrimRight(w.CDN.Base, "/"), ManifestURL: w.CDN.Mfst, Pattern: w.CDN.Pat, Examples: w.CDN.Ex,
-			FileStructure: translations.FileStructure(w.CDN.FS), KeyFormat: translations.KeyFormat(w.CDN.KF),
+		if w.CDN != nil {
+			p.CDN = &translations.CDN{
+				BaseURL: strings.TrimRight(w.CDN.Base, "/"), ManifestURL: w.CDN.Mfst, Pattern: w.CDN.Pat, Examples: w.CDN.Ex,
+				FileStructure: translations.FileStructure(w.CDN.FS), KeyFormat: translations.KeyFormat(w.CDN.KF),
+			}
 		}
-	}
-	return p, nil
+		return p
+	})
 }

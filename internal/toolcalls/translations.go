@@ -32,12 +32,14 @@ type getTranslationsWire struct {
 	Returned, Ret, Total, Tot        int
 	HasMore                          bool
 	HasMore2                         bool `json:"has_more"`
-	Keys                             []struct {
-		ID, Key, K, Namespace, NS, SourceText, Src string
-		Translations, Tr                           map[string]translationWire
-	}
-	NamespaceDetails, NSD namespacesWire
-	Hint                  string
+	Keys                             []keyTranslationsWire
+	NamespaceDetails, NSD            namespacesWire
+	Hint                             string
+}
+
+type keyTranslationsWire struct {
+	ID, Key, K, Namespace, NS, SourceText, Src string
+	Translations, Tr                           map[string]translationWire
 }
 
 type translationWire struct{ ID, Text, T, Status, St string }
@@ -59,31 +61,25 @@ func GetTranslations(ctx context.Context, c Caller, project string, q translatio
 		Project: project, Search: search(q.Search), Languages: q.Languages, Namespaces: q.Namespaces,
 		Keys: q.Keys, Status: string(q.Status), Limit: q.Limit,
 	}
-	var w getTranslationsWire
-	raw, err := call(ctx, c, "getTranslations", args, &w)
-	if err != nil {
-		return nil, err
-	}
-	r := &translations.Result{
-		Project: cmp.Or(w.Project, w.Prj), SourceLanguage: cmp.Or(w.SourceLanguage, w.SL),
-		Returned: cmp.Or(w.Returned, w.Ret), Total: cmp.Or(w.Total, w.Tot),
-		HasMore: w.HasMore || w.HasMore2, Namespaces: w.NamespaceDetails.or(w.NSD), Hint: w.Hint, Raw: raw,
-	}
-	for _, k := range w.Keys {
-		kt := translations.KeyTranslations{KeyID: k.ID, Name: cmp.Or(k.Key, k.K), Namespace: cmp.Or(k.Namespace, k.NS), SourceText: cmp.Or(k.SourceText, k.Src)}
-		tr := k.Translations
-		if tr == nil {
-			tr = k.Tr
+	return result(ctx, c, "getTranslations", args, func(w *getTranslationsWire, raw json.RawMessage) *translations.Result {
+		return &translations.Result{
+			Project: cmp.Or(w.Project, w.Prj), SourceLanguage: cmp.Or(w.SourceLanguage, w.SL),
+			Returned: cmp.Or(w.Returned, w.Ret), Total: cmp.Or(w.Total, w.Tot), HasMore: w.HasMore || w.HasMore2,
+			Namespaces: w.NamespaceDetails.or(w.NSD), Hint: w.Hint, Raw: raw,
+			Keys: each(w.Keys, func(k keyTranslationsWire) translations.KeyTranslations {
+				tr := k.Translations
+				if tr == nil {
+					tr = k.Tr
+				}
+				return translations.KeyTranslations{
+					KeyID: k.ID, Name: cmp.Or(k.Key, k.K), Namespace: cmp.Or(k.Namespace, k.NS), SourceText: cmp.Or(k.SourceText, k.Src),
+					Translations: eachValue(tr, func(t translationWire) translations.Translation {
+						return translations.Translation{ID: t.ID, Text: cmp.Or(t.Text, t.T), Status: cmp.Or(t.Status, t.St)}
+					}),
+				}
+			}),
 		}
-		if tr != nil {
-			kt.Translations = make(map[string]translations.Translation, len(tr))
-			for lang, t := range tr {
-				kt.Translations[lang] = translations.Translation{ID: t.ID, Text: cmp.Or(t.Text, t.T), Status: cmp.Or(t.Status, t.St)}
-			}
-		}
-		r.Keys = append(r.Keys, kt)
-	}
-	return r, nil
+	})
 }
 
 type valuesWire struct {
@@ -120,14 +116,11 @@ func SetTranslations(ctx context.Context, c Caller, project string, vs []transla
 		}
 		args.T[i] = valuesWire{ID: v.KeyID, T: v.Text}
 	}
-	var w setTranslationsWire
-	raw, err := call(ctx, c, "setTranslations", args, &w)
-	if err != nil {
-		return nil, err
-	}
-	r := &translations.SetResult{OK: w.OK, Count: w.Cnt, Written: w.Wrote, Pending: w.Pub.pending(), Hint: w.Hint, Raw: raw}
-	r.Updated, r.Errors = w.results()
-	return r, nil
+	return result(ctx, c, "setTranslations", args, func(w *setTranslationsWire, raw json.RawMessage) *translations.SetResult {
+		r := &translations.SetResult{OK: w.OK, Count: w.Cnt, Written: w.Wrote, Pending: w.Pub.pending(), Hint: w.Hint, Raw: raw}
+		r.Updated, r.Errors = w.results()
+		return r
+	})
 }
 
 type pendingWire struct {
@@ -139,19 +132,23 @@ type pendingWire struct {
 		LngChg int `json:"lng_chg"`
 		Tot    int
 	}
-	ByLng map[string]struct {
-		Cnt int
-		Prv []struct{ KID, K, NS, T, St string }
-	} `json:"by_lng"`
+	ByLng    map[string]langChangesWire         `json:"by_lng"`
 	DelK     []struct{ KID, K, NS, Src string } `json:"del_k"`
 	PubDst   string                             `json:"pub_dst"`
 	NoPubRsn string                             `json:"no_pub_rsn"`
-	Recent   []struct {
-		ID, Tp, St string
-		At         flexTime
-		NK, UK, TF int
-	}
-	Hint string
+	Recent   []recentWire
+	Hint     string
+}
+
+type langChangesWire struct {
+	Cnt int
+	Prv []struct{ KID, K, NS, T, St string }
+}
+
+type recentWire struct {
+	ID, Tp, St string
+	At         flexTime
+	NK, UK, TF int
 }
 
 // PendingChanges reads what waits to be published, with getPendingChanges.
@@ -159,33 +156,24 @@ func PendingChanges(ctx context.Context, c Caller, project string) (*translation
 	if err := checkProject(project); err != nil {
 		return nil, err
 	}
-	var w pendingWire
-	raw, err := call(ctx, c, "getPendingChanges", projectArgs{project}, &w)
-	if err != nil {
-		return nil, err
-	}
-	r := &translations.PendingChanges{
-		Project: w.Prj, HasChanges: w.HasChg,
-		Summary:     translations.PendingSummary{Translations: w.Sum.Tr, DeletedKeys: w.Sum.DelK, LanguageChanges: w.Sum.LngChg, Total: w.Sum.Tot},
-		Destination: w.PubDst, NoPublishReason: w.NoPubRsn, Hint: w.Hint, Raw: raw,
-	}
-	if w.ByLng != nil {
-		r.ByLanguage = make(map[string]translations.LanguageChanges, len(w.ByLng))
-		for lang, l := range w.ByLng {
-			lc := translations.LanguageChanges{Count: l.Cnt}
-			for _, p := range l.Prv {
-				lc.Preview = append(lc.Preview, translations.PendingTranslation{KeyID: p.KID, Name: p.K, Namespace: p.NS, Text: p.T, Status: p.St})
-			}
-			r.ByLanguage[lang] = lc
+	return result(ctx, c, "getPendingChanges", projectArgs{project}, func(w *pendingWire, raw json.RawMessage) *translations.PendingChanges {
+		return &translations.PendingChanges{
+			Project: w.Prj, HasChanges: w.HasChg,
+			Summary:     translations.PendingSummary{Translations: w.Sum.Tr, DeletedKeys: w.Sum.DelK, LanguageChanges: w.Sum.LngChg, Total: w.Sum.Tot},
+			Destination: w.PubDst, NoPublishReason: w.NoPubRsn, Hint: w.Hint, Raw: raw,
+			ByLanguage: eachValue(w.ByLng, func(l langChangesWire) translations.LanguageChanges {
+				return translations.LanguageChanges{Count: l.Cnt, Preview: each(l.Prv, func(p struct{ KID, K, NS, T, St string }) translations.PendingTranslation {
+					return translations.PendingTranslation{KeyID: p.KID, Name: p.K, Namespace: p.NS, Text: p.T, Status: p.St}
+				})}
+			}),
+			DeletedKeys: each(w.DelK, func(d struct{ KID, K, NS, Src string }) translations.PendingDeletion {
+				return translations.PendingDeletion{KeyID: d.KID, Name: d.K, Namespace: d.NS, SourceText: d.Src}
+			}),
+			Recent: each(w.Recent, func(p recentWire) translations.RecentPublish {
+				return translations.RecentPublish{ID: p.ID, Type: p.Tp, Status: p.St, At: p.At.Time, NewKeys: p.NK, UpdatedKeys: p.UK, Files: p.TF}
+			}),
 		}
-	}
-	for _, d := range w.DelK {
-		r.DeletedKeys = append(r.DeletedKeys, translations.PendingDeletion{KeyID: d.KID, Name: d.K, Namespace: d.NS, SourceText: d.Src})
-	}
-	for _, p := range w.Recent {
-		r.Recent = append(r.Recent, translations.RecentPublish{ID: p.ID, Type: p.Tp, Status: p.St, At: p.At.Time, NewKeys: p.NK, UpdatedKeys: p.UK, Files: p.TF})
-	}
-	return r, nil
+	})
 }
 
 type selectionWire struct {
@@ -221,16 +209,13 @@ func Publish(ctx context.Context, c Caller, project string, opt translations.Pub
 		}
 		args.Translations = append(args.Translations, selectionWire{KeyID: s.KeyID, LanguageCode: s.Language})
 	}
-	var w publishWire
-	raw, err := call(ctx, c, "publishTranslations", args, &w)
-	if err != nil {
-		return nil, err
-	}
-	return &translations.PublishResult{
-		Success: w.Success, Published: w.Published, SyncIDs: w.SyncJobIDs,
-		DeletedKeysProcessed: w.DeletedKeysProcessed, LanguageChangesProcessed: w.LanguageChangesProcessed,
-		Repositories: present(w.Repositories), Message: w.Message, Hint: w.Hint, Raw: raw,
-	}, nil
+	return result(ctx, c, "publishTranslations", args, func(w *publishWire, raw json.RawMessage) *translations.PublishResult {
+		return &translations.PublishResult{
+			Success: w.Success, Published: w.Published, SyncIDs: w.SyncJobIDs,
+			DeletedKeysProcessed: w.DeletedKeysProcessed, LanguageChangesProcessed: w.LanguageChangesProcessed,
+			Repositories: present(w.Repositories), Message: w.Message, Hint: w.Hint, Raw: raw,
+		}
+	})
 }
 
 type syncWire struct {
@@ -245,18 +230,18 @@ type syncWire struct {
 	Hint       string
 }
 
-func (w *syncWire) sync(raw json.RawMessage) translations.Sync {
-	s := translations.Sync{
+func (w *syncWire) sync(raw json.RawMessage) *translations.Sync {
+	s := &translations.Sync{
 		ID: w.ID, Type: translations.SyncType(w.Tp), Status: translations.SyncStatus(w.St),
 		StartedAt: w.StAt.Time, CompletedAt: w.CpAt.Time, Error: w.ErrMsg,
 		KeysProcessed: int(w.Meta.KP), Files: int(w.Meta.TF), FilesProcessed: int(w.Meta.PF),
 		Log: w.Log, Hint: w.Hint, Raw: raw,
+		AffectedKeys: each(w.AffK, func(a struct{ K, Act string }) translations.AffectedKey {
+			return translations.AffectedKey{Name: a.K, Action: a.Act}
+		}),
 	}
 	if w.TrigBy != nil {
 		s.TriggeredBy = &translations.Person{Name: w.TrigBy.Nm, Image: w.TrigBy.Img}
-	}
-	for _, a := range w.AffK {
-		s.AffectedKeys = append(s.AffectedKeys, translations.AffectedKey{Name: a.K, Action: a.Act})
 	}
 	return s
 }
@@ -287,19 +272,15 @@ func ListSyncs(ctx context.Context, c Caller, project string, opt translations.L
 	); err != nil {
 		return nil, err
 	}
-	var w getSyncsWire
 	args := getSyncsArgs{Project: project, Limit: opt.Limit, Status: string(opt.Status), Type: string(opt.Type)}
-	raw, err := call(ctx, c, "getSyncs", args, &w)
-	if err != nil {
-		return nil, err
-	}
-	r := &translations.SyncList{Project: w.Prj, Total: w.Tot, Message: w.Msg, Raw: raw}
-	for _, sr := range w.Sy {
-		var sw syncWire
-		_ = decode("getSyncs", sr, &sw)
-		r.Syncs = append(r.Syncs, sw.sync(sr))
-	}
-	return r, nil
+	return result(ctx, c, "getSyncs", args, func(w *getSyncsWire, raw json.RawMessage) *translations.SyncList {
+		return &translations.SyncList{Project: w.Prj, Total: w.Tot, Message: w.Msg, Raw: raw,
+			Syncs: each(w.Sy, func(raw json.RawMessage) translations.Sync {
+				var sw syncWire
+				_ = decode("getSyncs", raw, &sw)
+				return *sw.sync(raw)
+			})}
+	})
 }
 
 type getSyncArgs struct {
@@ -307,7 +288,7 @@ type getSyncArgs struct {
 	WaitMs *int   `json:"waitMs,omitempty"`
 }
 
-// Sync reads a sync job with getSync, at once.
+// GetSync reads a sync job with getSync, at once.
 func GetSync(ctx context.Context, c Caller, id string) (*translations.Sync, error) {
 	if id == "" {
 		return nil, apierr.ArgumentError("sync id", "is empty")
@@ -316,13 +297,7 @@ func GetSync(ctx context.Context, c Caller, id string) (*translations.Sync, erro
 }
 
 func getSync(ctx context.Context, c Caller, id string, waitMs *int) (*translations.Sync, error) {
-	var w syncWire
-	raw, err := call(ctx, c, "getSync", getSyncArgs{SyncID: id, WaitMs: waitMs}, &w)
-	if err != nil {
-		return nil, err
-	}
-	s := w.sync(raw)
-	return &s, nil
+	return result(ctx, c, "getSync", getSyncArgs{SyncID: id, WaitMs: waitMs}, (*syncWire).sync)
 }
 
 // minPollSpacing is the least time between two long-polls of WaitSync: a
@@ -382,15 +357,12 @@ func CancelSync(ctx context.Context, c Caller, project, id string) (*translation
 	if err := cmp.Or(checkProject(project), required("sync id", id)); err != nil {
 		return nil, err
 	}
-	var w cancelWire
-	raw, err := call(ctx, c, "cancelSync", cancelSyncArgs{Project: project, SyncID: id}, &w)
-	if err != nil {
-		return nil, err
-	}
-	return &translations.CancelResult{
-		ID: w.ID, Cancelled: w.Can, PreviousStatus: translations.SyncStatus(w.Prev),
-		Reason: translations.CancelReason(w.Rsn), Hint: w.Hint, Raw: raw,
-	}, nil
+	return result(ctx, c, "cancelSync", cancelSyncArgs{Project: project, SyncID: id}, func(w *cancelWire, raw json.RawMessage) *translations.CancelResult {
+		return &translations.CancelResult{
+			ID: w.ID, Cancelled: w.Can, PreviousStatus: translations.SyncStatus(w.Prev),
+			Reason: translations.CancelReason(w.Rsn), Hint: w.Hint, Raw: raw,
+		}
+	})
 }
 
 type contextArgs struct {
@@ -435,33 +407,30 @@ func TranslationContext(ctx context.Context, c Caller, project string, opt trans
 	if err := cmp.Or(nonEmpty("KeyIDs", opt.KeyIDs), between("MatchesPerKey", opt.MatchesPerKey, 1, 20)); err != nil {
 		return nil, err
 	}
-	var w contextWire
 	args := contextArgs{Project: project, Keys: opt.KeyIDs, KPerKey: opt.MatchesPerKey, Languages: opt.Languages}
-	raw, err := call(ctx, c, "getTranslationContext", args, &w)
-	if err != nil {
-		return nil, err
-	}
-	r := &translations.Context{
-		Project: w.Prj, SourceLanguage: w.Src, TargetLanguages: w.Tgt, Instructions: w.Inst,
-		GlossaryTotal: w.Glt, Hint: w.Hint, Raw: raw,
-	}
-	if w.Ctx != nil {
-		r.Description, r.Audience, r.Category = w.Ctx.D, w.Ctx.Aud, w.Ctx.Cat
-		if len(w.Ctx.Tone) > 0 && string(w.Ctx.Tone) != "null" {
-			r.Tone = w.Ctx.Tone
+	return result(ctx, c, "getTranslationContext", args, func(w *contextWire, raw json.RawMessage) *translations.Context {
+		r := &translations.Context{
+			Project: w.Prj, SourceLanguage: w.Src, TargetLanguages: w.Tgt, Instructions: w.Inst,
+			GlossaryTotal: w.Glt, Hint: w.Hint, Raw: raw,
 		}
-	}
-	for _, g := range w.Gl {
-		r.Glossary = append(r.Glossary, translations.Term{Term: g.T, Type: g.Tp, Description: g.D, DoNotTranslate: g.Mnt, Translations: g.Tr})
-	}
-	for _, rule := range w.Rules {
-		km := translations.KeyMatches{KeyID: rule.ID, Name: rule.K}
-		for _, s := range rule.Sim {
-			km.Similar = append(km.Similar, translations.Match{Type: s.Tp, Content: s.C, Score: s.S, Language: s.L})
+		for _, g := range w.Gl {
+			r.Glossary = append(r.Glossary, translations.Term{Term: g.T, Type: g.Tp, Description: g.D, DoNotTranslate: g.Mnt, Translations: g.Tr})
 		}
-		r.Matches = append(r.Matches, km)
-	}
-	return r, nil
+		for _, rule := range w.Rules {
+			km := translations.KeyMatches{KeyID: rule.ID, Name: rule.K}
+			for _, s := range rule.Sim {
+				km.Similar = append(km.Similar, translations.Match{Type: s.Tp, Content: s.C, Score: s.S, Language: s.L})
+			}
+			r.Matches = append(r.Matches, km)
+		}
+		if w.Ctx != nil {
+			r.Description, r.Audience, r.Category = w.Ctx.D, w.Ctx.Aud, w.Ctx.Cat
+			if len(w.Ctx.Tone) > 0 && string(w.Ctx.Tone) != "null" {
+				r.Tone = w.Ctx.Tone
+			}
+		}
+		return r
+	})
 }
 
 type languageWire struct {
@@ -507,19 +476,16 @@ func ProposeLanguages(ctx context.Context, c Caller, project string, ls []transl
 	for i, l := range ls {
 		args.Languages[i] = languageWire{LanguageCode: l.Code, Status: string(l.Status)}
 	}
-	var w proposeWire
-	raw, err := call(ctx, c, "proposeLanguages", args, &w)
-	if err != nil {
-		return nil, err
-	}
-	r := &translations.ProposeLanguagesResult{
-		Success: w.Success, Added: w.Added, Skipped: w.Skipped, Project: w.Project,
-		Pending: w.PendingPublish.pending(), Hint: w.Hint, Raw: raw,
-	}
-	for _, x := range w.Results {
-		r.Results = append(r.Results, translations.LanguageResult{Code: x.LanguageCode, Status: translations.LanguageStatus(x.Status), Added: x.Added})
-	}
-	return r, nil
+	return result(ctx, c, "proposeLanguages", args, func(w *proposeWire, raw json.RawMessage) *translations.ProposeLanguagesResult {
+		r := &translations.ProposeLanguagesResult{
+			Success: w.Success, Added: w.Added, Skipped: w.Skipped, Project: w.Project,
+			Pending: w.PendingPublish.pending(), Hint: w.Hint, Raw: raw,
+		}
+		for _, x := range w.Results {
+			r.Results = append(r.Results, translations.LanguageResult{Code: x.LanguageCode, Status: translations.LanguageStatus(x.Status), Added: x.Added})
+		}
+		return r
+	})
 }
 
 type editWire struct {
@@ -559,20 +525,17 @@ func ProposeLanguageEdits(ctx context.Context, c Caller, project string, es []tr
 		}
 		args.Edits[i] = editWire{LanguageCode: e.Code, NewStatus: string(e.NewStatus)}
 	}
-	var w editLanguagesWire
-	raw, err := call(ctx, c, "proposeLanguageEdits", args, &w)
-	if err != nil {
-		return nil, err
-	}
-	r := &translations.ProposeLanguageEditsResult{
-		Success: w.Success, NotFound: w.NotFound, Project: w.Project,
-		Pending: w.PendingPublish.pending(), Hint: w.Hint, Raw: raw,
-	}
-	for _, x := range w.Results {
-		r.Results = append(r.Results, translations.LanguageEditResult{
-			Code: x.LanguageCode, PreviousStatus: translations.LanguageStatus(x.PreviousStatus),
-			NewStatus: translations.LanguageStatus(x.NewStatus), Changed: x.Changed,
-		})
-	}
-	return r, nil
+	return result(ctx, c, "proposeLanguageEdits", args, func(w *editLanguagesWire, raw json.RawMessage) *translations.ProposeLanguageEditsResult {
+		r := &translations.ProposeLanguageEditsResult{
+			Success: w.Success, NotFound: w.NotFound, Project: w.Project,
+			Pending: w.PendingPublish.pending(), Hint: w.Hint, Raw: raw,
+		}
+		for _, x := range w.Results {
+			r.Results = append(r.Results, translations.LanguageEditResult{
+				Code: x.LanguageCode, PreviousStatus: translations.LanguageStatus(x.PreviousStatus),
+				NewStatus: translations.LanguageStatus(x.NewStatus), Changed: x.Changed,
+			})
+		}
+		return r
+	})
 }
