@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"unicode/utf8"
@@ -65,7 +66,8 @@ func batch(field string, n, most int, what string) error {
 // checkValues checks custom field values: named, and each encodes to
 // JSON (the request would fail later, less clearly, otherwise).
 func checkValues(field string, m map[string]any) error {
-	for name, v := range m {
+	for _, name := range slices.Sorted(maps.Keys(m)) { // the same error every time
+		v := m[name]
 		if name == "" {
 			return apierr.ArgumentError(field, "has a field with an empty name")
 		}

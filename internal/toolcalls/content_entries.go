@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"maps"
 	"slices"
 	"strings"
 
@@ -248,7 +249,8 @@ func translationsArg(field string, ts map[string]content.LanguageValues) (map[st
 		return nil, nil
 	}
 	out := make(map[string]languageValuesArg, len(ts))
-	for lang, v := range ts {
+	for _, lang := range slices.Sorted(maps.Keys(ts)) { // the same error every time
+		v := ts[lang]
 		f := fmt.Sprintf("%s[%q]", field, lang)
 		if lang == "" {
 			return nil, apierr.ArgumentError(field, "has an empty language code")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/locsvc/partner-go/content"
@@ -84,5 +85,40 @@ func TestEntryChecksStopAtTheFirstRefusal(t *testing.T) {
 	_, err = toolcalls.UpdateEntry(t.Context(), c, "acme/web", "e-1", content.EntryUpdate{Status: "bogus", Fields: fields})
 	if !errors.Is(err, apierr.ErrInvalidArgument) {
 		t.Errorf("UpdateEntry with a bogus status: err = %v, want invalid argument", err)
+	}
+}
+
+// TestEntryTranslationsRefusedInOrder: of several bad translations, the
+// error names the first by language code, every time.
+func TestEntryTranslationsRefusedInOrder(t *testing.T) {
+	c := callerFunc(func(context.Context, string, any) ([]byte, error) {
+		t.Fatal("a request was sent")
+		return nil, nil
+	})
+	e := content.NewEntry{Model: "page", Title: "Home", Slug: "home", Translations: map[string]content.LanguageValues{
+		"fr": {}, "de": {}, "it": {}, "es": {}, "nl": {}, "pt": {},
+	}}
+	for range 50 {
+		_, err := toolcalls.CreateEntry(t.Context(), c, "acme/web", e)
+		if !errors.Is(err, apierr.ErrInvalidArgument) || !strings.Contains(err.Error(), `Translations["de"]`) {
+			t.Fatalf("err = %v, want the first language in order, de", err)
+		}
+	}
+}
+
+// TestFieldValuesRefusedInOrder: of several values that do not encode, the
+// error names the first by field name, every time.
+func TestFieldValuesRefusedInOrder(t *testing.T) {
+	c := callerFunc(func(context.Context, string, any) ([]byte, error) {
+		t.Fatal("a request was sent")
+		return nil, nil
+	})
+	bad := func() {}
+	fields := map[string]any{"zeta": bad, "alpha": bad, "mid": bad, "omega": bad, "beta": bad}
+	for range 50 {
+		_, err := toolcalls.CreateEntry(t.Context(), c, "acme/web", content.NewEntry{Model: "page", Title: "Home", Slug: "home", Fields: fields})
+		if !errors.Is(err, apierr.ErrInvalidArgument) || !strings.Contains(err.Error(), `Fields["alpha"]`) {
+			t.Fatalf("err = %v, want the first field in order, alpha", err)
+		}
 	}
 }
