@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -90,13 +89,18 @@ func TestPublicTypesHaveNoWireNames(t *testing.T) {
 		listed[reflect.TypeOf(v).String()] = true
 	}
 	for _, dir := range []string{"keys", "translations", "content"} {
-		pkgs, err := parser.ParseDir(token.NewFileSet(), filepath.Join("..", "..", dir), func(fi fs.FileInfo) bool {
-			return !strings.HasSuffix(fi.Name(), "_test.go")
-		}, 0)
+		files, err := filepath.Glob(filepath.Join("..", "..", dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, f := range pkgs[dir].Files {
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, d := range f.Decls {
 				g, ok := d.(*ast.GenDecl)
 				if !ok {
