@@ -213,7 +213,7 @@ func (c *call) unauthorized(code, msg string) {
 
 // Token kinds an endpoint accepts.
 const (
-	anyToken          = TokenNone // either kind, as endpoint 1
+	anyToken          = TokenNone // either kind, as GET /me takes
 	accessToken       = TokenAccess
 	installationToken = TokenInstallation
 )
@@ -339,14 +339,14 @@ func (c *call) serveAPI() {
 	serve(c, param)
 }
 
-// Endpoint 1.
+// GET /api/oauth-client/me.
 func (c *call) me(string) {
 	if g := c.authorize(anyToken, ""); g != nil {
 		c.json(http.StatusOK, g.User)
 	}
 }
 
-// Endpoint 2.
+// GET /api/oauth-client/organizations.
 func (c *call) listOrganizations(string) {
 	g := c.authorize(installationToken, ScopeOrgRead)
 	if g == nil {
@@ -361,7 +361,7 @@ func (c *call) listOrganizations(string) {
 	}{orgs})
 }
 
-// Endpoint 3.
+// GET /api/oauth-client/organizations/<org_id>/projects.
 func (c *call) listProjects(orgID string) {
 	g := c.authorize(installationToken, ScopeProjectsRead)
 	if g == nil {
@@ -397,7 +397,7 @@ func (g *grant) hasOrg(id string) bool {
 	return slices.ContainsFunc(g.Organizations, func(o Organization) bool { return o.ID == id })
 }
 
-// Endpoint 4.
+// POST /api/oauth-client/v1/projects.
 func (c *call) createProject(string) {
 	g := c.authorize(installationToken, ScopeProjectsWrite)
 	if g == nil {
@@ -444,7 +444,7 @@ func (c *call) createProject(string) {
 	c.json(http.StatusCreated, p)
 }
 
-// Endpoint 5.
+// GET /api/oauth-client/v1/projects/<project_id>.
 func (c *call) getProject(id string) {
 	g := c.authorize(installationToken, ScopeProjectsRead)
 	if g == nil {
@@ -467,7 +467,7 @@ func (c *call) getProject(id string) {
 	c.json(http.StatusOK, out)
 }
 
-// Endpoint 6.
+// POST /api/oauth-client/v1/projects/<project_id>/languages.
 func (c *call) addLanguage(projectID string) {
 	g := c.authorize(installationToken, ScopeProjectsWrite)
 	if g == nil {
@@ -504,7 +504,7 @@ func (c *call) addLanguage(projectID string) {
 	}
 }
 
-// Endpoint 8.
+// POST /api/oauth-client/installations/<grantId>/tokens.
 func (c *call) mint(grantID string) {
 	g := c.authorize(accessToken, "")
 	if g == nil {
@@ -528,7 +528,7 @@ func (c *call) mint(grantID string) {
 		org = g.Organizations[0].ID
 	}
 	s.mu.Unlock()
-	// The documented answer (service-notes.md section 3); project_ids [] =
+	// The documented answer (the service's public documentation); project_ids [] =
 	// every project of the organization.
 	c.json(http.StatusCreated, struct {
 		Token          string   `json:"installation_token"`
@@ -560,7 +560,7 @@ func (c *call) readJSON(v any) bool {
 	return true
 }
 
-// serveAuth serves the token endpoint, endpoint 7, and the authorize
+// serveAuth serves the token endpoint and the authorize
 // endpoint.
 func (c *call) serveAuth() {
 	switch c.r.URL.Path {

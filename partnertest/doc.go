@@ -18,10 +18,10 @@
 // paths, Content-Type, JSON bodies (one object and nothing after it), the
 // token endpoint's form fields and client credentials (in the form body
 // only), which kind of token each endpoint takes (an installation token for
-// endpoints 2 to 6, the grant's own access token for endpoint 8, either for
-// endpoint 1), token expiry, grant revocation, the organization of each
-// resource, and the uniqueness of project slugs per organization. Endpoint
-// 8 answers with the fields the service documents (installation_token,
+// the resource endpoints, the grant's own access token for the mint, either
+// for GET /me), token expiry, grant revocation, the organization of each
+// resource, and the uniqueness of project slugs per organization. The mint
+// answers with the fields the service documents (installation_token,
 // token_type, expires_at, expires_in, organization_id, project_ids and the
 // token's scopes).
 //
@@ -32,7 +32,7 @@
 //	401 invalid_token         no token, an unknown, expired or wrong-kind token
 //	403 missing_scope         the token lacks a scope; "required" names it
 //	403 wrong_organization    the resource is in an organization the grant does not cover
-//	404 grant_not_found       endpoint 8 for a grant its access token does not belong to
+//	404 grant_not_found       the mint for a grant its access token does not belong to
 //	410 grant_revoked         the grant was revoked (by the user, the partner or reuse detection)
 //	429 rate_limited          over WithRateLimit's cap, with Retry-After
 //	400 invalid_grant         (token endpoint) a refresh token unknown, replaced or revoked;
@@ -107,7 +107,7 @@
 //
 // Each grant has its own refresh token; no refresh token is shared by two
 // grants. organization_id appears only inside "grants"; with one
-// organization the mint (endpoint 8) says it. A consent by the same user
+// organization the mint says it. A consent by the same user
 // for an organization they already have a live grant for updates that
 // grant in place (same grant_id, the new scopes, a new refresh token; the
 // old one is refused), the documentation's main reading; after a

@@ -53,7 +53,7 @@ const (
 	TokenUnknown
 	// TokenAccess: an access token from the token endpoint.
 	TokenAccess
-	// TokenInstallation: an installation token from endpoint 8.
+	// TokenInstallation: an installation token from the mint (POST /installations/<grant>/tokens).
 	TokenInstallation
 )
 

@@ -140,8 +140,8 @@ func (c *call) readRPC() {
 	}
 }
 
-// serveMCP serves an MCP listener as mcp-tools.md describes the service's
-// translation and content servers.
+// serveMCP serves an MCP listener as the service's published translation
+// and content servers behave.
 func (c *call) serveMCP() {
 	c.w.Header().Set("Access-Control-Allow-Origin", "*")
 	if c.r.Method == http.MethodOptions {

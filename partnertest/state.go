@@ -65,7 +65,7 @@ func DefaultScopes() []string {
 	}
 }
 
-// A User is the identity a grant acts for, as endpoint 1 returns it.
+// A User is the identity a grant acts for, as GET /me returns it.
 type User struct {
 	ID      string  `json:"id"`
 	Email   string  `json:"email"`
@@ -79,14 +79,14 @@ type Account struct {
 	Name string `json:"name"`
 }
 
-// An Organization owns projects; endpoint 2 lists those a grant may use.
+// An Organization owns projects; GET /organizations lists those a grant may use.
 type Organization struct {
 	ID   string `json:"id"`
 	Slug string `json:"slug"`
 	Name string `json:"name"`
 }
 
-// A Project is a project as endpoints 3 to 5 return it.
+// A Project is a project as the project endpoints return it.
 type Project struct {
 	ID              string     `json:"id"`
 	OrganizationID  string     `json:"organizationId"`
@@ -98,7 +98,7 @@ type Project struct {
 	CreatedAt       time.Time  `json:"createdAt"`
 }
 
-// A Language is a project's target language, as endpoint 6 returns it.
+// A Language is a project's target language, as POST .../languages returns it.
 type Language struct {
 	Code string `json:"code"`
 	Name string `json:"name"`
@@ -107,14 +107,14 @@ type Language struct {
 // A Grant is a user's connection of the partner application, as a test sees
 // it right after the code exchange.
 type Grant struct {
-	// ID is the grant id, for endpoint 8's path.
+	// ID is the grant id, for the mint's path.
 	ID string
 	// RefreshToken is what the code exchange would have returned; trade it
 	// for an access token at the token endpoint.
 	RefreshToken string
-	// User is who granted access; endpoint 1 returns it.
+	// User is who granted access; GET /me returns it.
 	User User
-	// Organizations are the organizations granted, in order. Endpoint 4
+	// Organizations are the organizations granted, in order. POST /v1/projects
 	// creates projects in the first one.
 	Organizations []Organization
 	// Scopes are the scopes granted. An installation token carries the
@@ -136,7 +136,7 @@ type grantConfig struct {
 }
 
 // WithScopes grants exactly these scopes instead of AllScopes (see also
-// DefaultScopes). With none, the grant can call only endpoints 1 and 8.
+// DefaultScopes). With none, the grant can call only GET /me and the mint.
 func WithScopes(scopes ...string) GrantOption {
 	return func(c *grantConfig) { c.scopes = slices.Clone(scopes) }
 }
@@ -154,7 +154,7 @@ func WithOrganizations(orgs ...Organization) GrantOption {
 // IssueAccessToken and IssueInstallationToken are not counted.
 type Counts struct {
 	// Refreshes counts access tokens issued for a refresh token, and
-	// Mints installation tokens issued by endpoint 8.
+	// Mints installation tokens issued by the mint.
 	Refreshes int
 	Mints     int
 	// Exchanges counts grants issued or renewed by the code exchange: one
@@ -414,7 +414,7 @@ func (s *Server) IssueAccessToken(grantID string) string {
 }
 
 // IssueInstallationToken returns a new installation token for the grant,
-// as endpoint 8 would, without a request. It is not counted in Counts.
+// as the mint would, without a request. It is not counted in Counts.
 func (s *Server) IssueInstallationToken(grantID string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
