@@ -171,3 +171,38 @@ func TestToolsListStopsOnACursorCycle(t *testing.T) {
 		t.Errorf("%d tools, want the 3 pages' tools", len(tools))
 	}
 }
+
+// TestEventStreamAnswersReadAsTheGoSDKReadsThem: an event-stream answer is
+// checked with the go-sdk's framing, so an answer the go-sdk can use is
+// not refused, and one it would choke on (ending the connection) or skip
+// is refused for this call only.
+func TestEventStreamAnswersReadAsTheGoSDKReadsThem(t *testing.T) {
+	const resp = `{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"{}"}]}}`
+	const notif = `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`
+	for _, tc := range []struct {
+		name, body string
+		usable     bool
+	}{
+		{"a blank line of CR CR LF", "data: " + notif + "\n\r\r\ndata: " + resp + "\n\n", true},
+		{"named message, data over two lines", "event: message\ndata: {\"jsonrpc\":\"2.0\",\ndata:  \"id\":%s,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"{}\"}]}}\n\n", true},
+		{"a comment, no final blank line", ": ping\ndata: " + resp, true},
+		{"a data line without a colon", "data\n\ndata: " + resp + "\n\n", false},
+		{"the response in an event of another name", "event: other\ndata: " + resp + "\n\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := connected(t)
+			answerOnCall(f, http.StatusOK, "text/event-stream", tc.body)
+			_, err := f.sess.Call(t.Context(), "listKeys", nil)
+			if tc.usable && err != nil {
+				t.Fatalf("err = %v, want the answer used", err)
+			}
+			if !tc.usable && !errors.Is(err, apierr.ErrUnexpectedResponse) {
+				t.Fatalf("err = %v, want ErrUnexpectedResponse", err)
+			}
+			f.srv.SetFault(nil)
+			if _, err := f.sess.Call(t.Context(), "listKeys", nil); err != nil {
+				t.Errorf("next call: %v", err)
+			}
+		})
+	}
+}

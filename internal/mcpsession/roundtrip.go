@@ -18,10 +18,8 @@ import (
 	"github.com/locsvc/partner-go/internal/transport"
 )
 
-// roundTripper is the one layer under the go-sdk (see the package doc):
-// each POST goes through the request path, as a read-only call when the
-// message may be sent again, and a 2xx answer is checked before the go-sdk
-// sees it.
+// roundTripper is the one layer under the go-sdk: each POST goes through
+// the request path, and a 2xx answer is checked before the go-sdk sees it.
 type roundTripper struct{ s *Session }
 
 // failure carries the SDK's typed error through the go-sdk, which wraps
@@ -32,14 +30,10 @@ func (f *failure) Error() string { return f.err.Error() }
 
 // message is what the layer reads of a JSON-RPC message.
 type message struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params struct {
-		Name string `json:"name"`
-	} `json:"params"`
-	Result struct {
-		ProtocolVersion string `json:"protocolVersion"`
-	} `json:"result"`
+	ID     json.RawMessage                  `json:"id"`
+	Method string                           `json:"method"`
+	Params struct{ Name string }            `json:"params"`
+	Result struct{ ProtocolVersion string } `json:"result"`
 }
 
 // RoundTrip implements http.RoundTripper.
@@ -66,7 +60,7 @@ func (t roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		case ae.StatusCode == http.StatusNotFound && req.Header.Get("Mcp-Session-Id") != "":
 			// The server forgot a session it gave out: the go-sdk turns
 			// this into ErrSessionMissing, and the Session reconnects.
-			return answer(req, http.StatusNotFound, nil, ae.Body), nil
+			return answer(req, http.StatusNotFound, http.Header{}, ae.Body), nil
 		case msg.Method == "initialize" && ae.WrongURL():
 			err = s.misconfigured(err)
 		}
@@ -89,7 +83,10 @@ func check(msg message, resp transport.Response) string {
 	case "application/json":
 		events = [][]byte{resp.Body}
 	case "text/event-stream":
-		events = sseData(resp.Body)
+		var ok bool
+		if events, ok = sseData(resp.Body); !ok {
+			return "the answer is not a well-formed event stream"
+		}
 	default:
 		return fmt.Sprintf("the answer is %s, not JSON-RPC", apierr.Quote(cmp.Or(ct, "without a Content-Type")))
 	}
@@ -116,22 +113,36 @@ func check(msg message, resp transport.Response) string {
 	return "the answer holds no response to the call"
 }
 
-// sseData returns the data of each event of an event stream: its "data:"
-// lines joined by newlines.
-func sseData(body []byte) [][]byte {
-	var events [][]byte
-	for event := range strings.SplitSeq(strings.ReplaceAll(string(body), "\r\n", "\n"), "\n\n") {
-		var data []string
-		for line := range strings.SplitSeq(event, "\n") {
-			if v, ok := strings.CutPrefix(line, "data:"); ok {
-				data = append(data, strings.TrimPrefix(v, " "))
-			}
-		}
-		if data != nil {
+// sseData returns the data of each message event of an event stream,
+// framed as the go-sdk frames it; ok is false for a line without a ':', on
+// which the go-sdk would end the connection.
+func sseData(body []byte) (events [][]byte, ok bool) {
+	var data []string
+	name := ""
+	end := func() {
+		if data != nil && (name == "" || name == "message") {
 			events = append(events, []byte(strings.Join(data, "\n")))
 		}
+		data, name = nil, ""
 	}
-	return events
+	for line := range strings.Lines(string(body)) {
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			end()
+			continue
+		}
+		field, value, found := strings.Cut(line, ":")
+		switch {
+		case !found:
+			return nil, false
+		case field == "event":
+			name = strings.TrimSpace(value)
+		case field == "data":
+			data = append(data, strings.TrimSpace(value))
+		}
+	}
+	end()
+	return events, true
 }
 
 // unusable is the error for a 2xx answer that cannot be used: on the
@@ -161,9 +172,6 @@ func (s *Session) misconfigured(err error) error {
 
 // answer is the response the go-sdk reads: the body already read in full.
 func answer(req *http.Request, status int, h http.Header, body []byte) *http.Response {
-	if h == nil {
-		h = make(http.Header)
-	}
 	return &http.Response{
 		Status: fmt.Sprintf("%d %s", status, http.StatusText(status)), StatusCode: status,
 		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: h,

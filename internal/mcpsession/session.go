@@ -57,12 +57,11 @@ type Session struct {
 	retiring sync.WaitGroup
 }
 
-// dial is a connect in progress, which other callers wait for. ctxErr:
-// the dialer's own context ended, so a waiter tries again.
+// dial is a connect in progress, which other callers wait for.
 type dial struct {
 	done   chan struct{}
 	err    error
-	ctxErr bool
+	ctxErr bool // the dialer's own context ended: a waiter tries again
 }
 
 // New returns a Session for cfg. It sends nothing until the first call.
@@ -192,9 +191,7 @@ func (s *Session) ReadOnly(tool string) bool {
 // exchange is sent again on the new one only when it cannot have run (the
 // server no longer knew the session) or when retry allows it.
 func (s *Session) do(ctx context.Context, name string, retry bool, fn func(context.Context, *mcp.ClientSession) error) error {
-	// Close ends the exchange: the go-sdk's Close waits for calls in
-	// flight, and a long-poll or a hung server would hold it.
-	ctx, cancel := context.WithCancelCause(ctx)
+	ctx, cancel := context.WithCancelCause(ctx) // ended by Close too (see stopped)
 	defer cancel(nil)
 	defer context.AfterFunc(s.stopped, func() { cancel(ErrClosed) })()
 	for try := 0; ; try++ {
@@ -321,8 +318,7 @@ func (s *Session) retire(cs *mcp.ClientSession) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cur == cs {
-		s.cur = nil
-		s.retireLocked(cs)
+		s.drainLocked()
 	}
 }
 

@@ -582,13 +582,12 @@ type tokenError struct{ err error }
 func (e *tokenError) Error() string { return e.err.Error() }
 func (e *tokenError) Unwrap() error { return e.err }
 
-// Refusals is one token source's memory for the 401 rule, alike for
-// REST, MCP and HTTPClient requests: a 401 drops the refused token and the
-// request is replayed once with a new one; a new token refused too is
-// remembered for that endpoint, so that its next 401 costs no mint, and an
-// MCP endpoint is not sent that token again (ErrMCPUnauthorized at once).
-// Another answer from the endpoint, or a new token, ends the memory. The
-// zero value is ready to use.
+// Refusals is one token source's memory for the 401 rule, alike for REST,
+// MCP and HTTPClient: a 401 drops the refused token and the request is
+// replayed once with a new one; a new token refused too is remembered for
+// that endpoint, so that its next 401 costs no mint and an MCP endpoint is
+// not sent it again (ErrMCPUnauthorized at once). Another answer from the
+// endpoint, or a new token, ends the memory. The zero value is ready.
 type Refusals struct {
 	mu   sync.Mutex
 	m    map[string]refusal // endpoint -> the token it refused after a re-mint
