@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"container/list"
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -269,7 +268,7 @@ func (p *Pool) Forget(grantID string) {
 // no goroutine behind: it waits for the token refreshes and mints in
 // flight, of evicted clients too (see Client.Close). Pool.Client returns
 // ErrClosed after it. Clients taken from the pool before keep working for
-// REST. It is safe to call more than once.
+// REST. It is safe to call more than once, and returns nil.
 func (p *Pool) Close() error {
 	p.mu.Lock()
 	p.closed = true
@@ -280,12 +279,11 @@ func (p *Pool) Close() error {
 	p.lru.Init()
 	clear(p.byID)
 	p.mu.Unlock()
-	var errs []error
 	for _, c := range cs {
-		errs = append(errs, c.Close())
+		c.Close()
 	}
 	_ = p.sh.ref.Wait(context.Background()) // each ends within RefreshTimeout
-	return errors.Join(errs...)
+	return nil
 }
 
 // Len returns how many grants' clients the pool holds.

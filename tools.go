@@ -3,7 +3,6 @@ package partner
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"iter"
 	"slices"
@@ -58,21 +57,20 @@ func (c *Client) session(server MCPServer) (*mcpsession.Session, error) {
 // in flight (one started ahead included) is waited for, not cut short: a
 // refresh cut short could spend a refresh token without saving the next
 // one. It ends within RefreshTimeout. REST calls keep working. It is safe
-// to call more than once.
+// to call more than once, and returns nil.
 func (c *Client) Close() error {
 	c.mcpMu.Lock()
 	ss := c.mcp
 	c.closed = true
 	c.mcpMu.Unlock()
-	var errs []error
 	for _, s := range ss {
 		if s != nil {
-			errs = append(errs, s.Close())
+			s.Close() // its connections close once their calls end
 		}
 	}
 	_ = c.install.Wait(context.Background()) // each ends within RefreshTimeout
 	_ = c.access.Wait(context.Background())
-	return errors.Join(errs...)
+	return nil
 }
 
 // drain lets go of the grant's MCP connection without closing the client:
