@@ -1,7 +1,6 @@
 package partner
 
 import (
-	"cmp"
 	"errors"
 	"time"
 
@@ -25,14 +24,19 @@ type APIError struct {
 	Method     string        // the request's method
 	Path       string        // the whole path requested (with the base URL's own path), without host or query
 	Body       []byte        // the start of the answer's body (at most 1 KiB), scrubbed of secrets
-	RetryAfter time.Duration // the delay the service asked for with Retry-After (on 429 or 503), or 0
+	RetryAfter time.Duration // the delay a 429 or 503 asked for with Retry-After (at most a day), or 0
 
 	err error // the error as the SDK made it, whose text Error returns; nil for one built by hand
 }
 
 // Error returns the error's one-line text, for example
 // "partner: GET /api/oauth-client/organizations: 410 grant_revoked".
-func (e *APIError) Error() string { return cmp.Or[error](e.err, e.internal()).Error() }
+func (e *APIError) Error() string {
+	if e.err != nil {
+		return e.err.Error()
+	}
+	return e.internal().Error()
+}
 
 // Is reports whether the answer belongs to the sentinel class target (see
 // APIError), so that errors.Is works on an *APIError built by hand too.
@@ -75,7 +79,10 @@ type MissingScopeError struct {
 // Error returns the error's one-line text, for example
 // "partner: POST /api/oauth-client/v1/projects: 403 missing_scope (required: projects:write)".
 func (e *MissingScopeError) Error() string {
-	return cmp.Or[error](e.err, &apierr.MissingScopeError{APIError: e.APIError.internal(), Required: e.Required}).Error()
+	if e.err != nil {
+		return e.err.Error()
+	}
+	return (&apierr.MissingScopeError{APIError: e.APIError.internal(), Required: e.Required}).Error()
 }
 
 // Unwrap returns the error the MissingScopeError was made from, or its
@@ -131,7 +138,12 @@ type ToolError struct {
 
 // Error returns the error's one-line text, for example
 // "partner: tool createKeys failed (conflict): CONFLICT: a.b is a parent".
-func (e *ToolError) Error() string { return cmp.Or[error](e.err, e.internal()).Error() }
+func (e *ToolError) Error() string {
+	if e.err != nil {
+		return e.err.Error()
+	}
+	return e.internal().Error()
+}
 
 // Is reports whether the failure's Kind belongs to the sentinel class
 // target (see ToolError), so that errors.Is works on a *ToolError built by

@@ -43,7 +43,8 @@ func call(ctx context.Context, c Caller, tool string, args, w any) (json.RawMess
 	return text, nil
 }
 
-// result calls tool and returns what to makes of its decoded answer.
+// result calls tool, decodes its answer into a W and returns what to
+// maps it to, given the answer's text as well.
 func result[W, R any](ctx context.Context, c Caller, tool string, args any, to func(*W, json.RawMessage) *R) (*R, error) {
 	var w W
 	raw, err := call(ctx, c, tool, args, &w)
