@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -38,15 +39,20 @@ const maxPublishTries = 5
 // defaultCooldown is waited when the service names no wait.
 const defaultCooldown = 30 * time.Second
 
+// ErrNotConfirmed is matched by the error of an Apply whose report lists
+// texts in NotConfirmed: the service may or may not have written them.
+// Make a new plan to see what is there; applying it writes the rest.
+var ErrNotConfirmed = errors.New("locales: not confirmed by the service")
+
 // ApplyOptions says how to apply a plan.
 type ApplyOptions struct {
 	// Concurrency is how many calls are in flight at once;
 	// 0 is DefaultConcurrency.
 	Concurrency int
 	// Publish publishes everything pending in the project once every
-	// write succeeded, including changes this push did not make (the
-	// service publishes a project as a whole). It needs the
-	// translations:publish scope. When the service answers with its
+	// write call succeeded and no text is left not confirmed, including
+	// changes this push did not make (the service publishes a project as
+	// a whole). It needs the translations:publish scope. When the service answers with its
 	// publish cooldown, Apply waits the time it names and tries again.
 	Publish bool
 	// Wait waits for the sync jobs of the publish to end (WaitSync) and
@@ -58,7 +64,8 @@ type ApplyOptions struct {
 }
 
 // A Report is what Apply did: per key, what it created, updated, deleted
-// and skipped, what failed and why, and the sync jobs of the publish. It
+// and skipped, what failed or is not confirmed and why, and the sync
+// jobs of the publish. It
 // encodes to JSON as it is.
 type Report struct {
 	Project string `json:"project"`
@@ -72,16 +79,22 @@ type Report struct {
 	// Skipped are texts not sent (the plan's Skipped) or that the service
 	// passed over (a key that exists, a key it blocks), with the reason.
 	Skipped []Item `json:"skipped,omitempty"`
-	// Failed are texts not written, with the reason. A push run again
-	// picks them up.
+	// Failed are texts not written, with the reason: the service refused
+	// them, or they were not sent. A push run again picks them up.
 	Failed []Item `json:"failed,omitempty"`
+	// NotConfirmed are texts the service may or may not have written: a
+	// call whose answer never came (the context ended, a timeout, the
+	// connection broke after sending) or an answer that does not list
+	// them, with the reason. A push run again finds what is there and
+	// writes the rest.
+	NotConfirmed []Item `json:"notConfirmed,omitempty"`
 	// Counts counts the texts by language and namespace.
 	Counts []Count `json:"counts"`
 	// Calls counts the tool calls Apply sent, by tool (the plan's reads
 	// are not counted).
 	Calls map[string]int `json:"calls"`
 	// Published is what the publish did; nil without ApplyOptions.Publish
-	// or when a write failed.
+	// or when a write call failed or a text is not confirmed.
 	Published *Published `json:"published,omitempty"`
 }
 
@@ -108,9 +121,14 @@ type Sync struct {
 // ApplyOptions.Concurrency). Then, with ApplyOptions.Publish, it
 // publishes and, with Wait, waits for the sync jobs.
 //
-// A failed call stops the push: calls in flight finish, no new ones
-// start, and the report lists what was written and what was not, per
-// key, with the error returned beside it. Apply writes only what differs,
+// The report says a text was written only when the service's answer
+// confirmed it (by key id, or by name, per language), and not written
+// when the service refused it or it was not sent; the rest is
+// NotConfirmed, and then the error matches ErrNotConfirmed. A failed
+// call stops the push: calls in flight finish, no new ones start, and
+// the report lists what was written and what was not, per key, with the
+// error returned beside it. When ctx ends, the calls in flight are not
+// confirmed and the rest not sent. Apply writes only what differs,
 // so making a new plan and applying it picks up where the failed one
 // stopped; applying the same plan twice does not write twice what the
 // first wrote.
@@ -137,43 +155,55 @@ func (p *Plan) apply(ctx context.Context, r remote, opt ApplyOptions) (*Report, 
 	for _, c := range p.Counts {
 		a.counts[countKey{c.Language, c.Namespace}] = &Count{Language: c.Language, Namespace: c.Namespace, Unchanged: c.Unchanged, Skipped: c.Skipped}
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	a.run(ctx, cancel, StepDelete, a.deleteBatches())
-	a.run(ctx, cancel, StepCreate, a.createBatches())
-	a.run(ctx, cancel, StepUpdate, a.updateBatches())
-	a.run(ctx, cancel, StepTranslate, a.translateBatches())
-	if a.err == nil && opt.Publish {
+	a.run(ctx, StepDelete, a.deleteBatches())
+	a.run(ctx, StepCreate, a.createBatches())
+	a.run(ctx, StepUpdate, a.updateBatches())
+	a.run(ctx, StepTranslate, a.translateBatches())
+	rep := a.rep
+	if a.err == nil && len(rep.NotConfirmed) == 0 && opt.Publish {
 		a.err = a.publish(ctx)
 	}
-	rep := a.rep
 	rep.Counts = sortedCounts(a.counts)
-	for _, l := range [][]Item{rep.Created, rep.Updated, rep.Deleted, rep.Skipped, rep.Failed} {
+	for _, l := range [][]Item{rep.Created, rep.Updated, rep.Deleted, rep.Skipped, rep.Failed, rep.NotConfirmed} {
 		sortItems(l)
 	}
 	switch {
+	case a.err != nil && len(rep.NotConfirmed) > 0:
+		return rep, unconfirmedError{fmt.Errorf("locales: push of %s stopped, %d keys not written, %d not confirmed: %w",
+			p.Project, len(rep.Failed), len(rep.NotConfirmed), a.err)}
 	case a.err != nil && len(rep.Failed) > 0:
 		return rep, fmt.Errorf("locales: push of %s stopped, %d keys not written: %w", p.Project, len(rep.Failed), a.err)
 	case a.err != nil:
 		return rep, fmt.Errorf("locales: publishing %s: %w", p.Project, a.err)
+	case len(rep.NotConfirmed) > 0:
+		return rep, unconfirmedError{fmt.Errorf("locales: push of %s: %d keys not confirmed by the service", p.Project, len(rep.NotConfirmed))}
 	}
 	return rep, nil
 }
 
-// A batch is one call: send makes it and records its outcome; fail
-// records that it was not written, with the reason.
+// unconfirmedError is the error of an Apply whose report lists texts not
+// confirmed: it matches ErrNotConfirmed, and what it wraps.
+type unconfirmedError struct{ error }
+
+func (e unconfirmedError) Is(target error) bool { return target == ErrNotConfirmed }
+func (e unconfirmedError) Unwrap() error        { return e.error }
+
+// A batch is one call. items are what it sends, one per key with the
+// languages of its texts; send makes the call and records what the
+// answer says of each, or returns the error of a call without a usable
+// answer.
 type batch struct {
-	size int // keys
-	send func(ctx context.Context) error
-	fail func(reason string)
+	items []Item
+	send  func(ctx context.Context) error
 }
 
 // run sends the batches of one step, Concurrency at a time. After the
-// first failure it sends no more, and records the rest as not sent.
-func (a *applier) run(ctx context.Context, cancel context.CancelFunc, step Step, bs []batch) {
+// first failure, or once ctx is done, it sends no more and records the
+// rest as not sent; the calls in flight finish.
+func (a *applier) run(ctx context.Context, step Step, bs []batch) {
 	total := 0
 	for _, b := range bs {
-		total += b.size
+		total += len(b.items)
 	}
 	a.progress = Progress{Step: step, Total: total}
 	n := a.opt.Concurrency
@@ -183,14 +213,9 @@ func (a *applier) run(ctx context.Context, cancel context.CancelFunc, step Step,
 	sem := make(chan struct{}, n)
 	var wg sync.WaitGroup
 	for _, b := range bs {
-		if a.failed() {
-			b.fail("not sent: the push stopped at an earlier failure")
-			continue
-		}
 		sem <- struct{}{}
-		if a.failed() {
+		if a.stopped(ctx, b.items) {
 			<-sem
-			b.fail("not sent: the push stopped at an earlier failure")
 			continue
 		}
 		wg.Go(func() {
@@ -201,11 +226,11 @@ func (a *applier) run(ctx context.Context, cancel context.CancelFunc, step Step,
 			if err != nil {
 				if a.err == nil {
 					a.err = err
-					cancel()
 				}
+				a.unanswered(b.items, err)
 				return
 			}
-			a.progress.Done += b.size
+			a.progress.Done += len(b.items)
 			if a.opt.OnProgress != nil {
 				a.opt.OnProgress(a.progress)
 			}
@@ -214,10 +239,54 @@ func (a *applier) run(ctx context.Context, cancel context.CancelFunc, step Step,
 	wg.Wait()
 }
 
-func (a *applier) failed() bool {
+// stopped reports whether the push stopped, at a failure or because ctx
+// is done, and if so records items as not sent.
+func (a *applier) stopped(ctx context.Context, items []Item) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.err != nil
+	why := "not sent: the push stopped at an earlier failure"
+	if err := ctx.Err(); err != nil {
+		why = "not sent: " + err.Error()
+		if a.err == nil {
+			a.err = err
+		}
+	}
+	if a.err == nil {
+		return false
+	}
+	for _, it := range items {
+		it.Reason = why
+		a.failItem(it)
+	}
+	return true
+}
+
+// unanswered records the items of a call that failed with err: not
+// confirmed when the call may have run (see unconfirmed), not written
+// otherwise. a.mu is held.
+func (a *applier) unanswered(items []Item, err error) {
+	for _, it := range items {
+		if unconfirmed(err) {
+			it.Reason = notConfirmed + err.Error()
+			a.notConfirm(it)
+			continue
+		}
+		it.Reason = err.Error()
+		a.failItem(it)
+	}
+}
+
+// notConfirmed starts the reason of a text whose write is not known.
+const notConfirmed = "not confirmed (the next push checks): "
+
+// unconfirmed reports whether err leaves unknown what a write call did:
+// it may have run on the service but its answer never came (the context
+// ended, a timeout, the connection broke after sending, the client was
+// closed) or could not be read.
+func unconfirmed(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, partner.ErrTemporary) || errors.Is(err, partner.ErrUnexpectedResponse) ||
+		errors.Is(err, partner.ErrClosed)
 }
 
 // call counts a tool call; a.mu is held.
@@ -232,20 +301,23 @@ func (a *applier) count(lang, ns string) *Count {
 	return c
 }
 
-// failItems records keys as not written; a.mu is held.
-func (a *applier) failItem(it Item) {
-	a.rep.Failed = append(a.rep.Failed, it)
+// record adds it to list and counts its languages in the field of Count
+// that n picks; a.mu is held.
+func (a *applier) record(list *[]Item, it Item, n func(*Count) *int) {
+	*list = append(*list, it)
 	for _, l := range it.Languages {
-		a.count(l, it.Namespace).Failed++
+		*n(a.count(l, it.Namespace))++
 	}
 }
 
-// reason is the reason of a failed call, as a report says it.
-func reason(err error) string {
-	if errors.Is(err, partner.ErrTemporary) {
-		return "not confirmed (the next push checks): " + err.Error()
-	}
-	return err.Error()
+// failItem records texts as not written; a.mu is held.
+func (a *applier) failItem(it Item) {
+	a.record(&a.rep.Failed, it, func(c *Count) *int { return &c.Failed })
+}
+
+// notConfirm records texts as not confirmed; a.mu is held.
+func (a *applier) notConfirm(it Item) {
+	a.record(&a.rep.NotConfirmed, it, func(c *Count) *int { return &c.NotConfirmed })
 }
 
 // cut splits n items into batches of at most maxItems (0: no limit) and
@@ -267,17 +339,91 @@ func cut(n, maxItems int, size func(i int) int) [][2]int {
 	return out
 }
 
+// cutNames splits each range of cut again where a key name repeats, for
+// the tools whose answers may name a key by its name alone.
+func cutNames(rs [][2]int, name func(i int) string) [][2]int {
+	var out [][2]int
+	for _, r := range rs {
+		start := r[0]
+		names := map[string]bool{}
+		for i := r[0]; i < r[1]; i++ {
+			if names[name(i)] {
+				out = append(out, [2]int{start, i})
+				start, names = i, map[string]bool{}
+			}
+			names[name(i)] = true
+		}
+		out = append(out, [2]int{start, r[1]})
+	}
+	return out
+}
+
+// keyIndex finds the key of a call that an answer's entry names. An
+// answer usually lists the keys in the order sent: next is where the
+// next id is looked for first, and the maps are made when first needed.
+type keyIndex struct {
+	sent   []Item
+	next   int
+	byID   map[string]int
+	byName map[string][]int
+}
+
+func newKeyIndex(sent []Item) *keyIndex {
+	return &keyIndex{sent: sent}
+}
+
+// find returns the index of the key sent that an entry names: by id
+// when the entry has one, else by name (and namespace, when the entry
+// has one) when exactly one key sent matches; -1 otherwise.
+func (x *keyIndex) find(id, name, ns string) int {
+	if id != "" {
+		if x.next < len(x.sent) && x.sent[x.next].ID == id {
+			x.next++
+			return x.next - 1
+		}
+		if x.byID == nil {
+			x.byID = make(map[string]int, len(x.sent))
+			for i, it := range x.sent {
+				if it.ID != "" {
+					x.byID[it.ID] = i
+				}
+			}
+		}
+		if i, ok := x.byID[id]; ok {
+			x.next = i + 1
+			return i
+		}
+		return -1
+	}
+	if x.byName == nil {
+		x.byName = make(map[string][]int, len(x.sent))
+		for i, it := range x.sent {
+			x.byName[it.Key] = append(x.byName[it.Key], i)
+		}
+	}
+	found := -1
+	for _, i := range x.byName[name] {
+		if ns != "" && x.sent[i].Namespace != ns {
+			continue
+		}
+		if found >= 0 {
+			return -1
+		}
+		found = i
+	}
+	return found
+}
+
 func (a *applier) deleteBatches() []batch {
 	p := a.plan
 	var bs []batch
 	for _, r := range cut(len(p.Delete), maxDeleteItems, func(i int) int { return jsonLen(p.Delete[i].ID) + 1 }) {
 		refs := p.Delete[r[0]:r[1]]
-		fail := func(reason string) {
-			for _, k := range refs {
-				a.failItem(Item{Namespace: k.Namespace, Key: k.Key, ID: k.ID, Languages: []string{p.SourceLanguage}, Reason: reason})
-			}
+		items := make([]Item, len(refs))
+		for i, k := range refs {
+			items[i] = Item{Namespace: k.Namespace, Key: k.Key, ID: k.ID, Languages: []string{p.SourceLanguage}}
 		}
-		bs = append(bs, batch{size: len(refs), fail: a.locked(fail), send: func(ctx context.Context) error {
+		bs = append(bs, batch{items: items, send: func(ctx context.Context) error {
 			ids := make([]string, len(refs))
 			for i, k := range refs {
 				ids[i] = k.ID
@@ -287,37 +433,38 @@ func (a *applier) deleteBatches() []batch {
 			defer a.mu.Unlock()
 			a.call("deleteKeys")
 			if err != nil {
-				fail(reason(err))
 				return err
+			}
+			x := newKeyIndex(items)
+			deleted := make([]bool, len(items))
+			for _, k := range res.Deleted {
+				if i := x.find(k.ID, k.Name, k.Namespace); i >= 0 {
+					deleted[i] = true
+				}
 			}
 			skipped := map[string]bool{}
 			for _, id := range res.Skipped {
 				skipped[id] = true
 			}
-			for _, k := range refs {
-				it := Item{Namespace: k.Namespace, Key: k.Key, ID: k.ID}
-				if skipped[k.ID] {
-					it.Reason = "the service passed over it (unknown or already deleted)"
+			for i, it := range items {
+				switch {
+				case deleted[i]:
+					it.Languages = nil // a deleted key counts once, in the source language
+					a.rep.Deleted = append(a.rep.Deleted, it)
+					a.count(p.SourceLanguage, it.Namespace).Deleted++
+				case skipped[it.ID]:
+					it.Languages, it.Reason = nil, "the service passed over it (unknown or already deleted)"
 					a.rep.Skipped = append(a.rep.Skipped, it)
-					a.count(p.SourceLanguage, k.Namespace).Skipped++
-					continue
+					a.count(p.SourceLanguage, it.Namespace).Skipped++
+				default:
+					it.Reason = notConfirmed + "the service's answer does not list it"
+					a.notConfirm(it)
 				}
-				a.rep.Deleted = append(a.rep.Deleted, it)
-				a.count(p.SourceLanguage, k.Namespace).Deleted++
 			}
 			return nil
 		}})
 	}
 	return bs
-}
-
-// locked returns f run with a.mu held.
-func (a *applier) locked(f func(string)) func(string) {
-	return func(s string) {
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		f(s)
-	}
 }
 
 // languages returns the languages of a key's texts: source first when
@@ -340,32 +487,22 @@ func (a *applier) createBatches() []batch {
 		}
 		return n
 	}
+	// createKeys reports keys by name: a name twice in one call (in two
+	// namespaces) would be ambiguous, so it starts a new call.
 	var bs []batch
-	for _, r := range cut(len(p.Create), 0, size) {
-		// createKeys reports keys by name: a name twice in one call (in
-		// two namespaces) would be ambiguous, so it starts a new call.
-		start := r[0]
-		names := map[string]bool{}
-		for i := r[0]; i < r[1]; i++ {
-			if names[p.Create[i].Key] {
-				bs = append(bs, a.createBatch(p.Create[start:i]))
-				start, names = i, map[string]bool{}
-			}
-			names[p.Create[i].Key] = true
-		}
-		bs = append(bs, a.createBatch(p.Create[start:r[1]]))
+	for _, r := range cutNames(cut(len(p.Create), 0, size), func(i int) string { return p.Create[i].Key }) {
+		bs = append(bs, a.createBatch(p.Create[r[0]:r[1]]))
 	}
 	return bs
 }
 
 func (a *applier) createBatch(ks []NewKey) batch {
 	p := a.plan
-	fail := func(reason string) {
-		for _, k := range ks {
-			a.failItem(Item{Namespace: k.Namespace, Key: k.Key, Languages: languages(p.SourceLanguage, true, k.Translations), Reason: reason})
-		}
+	items := make([]Item, len(ks))
+	for i, k := range ks {
+		items[i] = Item{Namespace: k.Namespace, Key: k.Key, Languages: languages(p.SourceLanguage, true, k.Translations)}
 	}
-	return batch{size: len(ks), fail: a.locked(fail), send: func(ctx context.Context) error {
+	return batch{items: items, send: func(ctx context.Context) error {
 		nks := make([]keys.NewKey, len(ks))
 		for i, k := range ks {
 			nks[i] = keys.NewKey{Name: k.Key, Namespace: k.Namespace, SourceText: k.Source, Translations: k.Translations}
@@ -375,7 +512,6 @@ func (a *applier) createBatch(ks []NewKey) batch {
 		defer a.mu.Unlock()
 		a.call("createKeys")
 		if err != nil {
-			fail(reason(err))
 			return err
 		}
 		ids := make(map[string]string, len(res.Created))
@@ -389,27 +525,19 @@ func (a *applier) createBatch(ks []NewKey) batch {
 		for _, b := range res.Blocked {
 			why[b.Name] = "the service blocked it: " + b.Reason
 		}
-		for _, k := range ks {
-			langs := languages(p.SourceLanguage, true, k.Translations)
-			it := Item{Namespace: k.Namespace, Key: k.Key, Languages: langs}
-			if id, ok := ids[k.Key]; ok {
+		for _, it := range items {
+			if id, ok := ids[it.Key]; ok {
 				it.ID = id
-				a.rep.Created = append(a.rep.Created, it)
-				for _, l := range langs {
-					a.count(l, k.Namespace).Created++
-				}
+				a.record(&a.rep.Created, it, func(c *Count) *int { return &c.Created })
 				continue
 			}
-			if r, ok := why[k.Key]; ok {
+			if r, ok := why[it.Key]; ok {
 				it.Reason = r
-				a.rep.Skipped = append(a.rep.Skipped, it)
-				for _, l := range langs {
-					a.count(l, k.Namespace).Skipped++
-				}
+				a.record(&a.rep.Skipped, it, func(c *Count) *int { return &c.Skipped })
 				continue
 			}
-			it.Reason = "the service did not report it created"
-			a.failItem(it)
+			it.Reason = notConfirmed + "the service's answer does not list it"
+			a.notConfirm(it)
 		}
 		return nil
 	}}
@@ -424,15 +552,16 @@ func (a *applier) updateBatches() []batch {
 		}
 	}
 	size := func(i int) int { return 40 + jsonLen(us[i].ID) + jsonLen(p.SourceLanguage) + jsonLen(*us[i].Source) }
+	// updateKeys may name a key by its name alone: a name twice in one
+	// call would be ambiguous, so it starts a new call.
 	var bs []batch
-	for _, r := range cut(len(us), 0, size) {
+	for _, r := range cutNames(cut(len(us), 0, size), func(i int) string { return us[i].Key }) {
 		part := us[r[0]:r[1]]
-		fail := func(reason string) {
-			for _, u := range part {
-				a.failItem(Item{Namespace: u.Namespace, Key: u.Key, ID: u.ID, Languages: []string{p.SourceLanguage}, Reason: reason})
-			}
+		items := make([]Item, len(part))
+		for i, u := range part {
+			items[i] = Item{Namespace: u.Namespace, Key: u.Key, ID: u.ID, Languages: []string{p.SourceLanguage}}
 		}
-		bs = append(bs, batch{size: len(part), fail: a.locked(fail), send: func(ctx context.Context) error {
+		bs = append(bs, batch{items: items, send: func(ctx context.Context) error {
 			ups := make([]keys.Update, len(part))
 			for i, u := range part {
 				ups[i] = keys.Update{KeyID: u.ID, Language: p.SourceLanguage, Text: *u.Source, Source: true}
@@ -442,23 +571,9 @@ func (a *applier) updateBatches() []batch {
 			defer a.mu.Unlock()
 			a.call("updateKeys")
 			if err != nil {
-				fail(reason(err))
 				return err
 			}
-			failed := map[string]string{}
-			for _, e := range res.Errors {
-				failed[e.KeyID] = "the service refused it: " + cmp.Or(e.Message, e.Code)
-			}
-			for _, u := range part {
-				it := Item{Namespace: u.Namespace, Key: u.Key, ID: u.ID, Languages: []string{p.SourceLanguage}}
-				if r, ok := failed[u.ID]; ok {
-					it.Reason = r
-					a.failItem(it)
-					continue
-				}
-				a.rep.Updated = append(a.rep.Updated, it)
-				a.count(p.SourceLanguage, u.Namespace).Updated++
-			}
+			a.tally(items, res.Updated, res.Errors, p.SourceLanguage)
 			return nil
 		}})
 	}
@@ -483,12 +598,11 @@ func (a *applier) translateBatches() []batch {
 	var bs []batch
 	for _, r := range cut(len(us), maxSetItems, size) {
 		part := us[r[0]:r[1]]
-		fail := func(reason string) {
-			for _, u := range part {
-				a.failItem(Item{Namespace: u.Namespace, Key: u.Key, ID: u.ID, Languages: languages("", false, u.Translations), Reason: reason})
-			}
+		items := make([]Item, len(part))
+		for i, u := range part {
+			items[i] = Item{Namespace: u.Namespace, Key: u.Key, ID: u.ID, Languages: languages("", false, u.Translations)}
 		}
-		bs = append(bs, batch{size: len(part), fail: a.locked(fail), send: func(ctx context.Context) error {
+		bs = append(bs, batch{items: items, send: func(ctx context.Context) error {
 			vs := make([]translations.Values, len(part))
 			for i, u := range part {
 				vs[i] = translations.Values{KeyID: u.ID, Text: u.Translations}
@@ -498,48 +612,107 @@ func (a *applier) translateBatches() []batch {
 			defer a.mu.Unlock()
 			a.call("setTranslations")
 			if err != nil {
-				fail(reason(err))
 				return err
 			}
-			failed := map[string]translations.ItemError{}
-			for _, e := range res.Errors {
-				failed[e.KeyID] = e
-			}
-			for _, u := range part {
-				langs := languages("", false, u.Translations)
-				e, bad := failed[u.ID]
-				if !bad {
-					a.rep.Updated = append(a.rep.Updated, Item{Namespace: u.Namespace, Key: u.Key, ID: u.ID, Languages: langs})
-					for _, l := range langs {
-						a.count(l, u.Namespace).Updated++
-					}
-					continue
-				}
-				// The failed languages, when the service names them; all
-				// of them otherwise.
-				badLangs := langs
-				if len(e.Languages) > 0 {
-					badLangs = e.Languages
-				}
-				var good []string
-				for _, l := range langs {
-					if !slices.ContainsFunc(badLangs, func(b string) bool { return LanguageKey(b) == LanguageKey(l) }) {
-						good = append(good, l)
-					}
-				}
-				if len(good) > 0 {
-					a.rep.Updated = append(a.rep.Updated, Item{Namespace: u.Namespace, Key: u.Key, ID: u.ID, Languages: good})
-					for _, l := range good {
-						a.count(l, u.Namespace).Updated++
-					}
-				}
-				a.failItem(Item{Namespace: u.Namespace, Key: u.Key, ID: u.ID, Languages: badLangs, Reason: "the service refused it: " + cmp.Or(e.Message, e.Code)})
-			}
+			a.tally(items, res.Updated, res.Errors, "")
 			return nil
 		}})
 	}
 	return bs
 }
+
+// tally records what an updateKeys or setTranslations answer says of the
+// texts sent, per key and language: written when the answer lists the
+// language as written (source, the language of an updateKeys source
+// text, when it says the source changed), not written when it lists it
+// as refused (a refusal naming no language refuses them all), and not
+// confirmed otherwise. An entry names its key by id, or by name (and
+// namespace) alone. a.mu is held.
+func (a *applier) tally(sent []Item, written []translations.UpdatedKey, refused []translations.ItemError, source string) {
+	x := newKeyIndex(sent)
+	first := make([]int, len(sent)) // by key: 1 + the index in written of its entry; 0: none
+	var more, no map[int][]int      // by key: further entries of written; entries of refused
+	for j := range written {
+		switch i := x.find(written[j].KeyID, written[j].Name, ""); {
+		case i < 0:
+		case first[i] == 0:
+			first[i] = j + 1
+		default:
+			more = appendAt(more, i, j)
+		}
+	}
+	for j := range refused {
+		if i := x.find(refused[j].KeyID, refused[j].Name, refused[j].Namespace); i >= 0 {
+			no = appendAt(no, i, j)
+		}
+	}
+	for i, it := range sent {
+		// why is "" for a language written, else the reason it is not.
+		why := func(l string) string {
+			lists := func(j int) bool {
+				u := &written[j]
+				return u.Source && source != "" && sameLanguage(l, source) ||
+					slices.ContainsFunc(u.Languages, func(w string) bool { return sameLanguage(l, w) })
+			}
+			wrote := first[i] > 0 && lists(first[i]-1) || slices.ContainsFunc(more[i], lists)
+			k := slices.IndexFunc(no[i], func(j int) bool {
+				e := &refused[j]
+				return len(e.Languages) == 0 || slices.ContainsFunc(e.Languages, func(r string) bool { return sameLanguage(l, r) })
+			})
+			switch {
+			case wrote && k < 0:
+				return ""
+			case wrote:
+				return notConfirmed + "the service's answer lists it as written and as refused"
+			case k >= 0:
+				e := &refused[no[i][k]]
+				return "the service refused it: " + cmp.Or(e.Message, e.Code)
+			}
+			return notConfirmed + "the service's answer does not list it"
+		}
+		if !slices.ContainsFunc(it.Languages, func(l string) bool { return why(l) != "" }) {
+			a.record(&a.rep.Updated, it, func(c *Count) *int { return &c.Updated })
+			continue
+		}
+		var done []string
+		var reasons []string           // in the order first met
+		langs := map[string][]string{} // reason -> languages
+		for _, l := range it.Languages {
+			r := why(l)
+			if r == "" {
+				done = append(done, l)
+				continue
+			}
+			if langs[r] == nil {
+				reasons = append(reasons, r)
+			}
+			langs[r] = append(langs[r], l)
+		}
+		if len(done) > 0 {
+			a.record(&a.rep.Updated, Item{Namespace: it.Namespace, Key: it.Key, ID: it.ID, Languages: done}, func(c *Count) *int { return &c.Updated })
+		}
+		for _, r := range reasons {
+			f := Item{Namespace: it.Namespace, Key: it.Key, ID: it.ID, Languages: langs[r], Reason: r}
+			if strings.HasPrefix(r, notConfirmed) {
+				a.notConfirm(f)
+			} else {
+				a.failItem(f)
+			}
+		}
+	}
+}
+
+// appendAt appends j to m[i], making m when nil.
+func appendAt(m map[int][]int, i, j int) map[int][]int {
+	if m == nil {
+		m = map[int][]int{}
+	}
+	m[i] = append(m[i], j)
+	return m
+}
+
+// sameLanguage reports whether two codes name one language.
+func sameLanguage(a, b string) bool { return LanguageKey(a) == LanguageKey(b) }
 
 // publish publishes the project, waiting out the cooldown the service
 // names, then waits for the sync jobs with opt.Wait.

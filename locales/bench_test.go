@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -98,17 +100,30 @@ func (r *prepared) createKeys(_ context.Context, _ string, ks []keys.NewKey) (*k
 
 func (r *prepared) updateKeys(_ context.Context, _ string, us []keys.Update) (*keys.UpdateResult, error) {
 	r.count("updateKeys")
-	return &keys.UpdateResult{OK: true, Count: len(us)}, nil
+	res := &keys.UpdateResult{OK: true, Count: len(us), Updated: make([]translations.UpdatedKey, len(us))}
+	for i, u := range us {
+		res.Updated[i] = translations.UpdatedKey{KeyID: u.KeyID, Languages: []string{}, Source: u.Source}
+	}
+	return res, nil
 }
 
 func (r *prepared) setTranslations(_ context.Context, _ string, vs []translations.Values) (*translations.SetResult, error) {
 	r.count("setTranslations")
-	return &translations.SetResult{OK: true, Count: len(vs)}, nil
+	res := &translations.SetResult{OK: true, Count: len(vs), Updated: make([]translations.UpdatedKey, len(vs))}
+	for i, v := range vs {
+		res.Updated[i] = translations.UpdatedKey{KeyID: v.KeyID, Languages: slices.Collect(maps.Keys(v.Text))}
+		res.Written += len(v.Text)
+	}
+	return res, nil
 }
 
 func (r *prepared) deleteKeys(_ context.Context, _ string, ids []string) (*keys.DeleteResult, error) {
 	r.count("deleteKeys")
-	return &keys.DeleteResult{OK: true, Count: len(ids)}, nil
+	res := &keys.DeleteResult{OK: true, Count: len(ids), Deleted: make([]keys.KeyRef, len(ids))}
+	for i, id := range ids {
+		res.Deleted[i] = keys.KeyRef{ID: id}
+	}
+	return res, nil
 }
 
 func (r *prepared) publish(context.Context, string) (*translations.PublishResult, error) {

@@ -121,6 +121,9 @@ type Count struct {
 	Unchanged int    `json:"unchanged"`
 	Skipped   int    `json:"skipped"`
 	Failed    int    `json:"failed"`
+	// NotConfirmed counts the texts a report lists in
+	// Report.NotConfirmed; a plan's is 0.
+	NotConfirmed int `json:"notConfirmed,omitempty"`
 }
 
 // Empty reports whether the plan writes nothing.
