@@ -76,71 +76,84 @@ func BenchmarkPropertiesRead(b *testing.B) {
 	}
 }
 
-// Writing a Rails YAML file, new and over the file with every tenth
-// text changed, against go.yaml.in/yaml/v3's encoding of the same
-// document's nodes (and its parsing and encoding, which writing over a
-// file adds to).
+// Writing a YAML file, new and over the file with every tenth text
+// changed, against go.yaml.in/yaml/v3's encoding of the same document's
+// nodes (and its parsing and encoding, which writing over a file adds
+// to). Two shapes: Rails, nested (400 keys a section), and i18next with
+// flat keys (every key in one mapping).
 func BenchmarkYAMLWrite(b *testing.B) {
-	y := formats.YAML{Rails: true}
-	for _, n := range benchSizes {
-		msgs := benchMessages(n)
-		file := locales.File{Language: "de"}
-		data, err := y.EncodeFile(file, msgs, locales.NestedKeys)
-		if err != nil {
-			b.Fatal(err)
+	shapes := []struct {
+		name   string
+		format formats.YAML
+		keys   locales.KeyFormat
+	}{
+		{"rails-nested", formats.YAML{Rails: true}, locales.NestedKeys},
+		{"i18next-flat", formats.YAML{}, locales.FlatKeys},
+	}
+	for _, shape := range shapes {
+		for _, n := range benchSizes {
+			benchYAMLWrite(b, fmt.Sprintf("%s/keys=%d", shape.name, n), shape.format, shape.keys, benchMessages(n))
 		}
-		changed := make([]locales.Message, n)
-		for i, m := range msgs {
-			if i%10 == 0 {
-				m.Text += " (neu)"
-			}
-			changed[i] = m
+	}
+}
+
+func benchYAMLWrite(b *testing.B, name string, y formats.YAML, keys locales.KeyFormat, msgs []locales.Message) {
+	file := locales.File{Language: "de"}
+	data, err := y.EncodeFile(file, msgs, keys)
+	if err != nil {
+		b.Fatal(err)
+	}
+	changed := make([]locales.Message, len(msgs))
+	for i, m := range msgs {
+		if i%10 == 0 {
+			m.Text += " (neu)"
 		}
-		b.Run(fmt.Sprintf("keys=%d/new", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := y.EncodeFile(file, msgs, locales.NestedKeys); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(fmt.Sprintf("keys=%d/over-old", n), func(b *testing.B) {
-			b.ReportAllocs()
-			over := locales.File{Language: "de", Old: data}
-			for b.Loop() {
-				if _, err := y.EncodeFile(over, changed, locales.NestedKeys); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		var doc yaml.Node
-		if err := yaml.Unmarshal(data, &doc); err != nil {
-			b.Fatal(err)
-		}
-		encode := func(doc *yaml.Node) {
-			var out bytes.Buffer
-			enc := yaml.NewEncoder(&out)
-			enc.SetIndent(2)
-			if err := enc.Encode(doc); err != nil {
+		changed[i] = m
+	}
+	b.Run(name+"/new", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := y.EncodeFile(file, msgs, keys); err != nil {
 				b.Fatal(err)
 			}
-			enc.Close()
 		}
-		b.Run(fmt.Sprintf("keys=%d/baseline-library-encode", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				encode(&doc)
+	})
+	b.Run(name+"/over-old", func(b *testing.B) {
+		b.ReportAllocs()
+		over := locales.File{Language: "de", Old: data}
+		for b.Loop() {
+			if _, err := y.EncodeFile(over, changed, keys); err != nil {
+				b.Fatal(err)
 			}
-		})
-		b.Run(fmt.Sprintf("keys=%d/baseline-library-parse-encode", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				var doc yaml.Node
-				if err := yaml.Unmarshal(data, &doc); err != nil {
-					b.Fatal(err)
-				}
-				encode(&doc)
-			}
-		})
+		}
+	})
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		b.Fatal(err)
 	}
+	encode := func(doc *yaml.Node) {
+		var out bytes.Buffer
+		enc := yaml.NewEncoder(&out)
+		enc.SetIndent(2)
+		if err := enc.Encode(doc); err != nil {
+			b.Fatal(err)
+		}
+		enc.Close()
+	}
+	b.Run(name+"/baseline-library-encode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			encode(&doc)
+		}
+	})
+	b.Run(name+"/baseline-library-parse-encode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var doc yaml.Node
+			if err := yaml.Unmarshal(data, &doc); err != nil {
+				b.Fatal(err)
+			}
+			encode(&doc)
+		}
+	})
 }

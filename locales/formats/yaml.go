@@ -75,21 +75,6 @@ func parseYAML(data []byte) (*yaml.Node, error) {
 	return &doc, nil
 }
 
-// notUTF8 returns the problem of data's first byte that is not UTF-8.
-func notUTF8(data []byte) error {
-	i := 0
-	for i < len(data) {
-		r, size := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && size == 1 {
-			break
-		}
-		i += size
-	}
-	line := 1 + bytes.Count(data[:i], []byte("\n"))
-	column := i - (bytes.LastIndexByte(data[:i], '\n') + 1) + 1
-	return &locales.InputError{Problems: []locales.Problem{{Line: line, Message: fmt.Sprintf("byte 0x%02X (column %d) is not UTF-8; save the file as UTF-8", data[min(i, len(data)-1)], column)}}}
-}
-
 func yamlErrLine(err error) int {
 	var n int
 	if _, e := fmt.Sscanf(err.Error(), "yaml: line %d:", &n); e == nil {
