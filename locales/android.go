@@ -59,6 +59,11 @@ type androidDoc struct {
 }
 
 func parseAndroid(data []byte) (*androidDoc, error) {
+	// encoding/xml refuses bytes that are not UTF-8 in names and texts
+	// but not in comments; the file is refused whole, with its lines.
+	if ps := notUTF8(data, nil); ps != nil {
+		return nil, &InputError{Problems: ps}
+	}
 	s := newRawScanner(data)
 	doc := &androidDoc{}
 	var problems []Problem

@@ -66,8 +66,9 @@ func appleText(data []byte) (string, []byte, binary.AppendByteOrder, error) {
 	}
 	if order == nil {
 		s := string(data[len(bom):])
-		if !utf8.ValidString(s) {
-			return "", nil, nil, &InputError{Problems: []Problem{{Line: 1, Message: "the file is neither UTF-8 nor UTF-16 with a byte order mark"}}}
+		if ps := notUTF8(data, nil); ps != nil {
+			ps[0].Message += " (a .strings file is UTF-8, or UTF-16 with a byte order mark)"
+			return "", nil, nil, &InputError{Problems: ps}
 		}
 		return s, bom, nil, nil
 	}

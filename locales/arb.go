@@ -18,8 +18,8 @@ import (
 // "@key" of a message beside it, in the file's order; a message the
 // catalog no longer has goes with its "@key". New messages are added at
 // the end in key order, and a new file starts with "@@locale". A
-// message that is not a string, and an "@key" that is not an object,
-// are refused.
+// message that is not a string, an "@key" that is not an object, and
+// bytes that are not UTF-8 are refused.
 type ARB struct{}
 
 // Ext returns ".arb".
@@ -44,6 +44,9 @@ type arbMember struct {
 func isARBMeta(name string) bool { return strings.HasPrefix(name, "@") }
 
 func parseARB(data []byte) ([]arbMember, error) {
+	if ps := jsonNotUTF8(data, func(path []string) Problem { return Problem{Key: strings.Join(path[:min(len(path), 1)], "")} }); ps != nil {
+		return nil, &InputError{Problems: ps}
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	lines := lineCounter{data: data}

@@ -47,8 +47,9 @@ type Format interface {
 // Decode refuses, with the line and key of each: a member repeated in
 // one object, a key repeated once levels are joined ({"a.b":…} beside
 // {"a":{"b":…}}), an empty key or an empty level ("", "a..b", "a."), and
-// a value that is not a string or an object. Empty objects hold no text
-// and are passed over.
+// a value that is not a string or an object, and bytes that are not
+// UTF-8 (encoding/json would read them as U+FFFD). Empty objects hold no
+// text and are passed over.
 //
 // Encode writes members sorted by name (byte order), indented by two
 // spaces, with characters as they are (no \u escapes for <, > or &) and
@@ -60,6 +61,9 @@ func (JSON) Ext() string { return ".json" }
 
 // Decode reads a JSON locale file.
 func (JSON) Decode(data []byte) ([]Message, KeyFormat, error) {
+	if ps := jsonNotUTF8(data, func(path []string) Problem { return Problem{Key: strings.Join(path, ".")} }); ps != nil {
+		return nil, "", &InputError{Problems: ps}
+	}
 	d := jsonDecoder{data: data, dec: json.NewDecoder(bytes.NewReader(data)), seen: map[string]int{}}
 	d.dec.UseNumber()
 	return d.decode()

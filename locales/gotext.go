@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // GoText is the catalog file of golang.org/x/text's gotext tool,
@@ -24,7 +25,7 @@ import (
 // longer has in this language nor its source language goes, new ones
 // are added at the end in key order, and the file is indented as gotext
 // does. Refused: unknown fields, an id twice, selects other than
-// plural, nested selects.
+// plural, nested selects, bytes that are not UTF-8.
 type GoText struct{}
 
 // Ext returns ".gotext.json".
@@ -66,6 +67,9 @@ type gotextSelect struct {
 }
 
 func parseGoText(data []byte) (*gotextFile, error) {
+	if ps := jsonNotUTF8(data, gotextKeyOf(data)); ps != nil {
+		return nil, &InputError{Problems: ps}
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var f gotextFile
@@ -80,6 +84,24 @@ func parseGoText(data []byte) (*gotextFile, error) {
 		return nil, &InputError{Problems: []Problem{{Message: "more JSON after the catalog"}}}
 	}
 	return &f, nil
+}
+
+// gotextKeyOf names the message of a path in data ("messages", index,
+// …) by its id, as far as data reads.
+func gotextKeyOf(data []byte) func(path []string) Problem {
+	var f gotextFile
+	_ = json.Unmarshal(data, &f) // what reads is enough to name the message
+	return func(path []string) Problem {
+		if len(path) < 2 || path[0] != "messages" {
+			return Problem{}
+		}
+		i, err := strconv.Atoi(path[1])
+		if err != nil || i >= len(f.Messages) {
+			return Problem{}
+		}
+		id, _ := f.Messages[i].id()
+		return Problem{Key: id}
+	}
 }
 
 func (m gotextMessage) id() (string, string) {

@@ -25,8 +25,9 @@ import (
 // has in this language nor in its source language is removed; new
 // entries are added at the end in key order. A new file gets a header
 // with the language and, for the languages of the table above, its
-// Plural-Forms. Refused: an entry twice, and on writing, a plural whose
-// cases are not the file's plural forms.
+// Plural-Forms. Refused: an entry twice, bytes that are not UTF-8 (a
+// file in another charset must be converted, as msgconv does), and on
+// writing, a plural whose cases are not the file's plural forms.
 type PO struct{}
 
 // Ext returns ".po".
@@ -292,6 +293,9 @@ func parsePO(data []byte) (*poDoc, error) {
 	if len(problems) > 0 {
 		return nil, &InputError{Problems: problems}
 	}
+	if ps := doc.notUTF8(data); ps != nil {
+		return nil, &InputError{Problems: ps}
+	}
 	return doc, nil
 }
 
@@ -468,6 +472,32 @@ func (PO) DecodeFile(_ File, data []byte) ([]Message, KeyFormat, error) {
 		return nil, "", &InputError{Problems: problems}
 	}
 	return msgs, FlatKeys, nil
+}
+
+// notUTF8 returns a problem for each line of data that is not UTF-8,
+// naming its entry.
+func (d *poDoc) notUTF8(data []byte) []Problem {
+	entries := d.entries
+	ps := notUTF8(data, func(off int) Problem {
+		for len(entries) > 0 && entries[0].end <= off {
+			entries = entries[1:]
+		}
+		if len(entries) == 0 || entries[0].start > off || entries[0].line < 0 {
+			return Problem{}
+		}
+		return Problem{Key: entries[0].key()}
+	})
+	if cs := d.charset(); len(ps) > 0 && cs != "" && !strings.EqualFold(cs, "UTF-8") {
+		ps[0].Message += fmt.Sprintf(" (the header says charset=%s: msgconv --to-code=UTF-8 converts it)", cs)
+	}
+	return ps
+}
+
+// charset returns the charset the header's Content-Type names, or "".
+func (d *poDoc) charset() string {
+	_, cs, _ := strings.Cut(d.headerField("Content-Type"), "charset=")
+	cs, _, _ = strings.Cut(cs, ";")
+	return strings.TrimSpace(cs)
 }
 
 func poHeader(lang string) []byte {

@@ -28,8 +28,8 @@ import (
 // source language lacks it. Files are written as Xcode writes them:
 // members sorted, two spaces, " : ". Refused: device variations and
 // substitutions (%#@arg@), which one text per key cannot hold, a plain
-// text that reads as a plural of count, and the plural cases Apple
-// lacks (=N).
+// text that reads as a plural of count, the plural cases Apple lacks
+// (=N), and bytes that are not UTF-8.
 type XCStrings struct{}
 
 // Ext returns ".xcstrings".
@@ -56,6 +56,9 @@ func (x XCStrings) Encode(msgs []Message, _ KeyFormat) ([]byte, error) {
 type jsonObject = map[string]any
 
 func parseJSONTree(data []byte) (jsonObject, error) {
+	if ps := jsonNotUTF8(data, xcKeyOf); ps != nil {
+		return nil, &InputError{Problems: ps}
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
@@ -76,6 +79,19 @@ func parseJSONTree(data []byte) (jsonObject, error) {
 		return nil, &InputError{Problems: []Problem{{Line: 1, Message: "the file is not a JSON object"}}}
 	}
 	return obj, nil
+}
+
+// xcKeyOf names the string and language of a path in a string catalog
+// ("strings", key, "localizations", language, …).
+func xcKeyOf(path []string) Problem {
+	var p Problem
+	if len(path) > 1 && path[0] == "strings" {
+		p.Key = path[1]
+	}
+	if len(path) > 3 && path[2] == "localizations" {
+		p.Language = path[3]
+	}
+	return p
 }
 
 func object(v any) jsonObject {

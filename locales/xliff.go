@@ -70,6 +70,11 @@ type xliffDoc struct {
 }
 
 func parseXLIFF(data []byte) (*xliffDoc, error) {
+	// encoding/xml refuses bytes that are not UTF-8 in names and texts
+	// but not in comments; the file is refused whole, with its lines.
+	if ps := notUTF8(data, nil); ps != nil {
+		return nil, &InputError{Problems: ps}
+	}
 	s := newRawScanner(data)
 	doc := &xliffDoc{insert: -1}
 	var stack []string

@@ -178,10 +178,11 @@ func TestYAMLRefusesWhatItCannotMap(t *testing.T) {
 // refused before anything is written.
 func TestPropertiesRefusesKeysItCannotWrite(t *testing.T) {
 	for key, want := range map[string]string{
-		"#a":  "comment character",
-		"!a":  "comment character",
-		"a=b": "holds '='",
-		"=":   "holds '='",
+		"#a":    "comment character",
+		"!a":    "comment character",
+		"a=b":   "holds '='",
+		"=":     "holds '='",
+		"a\x00": "NUL",
 	} {
 		_, err := formats.Properties{}.EncodeFile(locales.File{Language: "de"}, []locales.Message{{Key: key, Text: "x"}}, locales.FlatKeys)
 		var ie *locales.InputError

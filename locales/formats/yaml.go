@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -51,6 +52,11 @@ func (y YAML) Encode(msgs []locales.Message, keys locales.KeyFormat) ([]byte, er
 }
 
 func parseYAML(data []byte) (*yaml.Node, error) {
+	// The library reads UTF-16 with a byte order mark, and refuses bytes
+	// that are not UTF-8 without saying where.
+	if !bytes.HasPrefix(data, []byte{0xFE, 0xFF}) && !bytes.HasPrefix(data, []byte{0xFF, 0xFE}) && !utf8.Valid(data) {
+		return nil, notUTF8(data)
+	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
@@ -179,13 +185,14 @@ func (y YAML) EncodeFile(f locales.File, msgs []locales.Message, keys locales.Ke
 		texts[msg.Key] = msg.Text
 	}
 	prune(m, "", texts)
+	ix := index{}
 	var problems []locales.Problem
 	for _, msg := range msgs {
 		path := []string{msg.Key}
-		if keys != locales.FlatKeys || hasPath(m, strings.Split(msg.Key, ".")) {
+		if keys != locales.FlatKeys || ix.hasPath(m, strings.Split(msg.Key, ".")) {
 			path = strings.Split(msg.Key, ".")
 		}
-		if err := set(m, path, msg.Text); err != "" {
+		if err := ix.set(m, path, msg.Text); err != "" {
 			problems = append(problems, locales.Problem{Key: msg.Key, Message: err})
 		}
 	}
@@ -204,11 +211,16 @@ func (y YAML) EncodeFile(f locales.File, msgs []locales.Message, keys locales.Ke
 	return b.Bytes(), nil
 }
 
+// index finds a mapping's values by key in constant time, so that
+// writing n keys is linear in n: it holds, per mapping looked in, the
+// position in Content of each key's first value.
+type index map[*yaml.Node]map[string]int
+
 // hasPath reports whether the nested path leads to a scalar in m.
-func hasPath(m *yaml.Node, path []string) bool {
+func (ix index) hasPath(m *yaml.Node, path []string) bool {
 	n := m
 	for _, p := range path {
-		c := child(n, p)
+		c := ix.child(n, p)
 		if c == nil {
 			return false
 		}
@@ -217,13 +229,21 @@ func hasPath(m *yaml.Node, path []string) bool {
 	return n.Kind == yaml.ScalarNode
 }
 
-func child(n *yaml.Node, name string) *yaml.Node {
+func (ix index) child(n *yaml.Node, name string) *yaml.Node {
 	switch n.Kind {
 	case yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == name {
-				return n.Content[i+1]
+		values := ix[n]
+		if values == nil {
+			values = make(map[string]int, len(n.Content)/2)
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if _, ok := values[n.Content[i].Value]; !ok {
+					values[n.Content[i].Value] = i + 1
+				}
 			}
+			ix[n] = values
+		}
+		if i, ok := values[name]; ok {
+			return n.Content[i]
 		}
 	case yaml.SequenceNode:
 		if i, err := strconv.Atoi(name); err == nil && i >= 0 && i < len(n.Content) && strconv.Itoa(i) == name {
@@ -265,11 +285,11 @@ func prune(n *yaml.Node, prefix string, texts map[string]string) bool {
 }
 
 // set sets the text at path under m, adding what is missing.
-func set(m *yaml.Node, path []string, text string) string {
+func (ix index) set(m *yaml.Node, path []string, text string) string {
 	n := m
 	for i, p := range path {
 		last := i == len(path)-1
-		c := child(n, p)
+		c := ix.child(n, p)
 		if c == nil {
 			switch {
 			case n.Kind == yaml.SequenceNode && p == strconv.Itoa(len(n.Content)):
@@ -278,6 +298,7 @@ func set(m *yaml.Node, path []string, text string) string {
 			case n.Kind == yaml.MappingNode:
 				c = newNode(last)
 				n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: p}, c)
+				ix[n][p] = len(n.Content) - 1
 			default:
 				return fmt.Sprintf("cannot add %q to a sequence of %d items", p, len(n.Content))
 			}
