@@ -83,5 +83,11 @@ func FuzzPathBuilder(f *testing.F) {
 		check("treePath", p, err)
 		p, err = treePath(folders(lang), segment(ns))
 		check("treePath", p, err)
+		for _, l := range []Layout{{Files: SingleFile}, {Files: NamespacedFolders}} {
+			p, err = l.filePath(lang, ns, ".json")
+			check(string(l.Files), p, err)
+		}
+		p, err = multilingualPath(XCStrings{}, ns)
+		check("multilingualPath", p, err)
 	})
 }
