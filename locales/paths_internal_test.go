@@ -1,10 +1,14 @@
 package locales
 
 import (
+	"errors"
+	"net/http"
 	"path"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	partner "github.com/locsvc/partner-go"
 )
 
 // The builder refuses each segment that could leave the tree or name
@@ -90,4 +94,36 @@ func FuzzPathBuilder(f *testing.F) {
 		p, err = multilingualPath(XCStrings{}, ns)
 		check("multilingualPath", p, err)
 	})
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// Item 1, the CDN: a language or namespace of the project that is not
+// one path segment ("../../other/x") is refused before any file is
+// fetched, so the CDN's {locale} and {namespace} never lead elsewhere.
+func TestPullCDNRefusesNamesThatLeaveThePath(t *testing.T) {
+	for _, info := range []projectInfo{
+		{source: "en", targets: []string{"../../other-project/de"}, layout: Layout{Files: SingleFile}},
+		{source: "en", namespaces: []string{"common", "../../other-project/en/x"}, layout: Layout{Files: NamespacedFolders}},
+		{source: "en", namespaces: []string{"a\x00b"}, layout: Layout{Files: NamespacedFolders}},
+	} {
+		info.cdn = cdnInfo{base: "https://cdn.test/org/web", pattern: "https://cdn.test/org/web/{locale}/{namespace}.json"}
+		if info.layout.Files == SingleFile {
+			info.cdn.pattern = "https://cdn.test/org/web/{locale}/translations.json"
+		}
+		var fetched []string
+		hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			fetched = append(fetched, r.URL.String())
+			return &http.Response{StatusCode: http.StatusNotFound, Body: http.NoBody, Request: r}, nil
+		})}
+		err := pullCDN(t.Context(), &Catalog{}, &info, func(string) bool { return true }, PullOptions{HTTPClient: hc})
+		if !errors.Is(err, partner.ErrUnexpectedResponse) {
+			t.Errorf("%+v: pullCDN: %v, want ErrUnexpectedResponse", info, err)
+		}
+		if len(fetched) > 0 {
+			t.Errorf("%+v: fetched %q", info, fetched)
+		}
+	}
 }
