@@ -3,8 +3,10 @@ package locales
 import (
 	"bytes"
 	"cmp"
+	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"iter"
 	"maps"
@@ -166,6 +168,11 @@ func (c *Catalog) where(lk, ns, key string) (file string, line int) {
 // the service's default. Files with another extension than the format's,
 // and names starting with '.', are passed over.
 //
+// Load reads regular files inside the tree only: a locale file that is
+// a link (even to a file inside the tree), a named pipe or a device is
+// refused without being opened, and so is a file larger than 64 MiB;
+// the tree is read through os.Root, so no name leads outside dir.
+//
 // Load reads every file before it answers and reports every problem it finds as one
 // *InputError naming the file, line and key of each: malformed files,
 // duplicate keys, empty keys, values that are not text, file names that
@@ -176,18 +183,26 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 	if err := layout.check(); err != nil {
 		return nil, err
 	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("locales: %w", err)
+	}
+	defer root.Close()
 	format := layout.format()
 	if m, ok := format.(Multilingual); ok {
-		return loadMultilingual(dir, m, layout)
+		return loadMultilingual(root, m, layout)
 	}
 	ext := format.Ext()
-	fsys := os.DirFS(dir)
+	fsys := root.FS()
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, fmt.Errorf("locales: %w", err)
 	}
 	var problems []Problem
-	type file struct{ path, lang, ns string }
+	type file struct {
+		path, lang, ns string
+		mode           fs.FileMode // type bits, as listed
+	}
 	var single, folders []file
 	for _, e := range entries {
 		name := e.Name()
@@ -200,12 +215,12 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 			}
 			for _, f := range sub {
 				if ns, ok := strings.CutSuffix(f.Name(), ext); ok && !f.IsDir() && !strings.HasPrefix(f.Name(), ".") {
-					folders = append(folders, file{path.Join(name, f.Name()), name, ns})
+					folders = append(folders, file{path.Join(name, f.Name()), name, ns, f.Type()})
 				}
 			}
 		default:
 			if lang, ok := strings.CutSuffix(name, ext); ok {
-				single = append(single, file{name, lang, ""})
+				single = append(single, file{name, lang, "", e.Type()})
 			}
 		}
 	}
@@ -241,9 +256,13 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 		if _, ok := seenLang[lk]; !ok {
 			seenLang[lk] = f.path
 		}
-		data, err := fs.ReadFile(fsys, f.path)
+		data, err := readRegular(root, f.path, f.mode)
 		if err != nil {
-			return nil, fmt.Errorf("locales: %w", err)
+			if msg, ok := treeProblem(err); ok {
+				problems = append(problems, Problem{File: f.path, Language: f.lang, Namespace: f.ns, Message: msg})
+				continue
+			}
+			return nil, err
 		}
 		msgs, kf, err := decodeFile(format, File{Language: f.lang, Namespace: f.ns}, data)
 		if err != nil {
@@ -366,25 +385,37 @@ func position(file string, line int) string {
 // Every file is encoded before the first is written: texts a layout
 // cannot hold (a key that is a text and a parent, with NestedKeys; a
 // default-namespace key with a ':' before its first '.', in a
-// SingleFile) fail as an *InputError and nothing is written.
+// SingleFile) fail as an *InputError and nothing is written. So do
+// names Load would not read back as they were: a language that is not a
+// language code (2 to 35 letters, digits, '-' or '_'); a namespace that
+// is not one file name on every system (no '/', '\', "..", control
+// characters, Windows' reserved names and characters, trailing dot or
+// space), starts with '.', or, in a SingleFile, holds '.' or ':', which
+// the key syntax takes; and two files whose names differ only in case
+// or Unicode normalisation, which are one file on macOS and Windows.
+// Write writes only regular files inside dir, never through a link
+// (through os.Root): a link or a special file where a file or folder
+// is to be written is refused the same way.
 func (c *Catalog) Write(dir string, layout Layout) error {
 	if err := layout.check(); err != nil {
 		return err
 	}
 	layout = Layout{Files: cmp.Or(layout.Files, c.Layout.Files), Keys: cmp.Or(layout.Keys, c.Layout.Keys), Format: cmp.Or(layout.Format, c.Layout.Format)}.orDefault()
-	if m, ok := layout.format().(Multilingual); ok {
-		return c.writeMultilingual(dir, m)
-	}
-	files, err := c.encode(dir, layout, existingLanguages(dir))
+	t, err := openTree(dir)
 	if err != nil {
 		return err
 	}
-	for _, name := range slices.Sorted(maps.Keys(files)) {
-		if err := writeFile(filepath.Join(dir, filepath.FromSlash(name)), files[name]); err != nil {
-			return err
-		}
+	defer t.close()
+	var files map[string][]byte
+	if m, ok := layout.format().(Multilingual); ok {
+		files, err = c.encodeMultilingual(t, m)
+	} else {
+		files, err = c.encode(t, layout, existingLanguages(dir))
 	}
-	return nil
+	if err != nil {
+		return err
+	}
+	return t.writeAll(files)
 }
 
 // existingLanguages returns the spellings of the languages under dir,
@@ -406,8 +437,8 @@ func existingLanguages(dir string) map[string]string {
 
 // encode returns the files of the catalog in layout, by path. A
 // FileFormat is told each file's language and namespace, its current
-// content under dir and the source language's texts of the same file.
-func (c *Catalog) encode(dir string, layout Layout, spelled map[string]string) (map[string][]byte, error) {
+// content in t and the source language's texts of the same file.
+func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (map[string][]byte, error) {
 	format := layout.format()
 	files := map[string][]byte{}
 	var problems []Problem
@@ -416,14 +447,18 @@ func (c *Catalog) encode(dir string, layout Layout, spelled map[string]string) (
 		msgs           []Message
 	}
 	byLang := map[string]map[string]*group{} // LanguageKey -> namespace ("" in a single file) -> group
-	for lk, l := range c.langs {
+	seen := newCollisions()
+	owner := map[string]string{} // file -> the language and namespace it holds, for a collision
+	for _, lk := range slices.Sorted(maps.Keys(c.langs)) {
+		l := c.langs[lk]
 		name, ok := spelled[lk]
 		if !ok {
 			name = languageFileName(l.code)
 		}
 		groups := map[string]*group{}
 		byLang[lk] = groups
-		for ns, n := range l.ns {
+		for _, ns := range slices.Sorted(maps.Keys(l.ns)) {
+			n := l.ns[ns]
 			if len(n.texts) == 0 {
 				continue
 			}
@@ -433,10 +468,31 @@ func (c *Catalog) encode(dir string, layout Layout, spelled map[string]string) (
 			}
 			g := groups[gns]
 			if g == nil {
-				g = &group{file: layout.file(name, ns, format.Ext()), lang: name, ns: gns}
+				file, err := layout.filePath(name, ns, format.Ext())
+				if err != nil {
+					problems = append(problems, Problem{Language: l.code, Namespace: ns, Message: err.Error()})
+					continue
+				}
+				what := fmt.Sprintf("language %s, namespace %s", quote(l.code), quote(ns))
+				if layout.Files == SingleFile {
+					what = fmt.Sprintf("language %s", quote(l.code))
+				}
+				if other, dup := seen.add(file); dup {
+					problems = append(problems, Problem{Language: l.code, Namespace: ns, Message: fmt.Sprintf(
+						"%s (%s) and %s (%s) are one file on a file system that ignores case or Unicode normalisation (macOS, Windows)", quote(file), what, quote(other), owner[other])})
+					continue
+				}
+				owner[file] = what
+				g = &group{file: file, lang: name, ns: gns}
 				groups[gns] = g
 			}
-			for k, t := range n.texts {
+			if layout.Files == SingleFile && ns != DefaultNamespace {
+				if msg := singleFileNamespace(ns); msg != "" {
+					problems = append(problems, Problem{File: g.file, Language: l.code, Namespace: ns, Message: msg})
+					continue
+				}
+			}
+			for k, tx := range n.texts {
 				key := k
 				if layout.Files == SingleFile {
 					if ns == DefaultNamespace {
@@ -448,7 +504,7 @@ func (c *Catalog) encode(dir string, layout Layout, spelled map[string]string) (
 					}
 					key = joinNamespace(ns, k)
 				}
-				g.msgs = append(g.msgs, Message{Key: key, Text: t.s})
+				g.msgs = append(g.msgs, Message{Key: key, Text: tx.s})
 			}
 		}
 	}
@@ -458,7 +514,7 @@ func (c *Catalog) encode(dir string, layout Layout, spelled map[string]string) (
 			if src := byLang[LanguageKey(c.SourceLanguage)][gns]; src != nil {
 				f.Source = sortedMessages(src.msgs)
 			}
-			data, err := encodeFile(format, dir, g.file, f, sortedMessages(g.msgs), layout.Keys)
+			data, err := encodeFile(format, t, g.file, f, sortedMessages(g.msgs), layout.Keys)
 			if err != nil {
 				var ie *InputError
 				if errors.As(err, &ie) {
@@ -466,6 +522,10 @@ func (c *Catalog) encode(dir string, layout Layout, spelled map[string]string) (
 						p.File, p.Language, p.Namespace = g.file, c.langs[lk].code, gns
 						problems = append(problems, p)
 					}
+					continue
+				}
+				if msg, ok := treeProblem(err); ok {
+					problems = append(problems, Problem{File: g.file, Language: c.langs[lk].code, Message: msg})
 					continue
 				}
 				problems = append(problems, Problem{File: g.file, Language: c.langs[lk].code, Message: strings.TrimPrefix(err.Error(), "locales: ")})
@@ -480,32 +540,218 @@ func (c *Catalog) encode(dir string, layout Layout, spelled map[string]string) (
 	return files, nil
 }
 
-// writeFile writes data to name unless it holds data already, through a
-// temporary file renamed into place so that a reader never sees half a
-// file.
-func writeFile(name string, data []byte) error {
-	if old, err := os.ReadFile(name); err == nil && bytes.Equal(old, data) {
+// maxFileSize is the most a locale file may hold, in a tree or on the
+// CDN.
+const maxFileSize = 64 << 20
+
+// A fileProblem is why a file of a tree is neither read nor written: a
+// link, a pipe or device, a file too large. Load and Write report it as
+// a Problem of an *InputError, naming the file.
+type fileProblem string
+
+func (p fileProblem) Error() string { return string(p) }
+
+// treeProblem returns the message of a fileProblem in err's chain.
+func treeProblem(err error) (string, bool) {
+	var p fileProblem
+	if errors.As(err, &p) {
+		return string(p), true
+	}
+	return "", false
+}
+
+// notRegular returns why a file of type mode (fs.FileMode.Type) is not
+// read or written, or "" for a regular file.
+func notRegular(mode fs.FileMode) string {
+	switch {
+	case mode.IsRegular():
+		return ""
+	case mode&fs.ModeSymlink != 0:
+		return "is a link; locale files are read and written as regular files inside the tree only, never through a link"
+	case mode.IsDir():
+		return "is a folder"
+	}
+	return "is not a regular file (a named pipe, socket or device); locale files are read and written as regular files only"
+}
+
+// readRegular reads the file name (slashes) under root, which was listed
+// with type mode: a regular file of at most maxFileSize bytes. A file of
+// another type is refused without being opened.
+func readRegular(root *os.Root, name string, mode fs.FileMode) ([]byte, error) {
+	if why := notRegular(mode); why != "" {
+		return nil, fileProblem(why)
+	}
+	f, err := root.Open(filepath.FromSlash(name))
+	if err != nil {
+		return nil, fmt.Errorf("locales: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("locales: %w", err)
+	}
+	if why := notRegular(fi.Mode().Type()); why != "" {
+		return nil, fileProblem(why)
+	}
+	tooLarge := fileProblem(fmt.Sprintf("is larger than %d MiB, the most a locale file may hold", maxFileSize>>20))
+	if fi.Size() > maxFileSize {
+		return nil, tooLarge
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, maxFileSize+1)); err != nil {
+		return nil, fmt.Errorf("locales: %w", err)
+	}
+	if buf.Len() > maxFileSize {
+		return nil, tooLarge
+	}
+	return buf.Bytes(), nil
+}
+
+// A dirTree is the folder Write writes in, read and written through
+// os.Root so that neither a name nor a link leads outside it.
+type dirTree struct {
+	dir  string
+	root *os.Root // nil while dir does not exist
+}
+
+func openTree(dir string) (*dirTree, error) {
+	root, err := os.OpenRoot(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &dirTree{dir: dir}, nil
+	case err != nil:
+		return nil, fmt.Errorf("locales: %w", err)
+	}
+	return &dirTree{dir: dir, root: root}, nil
+}
+
+func (t *dirTree) close() {
+	if t.root != nil {
+		t.root.Close()
+	}
+}
+
+// check returns a fileProblem when the file name (slashes) cannot be
+// written: a folder on its way or the file itself is a link, or is not
+// a folder or a regular file. Parts that do not exist yet are fine.
+func (t *dirTree) check(name string) error {
+	if t.root == nil {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return fmt.Errorf("locales: %w", err)
+	for i := 0; ; {
+		j := strings.IndexByte(name[i:], '/')
+		last := j < 0
+		p := name
+		if !last {
+			p = name[:i+j]
+		}
+		fi, err := t.root.Lstat(filepath.FromSlash(p))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil
+		case err != nil:
+			return fmt.Errorf("locales: %w", err)
+		case fi.Mode()&fs.ModeSymlink != 0, last && !fi.Mode().IsRegular(), !last && !fi.IsDir():
+			why := notRegular(fi.Mode().Type())
+			if p != name {
+				why = fmt.Sprintf("folder %s %s", p, why)
+			}
+			return fileProblem(why)
+		}
+		if last {
+			return nil
+		}
+		i += j + 1
 	}
-	f, err := os.CreateTemp(filepath.Dir(name), ".locales-*")
+}
+
+// read returns the content of the file name (slashes), an error
+// matching fs.ErrNotExist when there is none.
+func (t *dirTree) read(name string) ([]byte, error) {
+	if t.root == nil {
+		return nil, fs.ErrNotExist
+	}
+	if err := t.check(name); err != nil {
+		return nil, err
+	}
+	fi, err := t.root.Lstat(filepath.FromSlash(name))
+	if err != nil {
+		return nil, err
+	}
+	return readRegular(t.root, name, fi.Mode().Type())
+}
+
+// writeAll writes files, by path (slashes) under the tree, creating
+// the tree and folders as needed. Every path is checked before the
+// first file is written; one that cannot be written is a Problem of an
+// *InputError.
+func (t *dirTree) writeAll(files map[string][]byte) error {
+	names := slices.Sorted(maps.Keys(files))
+	var problems []Problem
+	for _, name := range names {
+		if err := t.check(name); err != nil {
+			msg, ok := treeProblem(err)
+			if !ok {
+				return err
+			}
+			problems = append(problems, Problem{File: name, Message: msg})
+		}
+	}
+	if err := inputError(problems); err != nil {
+		return err
+	}
+	if t.root == nil && len(names) > 0 {
+		if err := os.MkdirAll(t.dir, 0o755); err != nil {
+			return fmt.Errorf("locales: %w", err)
+		}
+		root, err := os.OpenRoot(t.dir)
+		if err != nil {
+			return fmt.Errorf("locales: %w", err)
+		}
+		t.root = root
+	}
+	for _, name := range names {
+		if err := t.writeFile(name, files[name]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeFile writes data to name (slashes) unless it holds data already,
+// through a temporary file renamed into place so that a reader never
+// sees half a file.
+func (t *dirTree) writeFile(name string, data []byte) error {
+	old, err := t.read(name)
+	switch {
+	case err == nil && bytes.Equal(old, data):
+		return nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		if msg, ok := treeProblem(err); ok {
+			return inputError([]Problem{{File: name, Message: msg}})
+		}
+		return err
+	}
+	dir := path.Dir(name)
+	if dir != "." {
+		if err := t.root.MkdirAll(filepath.FromSlash(dir), 0o755); err != nil {
+			return fmt.Errorf("locales: %w", err)
+		}
+	}
+	tmp := filepath.FromSlash(path.Join(dir, ".locales-"+rand.Text()))
+	f, err := t.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return fmt.Errorf("locales: %w", err)
 	}
 	_, werr := f.Write(data)
+	merr := f.Chmod(0o644) // whatever the umask
 	cerr := f.Close()
-	if err := cmp.Or(werr, cerr); err != nil {
-		os.Remove(f.Name())
+	if err := cmp.Or(werr, merr, cerr); err != nil {
+		t.root.Remove(tmp)
 		return fmt.Errorf("locales: %w", err)
 	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("locales: %w", err)
-	}
-	if err := os.Rename(f.Name(), name); err != nil {
-		os.Remove(f.Name())
+	if err := t.root.Rename(tmp, filepath.FromSlash(name)); err != nil {
+		t.root.Remove(tmp)
 		return fmt.Errorf("locales: %w", err)
 	}
 	return nil

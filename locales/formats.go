@@ -8,7 +8,6 @@ import (
 	"maps"
 	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -68,19 +67,19 @@ func decodeFile(format Format, f File, data []byte) ([]Message, KeyFormat, error
 	return format.Decode(data)
 }
 
-// encodeFile encodes msgs into file (relative to dir), over its current
-// content for a FileFormat.
-func encodeFile(format Format, dir, file string, f File, msgs []Message, keys KeyFormat) ([]byte, error) {
+// encodeFile encodes msgs into file (relative to t's root), over its
+// current content for a FileFormat.
+func encodeFile(format Format, t *dirTree, file string, f File, msgs []Message, keys KeyFormat) ([]byte, error) {
 	ff, ok := format.(FileFormat)
 	if !ok {
 		return format.Encode(msgs, keys)
 	}
-	old, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(file)))
+	old, err := t.read(file)
 	switch {
 	case err == nil:
 		f.Old = old
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("locales: %w", err)
+		return nil, err
 	}
 	return ff.EncodeFile(f, msgs, keys)
 }
@@ -117,9 +116,15 @@ func FormatByExt(name string, formats []Format) (Format, bool) {
 // DetectFormat returns the format of the locale tree under dir: the one
 // format of formats whose extension its files (at the top and one
 // folder down) have. A tree with files of two formats is refused as an
-// *InputError naming a file of each: choose one with Layout.Format.
+// *InputError naming a file of each: choose one with Layout.Format. The
+// tree is listed through os.Root: no link leads outside it.
 func DetectFormat(dir string, formats []Format) (Format, error) {
-	fsys := os.DirFS(dir)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("locales: %w", err)
+	}
+	defer root.Close()
+	fsys := root.FS()
 	found := map[string]string{} // Ext -> first file
 	byExt := map[string]Format{}
 	note := func(name string) {
@@ -183,9 +188,10 @@ func namespaceOf(m Multilingual, name string) string {
 	return name
 }
 
-// loadMultilingual reads <dir>/<name><ext> files of m into a catalog.
-func loadMultilingual(dir string, m Multilingual, layout Layout) (*Catalog, error) {
-	entries, err := os.ReadDir(dir)
+// loadMultilingual reads the <name><ext> files of m under root into a
+// catalog.
+func loadMultilingual(root *os.Root, m Multilingual, layout Layout) (*Catalog, error) {
+	entries, err := fs.ReadDir(root.FS(), ".")
 	if err != nil {
 		return nil, fmt.Errorf("locales: %w", err)
 	}
@@ -197,9 +203,13 @@ func loadMultilingual(dir string, m Multilingual, layout Layout) (*Catalog, erro
 			continue
 		}
 		ns := namespaceOf(m, name)
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		data, err := readRegular(root, e.Name(), e.Type())
 		if err != nil {
-			return nil, fmt.Errorf("locales: %w", err)
+			if msg, ok := treeProblem(err); ok {
+				problems = append(problems, Problem{File: e.Name(), Namespace: ns, Message: msg})
+				continue
+			}
+			return nil, err
 		}
 		source, texts, err := m.DecodeAll(data)
 		if err != nil {
@@ -241,9 +251,9 @@ func loadMultilingual(dir string, m Multilingual, layout Layout) (*Catalog, erro
 	return cat, nil
 }
 
-// writeMultilingual writes one file of m per namespace under dir, over
-// the file there. Every file is encoded before the first is written.
-func (c *Catalog) writeMultilingual(dir string, m Multilingual) error {
+// encodeMultilingual returns the files of m, one per namespace, by
+// path: each written over the file in t.
+func (c *Catalog) encodeMultilingual(t *dirTree, m Multilingual) (map[string][]byte, error) {
 	byNS := map[string]map[string][]Message{}
 	for _, l := range c.langs {
 		for ns, n := range l.ns {
@@ -260,24 +270,37 @@ func (c *Catalog) writeMultilingual(dir string, m Multilingual) error {
 	}
 	files := map[string][]byte{}
 	var problems []Problem
-	for ns, texts := range byNS {
+	seen := newCollisions()
+	owner := map[string]string{} // file -> namespace
+	for _, ns := range slices.Sorted(maps.Keys(byNS)) {
+		texts := byNS[ns]
 		for lang, msgs := range texts {
 			texts[lang] = sortedMessages(msgs)
 		}
-		name := ns
-		if ns == DefaultNamespace {
-			name = m.DefaultName()
+		name, err := multilingualPath(m, ns)
+		if err != nil {
+			problems = append(problems, Problem{Namespace: ns, Message: err.Error()})
+			continue
 		}
-		name += m.Ext()
-		old, err := os.ReadFile(filepath.Join(dir, name))
+		if other, dup := seen.add(name); dup {
+			problems = append(problems, Problem{Namespace: ns, Message: fmt.Sprintf(
+				"%s (namespace %s) and %s (namespace %s) are one file on a file system that ignores case or Unicode normalisation (macOS, Windows)", quote(name), quote(ns), quote(other), quote(owner[other]))})
+			continue
+		}
+		owner[name] = ns
+		old, err := t.read(name)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("locales: %w", err)
+			if msg, ok := treeProblem(err); ok {
+				problems = append(problems, Problem{File: name, Namespace: ns, Message: msg})
+				continue
+			}
+			return nil, err
 		}
 		data, err := m.EncodeAll(old, c.SourceLanguage, texts)
 		if err != nil {
 			var ie *InputError
 			if !errors.As(err, &ie) {
-				return err
+				return nil, err
 			}
 			for _, p := range ie.Problems {
 				p.File, p.Namespace = name, ns
@@ -288,12 +311,23 @@ func (c *Catalog) writeMultilingual(dir string, m Multilingual) error {
 		files[name] = data
 	}
 	if err := inputError(problems); err != nil {
-		return err
+		return nil, err
 	}
-	for _, name := range slices.Sorted(maps.Keys(files)) {
-		if err := writeFile(filepath.Join(dir, name), files[name]); err != nil {
-			return err
-		}
+	return files, nil
+}
+
+// multilingualPath returns the path of namespace ns's file of m, or why
+// Load would not read it back as ns: a name that is not one file name,
+// starts with '.', or is the default namespace's file name.
+func multilingualPath(m Multilingual, ns string) (string, error) {
+	if ns == DefaultNamespace {
+		return treePath(segment(m.DefaultName() + m.Ext()))
 	}
-	return nil
+	if strings.HasPrefix(ns, ".") {
+		return "", fmt.Errorf("namespace %s starts with '.', which Load passes over as a hidden file", quote(ns))
+	}
+	if why := checkSegment(ns); why != "" {
+		return "", fmt.Errorf("namespace %s cannot name a file: it %s", quote(ns), why)
+	}
+	return treePath(segment(ns + m.Ext()))
 }

@@ -2,10 +2,9 @@ package locales
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/locsvc/partner-go/translations"
-	"path"
-	"strings"
 )
 
 // DefaultNamespace is the namespace of keys created without one, and of
@@ -89,13 +88,35 @@ func (l Layout) check() error {
 	return nil
 }
 
-// file returns the path of the file of language lang and namespace ns,
-// relative to the tree's root, with extension ext.
-func (l Layout) file(lang, ns, ext string) string {
-	if l.Files == NamespacedFolders {
-		return path.Join(lang, ns+ext)
+// filePath returns the path of the file of language lang and namespace
+// ns, relative to the tree's root, with extension ext, or why Load
+// would not read it back as the file of lang and ns (a name that is not
+// a language code, a namespace that is not one file name, starts with
+// '.' or is not a file name at all).
+func (l Layout) filePath(lang, ns, ext string) (string, error) {
+	if !validLanguage(lang) {
+		return "", fmt.Errorf("language %s is not a language code (2 to 35 letters, digits, '-' or '_'), so it cannot name a file", quote(lang))
 	}
-	return lang + ext
+	if l.Files != NamespacedFolders {
+		return treePath(segment(lang + ext))
+	}
+	if strings.HasPrefix(ns, ".") {
+		return "", fmt.Errorf("namespace %s starts with '.', which Load passes over as a hidden file", quote(ns))
+	}
+	if why := checkSegment(ns); why != "" {
+		return "", fmt.Errorf("namespace %s cannot name a file: it %s", quote(ns), why)
+	}
+	return treePath(segment(lang), segment(ns+ext))
+}
+
+// singleFileNamespace returns why namespace ns (not the default one)
+// cannot be written in a single file, where its keys are "ns:key", or
+// "": a '.' or ':' in it would be read back as another namespace.
+func singleFileNamespace(ns string) string {
+	if strings.ContainsAny(ns, nsSeparator+".") {
+		return fmt.Sprintf("namespace %s holds '.' or ':', so its keys (%s) would be read back from a single file as another namespace's; use NamespacedFolders", quote(ns), quote(ns+nsSeparator+"key"))
+	}
+	return ""
 }
 
 // nsSeparator separates a namespace from its key in a single file.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,9 +33,6 @@ type PullOptions struct {
 	// files fetched (StepFetch), from the calling goroutine.
 	OnProgress func(Progress)
 }
-
-// maxCDNFile is the most a CDN file may hold.
-const maxCDNFile = 64 << 20
 
 // Pull reads project's texts into a catalog whose Layout is the
 // project's (fileStructure and keyFormat): write it with Write. From the
@@ -129,6 +127,14 @@ func pullCDN(ctx context.Context, cat *Catalog, info *projectInfo, keep func(str
 	}
 	format := JSON{}
 	total, done := len(langs)*len(nss), 0
+	for _, name := range append(slices.Clone(langs), nss...) {
+		if name == "" {
+			continue
+		}
+		if why := checkSegment(name); why != "" {
+			return fmt.Errorf("locales: the project's language or namespace %s cannot be part of a CDN file's path: it %s: %w", quote(name), why, partner.ErrUnexpectedResponse)
+		}
+	}
 	for _, lang := range langs {
 		for _, ns := range nss {
 			url := strings.ReplaceAll(info.cdn.pattern, "{locale}", lang)
@@ -198,12 +204,12 @@ func fetch(ctx context.Context, hc *http.Client, url string) ([]byte, error) {
 		}
 		return nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxCDNFile+1))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxFileSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("locales: GET %s: %w: %w", url, partner.ErrTemporary, err)
 	}
-	if len(data) > maxCDNFile {
-		return nil, fmt.Errorf("locales: GET %s: the file is larger than %d MiB: %w", url, maxCDNFile>>20, partner.ErrUnexpectedResponse)
+	if len(data) > maxFileSize {
+		return nil, fmt.Errorf("locales: GET %s: the file is larger than %d MiB: %w", url, maxFileSize>>20, partner.ErrUnexpectedResponse)
 	}
 	return data, nil
 }
