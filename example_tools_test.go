@@ -194,3 +194,43 @@ func ExampleClient_HTTPClient() {
 	// 200 acme
 	// 404
 }
+
+// Split long lists of writes into the calls the tools take, and send
+// them one by one: 1,200 keys are created in one createKeys call, and
+// their translations written in three setTranslations calls of at most
+// 500 keys.
+func ExampleTranslationsService_SetBatches() {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	c, project := exampleToolsClient(srv)
+	defer c.Close()
+	ctx := context.Background()
+
+	var ks []keys.NewKey
+	for i := range 1200 {
+		ks = append(ks, keys.NewKey{Name: fmt.Sprintf("item%d.title", i), SourceText: "Title"})
+	}
+	var vs []translations.Values
+	for _, batch := range c.Keys.CreateBatches(project, ks, keys.CreateOptions{}) {
+		res, err := c.Keys.Create(ctx, project, batch, keys.CreateOptions{})
+		if err != nil {
+			panic(err) // the batches before this one were created
+		}
+		fmt.Println("created", len(res.Created))
+		for _, k := range res.Created {
+			vs = append(vs, translations.Values{KeyID: k.ID, Text: map[string]string{"de": "Titel"}})
+		}
+	}
+	for _, batch := range c.Translations.SetBatches(project, vs) {
+		res, err := c.Translations.Set(ctx, project, batch)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println("translated", res.Count)
+	}
+	// Output:
+	// created 1200
+	// translated 500
+	// translated 500
+	// translated 200
+}
