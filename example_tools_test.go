@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"golang.org/x/oauth2"
 
@@ -133,6 +134,32 @@ func ExampleTranslationsService_Publish() {
 	// written: 1
 	// published: 1
 	// sync: completed
+}
+
+// Publish and wait until the files are shipped: PublishAndWait waits
+// out the service's cooldown when a publish came too soon, then the sync
+// jobs. The fake's jobs take three seconds.
+func ExampleTranslationsService_PublishAndWait() {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	c, project := exampleToolsClient(srv)
+	defer c.Close()
+	ctx := context.Background()
+	if _, err := c.Keys.Create(ctx, project, []keys.NewKey{{Name: "nav.home", SourceText: "Home", Translations: map[string]string{"de": "Startseite"}}}, keys.CreateOptions{}); err != nil {
+		panic(err)
+	}
+
+	res, err := c.Translations.PublishAndWait(ctx, project, translations.PublishWaitOptions{
+		OnCooldown: func(wait time.Duration) { fmt.Println("cooldown: waiting", wait) },
+		OnSync:     func(s *translations.Sync, done, total int) { fmt.Printf("sync %d/%d: %s\n", done, total, s.Status) },
+	})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("published:", res.Published, "failed jobs:", len(res.Failed()))
+	// Output:
+	// sync 1/1: completed
+	// published: 1 failed jobs: 0
 }
 
 // Call a tool the SDK does not wrap, here listProjects, and decode its
