@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"golang.org/x/oauth2"
 
@@ -149,17 +148,17 @@ func ExampleTranslationsService_PublishAndWait() {
 		panic(err)
 	}
 
-	res, err := c.Translations.PublishAndWait(ctx, project, translations.PublishWaitOptions{
-		OnCooldown: func(wait time.Duration) { fmt.Println("cooldown: waiting", wait) },
-		OnSync:     func(s *translations.Sync, done, total int) { fmt.Printf("sync %d/%d: %s\n", done, total, s.Status) },
-	})
+	res, err := c.Translations.PublishAndWait(ctx, project, translations.PublishOptions{})
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println("published:", res.Published, "failed jobs:", len(res.Failed()))
+	fmt.Println("published:", res.Published)
+	for _, s := range res.Syncs {
+		fmt.Println("sync:", s.Status)
+	}
 	// Output:
-	// sync 1/1: completed
-	// published: 1 failed jobs: 0
+	// published: 1
+	// sync: completed
 }
 
 // Call a tool the SDK does not wrap, here listProjects, and decode its
@@ -223,9 +222,9 @@ func ExampleClient_HTTPClient() {
 }
 
 // Split long lists of writes into the calls the tools take, and send
-// them one by one: 1,200 keys are created in one createKeys call, and
-// their translations written in three setTranslations calls of at most
-// 500 keys.
+// them one by one: 600 keys are created in one createKeys call, and
+// their translations written in two setTranslations calls of at most 500
+// keys.
 func ExampleTranslationsService_SetBatches() {
 	srv := partnertest.NewServer()
 	defer srv.Close()
@@ -234,7 +233,7 @@ func ExampleTranslationsService_SetBatches() {
 	ctx := context.Background()
 
 	var ks []keys.NewKey
-	for i := range 1200 {
+	for i := range 600 {
 		ks = append(ks, keys.NewKey{Name: fmt.Sprintf("item%d.title", i), SourceText: "Title"})
 	}
 	var vs []translations.Values
@@ -256,8 +255,7 @@ func ExampleTranslationsService_SetBatches() {
 		fmt.Println("translated", res.Count)
 	}
 	// Output:
-	// created 1200
+	// created 600
 	// translated 500
-	// translated 500
-	// translated 200
+	// translated 100
 }

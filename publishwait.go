@@ -7,7 +7,8 @@ import (
 	"github.com/locsvc/partner-go/translations"
 )
 
-// PublishAndWait publishes the pending changes as Publish does, and waits
+// PublishAndWait publishes the pending changes, all of them or opt's
+// selection, as Publish does, and waits
 // until they are shipped: a publish within the service's cooldown is sent
 // again after the wait the service names (RetryAfter, or
 // translations.PublishCooldown), up to four times, then each of the
@@ -16,11 +17,12 @@ import (
 // translations.PublishWaitResult.Failed), not an error.
 //
 // Use Publish to publish and return at once (the cooldown then comes back
-// as an error to handle), PublishAndWait to know the files are out, as
-// "partner publish --wait" and "partner push --publish" do. When ctx ends
+// as an error to handle), PublishAndWait to know the files are out. It
+// can take a while: the cooldown is 30 s, and each job runs for as long
+// as the service takes to ship it; bound it with ctx. When ctx ends
 // during the cooldown nothing was published; when it ends or a call fails
 // while waiting for the jobs, the publish went through: the error comes
 // with the result so far.
-func (s *TranslationsService) PublishAndWait(ctx context.Context, project string, opt translations.PublishWaitOptions) (*translations.PublishWaitResult, error) {
+func (s *TranslationsService) PublishAndWait(ctx context.Context, project string, opt translations.PublishOptions) (*translations.PublishWaitResult, error) {
 	return toolcalls.PublishAndWait(ctx, caller{s.c, TranslationTools}, project, opt)
 }

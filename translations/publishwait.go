@@ -1,27 +1,11 @@
 package translations
 
-import (
-	"time"
-
-	"github.com/locsvc/partner-go/internal/apierr"
-)
+import "github.com/locsvc/partner-go/internal/apierr"
 
 // PublishCooldown is the service's wait between two publishes of one
 // project: a publish sooner fails with its TOO_MANY_REQUESTS error. The
 // SDK waits this long when the error names no wait.
 const PublishCooldown = apierr.PublishCooldown
-
-// PublishWaitOptions says what PublishAndWait publishes, and how it
-// reports what it waits for. The zero value publishes everything pending.
-type PublishWaitOptions struct {
-	Only []Selection // publishes these translations instead of everything
-	// OnCooldown, if set, is called with the wait before each cooldown
-	// is waited out.
-	OnCooldown func(wait time.Duration)
-	// OnSync, if set, is called with each sync job as it ends, and how
-	// many of the publish's jobs have ended.
-	OnSync func(s *Sync, done, total int)
-}
 
 // PublishWaitResult is what PublishAndWait reports: the publish, and its
 // sync jobs as they ended.

@@ -19,11 +19,11 @@ const maxCooldownWaits = 4
 // service names (at most maxCooldownWaits times), then waits for each of
 // the publish's sync jobs to end, in order, with WaitSync. Once the
 // publish went through, an error comes with the result so far.
-func PublishAndWait(ctx context.Context, c Caller, project string, opt translations.PublishWaitOptions) (*translations.PublishWaitResult, error) {
+func PublishAndWait(ctx context.Context, c Caller, project string, opt translations.PublishOptions) (*translations.PublishWaitResult, error) {
 	var pub *translations.PublishResult
 	for waits := 0; ; waits++ {
 		var err error
-		pub, err = Publish(ctx, c, project, translations.PublishOptions{Only: opt.Only})
+		pub, err = Publish(ctx, c, project, opt)
 		var te *apierr.ToolError
 		if err == nil || !errors.As(err, &te) || te.Kind != apierr.ToolTooManyRequests || waits == maxCooldownWaits {
 			if err != nil {
@@ -34,9 +34,6 @@ func PublishAndWait(ctx context.Context, c Caller, project string, opt translati
 		wait := te.RetryAfter
 		if wait <= 0 {
 			wait = translations.PublishCooldown
-		}
-		if opt.OnCooldown != nil {
-			opt.OnCooldown(wait)
 		}
 		t := time.NewTimer(wait)
 		select {
@@ -53,9 +50,6 @@ func PublishAndWait(ctx context.Context, c Caller, project string, opt translati
 			return res, fmt.Errorf("partner: published %s; waiting for sync job %s: %w", project, id, err)
 		}
 		res.Syncs = append(res.Syncs, *s)
-		if opt.OnSync != nil {
-			opt.OnSync(s, len(res.Syncs), len(pub.SyncIDs))
-		}
 	}
 	return res, nil
 }

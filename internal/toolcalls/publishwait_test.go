@@ -24,7 +24,7 @@ func TestPublishAndWaitGivesUp(t *testing.T) {
 			at = append(at, time.Since(start))
 			return nil, apierr.FromToolText(tool, "TOO_MANY_REQUESTS: please wait 12 seconds", redact.Secrets{})
 		})
-		_, err := toolcalls.PublishAndWait(t.Context(), c, "acme/web", translations.PublishWaitOptions{})
+		_, err := toolcalls.PublishAndWait(t.Context(), c, "acme/web", translations.PublishOptions{})
 		if !errors.Is(err, apierr.ErrTemporary) {
 			t.Errorf("err = %v, want the cooldown (ErrTemporary)", err)
 		}
@@ -44,7 +44,7 @@ func TestPublishAndWaitGivesUp(t *testing.T) {
 		n++
 		return nil, apierr.FromToolText(tool, "NOT_FOUND: no such project", redact.Secrets{})
 	})
-	if _, err := toolcalls.PublishAndWait(t.Context(), c, "acme/web", translations.PublishWaitOptions{}); err == nil || n != 1 {
+	if _, err := toolcalls.PublishAndWait(t.Context(), c, "acme/web", translations.PublishOptions{}); err == nil || n != 1 {
 		t.Errorf("another failure: %d publishes, err %v; want 1 and the error", n, err)
 	}
 }
