@@ -135,6 +135,32 @@ func ExampleTranslationsService_Publish() {
 	// sync: completed
 }
 
+// Publish and wait until the files are shipped: PublishAndWait waits
+// out the service's cooldown when a publish came too soon, then the sync
+// jobs. The fake's jobs take three seconds.
+func ExampleTranslationsService_PublishAndWait() {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	c, project := exampleToolsClient(srv)
+	defer c.Close()
+	ctx := context.Background()
+	if _, err := c.Keys.Create(ctx, project, []keys.NewKey{{Name: "nav.home", SourceText: "Home", Translations: map[string]string{"de": "Startseite"}}}, keys.CreateOptions{}); err != nil {
+		panic(err)
+	}
+
+	res, err := c.Translations.PublishAndWait(ctx, project, translations.PublishOptions{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("published:", res.Published)
+	for _, s := range res.Syncs {
+		fmt.Println("sync:", s.Status)
+	}
+	// Output:
+	// published: 1
+	// sync: completed
+}
+
 // Call a tool the SDK does not wrap, here listProjects, and decode its
 // JSON result into your own type.
 func ExampleToolsService_Call() {
@@ -193,4 +219,43 @@ func ExampleClient_HTTPClient() {
 	// Output:
 	// 200 acme
 	// 404
+}
+
+// Split long lists of writes into the calls the tools take, and send
+// them one by one: 600 keys are created in one createKeys call, and
+// their translations written in two setTranslations calls of at most 500
+// keys.
+func ExampleTranslationsService_SetBatches() {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	c, project := exampleToolsClient(srv)
+	defer c.Close()
+	ctx := context.Background()
+
+	var ks []keys.NewKey
+	for i := range 600 {
+		ks = append(ks, keys.NewKey{Name: fmt.Sprintf("item%d.title", i), SourceText: "Title"})
+	}
+	var vs []translations.Values
+	for _, batch := range c.Keys.CreateBatches(project, ks, keys.CreateOptions{}) {
+		res, err := c.Keys.Create(ctx, project, batch, keys.CreateOptions{})
+		if err != nil {
+			panic(err) // the batches before this one were created
+		}
+		fmt.Println("created", len(res.Created))
+		for _, k := range res.Created {
+			vs = append(vs, translations.Values{KeyID: k.ID, Text: map[string]string{"de": "Titel"}})
+		}
+	}
+	for _, batch := range c.Translations.SetBatches(project, vs) {
+		res, err := c.Translations.Set(ctx, project, batch)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println("translated", res.Count)
+	}
+	// Output:
+	// created 600
+	// translated 500
+	// translated 100
 }

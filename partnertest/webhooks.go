@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"reflect"
 	"slices"
 	"time"
@@ -102,6 +101,12 @@ type envelope struct {
 	Timestamp       int64             `json:"timestamp"` // Unix milliseconds
 	CreatedAt       string            `json:"createdAt"`
 	Version         string            `json:"version"`
+}
+
+// newEnvelope returns the envelope of an event sent at now.
+func newEnvelope(id, webhookID string, t webhook.EventType, now time.Time) envelope {
+	return envelope{ID: id, WebhookConfigID: webhookID, EventType: t, Timestamp: now.UnixMilli(),
+		CreatedAt: now.UTC().Format("2006-01-02T15:04:05.000Z07:00"), Version: "1"}
 }
 
 // envelopeBody returns env as JSON with a last member "data" holding data
@@ -227,14 +232,7 @@ func (s *Server) newEvent(webhookID string, eventType webhook.EventType, data []
 		return "", nil, "", "", fmt.Errorf("partnertest: webhook config %s does not subscribe to %s", webhookID, eventType)
 	}
 	id, _ = s.nextID("evt")
-	body := envelopeBody(envelope{
-		ID:              id,
-		WebhookConfigID: webhookID,
-		EventType:       eventType,
-		Timestamp:       now.UnixMilli(),
-		CreatedAt:       now.UTC().Format("2006-01-02T15:04:05.000Z07:00"),
-		Version:         "1",
-	}, data)
+	body := envelopeBody(newEnvelope(id, webhookID, eventType, now), data)
 	ev = &event{webhookID: webhookID, eventType: eventType, body: body}
 	s.events[id] = ev
 	return id, ev, w.URL, w.Secret, nil
@@ -314,15 +312,10 @@ func (s *Server) send(ctx context.Context, id string, ev *event, url, secret str
 func (s *Server) post(ctx context.Context, url string, d *Delivery) (status int, answer string, err error) {
 	ctx, cancel := context.WithTimeout(ctx, DeliveryTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(d.Body))
+	req, err := d.Request(ctx, url)
 	if err != nil {
-		return 0, "", fmt.Errorf("partnertest: webhook delivery: %w", err)
+		return 0, "", err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", "partnertest")
-	req.Header.Set(webhook.SignatureHeader, d.Signature)
-	req.Header.Set(webhook.EventHeader, string(d.EventType))
-	req.Header.Set(webhook.IDHeader, d.EventID)
 	resp, err := s.delivery.Do(req)
 	if err != nil {
 		return 0, "", fmt.Errorf("partnertest: webhook delivery: %w", err)

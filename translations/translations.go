@@ -224,8 +224,9 @@ type Selection struct {
 }
 
 // PublishResult is what Publish reports. Publishing is asynchronous: follow
-// the sync jobs in SyncIDs (WaitSync). A project can be published once
-// every 30 seconds; an earlier call fails with ErrTemporary.
+// the sync jobs in SyncIDs (WaitSync), or publish with PublishAndWait. A
+// project can be published once every PublishCooldown; an earlier call
+// fails with ErrTemporary.
 type PublishResult struct {
 	Success   bool
 	Published int      // the number of translations published

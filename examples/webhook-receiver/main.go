@@ -147,8 +147,8 @@ func demo(ctx context.Context, out io.Writer) error {
 	url := "http://" + ln.Addr().String() + "/webhooks"
 	// Webhooks are configured per project, in its Integrations area.
 	org := fake.AddOrganization("acme", "Acme")
-	site := fake.AddProject(org.ID, partnertest.Project{Name: "Site", Slug: "site", SourceLanguage: "en"})
-	hook := fake.AddWebhook(site.ID, url) // all event types; the secret is shown once
+	web := fake.AddProject(org.ID, partnertest.Project{Name: "Web", Slug: "web", SourceLanguage: "en"})
+	hook := fake.AddWebhook(web.ID, url) // all event types; the secret is shown once
 	h, err := receiver(hook.Secret, out)
 	if err != nil {
 		return err
@@ -175,8 +175,8 @@ func demo(ctx context.Context, out io.Writer) error {
 
 	fmt.Fprintln(out, "One delivery of each event type:")
 	var first partnertest.Delivery
-	for i, typ := range eventTypes {
-		d, err := fake.Deliver(ctx, hook.ID, typ, sample(typ))
+	for i, typ := range webhook.EventTypes() {
+		d, err := fake.Deliver(ctx, hook.ID, typ, partnertest.SampleData(typ, fake.Now()))
 		if i == 0 {
 			first = d
 		}
@@ -192,10 +192,10 @@ func demo(ctx context.Context, out io.Writer) error {
 	}
 
 	fmt.Fprintln(out, "\nDeliveries the receiver must refuse or drop:")
-	d, err := fake.Deliver(ctx, hook.ID, webhook.EventKeysCreated, sample(webhook.EventKeysCreated),
+	d, err := fake.Deliver(ctx, hook.ID, webhook.EventKeysCreated, partnertest.SampleData(webhook.EventKeysCreated, fake.Now()),
 		partnertest.SignedWith("whsec_forged"))
 	expect("tampered (wrong secret)", d, err, http.StatusUnauthorized)
-	d, err = fake.Deliver(ctx, hook.ID, webhook.EventKeysCreated, sample(webhook.EventKeysCreated),
+	d, err = fake.Deliver(ctx, hook.ID, webhook.EventKeysCreated, partnertest.SampleData(webhook.EventKeysCreated, fake.Now()),
 		partnertest.SignedAt(time.Now().Add(-10*time.Minute)))
 	expect("stale (signed 10 min ago)", d, err, http.StatusUnauthorized)
 	d, err = fake.Redeliver(ctx, first.EventID)
@@ -206,72 +206,6 @@ func demo(ctx context.Context, out io.Writer) error {
 		return errors.New("some deliveries did not go as expected")
 	}
 	return nil
-}
-
-var eventTypes = []webhook.EventType{
-	webhook.EventTranslationsPublished, webhook.EventTranslationsUpdated,
-	webhook.EventKeysCreated, webhook.EventKeysDeleted, webhook.EventSyncCompleted,
-	webhook.EventLanguageAdded, webhook.EventLanguageRemoved,
-	webhook.EventEntryCreated, webhook.EventEntryUpdated, webhook.EventEntryPublished,
-	webhook.EventEntryUnpublished, webhook.EventEntryDeleted,
-	webhook.EventEntriesBulkPublished, webhook.EventEntriesBulkUpdated, webhook.EventEntriesBulkDeleted,
-	webhook.EventModelCreated, webhook.EventModelUpdated, webhook.EventModelDeleted,
-	webhook.EventFieldAdded, webhook.EventFieldUpdated, webhook.EventFieldDeleted,
-}
-
-// sample returns made-up data of the event type, shaped as in the spec.
-func sample(typ webhook.EventType) any {
-	base := map[string]any{"org": "acme", "project": "site"}
-	with := func(kv ...any) map[string]any {
-		m := map[string]any{}
-		for k, v := range base {
-			m[k] = v
-		}
-		for i := 0; i+1 < len(kv); i += 2 {
-			m[kv[i].(string)] = kv[i+1]
-		}
-		return m
-	}
-	now := time.Now().UTC().Format(time.RFC3339)
-	entry := func(status, prev any) map[string]any {
-		return map[string]any{"id": "ent_1", "slug": "hello-world", "status": status, "previousStatus": prev,
-			"publishedAt": nil, "sourceLanguageCode": "en"}
-	}
-	content := func(kv ...any) map[string]any {
-		return with(append([]any{"event", string(typ), "timestamp", now, "model", "blog-post",
-			"actor", map[string]any{"userId": "usr_1", "via": "ui"}}, kv...)...)
-	}
-	switch typ {
-	case webhook.EventTranslationsPublished:
-		return with("languages", []string{"de", "fr"}, "publishedAt", now, "keysCount", 42)
-	case webhook.EventTranslationsUpdated:
-		return with("language", "de", "keysCount", 3)
-	case webhook.EventKeysCreated, webhook.EventKeysDeleted:
-		return with("keys", []string{"home.title", "home.cta"}, "namespace", "web")
-	case webhook.EventSyncCompleted:
-		return with("status", "completed", "keysImported", 120, "duration", 5300)
-	case webhook.EventLanguageAdded:
-		return with("language", "ja", "languageName", "Japanese")
-	case webhook.EventLanguageRemoved:
-		return with("language", "ja")
-	case webhook.EventEntryCreated:
-		return content("entry", entry("draft", nil), "languages", []string{"en"}, "changedLanguages", []string{"en"})
-	case webhook.EventEntryUpdated:
-		return content("entry", entry("draft", "draft"), "languages", []string{"en", "de"}, "changedLanguages", []string{"de"})
-	case webhook.EventEntryPublished:
-		return content("entry", entry("published", "draft"), "languages", []string{"en", "de"}, "changedLanguages", []string{})
-	case webhook.EventEntryUnpublished:
-		return content("entry", entry("draft", "published"), "languages", []string{"en", "de"}, "changedLanguages", []string{})
-	case webhook.EventEntryDeleted:
-		return content("entry", entry(nil, nil), "languages", []string{"en", "de"})
-	case webhook.EventEntriesBulkPublished, webhook.EventEntriesBulkUpdated, webhook.EventEntriesBulkDeleted:
-		rows := []map[string]any{{"id": "ent_1", "slug": "a", "previousStatus": "draft", "status": "published"},
-			{"id": "ent_2", "slug": "b", "previousStatus": "published", "status": "published"}}
-		return content("entries", rows, "count", len(rows), "languages", []string{"en"})
-	case webhook.EventFieldAdded, webhook.EventFieldUpdated, webhook.EventFieldDeleted:
-		return content("field", map[string]any{"name": "cover", "type": "media", "localized": false})
-	}
-	return content() // model events: shared fields only
 }
 
 func or(s, def string) string {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/locsvc/partner-go/webhook"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -16,10 +18,10 @@ func TestDemo(t *testing.T) {
 		t.Fatalf("%v\n%s", err, &out)
 	}
 	s := out.String()
-	if n := strings.Count(s, "  received "); n != len(eventTypes) {
-		t.Errorf("%d events handled, want %d (one per type, the repeat dropped):\n%s", n, len(eventTypes), s)
+	if n := strings.Count(s, "  received "); n != len(webhook.EventTypes()) {
+		t.Errorf("%d events handled, want %d (one per type, the repeat dropped):\n%s", n, len(webhook.EventTypes()), s)
 	}
-	for _, want := range []string{"entry hello-world deleted", "sync completed, 120 keys in 5.3s", "white space around it"} {
+	for _, want := range []string{"entry hello-world deleted", "sync completed, 412 keys in 5.23s", "white space around it"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("output lacks %q:\n%s", want, s)
 		}

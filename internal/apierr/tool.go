@@ -14,7 +14,8 @@ import (
 )
 
 // PublishCooldown is the service's wait between two publishTranslations
-// calls for one project (TOO_MANY_REQUESTS).
+// calls for one project (TOO_MANY_REQUESTS), defined here only:
+// translations.PublishCooldown exports it.
 const PublishCooldown = 30 * time.Second
 
 // ToolErrorKind says what a tool failure was, as far as its text tells.

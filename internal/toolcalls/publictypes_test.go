@@ -30,7 +30,7 @@ var publicTypes = []any{
 	translations.NamespaceContext{}, translations.KeyTranslations{}, translations.Translation{},
 	translations.PendingChanges{}, translations.PendingSummary{}, translations.LanguageChanges{},
 	translations.PendingTranslation{}, translations.PendingDeletion{}, translations.RecentPublish{},
-	translations.PublishOptions{}, translations.Selection{}, translations.PublishResult{},
+	translations.PublishOptions{}, translations.Selection{}, translations.PublishResult{}, translations.PublishWaitResult{},
 	translations.ListSyncsOptions{}, translations.SyncList{}, translations.Sync{}, translations.Person{},
 	translations.AffectedKey{}, translations.CancelResult{}, translations.ContextOptions{}, translations.Context{},
 	translations.Term{}, translations.KeyMatches{}, translations.Match{}, translations.LanguageProposal{},
