@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -165,6 +166,34 @@ func TestRedactSpec(t *testing.T) {
 	} {
 		if got := redactSpec(tc.spec); got != tc.want {
 			t.Errorf("redactSpec(%s) = %s, want %s", tc.spec, got, tc.want)
+		}
+	}
+}
+
+// A token file restored from a cache or copied with mode 0644, and its
+// lock file, are made 0600 by a run that only reads them.
+func TestFileStoreMakesAnOpenFilePrivate(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("permission bits do not apply on Windows")
+	}
+	path := filepath.Join(t.TempDir(), "tokens.json")
+	os.WriteFile(path, []byte(`{"grants": {"g": {"token": {"refresh_token": "r"}}}}`), 0o600)
+	os.WriteFile(path+".lock", nil, 0o600)
+	for _, p := range []string{path, path + ".lock"} {
+		if err := os.Chmod(p, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := newFileStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tok, err := s.Load(context.Background(), "g"); err != nil || tok.RefreshToken != "r" {
+		t.Fatalf("Load: %v, %v", tok, err)
+	}
+	for _, p := range []string{path, path + ".lock"} {
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s after a run that only read it: %v (%v), want 0600", filepath.Base(p), fi.Mode().Perm(), err)
 		}
 	}
 }
