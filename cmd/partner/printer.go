@@ -24,29 +24,37 @@ import (
 //     lost, nothing is acted on;
 //   - a line whose first characters after white space are "::" (a GitHub
 //     Actions workflow command: ::error, ::add-mask, ::stop-commands) has
-//     its first colon shown as \x3a, and "##[" (the runner's older form,
-//     found anywhere in a line) is shown as #\x23[.
+//     its second colon shown as \x3a, and "##[" (the runner's older form,
+//     found anywhere in a line) is shown as ##\x5b; a printer remembers
+//     the line it is in, so text printed in pieces is checked whole.
 //
 // printf's arguments are fields: their line breaks and tabs are escaped
 // too, so a field never starts a line of its own. --json output is not
-// written by a printer: see writeJSON.
-type printer struct{ w io.Writer }
+// written by a printer: see jsonSafe.
+type printer struct {
+	w io.Writer
+	// line is what was printed of the line not yet ended.
+	line string
+}
+
+// newPrinter returns a printer that writes on w.
+func newPrinter(w io.Writer) *printer { return &printer{w: w} }
 
 // printf formats like fmt.Fprintf, with every argument that formats as
 // text (a string of any type, an error, a fmt.Stringer) made one safe
 // field first, and writes the neutralised result.
-func (p printer) printf(format string, args ...any) {
+func (p *printer) printf(format string, args ...any) {
 	for i, arg := range args {
 		args[i] = field(arg)
 	}
-	io.WriteString(p.w, neutralize(fmt.Sprintf(format, args...)))
+	p.write(fmt.Sprintf(format, args...))
 }
 
 // println writes text and a line break, neutralised; text may span lines
 // (an error's message lists problems one a line), whose breaks and tabs
 // are kept.
-func (p printer) println(text string) {
-	io.WriteString(p.w, neutralize(text+"\n"))
+func (p *printer) println(text string) {
+	p.write(text + "\n")
 }
 
 // field returns arg as a safe field when it formats as text, and arg
@@ -112,30 +120,35 @@ func escape(s string, keep func(rune) bool) string {
 }
 
 // layout reports whether r is one of the command's own layout characters,
-// which neutralize keeps.
+// which write keeps.
 func layout(r rune) bool { return r == '\n' || r == '\t' }
 
-// neutralize returns text with unsafe runes escaped (line breaks and tabs
-// kept), no line starting with a workflow command's "::" and no "##[".
-func neutralize(text string) string {
-	text = escape(text, layout)
-	text = strings.ReplaceAll(text, "##[", `#\x23[`)
-	if !strings.Contains(text, "::") {
-		return text
-	}
-	lines := strings.Split(text, "\n")
-	for i, line := range lines {
-		rest := strings.TrimLeftFunc(line, unicode.IsSpace)
-		if strings.HasPrefix(rest, "::") {
-			lines[i] = line[:len(line)-len(rest)] + `\x3a` + rest[1:]
+// write writes text neutralised: unsafe runes escaped (line breaks and
+// tabs kept), no line starting with a workflow command's "::", no "##[",
+// also where text continues the line printed last.
+func (p *printer) write(text string) {
+	// What p.line holds is neutralised already, and none of the changes
+	// below touches it: each one changes the last character of what it
+	// finds, and p.line holds no "##[" and starts with no "::".
+	whole := p.line + escape(text, layout)
+	whole = strings.ReplaceAll(whole, "##[", `##\x5b`)
+	if strings.Contains(whole, "::") {
+		lines := strings.Split(whole, "\n")
+		for i, line := range lines {
+			rest := strings.TrimLeftFunc(line, unicode.IsSpace)
+			if strings.HasPrefix(rest, "::") {
+				lines[i] = line[:len(line)-len(rest)] + `:\x3a` + rest[2:]
+			}
 		}
+		whole = strings.Join(lines, "\n")
 	}
-	return strings.Join(lines, "\n")
+	io.WriteString(p.w, whole[len(p.line):])
+	p.line = whole[strings.LastIndexByte(whole, '\n')+1:]
 }
 
 // jsonSafe returns JSON text with the unsafe runes encoding/json leaves as
 // they are (DEL, C1, the bidirectional controls; it escapes C0, U+2028 and
-// U+2029 itself) written as \u escapes, and "##[" as "#\u0023[". Such
+// U+2029 itself) written as \u escapes, and "##[" as "##\u005b". Such
 // runes and "#" occur only inside strings, so the JSON decodes to the
 // same values.
 func jsonSafe(b []byte) []byte {
@@ -151,7 +164,7 @@ func jsonSafe(b []byte) []byte {
 		case unsafe(r):
 			fmt.Fprintf(&out, `\u%04x`, r)
 		case bytes.HasPrefix(b[i:], []byte("##[")):
-			out.WriteString(`#\u0023[`)
+			out.WriteString(`##\u005b`)
 			n = 3
 		default:
 			out.Write(b[i : i+n])

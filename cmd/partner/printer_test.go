@@ -59,13 +59,13 @@ func TestPrinterNeutralisesFields(t *testing.T) {
 		{"a field's tab", "%s\n", []any{"a\tb"}, `a\x09b` + "\n"},
 		{"invalid UTF-8", "%s\n", []any{"Caf\xe9"}, `Caf\xe9` + "\n"},
 		{"separators and bidi", "%s\n", []any{"a\u2028b\u202ec"}, `a\u2028b\u202ec` + "\n"},
-		{"a field at the start of a line", "%s %s\n", []any{"", "::error::forged"}, ` \x3a:error::forged` + "\n"},
-		{"the older form", "%s\n", []any{"x ##[error]y"}, `x #\x23[error]y` + "\n"},
+		{"a field at the start of a line", "%s %s\n", []any{"", "::error::forged"}, ` :\x3aerror::forged` + "\n"},
+		{"the older form", "%s\n", []any{"x ##[error]y"}, `x ##\x5berror]y` + "\n"},
 		{"an error", "(%v)\n", []any{fmt.Errorf("no\x1b[2J")}, `(no\x1b[2J)` + "\n"},
 		{"a named string type", "%s\n", []any{locales.Step("a\u009bb")}, `a\u009bb` + "\n"},
 	} {
 		var b bytes.Buffer
-		printer{&b}.printf(tc.format, tc.args...)
+		newPrinter(&b).printf(tc.format, tc.args...)
 		if b.String() != tc.want {
 			t.Errorf("%s: printed %q, want %q", tc.name, b.String(), tc.want)
 		}
@@ -76,9 +76,22 @@ func TestPrinterNeutralisesFields(t *testing.T) {
 // each line holds neutralised.
 func TestPrinterKeepsTheLinesOfAText(t *testing.T) {
 	var b bytes.Buffer
-	printer{&b}.println("partner: locales: 2 problems, nothing written:\n\tde.json:3: key \"a\x1b[2J\"\n::error::forged")
-	want := "partner: locales: 2 problems, nothing written:\n\tde.json:3: key \"a\\x1b[2J\"\n\\x3a:error::forged\n"
+	newPrinter(&b).println("partner: locales: 2 problems, nothing written:\n\tde.json:3: key \"a\x1b[2J\"\n::error::forged")
+	want := "partner: locales: 2 problems, nothing written:\n\tde.json:3: key \"a\\x1b[2J\"\n:\\x3aerror::forged\n"
 	if b.String() != want {
+		t.Errorf("printed %q, want %q", b.String(), want)
+	}
+}
+
+// A line printed in pieces is checked whole.
+func TestPrinterChecksALinePrintedInPieces(t *testing.T) {
+	var b bytes.Buffer
+	p := newPrinter(&b)
+	p.printf("  %s", ":")
+	p.printf("%s\n", ":error::forged")
+	p.printf("x %s", "#")
+	p.printf("%s\n", "#[error]old")
+	if want := "  :\\x3aerror::forged\nx ##\\x5berror]old\n"; b.String() != want {
 		t.Errorf("printed %q, want %q", b.String(), want)
 	}
 }
@@ -106,7 +119,7 @@ func TestPrintJSONEscapesWhatEncodingJSONLeaves(t *testing.T) {
 // reasons, sync ids, statuses and errors, language codes, keys.
 func TestHumanOutputNeutralisesTextsFromOutside(t *testing.T) {
 	var b bytes.Buffer
-	a := &app{stdout: &b, out: printer{&b}}
+	a := &app{stdout: &b, out: newPrinter(&b)}
 	now := time.Now()
 	a.printStatus(&statusResult{
 		Project: "acme/web",
@@ -176,14 +189,19 @@ func FuzzPrinter(f *testing.F) {
 	f.Add("plain text, std::string")
 	f.Add("\u00a0::error::x")
 	f.Add("#\x00#[")
+	f.Add(":")
+	f.Add("#")
 	f.Add("Caf\xe9")
 	f.Fuzz(func(t *testing.T, s string) {
 		var b bytes.Buffer
-		p := printer{&b}
+		p := newPrinter(&b)
 		p.printf("%s %s:%s [%s]: %v\n", s, s, s, []string{s, s}, fmt.Errorf("%s", s))
 		p.printf("%s", s)
 		p.println(s)
 		p.println("partner: " + s)
+		p.printf("%s", s[:len(s)/2]) // a line printed in pieces
+		p.printf("%s", s[len(s)/2:])
+		p.println(s)
 		if bad := unsafeOutput(b.String()); bad != "" {
 			t.Fatalf("printed %s: %q", bad, b.String())
 		}

@@ -24,14 +24,14 @@ type app struct {
 	stdout, stderr io.Writer
 	// out and errOut print the human-readable text on stdout and stderr:
 	// every string from outside goes through them (see printer).
-	out, errOut printer
+	out, errOut *printer
 	json        bool   // --json
 	store       string // --store, else PARTNER_STORE
 }
 
 // run runs the command line args and returns the exit code.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	a := &app{getenv: getenv, stdout: stdout, stderr: stderr, out: printer{stdout}, errOut: printer{stderr}}
+	a := &app{getenv: getenv, stdout: stdout, stderr: stderr, out: newPrinter(stdout), errOut: newPrinter(stderr)}
 	root := a.rootCmd()
 	root.SetArgs(args)
 	root.SetOut(stdout)
