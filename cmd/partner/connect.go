@@ -134,10 +134,10 @@ func (a *app) connect(ctx context.Context, scopes []string, noBrowser bool) erro
 	}()
 
 	consent := pool.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier))
-	fmt.Fprintf(a.stderr, "Open this URL in a browser to connect (waiting on %s):\n%s\n", redirect, consent)
+	a.errOut.printf("Open this URL in a browser to connect (waiting on %s):\n%s\n", redirect, consent)
 	if !noBrowser {
 		if err := openBrowser(consent); err != nil {
-			fmt.Fprintf(a.stderr, "partner: could not start a browser (%v): open the URL yourself\n", err)
+			a.errOut.printf("partner: could not start a browser (%v): open the URL yourself\n", err)
 		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, consentTimeout)
@@ -159,13 +159,13 @@ func (a *app) connect(ctx context.Context, scopes []string, noBrowser bool) erro
 		return a.printJSON(res)
 	}
 	for _, g := range res.Grants {
-		fmt.Fprintf(a.stdout, "connected grant %s", g.GrantID)
+		a.out.printf("connected grant %s", g.GrantID)
 		if g.OrganizationID != "" {
-			fmt.Fprintf(a.stdout, " (organization %s)", g.OrganizationID)
+			a.out.printf(" (organization %s)", g.OrganizationID)
 		}
-		fmt.Fprintln(a.stdout)
+		a.out.println("")
 	}
-	fmt.Fprintf(a.stderr, "Tokens saved to %s. Set PARTNER_GRANT_ID to the grant to use.\n", res.Store)
+	a.errOut.printf("Tokens saved to %s. Set PARTNER_GRANT_ID to the grant to use.\n", res.Store)
 	return nil
 }
 

@@ -90,14 +90,14 @@ the grant, as the service may do: share a PARTNER_STORE between processes.`,
 					{"PARTNER_REDIRECT_URL", redirect},
 					{"PARTNER_WEBHOOK_SECRET", secret},
 				} {
-					fmt.Fprintf(a.stdout, "%s=%s\n", kv[0], kv[1])
+					a.out.printf("%s=%s\n", kv[0], kv[1])
 				}
 			}
-			fmt.Fprintf(a.stderr, "partner fake: serving the API at %s, project %s/%s, grant %s; stop with Ctrl-C\n",
+			a.errOut.printf("partner fake: serving the API at %s, project %s/%s, grant %s; stop with Ctrl-C\n",
 				srv.URL, fakeOrgSlug, fakeProjectSlug, g.ID)
 			<-cmd.Context().Done()
 			n := srv.Counts()
-			fmt.Fprintf(a.stderr, "partner fake: stopped after %d refreshes, %d installation tokens, %d code exchanges; %d refresh tokens reused, %d grants revoked for reuse\n",
+			a.errOut.printf("partner fake: stopped after %d refreshes, %d installation tokens, %d code exchanges; %d refresh tokens reused, %d grants revoked for reuse\n",
 				n.Refreshes, n.Mints, n.Exchanges, n.ReusedRefreshTokens, n.ReuseRevocations)
 			return nil
 		},

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -25,6 +26,12 @@ import (
 // processes that share the file refresh each grant's access token one at a
 // time, so a refresh token that rotates is spent once. Lease times are
 // this machine's clock, which all the processes share.
+//
+// A token file or lock file that exists with group or other permission
+// bits (restored from a cache, copied, made by hand) is made 0600 when
+// the store is opened, even by a run that writes nothing; it is not
+// refused, since the owner running the command could only do the same.
+// On Windows, where permission bits do not apply, nothing is changed.
 //
 // It is not an auth.InstallationCache: installation tokens are not written
 // to disk, and each process mints its own.
@@ -64,9 +71,35 @@ func newFileStore(path string) (*fileStore, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, p := range []string{abs, abs + ".lock"} {
+		if err := makePrivate(p); err != nil {
+			return nil, err
+		}
+	}
 	s := &fileStore{path: abs, turn: make(chan struct{}, 1), lock: flock.New(abs + ".lock")}
 	s.turn <- struct{}{}
 	return s, nil
+}
+
+// makePrivate makes the file at path mode 0600 if it exists with group or
+// other permission bits.
+func makePrivate(path string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("file store: %w", err)
+	case !fi.Mode().IsRegular() || fi.Mode().Perm()&0o077 == 0:
+		return nil
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		return fmt.Errorf("file store: %s is open to other users (mode %v) and could not be made 0600: %w", path, fi.Mode().Perm(), err)
+	}
+	return nil
 }
 
 // update runs fn on the file's content under the lock, and writes the

@@ -22,13 +22,16 @@ import (
 type app struct {
 	getenv         func(string) string
 	stdout, stderr io.Writer
-	json           bool   // --json
-	store          string // --store, else PARTNER_STORE
+	// out and errOut print the human-readable text on stdout and stderr:
+	// every string from outside goes through them (see printer).
+	out, errOut *printer
+	json        bool   // --json
+	store       string // --store, else PARTNER_STORE
 }
 
 // run runs the command line args and returns the exit code.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	a := &app{getenv: getenv, stdout: stdout, stderr: stderr}
+	a := &app{getenv: getenv, stdout: stdout, stderr: stderr, out: newPrinter(stdout), errOut: newPrinter(stderr)}
 	root := a.rootCmd()
 	root.SetArgs(args)
 	root.SetOut(stdout)
@@ -39,13 +42,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if !strings.HasPrefix(msg, "partner: ") {
 			msg = "partner: " + msg
 		}
-		fmt.Fprintln(stderr, msg)
+		a.errOut.println(msg)
 		if hint := advice(err); hint != "" {
-			fmt.Fprintf(stderr, "  %s\n", hint)
+			a.errOut.printf("  %s\n", hint)
 		}
 		var ue *usageError
 		if errors.As(err, &ue) {
-			fmt.Fprintln(stderr, "  run `partner help` for the commands and their flags")
+			a.errOut.println("  run `partner help` for the commands and their flags")
 		}
 	}
 	return exitCode(err)
@@ -160,7 +163,7 @@ func (a *app) client(ctx context.Context) (*partner.Client, func(), error) {
 		}
 	case refresh != "":
 		cfg.Token = &oauth2.Token{RefreshToken: refresh}
-		fmt.Fprintln(a.stderr, "partner: warning: PARTNER_REFRESH_TOKEN without PARTNER_STORE: the token is used for this run only, and a service that rotates refresh tokens will refuse it next time; set PARTNER_STORE to keep it")
+		a.errOut.println("partner: warning: PARTNER_REFRESH_TOKEN without PARTNER_STORE: the token is used for this run only, and a service that rotates refresh tokens will refuse it next time; set PARTNER_STORE to keep it")
 	default:
 		return nil, nil, usageErrorf("no token: set PARTNER_STORE to a store holding the grant's token (see `partner connect`), or PARTNER_REFRESH_TOKEN")
 	}
@@ -189,11 +192,15 @@ func (a *app) project(flag string) (string, error) {
 	return p, nil
 }
 
-// printJSON writes v as indented JSON on stdout.
+// printJSON writes v as indented JSON on stdout, with the characters
+// that drive a terminal or a CI log escaped (see jsonSafe).
 func (a *app) printJSON(v any) error {
-	enc := json.NewEncoder(a.stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = a.stdout.Write(append(jsonSafe(b), '\n'))
+	return err
 }
 
 // stderrIsTerminal reports whether progress may be drawn on stderr.

@@ -120,31 +120,31 @@ func status(ctx context.Context, c *partner.Client, project string) (*statusResu
 }
 
 func (a *app) printStatus(r *statusResult) {
-	w := a.stdout
+	w := a.out
 	p := r.Pending
 	if !p.HasChanges {
-		fmt.Fprintf(w, "%s: nothing to publish\n", r.Project)
+		w.printf("%s: nothing to publish\n", r.Project)
 	} else {
-		fmt.Fprintf(w, "%s: %d changes to publish (%d translations, %d deleted keys, %d language changes)\n",
+		w.printf("%s: %d changes to publish (%d translations, %d deleted keys, %d language changes)\n",
 			r.Project, p.Total, p.Translations, p.DeletedKeys, p.LanguageChanges)
 		for _, lang := range slices.Sorted(maps.Keys(p.ByLanguage)) {
-			fmt.Fprintf(w, "  %-8s %d\n", lang, p.ByLanguage[lang])
+			w.printf("  %-8s %d\n", lang, p.ByLanguage[lang])
 		}
 	}
 	if p.NoPublishReason != "" {
-		fmt.Fprintf(w, "publishing is not possible: %s\n", p.NoPublishReason)
+		w.printf("publishing is not possible: %s\n", p.NoPublishReason)
 	}
 	if len(r.Syncs) == 0 {
-		fmt.Fprintln(w, "no sync jobs yet")
+		w.println("no sync jobs yet")
 		return
 	}
-	fmt.Fprintln(w, "recent sync jobs:")
+	w.println("recent sync jobs:")
 	for _, s := range r.Syncs {
 		when := ""
 		if s.StartedAt != nil {
 			when = s.StartedAt.Local().Format(time.DateTime)
 		}
-		fmt.Fprintf(w, "  %-40s %-14s %-12s %s %s\n", s.ID, s.Type, s.Status, when, s.Error)
+		w.printf("  %-40s %-14s %-12s %s %s\n", s.ID, s.Type, s.Status, when, s.Error)
 	}
 }
 
@@ -190,9 +190,9 @@ seconds.`,
 			if a.json {
 				err = a.printJSON(res)
 			} else {
-				fmt.Fprintf(a.stdout, "%s: published %d translations\n", res.Project, res.Published)
+				a.out.printf("%s: published %d translations\n", res.Project, res.Published)
 				for _, s := range res.Syncs {
-					fmt.Fprintf(a.stdout, "  sync %s %s %s\n", s.ID, s.Status, s.Error)
+					a.out.printf("  sync %s %s %s\n", s.ID, s.Status, s.Error)
 				}
 			}
 			if err != nil || !wait {

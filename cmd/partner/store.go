@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/oauth2"
@@ -38,11 +41,45 @@ func openStore(ctx context.Context, spec string) (auth.Store, func(), error) {
 		dsn := "file:" + rest + "?_pragma=busy_timeout(30000)&_pragma=journal_mode(WAL)"
 		return openSQL(ctx, "sqlite", dsn, sqlstore.SQLite)
 	case "postgres", "postgresql":
+		// Parsed here: pgx's own errors quote the setting, with its
+		// password redacted on a best effort.
+		if _, err := pgx.ParseConfig(spec); err != nil {
+			return nil, nil, usageErrorf("PARTNER_STORE: not a PostgreSQL URL: %s", urlProblem(err))
+		}
 		return openSQL(ctx, "pgx", spec, sqlstore.Postgres)
 	case "redis", "rediss":
 		return openRedis(ctx, spec)
 	}
-	return nil, nil, usageErrorf("PARTNER_STORE %q: unknown kind of store; use %s", redactSpec(spec), storeSyntax)
+	kind := ""
+	if schemeRE.MatchString(scheme) {
+		kind = " " + strconv.Quote(scheme)
+	}
+	return nil, nil, usageErrorf("PARTNER_STORE: unknown kind of store%s; use %s", kind, storeSyntax)
+}
+
+// schemeRE matches a URL scheme short enough to be one, which an error
+// may quote (the rest of a store setting may hold a password).
+var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]{0,19}$`)
+
+// urlProblem says what is wrong with a store URL that err refused,
+// without quoting any of it: the parsers' messages quote parts of the
+// URL, and a password written without escapes shifts into those parts.
+func urlProblem(err error) string {
+	msg := err.Error()
+	for _, p := range []struct{ in, say string }{
+		{"invalid port", "the port is not a number (or a password holds /, ?, # or @ unescaped: write them as %2F, %3F, %23 and %40)"},
+		{"invalid URL escape", "a %-escape is not two hex digits (write a password's %, @, /, ?, # and : as %25, %40, %2F, %3F, %23 and %3A)"},
+		{"missing ']'", "an IPv6 host lacks its ']'"},
+		{"invalid character", "the host holds a character URLs do not allow"},
+		{"invalid control character", "it holds a control character"},
+		{"invalid database number", "the database after the host is not a number"},
+		{"invalid URL scheme", "the scheme is not redis or rediss"},
+	} {
+		if strings.Contains(msg, p.in) {
+			return p.say
+		}
+	}
+	return "it does not parse (the setting is not shown: it may hold a password)"
 }
 
 func openSQL(ctx context.Context, driver, dsn string, d sqlstore.Dialect) (auth.Store, func(), error) {
@@ -67,7 +104,7 @@ func openSQL(ctx context.Context, driver, dsn string, d sqlstore.Dialect) (auth.
 func openRedis(ctx context.Context, spec string) (auth.Store, func(), error) {
 	u, err := url.Parse(spec)
 	if err != nil {
-		return nil, nil, usageErrorf("PARTNER_STORE: not a Redis URL: %v", err)
+		return nil, nil, usageErrorf("PARTNER_STORE: not a Redis URL: %s", urlProblem(err))
 	}
 	q := u.Query()
 	backing := q.Get("store")
@@ -78,7 +115,7 @@ func openRedis(ctx context.Context, spec string) (auth.Store, func(), error) {
 	u.RawQuery = q.Encode()
 	opt, err := redis.ParseURL(u.String())
 	if err != nil {
-		return nil, nil, usageErrorf("PARTNER_STORE: %v", err)
+		return nil, nil, usageErrorf("PARTNER_STORE: not a Redis URL: %s", urlProblem(err))
 	}
 	back, closeBack, err := openStore(ctx, backing)
 	if err != nil {
@@ -88,12 +125,38 @@ func openRedis(ctx context.Context, spec string) (auth.Store, func(), error) {
 	return redisstore.New(rdb, back), func() { rdb.Close(); closeBack() }, nil
 }
 
-// redactSpec returns spec without a password, for messages.
+// redactSpec returns a store setting for messages: every password
+// replaced with xxxxx, that of its URL, of a password parameter, and of
+// the store a Redis URL names with ?store=, however deep. A setting that
+// does not parse is shown as its kind alone.
 func redactSpec(spec string) string {
-	if u, err := url.Parse(spec); err == nil && u.User != nil {
-		return u.Redacted()
+	scheme, _, _ := strings.Cut(spec, ":")
+	switch scheme {
+	case "file", "sqlite":
+		return spec // a path
 	}
-	return spec
+	u, err := url.Parse(spec)
+	if err != nil || !schemeRE.MatchString(scheme) {
+		if schemeRE.MatchString(scheme) {
+			return scheme + ":..."
+		}
+		return "..."
+	}
+	if u.RawQuery != "" {
+		q := u.Query()
+		for k, vs := range q {
+			for i, v := range vs {
+				switch {
+				case strings.Contains(strings.ToLower(k), "password"):
+					vs[i] = "xxxxx"
+				case k == "store":
+					vs[i] = redactSpec(v)
+				}
+			}
+		}
+		u.RawQuery = q.Encode()
+	}
+	return u.Redacted()
 }
 
 // seed saves tok as the grant's token if store has none, and reports

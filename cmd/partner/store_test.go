@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -115,5 +117,83 @@ func TestSQLiteStore(t *testing.T) {
 	r := runPartner(t, with(env, "PARTNER_STORE", ""), "status")
 	if r.code != 3 || !strings.Contains(r.stderr, "partner connect") {
 		t.Errorf("a spent refresh token: exit %d, stderr %q; want 3 and advice to connect", r.code, r.stderr)
+	}
+}
+
+// A store setting's passwords never reach an error: not when the setting
+// does not parse (a bad port, an unknown kind of store), nor when the bad
+// part is the store a Redis URL names with ?store=.
+func TestStoreErrorsShowNoPassword(t *testing.T) {
+	const pw = "s3cretPW"
+	file := "file:" + filepath.Join(t.TempDir(), "tokens.json")
+	env := map[string]string{
+		"PARTNER_BASE_URL": "http://127.0.0.1:1", "PARTNER_AUTH_URL": "http://127.0.0.1:1", "PARTNER_MCP_URL": "http://127.0.0.1:1",
+		"PARTNER_CLIENT_ID": "c", "PARTNER_CLIENT_SECRET": "s", "PARTNER_GRANT_ID": "g", "PARTNER_PROJECT": "acme/web",
+	}
+	for _, spec := range []string{
+		"redis://:" + pw + "@localhost:badport/0?store=" + url.QueryEscape(file),
+		"redis://:" + pw + "@[::1/0?store=" + url.QueryEscape(file),
+		"redis://:" + pw + "@localhost:6379/notanumber?store=" + url.QueryEscape(file),
+		"redis://:" + pw + "@localhost:6379/0?store=" + url.QueryEscape("ftp://u:"+pw+"@host:bad"),
+		"redis://:" + pw + "@localhost:6379/0?store=" + url.QueryEscape("postgres://u:"+pw+"@localhost:badport/db"),
+		"redis://:pass/" + pw + "@localhost:6379/0?store=" + url.QueryEscape(file),
+		"postgres://u:" + pw + "@localhost:badport/db",
+		"postgres://u:" + pw + "@localhost:5432/db?sslmode=nonsense",
+		"mysql://u:" + pw + "@localhost/db",
+		"ftp://u:" + pw + "@host:bad",
+		"host=localhost password=" + pw,
+	} {
+		r := runPartner(t, with(env, "PARTNER_STORE", spec), "status")
+		if r.code == 0 || strings.Contains(r.stdout+r.stderr, pw) {
+			t.Errorf("PARTNER_STORE=%s: exit %d, printed\n%s%s", spec, r.code, r.stdout, r.stderr)
+		}
+	}
+}
+
+// connect prints where it saved the tokens with every password of the
+// setting redacted, the backing store's too.
+func TestRedactSpec(t *testing.T) {
+	for _, tc := range []struct{ spec, want string }{
+		{"file:/var/lib/partner/tokens.json", "file:/var/lib/partner/tokens.json"},
+		{"postgres://u:pw1@db:5432/partner", "postgres://u:xxxxx@db:5432/partner"},
+		{"postgres://u@db/partner?password=pw1&sslmode=require", "postgres://u@db/partner?password=xxxxx&sslmode=require"},
+		{"redis://:pw1@localhost:6379/0?store=" + url.QueryEscape("postgres://u:pw2@db/partner"),
+			"redis://:xxxxx@localhost:6379/0?store=" + url.QueryEscape("postgres://u:xxxxx@db/partner")},
+		{"rediss://localhost:6379/0?store=" + url.QueryEscape("redis://:pw2@x/0?store="+url.QueryEscape("postgres://u:pw3@db/p")),
+			"rediss://localhost:6379/0?store=" + url.QueryEscape("redis://:xxxxx@x/0?store="+url.QueryEscape("postgres://u:xxxxx@db/p"))},
+		{"redis://:pw1@localhost:bad/0", "redis:..."},
+		{"host=db password=pw1", "..."},
+	} {
+		if got := redactSpec(tc.spec); got != tc.want {
+			t.Errorf("redactSpec(%s) = %s, want %s", tc.spec, got, tc.want)
+		}
+	}
+}
+
+// A token file restored from a cache or copied with mode 0644, and its
+// lock file, are made 0600 by a run that only reads them.
+func TestFileStoreMakesAnOpenFilePrivate(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("permission bits do not apply on Windows")
+	}
+	path := filepath.Join(t.TempDir(), "tokens.json")
+	os.WriteFile(path, []byte(`{"grants": {"g": {"token": {"refresh_token": "r"}}}}`), 0o600)
+	os.WriteFile(path+".lock", nil, 0o600)
+	for _, p := range []string{path, path + ".lock"} {
+		if err := os.Chmod(p, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := newFileStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tok, err := s.Load(context.Background(), "g"); err != nil || tok.RefreshToken != "r" {
+		t.Fatalf("Load: %v, %v", tok, err)
+	}
+	for _, p := range []string{path, path + ".lock"} {
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s after a run that only read it: %v (%v), want 0600", filepath.Base(p), fi.Mode().Perm(), err)
+		}
 	}
 }

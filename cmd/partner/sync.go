@@ -222,36 +222,40 @@ func (a *app) printPlan(p *locales.Plan) {
 		del += c.Deleted
 	}
 	if p.Empty() {
-		fmt.Fprintf(a.stdout, "%s: up to date, nothing to push (%d keys listed)\n", p.Project, p.Listed)
+		a.out.printf("%s: up to date, nothing to push (%d keys listed)\n", p.Project, p.Listed)
 	} else {
-		fmt.Fprintf(a.stdout, "%s: would create %d keys, write %d texts to existing keys and delete %d keys (%d texts created)\n",
+		a.out.printf("%s: would create %d keys, write %d texts to existing keys and delete %d keys (%d texts created)\n",
 			p.Project, len(p.Create), update, len(p.Delete), create)
 	}
 	a.printItems("skipped", p.Skipped)
 }
 
 func (a *app) printReport(r *locales.Report) {
-	fmt.Fprintf(a.stdout, "%s: %d keys created, %d updated, %d deleted, %d skipped, %d failed\n",
+	a.out.printf("%s: %d keys created, %d updated, %d deleted, %d skipped, %d failed\n",
 		r.Project, len(r.Created), len(r.Updated), len(r.Deleted), len(r.Skipped), len(r.Failed))
 	a.printItems("skipped", r.Skipped)
 	a.printItems("failed", r.Failed)
+	// A list of texts the service did not confirm (a "not confirmed"
+	// state of the report) is printed here, with printItems, once the
+	// report has one.
 	if p := r.Published; p != nil {
-		fmt.Fprintf(a.stdout, "published %d texts\n", p.Texts)
+		a.out.printf("published %d texts\n", p.Texts)
 		for _, s := range p.Syncs {
-			fmt.Fprintf(a.stdout, "  sync %s %s %s\n", s.ID, s.Status, s.Error)
+			a.out.printf("  sync %s %s %s\n", s.ID, s.Status, s.Error)
 		}
 	}
 }
 
-// printItems prints up to 20 items of a list, with their reasons.
+// printItems prints up to 20 items of a list, with their reasons. Every
+// field comes from the tree or the service, and is printed as a field.
 func (a *app) printItems(what string, items []locales.Item) {
 	const most = 20
 	for i, it := range items {
 		if i == most {
-			fmt.Fprintf(a.stdout, "  ... and %d more %s (--json lists them all)\n", len(items)-most, what)
+			a.out.printf("  ... and %d more %s (--json lists them all)\n", len(items)-most, what)
 			break
 		}
-		fmt.Fprintf(a.stdout, "  %s %s:%s [%s]: %s\n", what, it.Namespace, it.Key, strings.Join(it.Languages, ","), it.Reason)
+		a.out.printf("  %s %s:%s [%s]: %s\n", what, it.Namespace, it.Key, strings.Join(it.Languages, ","), it.Reason)
 	}
 }
 
@@ -328,7 +332,7 @@ namespaces are left alone.`,
 			if a.json {
 				return a.printJSON(res)
 			}
-			fmt.Fprintf(a.stdout, "%s: wrote %d texts in %s to %s (%s, %s keys)\n", project, res.Texts,
+			a.out.printf("%s: wrote %d texts in %s to %s (%s, %s keys)\n", project, res.Texts,
 				strings.Join(res.Languages, ", "), lf.dir, layoutName(layout.Files), layout.Keys)
 			return nil
 		},

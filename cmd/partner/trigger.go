@@ -99,7 +99,7 @@ does not answer 2xx within 10 seconds makes the command fail.`,
 					return err
 				}
 			} else {
-				fmt.Fprintf(a.stdout, "sent %s %s to %s: %d %s\n", res.EventType, res.ID, res.URL, res.Status, http.StatusText(res.Status))
+				a.out.printf("sent %s %s to %s: %d %s\n", res.EventType, res.ID, res.URL, res.Status, http.StatusText(res.Status))
 			}
 			if res.Status < 200 || res.Status > 299 {
 				return fmt.Errorf("trigger: the receiver answered %d: %s", res.Status, oneLine(res.Response))
@@ -123,7 +123,7 @@ func (a *app) listEvents(args []string) error {
 		return a.printJSON(eventTypes())
 	}
 	for _, t := range eventTypes() {
-		fmt.Fprintln(a.stdout, t)
+		a.out.printf("%s\n", t)
 	}
 	return nil
 }

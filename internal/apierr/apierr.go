@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/locsvc/partner-go/internal/redact"
@@ -213,11 +214,14 @@ func snippet(body []byte, scrub redact.Secrets) []byte {
 }
 
 // clean makes a server-supplied string safe to put in an error line: no
-// secrets, one line, valid UTF-8, bounded length.
+// secrets, one line, valid UTF-8, no character that drives a terminal,
+// bounded length.
 func clean(s string, limit int, scrub redact.Secrets) string {
 	s = scrub.String(s)
 	s = strings.Map(func(r rune) rune {
-		if r < ' ' || r == utf8.RuneError {
+		// C0, DEL and C1 (U+009B is a one-character CSI), the line and
+		// paragraph separators, and what is not UTF-8.
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == utf8.RuneError {
 			return ' '
 		}
 		return r

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/locsvc/partner-go/internal/redact"
@@ -55,7 +56,7 @@ func FuzzFromResponse(f *testing.F) {
 				t.Fatalf("secret form %q in %q / %q", form, s, ae.Body)
 			}
 		}
-		if strings.ContainsAny(ae.Message+ae.Code, "\n\r") || !utf8.ValidString(ae.Message) {
+		if strings.ContainsFunc(ae.Message+ae.Code, unicode.IsControl) || !utf8.ValidString(ae.Message) {
 			t.Fatalf("message not one clean line: %q", ae.Message)
 		}
 		if len(ae.Body) > MaxBodySnippet {
