@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -173,8 +173,14 @@ func (s *Session) misconfigured(err error) error {
 // answer is the response the go-sdk reads: the body already read in full.
 func answer(req *http.Request, status int, h http.Header, body []byte) *http.Response {
 	return &http.Response{
-		Status: fmt.Sprintf("%d %s", status, http.StatusText(status)), StatusCode: status,
+		Status: strconv.Itoa(status) + " " + http.StatusText(status), StatusCode: status,
 		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: h,
-		Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body)), Request: req,
+		Body: &readBody{*bytes.NewReader(body)}, ContentLength: int64(len(body)), Request: req,
 	}
 }
+
+// readBody is a body already read: io.NopCloser(bytes.NewReader(b)) in
+// one allocation.
+type readBody struct{ bytes.Reader }
+
+func (*readBody) Close() error { return nil }
