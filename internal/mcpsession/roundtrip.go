@@ -77,7 +77,10 @@ func (t roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 // check returns what makes a 2xx answer to the call msg unusable, or "".
 // It never quotes the answer: a token may sit in it.
 func check(msg message, resp transport.Response) string {
-	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	ct := resp.Header.Get("Content-Type")
+	if ct != "application/json" { // the servers' answer needs no parse
+		ct, _, _ = mime.ParseMediaType(ct)
+	}
 	var events [][]byte
 	switch ct {
 	case "application/json":
