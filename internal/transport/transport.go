@@ -343,13 +343,14 @@ func (r *Runner) newCall(q Request) *call {
 
 // release puts c back in the pool, holding nothing of its request.
 func (r *Runner) release(c *call) {
+	clear(c.sent)
 	c.q, c.body = Request{}, nil
 	r.calls.Put(c)
 }
 
-// exchange runs one go-retryablehttp loop, with the shared http.Client
-// under the call's redirect rule, and returns the final response; unless
-// the request is Raw, its body is in c.body.
+// exchange runs one go-retryablehttp loop on the call's http.Client and
+// returns the final response; unless the request is Raw, its body is in
+// c.body.
 func (c *call) exchange(ctx context.Context) (*http.Response, error) {
 	var body any // a nil []byte would make a chunked empty body
 	if c.q.Payload != nil {
