@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/locsvc/partner-go/internal/apierr"
 )
@@ -74,6 +75,10 @@ type flexString string
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (s *flexString) UnmarshalJSON(b []byte) error {
+	if text, ok := plain(b); ok {
+		*s = flexString(text)
+		return nil
+	}
 	if len(b) > 0 && b[0] == '"' {
 		return json.Unmarshal(b, (*string)(s))
 	}
@@ -83,6 +88,15 @@ func (s *flexString) UnmarshalJSON(b []byte) error {
 	}
 	*s = flexString(n)
 	return nil
+}
+
+// plain returns the text of a JSON string without escapes, which needs
+// no decoding: the common case, which spares a nested json.Unmarshal.
+func plain(b []byte) (string, bool) {
+	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' || bytes.IndexByte(b, '\\') >= 0 || !utf8.Valid(b) {
+		return "", false
+	}
+	return string(b[1 : len(b)-1]), true
 }
 
 // envelope returns the object held under the first of keys in a JSON

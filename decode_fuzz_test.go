@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/locsvc/partner-go/internal/apierr"
+	"github.com/locsvc/partner-go/projects"
 )
 
 // FuzzList: any answer either lists valid JSON elements or fails with
@@ -50,6 +51,32 @@ func FuzzPathParam(f *testing.F) {
 		}
 		if esc == "." || esc == ".." {
 			t.Fatalf("pathParam(%q) = %q", v, esc)
+		}
+	})
+}
+
+// FuzzPlainString: a JSON string decodes to the same text through the
+// shortcut for strings without escapes (flexString, projects.Language) as
+// through encoding/json.
+func FuzzPlainString(f *testing.F) {
+	for _, s := range []string{`"p1"`, `"a\"b"`, `"\u00e9"`, "\"\xff\"", `"pt-br"`, `""`, `12`, `"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var want string
+		if len(data) == 0 || data[0] != '"' || json.Unmarshal(data, &want) != nil {
+			return
+		}
+		var got struct {
+			ID   flexString
+			Lang projects.Language
+		}
+		doc := append(append(append(append([]byte(`{"ID":`), data...), `,"Lang":`...), data...), '}')
+		if err := json.Unmarshal(doc, &got); err != nil {
+			t.Fatalf("%q: %v", data, err)
+		}
+		if string(got.ID) != want || got.Lang.Code != want {
+			t.Fatalf("%q: flexString %q, Language %q, encoding/json %q", data, got.ID, got.Lang.Code, want)
 		}
 	})
 }

@@ -2,12 +2,14 @@ package partner_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"strconv"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/oauth2"
 
 	partner "github.com/locsvc/partner-go"
@@ -170,4 +172,75 @@ func benchKeyNames(n int) []string {
 		names[i] = "bench.k" + strconv.Itoa(i)
 	}
 	return names
+}
+
+// bearer adds an Authorization header to every request.
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (t bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+t.token)
+	return t.next.RoundTrip(r)
+}
+
+// BenchmarkToolCall measures a read-only tool call (getProject) on a warm
+// session through Tools.Call, its answer kept as sent (sdk), next to its
+// floor (go-sdk): the official MCP SDK's own client session, on which the
+// SDK's is built, calling the same tool of the same partnertest server
+// with a valid installation token, its text kept as a json.RawMessage. The
+// two take turns in one run (see compare): read the SDK's own cost as
+// sdk-x-go-sdk and sdk-allocs minus go-sdk-allocs.
+func BenchmarkToolCall(b *testing.B) {
+	srv := partnertest.NewServer(partnertest.WithRequestLogLimit(0))
+	b.Cleanup(srv.Close)
+	g := srv.NewGrant()
+	org := g.Organizations[0]
+	p := srv.AddProject(org.ID, partnertest.Project{Name: "Bench", Slug: "bench", SourceLanguage: "en"})
+	args := map[string]any{"project": org.Slug + "/" + p.Slug}
+	ctx := b.Context()
+
+	c, err := partner.NewClient(partner.Config{Pacing: noPacing,
+		BaseURL: srv.URL, AuthURL: srv.AuthURL, MCPURL: srv.MCPURL,
+		ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
+		GrantID: g.ID, Token: &oauth2.Token{RefreshToken: g.RefreshToken},
+		HTTPClient: &http.Client{Transport: http.DefaultTransport},
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	sdk := func(b *testing.B) {
+		var out json.RawMessage
+		if err := c.Tools.Call(ctx, partner.TranslationTools, "getProject", args, &out); err != nil || len(out) == 0 {
+			b.Fatal(err)
+		}
+	}
+
+	mc := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	cs, err := mc.Connect(ctx, &mcp.StreamableClientTransport{
+		Endpoint:             srv.MCPURL,
+		HTTPClient:           &http.Client{Transport: bearer{srv.IssueInstallationToken(g.ID), http.DefaultTransport}},
+		DisableStandaloneSSE: true,
+		MaxRetries:           -1,
+	}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	goSDK := func(b *testing.B) {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "getProject", Arguments: args})
+		if err != nil || res.IsError || len(res.Content) == 0 {
+			b.Fatal(err, res)
+		}
+		var out json.RawMessage
+		if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &out); err != nil {
+			b.Fatal(err)
+		}
+	}
+	sdk(b) // tokens, connection, initialize
+	goSDK(b)
+	compare(b, contender{"go-sdk", goSDK}, contender{"sdk", sdk})
 }

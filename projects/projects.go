@@ -1,9 +1,11 @@
 package projects
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"unicode/utf8"
 )
 
 // Project is a project of an organization. Only the fields given at
@@ -52,6 +54,10 @@ func (p Project) String() string {
 func (l *Language) UnmarshalJSON(b []byte) error {
 	if len(b) > 0 && b[0] == '"' {
 		*l = Language{}
+		if len(b) > 1 && b[len(b)-1] == '"' && !bytes.ContainsRune(b, '\\') && utf8.Valid(b) { // nothing to unescape: no nested decode
+			l.Code = string(b[1 : len(b)-1])
+			return nil
+		}
 		return json.Unmarshal(b, &l.Code)
 	}
 	var w struct {

@@ -121,6 +121,26 @@ func BenchmarkParse(b *testing.B) {
 		}})
 }
 
+// BenchmarkParseBulk is BenchmarkParse for a bulk event
+// (content.entry.bulkPublished, a list of entries): json.Unmarshal into
+// map[string]any (map), the baseline, and Parse (parse). Target: parse
+// within 1.1x of map.
+func BenchmarkParseBulk(b *testing.B) {
+	body := readGolden(b, EventEntriesBulkPublished)
+	compare(b,
+		contender{"map", func(b *testing.B) {
+			var m map[string]any
+			if err := json.Unmarshal(body, &m); err != nil {
+				b.Fatal(err)
+			}
+		}},
+		contender{"parse", func(b *testing.B) {
+			if _, err := Parse(body); err != nil {
+				b.Fatal(err)
+			}
+		}})
+}
+
 // BenchmarkHandler sends a signed 1 KiB delivery over loopback, through a
 // keep-alive client, to a careful receiver written with the standard
 // library alone (stdlib), the baseline: a capped read, the header split on

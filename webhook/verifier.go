@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -52,7 +53,7 @@ const (
 // NewVerifier at start-up and share it: it is immutable and safe for
 // concurrent use.
 type Verifier struct {
-	macs      []func() hash.Hash // a fresh HMAC per distinct secret
+	macs      []*sync.Pool // of *keyedMAC, one pool per distinct secret
 	tolerance time.Duration
 	maxBody   int64
 	now       func() time.Time
@@ -149,7 +150,8 @@ func NewVerifier(secret string, opts ...Option) (*Verifier, error) {
 			return nil, fmt.Errorf("%w (secret %d of %d)", err, i+1, len(c.secrets))
 		}
 		if !slices.Contains(c.secrets[:i], s) {
-			c.macs = append(c.macs, keyedMAC([]byte(s)))
+			key := []byte(s)
+			c.macs = append(c.macs, &sync.Pool{New: func() any { return &keyedMAC{mac: hmac.New(sha256.New, key)} }})
 		}
 	}
 	return &c.Verifier, nil
@@ -168,22 +170,14 @@ func checkSecret(s string, unprefixed bool) error {
 	return nil
 }
 
-// keyedMAC returns a function that gives a fresh HMAC-SHA256 under key.
-// It keys one HMAC now and resets it, so that crypto/hmac saves its keyed
-// inner and outer states; each call clones it, which shares those states
-// instead of hashing the padded key again. Where the HMAC cannot be cloned
-// (a GOEXPERIMENT=boringcrypto build), each call keys a new one.
-func keyedMAC(key []byte) func() hash.Hash {
-	mac := hmac.New(sha256.New, key)
-	mac.Reset()
-	return func() hash.Hash {
-		if c, ok := mac.(hash.Cloner); ok {
-			if clone, err := c.Clone(); err == nil {
-				return clone
-			}
-		}
-		return hmac.New(sha256.New, key)
-	}
+// keyedMAC is an HMAC-SHA256 keyed with one secret, with the buffer that
+// holds "<t>." and then the sum: a buffer written through hash.Hash
+// escapes, so it lives with the MAC, and both are reused. Reset after Sum
+// puts the MAC back to its keyed state (crypto/hmac keeps it) without
+// hashing the padded key again. Nothing in it outlives a Verify.
+type keyedMAC struct {
+	mac hash.Hash
+	buf [sha256.Size]byte // holds "<t>." too: t has at most 19 digits
 }
 
 // Verify checks header, the value of the SignatureHeader, against body, the
@@ -253,8 +247,12 @@ func (v *Verifier) checkBody(h *sigHeader, body []byte) error {
 	if int64(len(body)) > v.maxBody {
 		return fmt.Errorf("%w: %d bytes, limit %d", ErrBodyTooLarge, len(body), v.maxBody)
 	}
-	for _, mac := range v.macs {
-		if h.matches(mac(), body) {
+	for _, pool := range v.macs {
+		k := pool.Get().(*keyedMAC)
+		ok := h.matches(k, body)
+		k.mac.Reset()
+		pool.Put(k)
+		if ok {
 			return nil
 		}
 	}
@@ -264,13 +262,12 @@ func (v *Verifier) checkBody(h *sigHeader, body []byte) error {
 	return ErrSignatureMismatch
 }
 
-// matches reports whether any v1 in h is mac's sum of "<t>.<body>", t being
-// the digits exactly as sent. One buffer holds "<t>." and then the sum.
-func (h *sigHeader) matches(mac hash.Hash, body []byte) bool {
-	buf := append(append(make([]byte, 0, sha256.Size), h.ts...), '.')
-	mac.Write(buf)
-	mac.Write(body)
-	sum := mac.Sum(buf[:0])
+// matches reports whether any v1 in h is k's sum of "<t>.<body>", t being
+// the digits exactly as sent.
+func (h *sigHeader) matches(k *keyedMAC, body []byte) bool {
+	k.mac.Write(append(append(k.buf[:0], h.ts...), '.'))
+	k.mac.Write(body)
+	sum := k.mac.Sum(k.buf[:0])
 	ok := false
 	for _, sig := range h.sigs[:h.n] {
 		ok = hmac.Equal(sum, sig[:]) || ok // no early exit: compare all

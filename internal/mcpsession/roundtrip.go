@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -77,7 +77,10 @@ func (t roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 // check returns what makes a 2xx answer to the call msg unusable, or "".
 // It never quotes the answer: a token may sit in it.
 func check(msg message, resp transport.Response) string {
-	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	ct := resp.Header.Get("Content-Type")
+	if ct != "application/json" { // the servers' answer needs no parse
+		ct, _, _ = mime.ParseMediaType(ct)
+	}
 	var events [][]byte
 	switch ct {
 	case "application/json":
@@ -173,8 +176,14 @@ func (s *Session) misconfigured(err error) error {
 // answer is the response the go-sdk reads: the body already read in full.
 func answer(req *http.Request, status int, h http.Header, body []byte) *http.Response {
 	return &http.Response{
-		Status: fmt.Sprintf("%d %s", status, http.StatusText(status)), StatusCode: status,
+		Status: strconv.Itoa(status) + " " + http.StatusText(status), StatusCode: status,
 		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: h,
-		Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body)), Request: req,
+		Body: &readBody{*bytes.NewReader(body)}, ContentLength: int64(len(body)), Request: req,
 	}
 }
+
+// readBody is a body already read: io.NopCloser(bytes.NewReader(b)) in
+// one allocation.
+type readBody struct{ bytes.Reader }
+
+func (*readBody) Close() error { return nil }

@@ -301,6 +301,9 @@ func (s *Session) connect(ctx context.Context) (*mcp.ClientSession, error) {
 // the request path's own (it names the request), or a JSON-RPC error's;
 // nil for any other error.
 func (s *Session) typed(name string, err error) error {
+	if err == nil {
+		return nil // errors.As's targets would cost two allocations
+	}
 	var f *failure
 	var rpcErr *jsonrpc.Error
 	switch {

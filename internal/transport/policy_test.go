@@ -68,7 +68,7 @@ func TestBackoff(t *testing.T) {
 
 func TestCheckRetryStopsWhenTheCallerGivesUp(t *testing.T) {
 	r := New(Options{BaseURL: mustURL(t, "https://api.example.test")})
-	c := r.newCall(&Request{Method: http.MethodGet, Path: "/x"})
+	c := r.newCall(Request{Method: http.MethodGet, Path: "/x"})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if retry, err := c.checkRetry(ctx, &http.Response{StatusCode: 503}, nil); retry || !errors.Is(err, context.Canceled) {

@@ -110,7 +110,8 @@ type Runner struct {
 	basePath string // the base URL's path without a trailing slash
 	origins  []string
 	name     string
-	hc       http.Client // copied per call, with that call's redirect rule
+	hc       http.Client // copied once into each call value, with its redirect rule
+	calls    sync.Pool   // of *call, each made once with its clients and closures
 	ua       string
 	policy   policy
 	maxBody  int64
@@ -208,7 +209,8 @@ func (t credentialTransport) RoundTrip(req *http.Request) (*http.Response, error
 		return nil, err
 	}
 	q := Request{Kind: Credential, Method: req.Method, URL: req.URL, Payload: body, Header: req.Header, Setting: t.setting}
-	c := t.r.newCall(&q)
+	c := t.r.newCall(q)
+	defer t.r.release(c)
 	resp, err := c.exchange(req.Context())
 	if err != nil {
 		return nil, c.failure(req.Context(), err)
@@ -237,7 +239,8 @@ func (r *Runner) Send(ctx context.Context, q Request) (Response, error) {
 			return Response{}, fmt.Errorf("partner: %s %s: encoding request: %w", q.Method, r.basePath+q.Path, err)
 		}
 	}
-	c := r.newCall(&q)
+	c := r.newCall(q)
+	defer r.release(c)
 	if q.Auth != nil && q.URL != nil && !r.Allowed(q.URL) {
 		return Response{}, fmt.Errorf("partner: %s %s: %w", q.Method, c.path, r.hostError(q.URL.Host))
 	}
@@ -247,7 +250,7 @@ func (r *Runner) Send(ctx context.Context, q Request) (Response, error) {
 		if err != nil {
 			return Response{}, c.failure(ctx, err)
 		}
-		if q.Auth != nil && q.Auth.Refusals().answered(c.endpoint(), c.token, resp.StatusCode, replayed401) {
+		if q.Auth != nil && q.Auth.Refusals().answered(c.endpoint, c.token, resp.StatusCode, replayed401) {
 			q.Auth.Invalidate(c.token)
 			replayed401 = true
 			io.Copy(io.Discard, io.LimitReader(resp.Body, errorBodyLimit)) // a Raw answer is unread
@@ -280,7 +283,7 @@ func (r *Runner) Send(ctx context.Context, q Request) (Response, error) {
 		case q.Kind == MCP && ae.StatusCode == http.StatusUnauthorized:
 			err = apierr.Classify(apierr.ErrMCPUnauthorized, err,
 				"the MCP endpoint refused the installation token; the grant is not gone and REST still works")
-			q.Auth.Refusals().remember(c.endpoint(), c.token, err)
+			q.Auth.Refusals().remember(c.endpoint, c.token, err)
 		case q.Kind == Credential && ae.BlamesApplication(),
 			q.Kind == REST && q.Setting != "" && ae.Code == "" && ae.WrongURL():
 			err = apierr.Classify(apierr.ErrConfiguration, err, "check "+q.Setting+"; users need not reconnect")
@@ -289,39 +292,65 @@ func (r *Runner) Send(ctx context.Context, q Request) (Response, error) {
 	}
 }
 
-// call is one Send's state, shared by the closures its retry loop runs.
+// call is one Send's state, shared by the policies its retry loop runs.
+// A call value is made once, with its go-retryablehttp client, its copy of
+// the http.Client and the method values bound to it, and reused through
+// Runner.calls: newCall sets every per-call field. Nothing a caller gets
+// (a body, a header, an error) points into it.
 type call struct {
 	r          *Runner
-	q          *Request
+	q          Request
 	target     string // the address to call
-	path       string // the whole path, for errors and log lines
-	origin     string // where Authorization may go: the request's own origin
+	endpoint          // the request's origin, where Authorization may go, and its whole path
 	idempotent bool
 	token      string   // the token of the latest attempt
 	sent       []string // every token an attempt carried
 	gen        uint64   // the auth Generation when token was taken
 	body       []byte   // the final answer's body
-	read       bool     // the response handler read it
+	done       bool     // the response handler read it
+
+	hc     http.Client          // the Runner's, under this call's redirect rule
+	rc     retryablehttp.Client // on hc, under this call's retry rule
+	handle func(*http.Response) error
+	bearer [2]string // a token and its Authorization header, made once per token
 }
 
-func (r *Runner) newCall(q *Request) *call {
-	c := &call{r: r, q: q,
-		idempotent: q.Idempotent || q.Method == http.MethodGet || q.Method == http.MethodHead}
+// endpoint is what a refusal is remembered for: an origin and a path (for
+// errors and log lines, the whole path).
+type endpoint struct{ origin, path string }
+
+// newCall returns a call value for q, from the pool or made now.
+func (r *Runner) newCall(q Request) *call {
+	c, _ := r.calls.Get().(*call)
+	if c == nil {
+		c = &call{r: r, hc: r.hc}
+		c.hc.CheckRedirect = c.redirect
+		c.rc = retryablehttp.Client{HTTPClient: &c.hc, RetryMax: r.policy.retryMax,
+			RetryWaitMin: r.policy.waitMin, RetryWaitMax: r.policy.waitMax,
+			CheckRetry: c.checkRetry, Backoff: r.policy.backoff, ErrorHandler: lastResponse, PrepareRetry: c.authorize}
+		c.handle = c.read
+	}
+	c.q, c.sent, c.gen, c.token = q, c.sent[:0], 0, ""
+	c.idempotent = q.Idempotent || q.Method == http.MethodGet || q.Method == http.MethodHead
 	if q.URL == nil {
 		// A path under the base URL, escaped by the caller: no parse.
 		c.target, c.path, c.origin = r.prefix+q.Path, cmp.Or(r.basePath+q.Path, "/"), r.origins[0]
-		return c
+	} else {
+		c.target, c.path, c.origin = q.URL.String(), cmp.Or(q.URL.EscapedPath(), "/"), Origin(q.URL)
 	}
-	c.target, c.path, c.origin = q.URL.String(), cmp.Or(q.URL.EscapedPath(), "/"), Origin(q.URL)
 	return c
 }
 
-// endpoint is what a refusal is remembered for: the origin and path.
-func (c *call) endpoint() string { return c.origin + c.path }
+// release puts c back in the pool, holding nothing of its request.
+func (r *Runner) release(c *call) {
+	clear(c.sent)
+	c.q, c.body = Request{}, nil
+	r.calls.Put(c)
+}
 
-// exchange runs one go-retryablehttp loop, with the shared http.Client
-// under the call's redirect rule, and returns the final response; unless
-// the request is Raw, its body is in c.body.
+// exchange runs one go-retryablehttp loop on the call's http.Client and
+// returns the final response; unless the request is Raw, its body is in
+// c.body.
 func (c *call) exchange(ctx context.Context) (*http.Response, error) {
 	var body any // a nil []byte would make a chunked empty body
 	if c.q.Payload != nil {
@@ -349,24 +378,12 @@ func (c *call) exchange(ctx context.Context) (*http.Response, error) {
 	if err := c.authorize(req.Request); err != nil {
 		return nil, err
 	}
-	hc := c.r.hc
-	hc.CheckRedirect = c.redirect
-	rc := retryablehttp.Client{
-		HTTPClient:   &hc,
-		RetryMax:     c.r.policy.retryMax,
-		RetryWaitMin: c.r.policy.waitMin,
-		RetryWaitMax: c.r.policy.waitMax,
-		CheckRetry:   c.checkRetry,
-		Backoff:      c.r.policy.backoff,
-		ErrorHandler: lastResponse,
-		PrepareRetry: c.authorize,
-	}
-	c.body, c.read = nil, false
+	c.body, c.done = nil, false
 	if c.q.Kind != Raw {
 		req.SetResponseHandler(c.handle)
 	}
-	resp, err := rc.Do(req)
-	if resp != nil && c.q.Kind != Raw && !c.read {
+	resp, err := c.rc.Do(req)
+	if resp != nil && c.q.Kind != Raw && !c.done {
 		// Retries ran out on a retryable status: the handler never saw it.
 		c.body, _ = c.r.readBody(resp)
 		resp.Body.Close()
@@ -383,12 +400,15 @@ func (c *call) authorize(req *http.Request) error {
 	c.gen = a.Generation()
 	tok, err := a.Token(req.Context())
 	if err == nil && c.q.Kind == MCP {
-		err = a.Refusals().sending(c.endpoint(), tok)
+		err = a.Refusals().sending(c.endpoint, tok)
 	}
 	if err != nil {
 		return &tokenError{err}
 	}
-	req.Header.Set("Authorization", "Bearer "+tok)
+	if c.bearer[0] != tok {
+		c.bearer = [2]string{tok, "Bearer " + tok}
+	}
+	req.Header.Set("Authorization", c.bearer[1])
 	c.token = tok
 	if !slices.Contains(c.sent, tok) {
 		c.sent = append(c.sent, tok)
@@ -425,11 +445,12 @@ func (r *Runner) hostError(host string) error {
 		apierr.ErrInvalidArgument, apierr.Quote(host), r.name)
 }
 
-// handle reads the answer's body inside the retry loop, so that a GET
-// whose body breaks off is retried like any network failure.
-func (c *call) handle(resp *http.Response) error {
+// read is the response handler: it reads the answer's body inside the
+// retry loop, so that a GET whose body breaks off is retried like any
+// network failure.
+func (c *call) read(resp *http.Response) error {
 	defer resp.Body.Close()
-	c.read = true
+	c.done = true
 	var err error
 	c.body, err = c.r.readBody(resp)
 	resp.Body = http.NoBody // go-retryablehttp drains the body before a retry
@@ -590,8 +611,8 @@ func (e *tokenError) Unwrap() error { return e.err }
 // endpoint, or a new token, ends the memory. The zero value is ready.
 type Refusals struct {
 	mu   sync.Mutex
-	m    map[string]refusal // endpoint -> the token it refused after a re-mint
-	last map[string]string  // MCP endpoint -> the token last sent to it
+	m    map[endpoint]refusal // the token an endpoint refused after a re-mint
+	last map[endpoint]string  // the token last sent to an MCP endpoint
 }
 
 type refusal struct {
@@ -602,48 +623,48 @@ type refusal struct {
 // answered applies the rule to an answer of status from endpoint to a
 // request sent with tok, replayed or not; it reports whether the request
 // is to be replayed with a new token.
-func (f *Refusals) answered(endpoint, tok string, status int, replayed bool) bool {
+func (f *Refusals) answered(at endpoint, tok string, status int, replayed bool) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	r, known := f.m[endpoint]
+	r, known := f.m[at]
 	switch {
 	case status != http.StatusUnauthorized:
-		delete(f.m, endpoint)
+		delete(f.m, at)
 	case known && r.token == tok: // refused after a re-mint: no mint
 	case !replayed:
 		return true
 	default:
 		if f.m == nil {
-			f.m = make(map[string]refusal)
+			f.m = make(map[endpoint]refusal)
 		}
-		f.m[endpoint] = refusal{token: tok}
+		f.m[at] = refusal{token: tok}
 	}
 	return false
 }
 
 // remember keeps err for the MCP calls that endpoint's refusal of tok
 // stops before they are sent.
-func (f *Refusals) remember(endpoint, tok string, err error) {
+func (f *Refusals) remember(at endpoint, tok string, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if r, ok := f.m[endpoint]; ok && r.token == tok {
-		f.m[endpoint] = refusal{token: tok, err: err}
+	if r, ok := f.m[at]; ok && r.token == tok {
+		f.m[at] = refusal{token: tok, err: err}
 	}
 }
 
 // sending returns the error for sending tok to an MCP endpoint that
 // refused it after a re-mint, or nil; it remembers tok as the last token
 // sent there.
-func (f *Refusals) sending(endpoint, tok string) error {
+func (f *Refusals) sending(at endpoint, tok string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if r := f.m[endpoint]; r.token == tok && r.err != nil {
+	if r := f.m[at]; r.token == tok && r.err != nil {
 		return r.err
 	}
 	if f.last == nil {
-		f.last = make(map[string]string)
+		f.last = make(map[endpoint]string)
 	}
-	f.last[endpoint] = tok
+	f.last[at] = tok
 	return nil
 }
 
@@ -652,14 +673,14 @@ func (f *Refusals) sending(endpoint, tok string) error {
 // reports whether the call is to be replayed with a new token; if not,
 // err is what later calls fail with at once.
 func (f *Refusals) ToolUnauthorized(src TokenSource, u *url.URL, replayed bool, err error) bool {
-	endpoint := Origin(u) + u.EscapedPath()
+	at := endpoint{Origin(u), cmp.Or(u.EscapedPath(), "/")}
 	f.mu.Lock()
-	tok := f.last[endpoint]
+	tok := f.last[at]
 	f.mu.Unlock()
-	if tok != "" && f.answered(endpoint, tok, http.StatusUnauthorized, replayed) { // "": no token known to drop
+	if tok != "" && f.answered(at, tok, http.StatusUnauthorized, replayed) { // "": no token known to drop
 		src.Invalidate(tok)
 		return true
 	}
-	f.remember(endpoint, tok, err)
+	f.remember(at, tok, err)
 	return false
 }
