@@ -178,3 +178,38 @@ func TestLargeListingsAreNotCutOff(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkKeyListing lists 10,000 keys (100 pages of 100) with AllKeys,
+// next to the floor of fetching and decoding the same pages one by one with
+// ListKeys (no identities kept, no bound): listing/pages is what ending
+// every listing costs.
+func BenchmarkKeyListing(b *testing.B) {
+	fake := func() *listingFake {
+		return &listingFake{tot: "10000",
+			ids:  func(p int) (int, int) { return (p - 1) * 100, p * 100 },
+			more: func(p int) bool { return p < 100 }}
+	}
+	b.Run("pages", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			f := fake()
+			for p := 1; ; p++ {
+				pg, err := toolcalls.ListKeys(b.Context(), f, "acme/web", keys.ListOptions{PageSize: 100}, p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !pg.HasMore {
+					break
+				}
+			}
+		}
+	})
+	b.Run("listing", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if n, err := drainKeys(fake(), 100); err != nil || n != 10_000 {
+				b.Fatal(n, err)
+			}
+		}
+	})
+}
