@@ -217,7 +217,12 @@ type ListOptions struct {
 	PageSize int
 }
 
-// Page is one page of an entry listing.
+// Page is one page of an entry listing. A listing of every page
+// (Entries.All, Entries.Pages) always ends: a page that repeats the
+// entries of earlier pages, or more pages than the first page's Total
+// allows (ceil(Total/PageSize), plus 2 and a tenth for entries added
+// meanwhile), end it with partner.ErrUnexpectedResponse; without a total,
+// the bound is 10,000 pages and the margin.
 type Page struct {
 	Number  int  // this page's number, from 1
 	Total   int  // the number of entries that match

@@ -9,4 +9,10 @@
 // keys, unknown ids) are fields of the results, not Go errors. Every result
 // keeps the tool's whole answer in Raw, because the tools change more often
 // than their documentation.
+//
+// A listing of every page (Keys.All, Keys.Pages) always ends: a page that
+// repeats the keys of earlier pages, or more pages than the first page's
+// total allows (ceil(total/PageSize), plus 2 and a tenth for keys added
+// meanwhile), end it with partner.ErrUnexpectedResponse. Without a total,
+// the bound is 10,000 pages and the margin.
 package keys

@@ -61,6 +61,7 @@ var toolScopes = map[string]string{
 type tproject struct {
 	keys     []*tkey
 	nsDesc   map[string]string // namespace descriptions, by name; every namespace used has an entry
+	nsPrompt map[string]string // namespace AI prompts (a context's aiPrompt), by name
 	nsOrder  []string
 	langs    map[string]string // language status by code: active, draft, archived
 	langChg  []string          // language codes with unpublished status changes
@@ -124,7 +125,7 @@ func newUUID() string {
 func (s *Server) tprojLocked(p *Project) *tproject {
 	tp := s.tprojects[p.ID]
 	if tp == nil {
-		tp = &tproject{nsDesc: map[string]string{}, langs: map[string]string{}}
+		tp = &tproject{nsDesc: map[string]string{}, nsPrompt: map[string]string{}, langs: map[string]string{}}
 		s.tprojects[p.ID] = tp
 	}
 	return tp
@@ -389,6 +390,17 @@ func (tp *tproject) liveKeys() []*tkey {
 	return out
 }
 
+// keyCount is the number of live keys in namespace ns.
+func (tp *tproject) keyCount(ns string) int {
+	n := 0
+	for _, k := range tp.keys {
+		if !k.deleted && k.ns == ns {
+			n++
+		}
+	}
+	return n
+}
+
 func (tp *tproject) key(id string) *tkey {
 	for _, k := range tp.keys {
 		if k.id == id && !k.deleted {
@@ -487,13 +499,7 @@ func (tc *toolCall) getProject() (any, error) {
 	live := tp.liveKeys()
 	var nss []map[string]any
 	for _, ns := range tp.nsOrder {
-		kc := 0
-		for _, k := range live {
-			if k.ns == ns {
-				kc++
-			}
-		}
-		nss = append(nss, map[string]any{"nm": ns, "kc": kc, "desc": tp.nsDesc[ns], "ctx": nil})
+		nss = append(nss, map[string]any{"nm": ns, "kc": tp.keyCount(ns), "desc": tp.nsDesc[ns], "ctx": nil})
 	}
 	langs := targetLangs(p, tp)
 	cov := map[string]any{}
@@ -748,9 +754,13 @@ func (tc *toolCall) getTranslations() (any, error) {
 		}
 		rows = append(rows, map[string]any{"id": k.id, "k": k.name, "ns": k.ns, "src": k.src, "tr": tr})
 	}
-	nsd := map[string]any{}
+	nsd := map[string]any{} // {kc, desc?, ap?}: ap is the namespace context's AI prompt
 	for _, ns := range tp.nsOrder {
-		nsd[ns] = map[string]any{"desc": tp.nsDesc[ns]}
+		d := map[string]any{"kc": tp.keyCount(ns), "desc": tp.nsDesc[ns]}
+		if ap := tp.nsPrompt[ns]; ap != "" {
+			d["ap"] = ap
+		}
+		nsd[ns] = d
 	}
 	return map[string]any{"prj": slug, "sl": p.SourceLanguage, "ret": len(rows), "tot": len(hits), "has_more": len(hits) > limit, "keys": rows, "nsd": nsd}, nil
 }
@@ -769,7 +779,7 @@ func (tc *toolCall) createKeys() (any, error) {
 	type in struct {
 		name, ns, src string
 		tr            map[string]string
-		desc          string
+		desc, prompt  string
 	}
 	var ins []in
 	for _, it := range tc.a.array("k", true, 1, 0) { // no upper limit, as the tool has none
@@ -778,6 +788,7 @@ func (tc *toolCall) createKeys() (any, error) {
 		k.tr = tc.a.textMap(m["t"], false)
 		if nc := tc.a.objectOf(m["nc"], false); nc != nil {
 			k.desc = tc.a.strOf(nc["description"], false, 0, 0)
+			k.prompt = tc.a.strOf(nc["aiPrompt"], false, 0, 0)
 		}
 		ins = append(ins, k)
 	}
@@ -812,6 +823,9 @@ func (tc *toolCall) createKeys() (any, error) {
 		tp.useNamespace(k.ns)
 		if k.desc != "" {
 			tp.nsDesc[k.ns] = k.desc
+		}
+		if k.prompt != "" {
+			tp.nsPrompt[k.ns] = k.prompt
 		}
 		key := &tkey{id: newUUID(), name: k.name, ns: k.ns, src: k.src, tr: map[string]*ttext{}, created: tc.now}
 		for l, text := range k.tr {

@@ -250,14 +250,16 @@ func (s *InstallationSource) mint(ctx context.Context, p *pending[Minted], gen u
 
 // mintNow mints a token and records its whole lifetime. An expiry already
 // past (the server's mistake, or clock skew) is taken as a minute from now,
-// rather than a mint per call.
+// rather than a mint per call; so is one so near that the token would be
+// due on arrival (an expiry in whole seconds less than about half a second
+// ahead: its lifetime rounds up to a second, and its margin to half that).
 func (s *InstallationSource) mintNow(ctx context.Context) (Minted, error) {
 	m, err := s.cfg.Mint(ctx)
 	if err != nil {
 		return m, err
 	}
 	now := time.Now()
-	if m.Expiry.Sub(now) <= 0 {
+	if left := m.Expiry.Sub(now); left <= s.dueFor(time.Duration(wholeSeconds(left))*time.Second) {
 		m.Expiry = now.Add(time.Minute)
 	}
 	m.Life = time.Duration(wholeSeconds(m.Expiry.Sub(now))) * time.Second

@@ -88,27 +88,101 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
-// pages iterates over every page, from the first, until more says there
-// are no more; an error, check's included, ends it after it is yielded.
-// check runs each time the iteration starts, so that it checks what the
-// requests then send (the options' slices are the caller's).
-func pages[P any](check func() error, fetch func(page int) (*P, error), more func(*P) bool) iter.Seq2[*P, error] {
+// page is what pages reads of a page of a listing.
+type page struct {
+	more  bool     // the service says another page follows
+	total int      // the items that match, as the first page counts them; 0 when not said
+	ids   []string // an identity for each item on the page
+}
+
+// Bounds of a listing that pages follows.
+const (
+	// unknownTotalPages is how many pages a listing whose first page gives
+	// no total may run to, plus the margin: a million keys at 100 a page.
+	unknownTotalPages = 10_000
+	// maxTotalPages caps the pages a claimed total allows: a hundred
+	// million keys at 100 a page.
+	maxTotalPages = 1_000_000
+)
+
+// pages iterates over every page of the listing tool, from the first,
+// until one says no more follow or holds no items; an error, check's
+// included, ends it after it is yielded. check runs each time the
+// iteration starts, so that it checks what the requests then send (the
+// options' slices are the caller's). limit is the page size asked for.
+//
+// Every listing ends, whatever the service answers. The first page's total
+// bounds it: after ceil(total/limit) pages plus a margin (2 pages and a
+// tenth more), or once the items seen pass the total by that margin, a page
+// that still says more follow ends the listing with ErrUnexpectedResponse;
+// the margin leaves room for items added while it runs. A first page
+// without a total (0) bounds it at unknownTotalPages pages plus the margin.
+// A page whose items all appeared on earlier pages (a repeated page) ends
+// it with ErrUnexpectedResponse, before it is yielded.
+func pages[P any](tool string, limit int, check func() error, fetch func(page int) (*P, error), of func(*P) page) iter.Seq2[*P, error] {
 	return func(yield func(*P, error) bool) {
 		if err := check(); err != nil {
 			yield(nil, err)
 			return
 		}
-		for page := 1; ; page++ {
-			p, err := fetch(page)
+		seen := map[string]struct{}{}
+		var total, maxPages, maxItems, items int
+		for n := 1; ; n++ {
+			p, err := fetch(n)
 			if err != nil {
 				yield(nil, err)
 				return
 			}
-			if !yield(p, nil) || !more(p) {
+			pg := of(p)
+			if n == 1 {
+				size := limit
+				if pg.more && len(pg.ids) > 0 && len(pg.ids) < limit { // the service pages by fewer
+					size = len(pg.ids)
+				}
+				total = pg.total
+				maxPages, maxItems = listingBound(total, size)
+			}
+			fresh := 0
+			for _, id := range pg.ids {
+				if _, ok := seen[id]; !ok {
+					seen[id] = struct{}{}
+					fresh++
+				}
+			}
+			if len(pg.ids) > 0 && fresh == 0 {
+				yield(nil, fmt.Errorf("partner: tool %s: %w: page %d repeats the items of earlier pages", tool, apierr.ErrUnexpectedResponse, n))
+				return
+			}
+			items += len(pg.ids)
+			// An empty page that claims more would loop forever.
+			if !yield(p, nil) || !pg.more || len(pg.ids) == 0 {
+				return
+			}
+			if n >= maxPages || items > maxItems {
+				what := fmt.Sprintf("a total of %d", total)
+				if total <= 0 {
+					what = "no total"
+				}
+				yield(nil, fmt.Errorf("partner: tool %s: %w: more pages after %d pages and %d items, though the first page gave %s",
+					tool, apierr.ErrUnexpectedResponse, n, items, what))
 				return
 			}
 		}
 	}
+}
+
+// listingBound returns how many pages, and items, a listing may run to
+// whose first page gives total (0: none) with size items a page.
+func listingBound(total, size int) (maxPages, maxItems int) {
+	n := unknownTotalPages
+	if total > 0 {
+		n = min((total+size-1)/size, maxTotalPages)
+	}
+	margin := 2 + n/10
+	if total <= 0 || total > n*size {
+		total = n * size
+	}
+	return n + margin, total + margin*size
 }
 
 // items iterates over every item of every page of ps.

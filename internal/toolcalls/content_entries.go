@@ -199,13 +199,16 @@ type listEntriesWire struct {
 // EntryPages iterates over every page of listContentEntries, from the
 // first, until the service says there are no more. PageSize 0 fetches
 // content.MaxPageSize entries per request. An error ends the iteration
-// after it is yielded.
+// after it is yielded. A listing that repeats a page, or runs past its
+// first page's total by a margin, ends with ErrUnexpectedResponse (see
+// pages).
 func EntryPages(ctx context.Context, c Caller, project string, opt content.ListOptions) iter.Seq2[*content.Page, error] {
 	check := func() error { return checkEntryList(project, opt) }
 	opt.PageSize = cmp.Or(opt.PageSize, content.MaxPageSize)
 	fetch := func(page int) (*content.Page, error) { return listEntries(ctx, c, project, opt, page) }
-	// An empty page that claims more would loop forever.
-	return pages(check, fetch, func(p *content.Page) bool { return p.HasMore && len(p.Entries) > 0 })
+	return pages("listContentEntries", opt.PageSize, check, fetch, func(p *content.Page) page {
+		return page{more: p.HasMore, total: p.Total, ids: each(p.Entries, func(e content.Entry) string { return cmp.Or(e.ID, string(e.Raw)) })}
+	})
 }
 
 // AllEntries iterates over every entry of every page of

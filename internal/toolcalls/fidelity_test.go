@@ -235,3 +235,24 @@ func TestSettingsCanBeSwitchedOff(t *testing.T) {
 		})
 	}
 }
+
+// TestAbbreviatedNamespacePromptKept: the abbreviated namespace details
+// the published server sends, nsd {"<ns>": {kc, desc?, ap?}}, keep ap, the
+// namespace's AI prompt, in the namespace's context, as the long form's
+// context keeps its aiPrompt; a namespace without one has no context.
+func TestAbbreviatedNamespacePromptKept(t *testing.T) {
+	answer := `{"prj": "acme/web", "sl": "en", "ret": 0, "tot": 0, "has_more": false, "keys": [],
+		"nsd": {"common": {"kc": 2, "desc": "Buttons and menus", "ap": "Be brief"}, "checkout": {"kc": 1, "ap": "Formal"}, "legal": {"kc": 0, "desc": "Terms"}}}`
+	want := []translations.Namespace{
+		{Name: "checkout", KeyCount: 1, Context: &translations.NamespaceContext{AIPrompt: "Formal"}},
+		{Name: "common", Description: "Buttons and menus", KeyCount: 2, Context: &translations.NamespaceContext{Description: "Buttons and menus", AIPrompt: "Be brief"}},
+		{Name: "legal", Description: "Terms"},
+	}
+	r, err := toolcalls.GetTranslations(t.Context(), &canned{text: answer}, "acme/web", translations.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, r.Namespaces, ignoreRaw(translations.Namespace{}, "Raw")); d != "" {
+		t.Errorf("Namespaces (-want +got):\n%s", d)
+	}
+}

@@ -188,13 +188,30 @@ func listKeys(ctx context.Context, c Caller, project string, opt keys.ListOption
 
 // KeyPages iterates over every page of listKeys, from the first, until the
 // service says there are no more. PageSize 0 fetches keys.MaxPageSize keys
-// per request. An error ends the iteration after it is yielded.
+// per request. An error ends the iteration after it is yielded. A listing
+// that repeats a page, or runs past its first page's total by a margin,
+// ends with ErrUnexpectedResponse (see pages).
 func KeyPages(ctx context.Context, c Caller, project string, opt keys.ListOptions) iter.Seq2[*keys.Page, error] {
 	check := func() error { return checkListOptions(project, opt) }
 	opt.PageSize = cmp.Or(opt.PageSize, keys.MaxPageSize)
 	fetch := func(page int) (*keys.Page, error) { return listKeys(ctx, c, project, opt, page) }
-	// An empty page that claims more would loop forever.
-	return pages(check, fetch, func(p *keys.Page) bool { return p.HasMore && len(p.Keys) > 0 })
+	return pages("listKeys", opt.PageSize, check, fetch, func(p *keys.Page) page {
+		return page{more: p.HasMore, total: p.Total, ids: each(p.Keys, keyIdentity)}
+	})
+}
+
+// keyIdentity tells a listed key from the others: its id with its name
+// and namespace (a key listed without ids has only those), a legacy
+// duplicate row apart; a record with none of them by its JSON.
+func keyIdentity(k keys.Key) string {
+	if k.ID == "" && k.Name == "" {
+		return string(k.Raw)
+	}
+	id := k.ID + "\x00" + k.Namespace + "\x00" + k.Name
+	if k.LegacyDuplicate {
+		id += "\x00p"
+	}
+	return id
 }
 
 // AllKeys iterates over every key of every page of listKeys.

@@ -20,11 +20,12 @@ func present(raw json.RawMessage) json.RawMessage {
 	return raw
 }
 
-// namespaceWire is a namespace record, long or abbreviated.
+// namespaceWire is a namespace record, long or abbreviated; getTranslations'
+// abbreviated one has the context's AI prompt beside the description (ap).
 type namespaceWire struct {
-	Nm, Name, Desc, Description string
-	KC, KeyCount                flexCount
-	Ctx, Context                json.RawMessage
+	Nm, Name, Desc, Description, AP string
+	KC, KeyCount                    flexCount
+	Ctx, Context                    json.RawMessage
 }
 
 // nsContextAnswer is a namespace's context: the abbreviated {t, d, ap, tg}
@@ -93,6 +94,12 @@ func namespaceFrom(name string, raw json.RawMessage) translations.Namespace {
 		if len(c.TG) == 0 {
 			ns.Context.Tags = c.Tags
 		}
+	}
+	if w.AP != "" {
+		if ns.Context == nil {
+			ns.Context = &translations.NamespaceContext{Description: ns.Description}
+		}
+		ns.Context.AIPrompt = cmp.Or(ns.Context.AIPrompt, w.AP)
 	}
 	return ns
 }
