@@ -10,6 +10,7 @@ require (
 	github.com/redis/go-redis/v9 v9.22.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/cobra v1.10.2
+	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/oauth2 v0.36.0
 	golang.org/x/term v0.48.0
 	modernc.org/sqlite v1.62.0
@@ -18,7 +19,6 @@ require (
 require (
 	github.com/go-redis/redis_rate/v10 v10.0.1 // indirect
 	github.com/magiconair/properties v1.8.10 // indirect
-	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )
 
 require (

@@ -83,6 +83,7 @@ Exit codes: 0 success; 1 failure; 2 usage; 3 the grant needs reconnecting;
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	a.addVersion(root) // "partner version" and "partner --version": version.go
 	root.PersistentFlags().BoolVar(&a.json, "json", false, "print only the result, as JSON (see the README for each command's schema)")
 	root.PersistentFlags().StringVar(&a.store, "store", "", "the token store (default $PARTNER_STORE): "+storeSyntax)
 	root.AddCommand(a.fakeCmd(), a.triggerCmd(), a.connectCmd(), a.statusCmd(), a.publishCmd(), a.pushCmd(), a.pullCmd())
