@@ -189,8 +189,8 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 	}
 	defer root.Close()
 	format := layout.format()
-	if m, ok := format.(Multilingual); ok {
-		return loadMultilingual(root, m, layout)
+	if name, ok := multilingual(format); ok {
+		return loadMultilingual(root, format, name, layout)
 	}
 	ext := format.Ext()
 	fsys := root.FS()
@@ -264,7 +264,7 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 			}
 			return nil, err
 		}
-		msgs, kf, err := decodeFile(format, File{Language: f.lang, Namespace: f.ns}, data)
+		msgs, got, err := format.Decode(File{Language: f.lang, Namespace: f.ns}, data)
 		if err != nil {
 			var ie *InputError
 			if !errors.As(err, &ie) {
@@ -277,8 +277,8 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 			}
 			continue
 		}
-		nested = nested || kf == NestedKeys
-		flat = flat || kf == FlatKeys
+		nested = nested || got.Keys == NestedKeys
+		flat = flat || got.Keys == FlatKeys
 		if f.ns == "" && len(msgs) == 0 {
 			cat.nsTexts(f.lang, DefaultNamespace, true).file = f.path
 		}
@@ -407,8 +407,8 @@ func (c *Catalog) Write(dir string, layout Layout) error {
 	}
 	defer t.close()
 	var files map[string][]byte
-	if m, ok := layout.format().(Multilingual); ok {
-		files, err = c.encodeMultilingual(t, m)
+	if name, ok := multilingual(layout.format()); ok {
+		files, err = c.encodeMultilingual(t, layout.format(), name)
 	} else {
 		files, err = c.encode(t, layout, existingLanguages(dir))
 	}
@@ -435,8 +435,8 @@ func existingLanguages(dir string) map[string]string {
 	return out
 }
 
-// encode returns the files of the catalog in layout, by path. A
-// FileFormat is told each file's language and namespace, its current
+// encode returns the files of the catalog in layout, by path. The
+// format is told each file's language and namespace, its current
 // content in t and the source language's texts of the same file.
 func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (map[string][]byte, error) {
 	format := layout.format()
@@ -510,11 +510,11 @@ func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (
 	}
 	for lk, groups := range byLang {
 		for gns, g := range groups {
-			f := File{Language: g.lang, Namespace: gns, SourceLanguage: c.SourceLanguage}
+			f := File{Language: g.lang, Namespace: gns, SourceLanguage: c.SourceLanguage, Keys: layout.Keys}
 			if src := byLang[LanguageKey(c.SourceLanguage)][gns]; src != nil {
 				f.Source = sortedMessages(src.msgs)
 			}
-			data, err := encodeFile(format, t, g.file, f, sortedMessages(g.msgs), layout.Keys)
+			data, err := encodeFile(format, t, g.file, f, sortedMessages(g.msgs))
 			if err != nil {
 				var ie *InputError
 				if errors.As(err, &ie) {

@@ -44,10 +44,10 @@
 //
 // A Format reads a file into messages and writes messages into a file;
 // JSON is the service's own, and Layout.Format takes others: ARB,
-// Android, AppleStrings, XCStrings, PO, GoText and XLIFF here (Formats
-// lists them; DetectFormat picks one by extension and refuses mixed
-// trees), YAML and Java properties in the module
-// github.com/locsvc/partner-go/locales/formats.
+// Android, AppleStrings, XCStrings, PO, GoText, XLIFF, YAML and Java
+// properties, all in the module github.com/locsvc/partner-go/locales/formats
+// (formats.All lists them; formats.DetectFormat picks one by extension
+// and refuses mixed trees).
 //
 // # Plural forms
 //

@@ -8,36 +8,54 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/locsvc/partner-go/locales/internal/input"
 )
 
 // A Message is one text of a locale file: its key, as the file spells
 // it once levels are joined with dots, and its text.
 type Message struct {
-	Key  string
-	Text string
+	// Language is the message's language in a file of every language
+	// (see Format); "" in a file of one language, which File names.
+	Language string
+	Key      string
+	Text     string
 	// Line is the line of the file where the key is, from 1; 0 when not
 	// known.
 	Line int
 }
 
 // A Format reads a locale file into messages and writes messages into a
-// file. JSON is the service's own format; other formats plug in here.
+// file. JSON is the service's own format; the others are in the module
+// github.com/locsvc/partner-go/locales/formats, and plug in here.
 //
-// Decode reports every problem of the file it can find as a
-// *InputError whose Problems have Line and Key set (the caller fills in
-// File); it never returns two messages with the same key. The KeyFormat
-// it returns is what the file shows: NestedKeys when it has nested
-// objects, FlatKeys when it has dotted keys at its top level only, ""
-// when it cannot tell.
+// Decode reads data, the content of the file f names (its Language and
+// Namespace as the tree names them). It reports every problem of the
+// file it can find as an *InputError whose Problems have Line and Key
+// set (the caller fills in File); it never returns two messages with
+// the same key in one language. It returns what the file tells of
+// itself as a File: its Keys and, when the file names it, its
+// SourceLanguage.
 //
 // Encode writes msgs, sorted by key and with unique keys, in key format
-// keys. It must be stable: the same messages give the same bytes.
+// f.Keys, over f.Old when the file exists, keeping what the messages do
+// not hold (comments, metadata) where the format has it. It must be
+// stable: the same messages give the same bytes. What it cannot write
+// (a text it cannot express, a source text it lacks) it returns as an
+// *InputError, and Write writes nothing.
+//
+// A format whose files each hold every language of a namespace, as
+// Apple's string catalogs do, also has a method DefaultName() string,
+// the file name (without extension) of the default namespace. Load and
+// Write then read and write one file per namespace, <dir>/<name><ext>,
+// whatever the Layout's Files, with keys whole; Decode sets each
+// Message's Language and Encode is given the messages of every language,
+// sorted by language and then key, with f.Language "".
 type Format interface {
 	// Ext is the file name extension of the format, with its dot.
 	Ext() string
-	Decode(data []byte) ([]Message, KeyFormat, error)
-	Encode(msgs []Message, keys KeyFormat) ([]byte, error)
+	Decode(f File, data []byte) ([]Message, File, error)
+	Encode(f File, msgs []Message) ([]byte, error)
 }
 
 // JSON is the service's file format: one JSON object per file whose
@@ -60,13 +78,14 @@ type JSON struct{}
 func (JSON) Ext() string { return ".json" }
 
 // Decode reads a JSON locale file.
-func (JSON) Decode(data []byte) ([]Message, KeyFormat, error) {
-	if ps := jsonNotUTF8(data, func(path []string) Problem { return Problem{Key: strings.Join(path, ".")} }); ps != nil {
-		return nil, "", &InputError{Problems: ps}
+func (JSON) Decode(_ File, data []byte) ([]Message, File, error) {
+	if ps := jsonNotUTF8(data, func(path []string) input.Where { return input.Where{Key: strings.Join(path, ".")} }); ps != nil {
+		return nil, File{}, &InputError{Problems: ps}
 	}
 	d := jsonDecoder{data: data, dec: json.NewDecoder(bytes.NewReader(data)), seen: map[string]int{}}
 	d.dec.UseNumber()
-	return d.decode()
+	msgs, keys, err := d.decode()
+	return msgs, File{Keys: keys}, err
 }
 
 type jsonDecoder struct {
@@ -235,45 +254,16 @@ func (d *jsonDecoder) syntax(err error, key string) error {
 }
 
 // checkKey returns what is wrong with a joined key, or "".
-func checkKey(key string) string {
-	switch {
-	case key == "":
-		return "empty key"
-	case strings.HasPrefix(key, ".") || strings.HasSuffix(key, ".") || strings.Contains(key, ".."):
-		return fmt.Sprintf("key %s has an empty level", quote(key))
-	}
-	return ""
-}
+func checkKey(key string) string { return input.CheckKey(key) }
 
-func kind(tok json.Token) string {
-	switch v := tok.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	case string:
-		return "a string"
-	case json.Delim:
-		if v == '[' {
-			return "an array"
-		}
-	}
-	return fmt.Sprint(tok)
-}
+func kind(tok json.Token) string { return input.Kind(tok) }
 
 // quote quotes s for a message, cut to a readable length.
-func quote(s string) string {
-	const max = 80
-	if len(s) > max {
-		s = strings.ToValidUTF8(s[:max], "") + "…"
-	}
-	return fmt.Sprintf("%q", s)
-}
+func quote(s string) string { return input.Quote(s) }
 
-// Encode writes msgs as a JSON locale file in key format keys.
-func (JSON) Encode(msgs []Message, keys KeyFormat) ([]byte, error) {
+// Encode writes msgs as a JSON locale file in key format f.Keys.
+func (JSON) Encode(f File, msgs []Message) ([]byte, error) {
+	keys := f.Keys
 	msgs = slices.Clone(msgs)
 	slices.SortFunc(msgs, func(a, b Message) int { return strings.Compare(a.Key, b.Key) })
 	var b bytes.Buffer
@@ -287,9 +277,9 @@ func (JSON) Encode(msgs []Message, keys KeyFormat) ([]byte, error) {
 				return nil, fmt.Errorf("locales: key %s twice", quote(m.Key))
 			}
 			b.WriteString("  ")
-			writeString(&b, m.Key)
+			input.WriteJSONString(&b, m.Key)
 			b.WriteString(": ")
-			writeString(&b, m.Text)
+			input.WriteJSONString(&b, m.Text)
 			if i < len(msgs)-1 {
 				b.WriteByte(',')
 			}
@@ -366,12 +356,12 @@ func (n *node) write(b *bytes.Buffer, depth int) {
 	b.WriteString("{\n")
 	for k, i := range order {
 		indent(b, depth+1)
-		writeString(b, n.names[i])
+		input.WriteJSONString(b, n.names[i])
 		b.WriteString(": ")
 		if c := n.children[i]; c != nil {
 			c.write(b, depth+1)
 		} else {
-			writeString(b, n.texts[i])
+			input.WriteJSONString(b, n.texts[i])
 		}
 		if k < len(order)-1 {
 			b.WriteByte(',')
@@ -386,61 +376,4 @@ func indent(b *bytes.Buffer, depth int) {
 	for range depth {
 		b.WriteString("  ")
 	}
-}
-
-// writeString writes s as a JSON string as encoding/json does with
-// SetEscapeHTML(false): quotes, backslashes and control characters
-// escaped, U+2028 and U+2029 too (JavaScript reads them as line ends),
-// invalid UTF-8 as U+FFFD, everything else as it is.
-func writeString(b *bytes.Buffer, s string) {
-	const hex = "0123456789abcdef"
-	b.WriteByte('"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b.WriteString(s[start:i])
-			switch c {
-			case '"', '\\':
-				b.WriteByte('\\')
-				b.WriteByte(c)
-			case '\n':
-				b.WriteString(`\n`)
-			case '\r':
-				b.WriteString(`\r`)
-			case '\t':
-				b.WriteString(`\t`)
-			default:
-				b.WriteString(`\u00`)
-				b.WriteByte(hex[c>>4])
-				b.WriteByte(hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b.WriteString(s[start:i])
-			b.WriteString(`\ufffd`)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b.WriteString(s[start:i])
-			b.WriteString(`\u202`)
-			b.WriteByte(hex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b.WriteString(s[start:])
-	b.WriteByte('"')
 }

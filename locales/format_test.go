@@ -28,7 +28,8 @@ func TestJSONDecode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, kf, err := locales.JSON{}.Decode([]byte(tt.in))
+			got, file, err := locales.JSON{}.Decode(locales.File{}, []byte(tt.in))
+			kf := file.Keys
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,7 +65,7 @@ func TestJSONDecodeRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := locales.JSON{}.Decode([]byte(tt.in))
+			_, _, err := locales.JSON{}.Decode(locales.File{}, []byte(tt.in))
 			var ie *locales.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("err = %v, want an *InputError", err)
@@ -90,31 +91,31 @@ func TestJSONEncode(t *testing.T) {
 	nested := "{\n  \"a\": \"A\",\n  \"a-b\": \"<&>\",\n  \"nav\": {\n    \"about\": \"é\\n\\u2028\",\n    \"home\": \"Home\"\n  }\n}\n"
 	flat := "{\n  \"a\": \"A\",\n  \"a-b\": \"<&>\",\n  \"nav.about\": \"é\\n\\u2028\",\n  \"nav.home\": \"Home\"\n}\n"
 	for kf, want := range map[locales.KeyFormat]string{locales.NestedKeys: nested, locales.FlatKeys: flat} {
-		got, err := locales.JSON{}.Encode(msgs, kf)
+		got, err := locales.JSON{}.Encode(locales.File{Keys: kf}, msgs)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if string(got) != want {
 			t.Errorf("%s:\n%s\nwant\n%s", kf, got, want)
 		}
-		back, _, err := locales.JSON{}.Decode(got)
+		back, _, err := locales.JSON{}.Decode(locales.File{}, got)
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, _ := locales.JSON{}.Encode(back, kf)
+		again, _ := locales.JSON{}.Encode(locales.File{Keys: kf}, back)
 		if string(again) != want {
 			t.Errorf("%s: a second write differs:\n%s", kf, again)
 		}
 	}
 	// "a.b" sorts after "a-b" as a key, but nested "a" sorts before.
-	got, _ := locales.JSON{}.Encode([]locales.Message{{Key: "a.b", Text: "1"}, {Key: "a-b", Text: "2"}}, locales.NestedKeys)
+	got, _ := locales.JSON{}.Encode(locales.File{Keys: locales.NestedKeys}, []locales.Message{{Key: "a.b", Text: "1"}, {Key: "a-b", Text: "2"}})
 	if want := "{\n  \"a\": {\n    \"b\": \"1\"\n  },\n  \"a-b\": \"2\"\n}\n"; string(got) != want {
 		t.Errorf("nested order:\n%s\nwant\n%s", got, want)
 	}
-	if _, err := (locales.JSON{}).Encode([]locales.Message{{Key: "a", Text: "1"}, {Key: "a.b", Text: "2"}}, locales.NestedKeys); err == nil {
+	if _, err := (locales.JSON{}).Encode(locales.File{Keys: locales.NestedKeys}, []locales.Message{{Key: "a", Text: "1"}, {Key: "a.b", Text: "2"}}); err == nil {
 		t.Error("a text that is also a parent encoded nested without an error")
 	}
-	if got, _ := (locales.JSON{}).Encode(nil, locales.NestedKeys); string(got) != "{}\n" {
+	if got, _ := (locales.JSON{}).Encode(locales.File{Keys: locales.NestedKeys}, nil); string(got) != "{}\n" {
 		t.Errorf("no messages: %q", got)
 	}
 }
@@ -126,7 +127,7 @@ func FuzzJSONDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		msgs, _, err := locales.JSON{}.Decode(data)
+		msgs, _, err := locales.JSON{}.Decode(locales.File{}, data)
 		if err != nil {
 			var ie *locales.InputError
 			if !errors.As(err, &ie) || len(ie.Problems) == 0 {
@@ -135,11 +136,11 @@ func FuzzJSONDecode(f *testing.F) {
 			return
 		}
 		for _, kf := range []locales.KeyFormat{locales.FlatKeys, locales.NestedKeys} {
-			out, err := locales.JSON{}.Encode(msgs, kf)
+			out, err := locales.JSON{}.Encode(locales.File{Keys: kf}, msgs)
 			if err != nil {
 				continue // a text and a parent cannot be nested
 			}
-			back, _, err := locales.JSON{}.Decode(out)
+			back, _, err := locales.JSON{}.Decode(locales.File{}, out)
 			if err != nil {
 				t.Fatalf("reading what was written (%s): %v\n%s", kf, err, out)
 			}

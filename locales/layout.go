@@ -1,6 +1,8 @@
 package locales
 
 import (
+	"github.com/locsvc/partner-go/locales/internal/input"
+
 	"fmt"
 	"strings"
 
@@ -143,7 +145,7 @@ func joinNamespace(ns, key string) string {
 // LanguageKey returns the form of a language code the service compares:
 // the tools lowercase codes, so "pt-BR" on disk is the project's
 // "pt-br".
-func LanguageKey(code string) string { return strings.ToLower(code) }
+func LanguageKey(code string) string { return input.LanguageKey(code) }
 
 // languageFileName returns how a language code the service gave is
 // spelled in a new file name: the BCP 47 convention, language lowercase,
@@ -168,7 +170,7 @@ func languageFileName(code string) string {
 			b.WriteString(strings.ToLower(p))
 		case len(p) == 4 && isAlpha(p):
 			b.WriteString(strings.ToUpper(p[:1]) + strings.ToLower(p[1:]))
-		case len(p) == 2 && isAlpha(p), len(p) == 3 && isDigits(p):
+		case len(p) == 2 && isAlpha(p), len(p) == 3 && input.IsDigits(p):
 			b.WriteString(strings.ToUpper(p))
 		default:
 			b.WriteString(strings.ToLower(p))
@@ -186,15 +188,6 @@ func isAlpha(s string) bool {
 	return true
 }
 
-func isDigits(s string) bool {
-	for _, c := range []byte(s) {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // validLanguage reports whether a file or folder name can be a language
 // code: 2 to 35 letters, digits, '-' or '_', starting with a letter.
 func validLanguage(name string) bool {
@@ -202,7 +195,7 @@ func validLanguage(name string) bool {
 		return false
 	}
 	for _, c := range []byte(name) {
-		if !isAlpha(string(c)) && !isDigits(string(c)) && c != '-' && c != '_' {
+		if !isAlpha(string(c)) && !input.IsDigits(string(c)) && c != '-' && c != '_' {
 			return false
 		}
 	}

@@ -64,8 +64,8 @@ func TestLoadRefusesLinkedFiles(t *testing.T) {
 	}{
 		{"JSON file to credentials outside", locales.Layout{}, "en.json", "../outside/credentials.json"},
 		{"JSON file in a folder to credentials outside", locales.Layout{Files: locales.NamespacedFolders}, "en/common.json", "../../outside/credentials.json"},
-		{"PO file to an environment outside", locales.Layout{Format: locales.PO{}}, "en.po", "../outside/environ"},
-		{"string catalog to credentials outside", locales.Layout{Format: locales.XCStrings{}}, "Localizable.xcstrings", "../outside/credentials.json"},
+		{"PO file to an environment outside", locales.Layout{Format: renamed{ext: ".po"}}, "en.po", "../outside/environ"},
+		{"string catalog to credentials outside", locales.Layout{Format: allLanguages{}}, "Localizable.xcstrings", "../outside/credentials.json"},
 		{"JSON file to another file of the tree", locales.Layout{}, "de.json", "en.json"},
 	}
 	for _, tt := range tests {
@@ -119,7 +119,7 @@ func TestWriteRefusesLinks(t *testing.T) {
 		{"folder to .github/workflows", foldersNest, "de", "../.github/workflows", `de is a link`},
 		{"folder to another language's", foldersNest, "de", "fr", `de is a link`},
 		{"file to a file outside", foldersNest, "de/ci.json", "../../outside.json", "is a link"},
-		{"PO file to a file outside", locales.Layout{Format: locales.PO{}}, "de.po", "../outside.po", "is a link"},
+		{"PO file to a file outside", locales.Layout{Format: renamed{ext: ".po"}}, "de.po", "../outside.po", "is a link"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

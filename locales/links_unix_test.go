@@ -13,7 +13,7 @@ import (
 // Item 2: a named pipe in the tree is refused without being opened, so
 // Load does not block on it.
 func TestLoadRefusesNamedPipes(t *testing.T) {
-	for _, layout := range []locales.Layout{{}, {Files: locales.NamespacedFolders}, {Format: locales.XCStrings{}}} {
+	for _, layout := range []locales.Layout{{}, {Files: locales.NamespacedFolders}, {Format: allLanguages{}}} {
 		dir := tree(t, map[string]string{"fr/keep.txt": ""})
 		name := "en.json"
 		switch {

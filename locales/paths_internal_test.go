@@ -91,7 +91,7 @@ func FuzzPathBuilder(f *testing.F) {
 			p, err = l.filePath(lang, ns, ".json")
 			check(string(l.Files), p, err)
 		}
-		p, err = multilingualPath(XCStrings{}, ns)
+		p, err = multilingualPath(".xcstrings", "Localizable", ns)
 		check("multilingualPath", p, err)
 	})
 }

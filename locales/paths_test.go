@@ -26,7 +26,7 @@ var (
 	singleNested = locales.Layout{Files: locales.SingleFile, Keys: locales.NestedKeys}
 	foldersFlat  = locales.Layout{Files: locales.NamespacedFolders, Keys: locales.FlatKeys}
 	foldersNest  = locales.Layout{Files: locales.NamespacedFolders, Keys: locales.NestedKeys}
-	xcstrings    = locales.Layout{Format: locales.XCStrings{}}
+	xcstrings    = locales.Layout{Format: allLanguages{}}
 )
 
 // writeRefused writes cat three folders down a new directory and checks

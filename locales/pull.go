@@ -150,7 +150,7 @@ func pullCDN(ctx context.Context, cat *Catalog, info *projectInfo, keep func(str
 			if data == nil {
 				continue
 			}
-			msgs, _, err := format.Decode(data)
+			msgs, _, err := format.Decode(File{Language: lang, Namespace: ns}, data)
 			if err != nil {
 				var ie *InputError
 				if errors.As(err, &ie) {

@@ -37,9 +37,9 @@ var fileFormats = []struct {
 	name   string
 	format locales.Format
 }{
-	{"json", locales.JSON{}}, {"arb", locales.ARB{}}, {"android", locales.Android{}},
-	{"strings", locales.AppleStrings{}}, {"xcstrings", locales.XCStrings{}}, {"po", locales.PO{}},
-	{"gotext", locales.GoText{}}, {"xliff", locales.XLIFF{}}, {"yaml", formats.YAML{}},
+	{"json", locales.JSON{}}, {"arb", formats.ARB{}}, {"android", formats.Android{}},
+	{"strings", formats.AppleStrings{}}, {"xcstrings", formats.XCStrings{}}, {"po", formats.PO{}},
+	{"gotext", formats.GoText{}}, {"xliff", formats.XLIFF{}}, {"yaml", formats.YAML{}},
 	{"properties", formats.Properties{}},
 }
 
@@ -61,7 +61,7 @@ func (f *layoutFlags) fileFormat() (locales.Format, error) {
 		if entries, err := os.ReadDir(f.dir); err != nil || len(entries) == 0 {
 			return locales.JSON{}, nil
 		}
-		ff, err := locales.DetectFormat(f.dir, formats.All())
+		ff, err := formats.DetectFormat(f.dir, formats.All())
 		if err != nil {
 			return nil, usageErrorf("%v; or choose the format with --format", err)
 		}

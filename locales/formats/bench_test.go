@@ -56,7 +56,7 @@ func BenchmarkPropertiesRead(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				msgs, _, err := formats.Properties{}.Decode(data)
+				msgs, _, err := formats.Properties{}.Decode(locales.File{}, data)
 				if err != nil || len(msgs) != n {
 					b.Fatal(len(msgs), err)
 				}
@@ -99,7 +99,7 @@ func BenchmarkYAMLWrite(b *testing.B) {
 
 func benchYAMLWrite(b *testing.B, name string, y formats.YAML, keys locales.KeyFormat, msgs []locales.Message) {
 	file := locales.File{Language: "de"}
-	data, err := y.EncodeFile(file, msgs, keys)
+	data, err := y.Encode(keyed(file, keys), msgs)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func benchYAMLWrite(b *testing.B, name string, y formats.YAML, keys locales.KeyF
 	b.Run(name+"/new", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := y.EncodeFile(file, msgs, keys); err != nil {
+			if _, err := y.Encode(keyed(file, keys), msgs); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -122,7 +122,7 @@ func benchYAMLWrite(b *testing.B, name string, y formats.YAML, keys locales.KeyF
 		b.ReportAllocs()
 		over := locales.File{Language: "de", Old: data}
 		for b.Loop() {
-			if _, err := y.EncodeFile(over, changed, keys); err != nil {
+			if _, err := y.Encode(keyed(over, keys), changed); err != nil {
 				b.Fatal(err)
 			}
 		}
