@@ -166,7 +166,7 @@ running it again.`,
 				return nil
 			}
 			report, finish = a.progress()
-			rep, err := plan.Apply(ctx, c, locales.ApplyOptions{Publish: publish, Wait: wait, OnProgress: report})
+			rep, err := plan.Apply(ctx, c, locales.ApplyOptions{Publish: publish, OnProgress: report})
 			finish()
 			if rep == nil {
 				return err

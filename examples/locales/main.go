@@ -158,7 +158,7 @@ func work(ctx context.Context, c *partner.Client, project, dir string, publish b
 		fmt.Fprintf(out, "  skip %s/%s (%s): %s\n", s.Namespace, s.Key, strings.Join(s.Languages, ", "), s.Reason)
 	}
 	var last locales.Step
-	rep, err := plan.Apply(ctx, c, locales.ApplyOptions{Publish: publish, Wait: publish, OnProgress: func(p locales.Progress) {
+	rep, err := plan.Apply(ctx, c, locales.ApplyOptions{Publish: publish, OnProgress: func(p locales.Progress) {
 		if p.Step != last { // one line a step
 			fmt.Fprintf(out, "  %s…\n", p.Step)
 			last = p.Step
