@@ -15,10 +15,10 @@ import (
 	"github.com/locsvc/partner-go/translations"
 )
 
-// DefaultConcurrency is how many write calls Apply has in flight at once
+// defaultConcurrency is how many write calls Apply has in flight at once
 // unless ApplyOptions.Concurrency says otherwise. The client's pacing
 // (partner.Pacing) still spaces them under the service's rate limit.
-const DefaultConcurrency = 4
+const defaultConcurrency = 4
 
 // ErrNotConfirmed is matched by the error of an Apply whose report lists
 // texts in NotConfirmed: the service may or may not have written them.
@@ -28,7 +28,8 @@ var ErrNotConfirmed = errors.New("locales: not confirmed by the service")
 // ApplyOptions says how to apply a plan.
 type ApplyOptions struct {
 	// Concurrency is how many calls are in flight at once;
-	// 0 is DefaultConcurrency.
+	// 0 is 4, the default. The client's pacing (partner.Pacing) still
+	// spaces the calls under the service's rate limit.
 	Concurrency int
 	// Publish publishes everything pending in the project once every
 	// write call succeeded and no text is left not confirmed, including
@@ -190,7 +191,7 @@ func (a *applier) run(ctx context.Context, step Step, bs []batch) {
 	a.progress = Progress{Step: step, Total: total}
 	n := a.opt.Concurrency
 	if n <= 0 {
-		n = DefaultConcurrency
+		n = defaultConcurrency
 	}
 	sem := make(chan struct{}, n)
 	var wg sync.WaitGroup
@@ -679,7 +680,7 @@ func appendAt(m map[int][]int, i, j int) map[int][]int {
 }
 
 // sameLanguage reports whether two codes name one language.
-func sameLanguage(a, b string) bool { return LanguageKey(a) == LanguageKey(b) }
+func sameLanguage(a, b string) bool { return languageKey(a) == languageKey(b) }
 
 // publish publishes the project with PublishAndWait, which waits out
 // the cooldown the service names and then the sync jobs. Calls counts

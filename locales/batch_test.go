@@ -76,7 +76,7 @@ func TestApplyBatches(t *testing.T) {
 	for i := range 1200 {
 		cat.Set("en", "", "k"+itoa(i), "s")
 		cat.Set("de", "", "k"+itoa(i), "new")
-		listing = append(listing, keys.Key{Name: "k" + itoa(i), Namespace: DefaultNamespace, ID: "id" + itoa(i), SourceText: "s", Translations: map[string]string{"de": "old"}})
+		listing = append(listing, keys.Key{Name: "k" + itoa(i), Namespace: keys.DefaultNamespace, ID: "id" + itoa(i), SourceText: "s", Translations: map[string]string{"de": "old"}})
 	}
 	r = &sizing{}
 	r.pages, r.calls = []*keys.Page{{Keys: listing}}, map[string]int{}

@@ -6,6 +6,8 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"github.com/locsvc/partner-go/keys"
+	"github.com/locsvc/partner-go/translations"
 	"io"
 	"io/fs"
 	"iter"
@@ -60,14 +62,14 @@ type Entry struct {
 	Text      string `json:"text"`
 }
 
-// Set sets the text of key in namespace ns ("" is DefaultNamespace) and
+// Set sets the text of key in namespace ns ("" is keys.DefaultNamespace) and
 // language lang.
 func (c *Catalog) Set(lang, ns, key, s string) {
-	c.nsTexts(lang, cmp.Or(ns, DefaultNamespace), true).texts[key] = text{s: s}
+	c.nsTexts(lang, cmp.Or(ns, keys.DefaultNamespace), true).texts[key] = text{s: s}
 }
 
 func (c *Catalog) nsTexts(lang, ns string, create bool) *nsTexts {
-	lk := LanguageKey(lang)
+	lk := languageKey(lang)
 	l := c.langs[lk]
 	if l == nil {
 		if !create {
@@ -90,7 +92,7 @@ func (c *Catalog) nsTexts(lang, ns string, create bool) *nsTexts {
 // Text returns the text of key in namespace ns and language lang, and
 // whether there is one.
 func (c *Catalog) Text(lang, ns, key string) (string, bool) {
-	n := c.nsTexts(lang, cmp.Or(ns, DefaultNamespace), false)
+	n := c.nsTexts(lang, cmp.Or(ns, keys.DefaultNamespace), false)
 	if n == nil {
 		return "", false
 	}
@@ -162,9 +164,9 @@ func (c *Catalog) where(lk, ns, key string) (file string, line int) {
 
 // Load reads the locale tree under dir, laid out in layout, into a
 // catalog. An empty layout.Files or layout.Keys is detected from the
-// tree: folders of files are NamespacedFolders, files SingleFile (both
-// at once is refused); nested objects are NestedKeys, dotted keys at the
-// top level only FlatKeys, and a tree that shows neither is NestedKeys,
+// tree: folders of files are translations.NamespacedFolders, files translations.SingleFile (both
+// at once is refused); nested objects are translations.Nested, dotted keys at the
+// top level only translations.Flat, and a tree that shows neither is translations.Nested,
 // the service's default. Files with another extension than the format's,
 // and names starting with '.', are passed over.
 //
@@ -230,13 +232,13 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 			return nil, inputError([]Problem{{File: single[0].path, Message: fmt.Sprintf(
 				"the tree mixes single files (%s) and namespaced folders (%s); set Layout.Files to say which to read", single[0].path, folders[0].path)}})
 		case len(folders) > 0:
-			layout.Files = NamespacedFolders
+			layout.Files = translations.NamespacedFolders
 		default:
-			layout.Files = SingleFile
+			layout.Files = translations.SingleFile
 		}
 	}
 	files := single
-	if layout.Files == NamespacedFolders {
+	if layout.Files == translations.NamespacedFolders {
 		files = folders
 	}
 	cat := &Catalog{}
@@ -247,7 +249,7 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 			problems = append(problems, Problem{File: f.path, Message: fmt.Sprintf("%s is not a language code (2 to 35 letters, digits, '-' or '_')", quote(f.lang))})
 			continue
 		}
-		lk := LanguageKey(f.lang)
+		lk := languageKey(f.lang)
 		if l := cat.langs[lk]; l != nil && l.code != f.lang {
 			problems = append(problems, Problem{File: f.path, Language: f.lang, Message: fmt.Sprintf(
 				"language %s is also spelled %s (%s); the service does not tell them apart", quote(f.lang), quote(l.code), seenLang[lk])})
@@ -277,14 +279,14 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 			}
 			continue
 		}
-		nested = nested || got.Keys == NestedKeys
-		flat = flat || got.Keys == FlatKeys
+		nested = nested || got.Keys == translations.Nested
+		flat = flat || got.Keys == translations.Flat
 		if f.ns == "" && len(msgs) == 0 {
-			cat.nsTexts(f.lang, DefaultNamespace, true).file = f.path
+			cat.nsTexts(f.lang, keys.DefaultNamespace, true).file = f.path
 		}
 		for _, m := range msgs {
 			ns, key := f.ns, m.Key
-			if layout.Files == SingleFile {
+			if layout.Files == translations.SingleFile {
 				ns, key = splitNamespace(m.Key)
 			}
 			if msg := checkKey(key); msg != "" {
@@ -302,9 +304,9 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 		}
 	}
 	if layout.Keys == "" {
-		layout.Keys = NestedKeys
+		layout.Keys = translations.Nested
 		if flat && !nested {
-			layout.Keys = FlatKeys
+			layout.Keys = translations.Flat
 		}
 	}
 	cat.Layout = layout
@@ -373,8 +375,8 @@ func position(file string, line int) string {
 
 // Write writes the catalog under dir in layout (empty fields take the
 // catalog's own Layout, then the service's defaults), one file per
-// language (SingleFile) or per language and namespace
-// (NamespacedFolders), creating folders as needed. The files are stable:
+// language (translations.SingleFile) or per language and namespace
+// (translations.NamespacedFolders), creating folders as needed. The files are stable:
 // members sorted, two-space indentation, a final newline; a file whose
 // content would not change is not touched. A language keeps the
 // spelling of an existing file or folder of the same language under dir
@@ -383,14 +385,14 @@ func position(file string, line int) string {
 // namespaces the catalog lacks are left alone.
 //
 // Every file is encoded before the first is written: texts a layout
-// cannot hold (a key that is a text and a parent, with NestedKeys; a
+// cannot hold (a key that is a text and a parent, with translations.Nested; a
 // default-namespace key with a ':' before its first '.', in a
-// SingleFile) fail as an *InputError and nothing is written. So do
+// translations.SingleFile) fail as an *InputError and nothing is written. So do
 // names Load would not read back as they were: a language that is not a
 // language code (2 to 35 letters, digits, '-' or '_'); a namespace that
 // is not one file name on every system (no '/', '\', "..", control
 // characters, Windows' reserved names and characters, trailing dot or
-// space), starts with '.', or, in a SingleFile, holds '.' or ':', which
+// space), starts with '.', or, in a translations.SingleFile, holds '.' or ':', which
 // the key syntax takes; and two files whose names differ only in case
 // or Unicode normalisation, which are one file on macOS and Windows.
 // Write writes only regular files inside dir, never through a link
@@ -429,7 +431,7 @@ func existingLanguages(dir string) map[string]string {
 			name = strings.TrimSuffix(name, path.Ext(name))
 		}
 		if validLanguage(name) {
-			out[LanguageKey(name)] = name
+			out[languageKey(name)] = name
 		}
 	}
 	return out
@@ -463,7 +465,7 @@ func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (
 				continue
 			}
 			gns := ns
-			if layout.Files == SingleFile {
+			if layout.Files == translations.SingleFile {
 				gns = ""
 			}
 			g := groups[gns]
@@ -474,7 +476,7 @@ func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (
 					continue
 				}
 				what := fmt.Sprintf("language %s, namespace %s", quote(l.code), quote(ns))
-				if layout.Files == SingleFile {
+				if layout.Files == translations.SingleFile {
 					what = fmt.Sprintf("language %s", quote(l.code))
 				}
 				if other, dup := seen.add(file); dup {
@@ -486,7 +488,7 @@ func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (
 				g = &group{file: file, lang: name, ns: gns}
 				groups[gns] = g
 			}
-			if layout.Files == SingleFile && ns != DefaultNamespace {
+			if layout.Files == translations.SingleFile && ns != keys.DefaultNamespace {
 				if msg := singleFileNamespace(ns); msg != "" {
 					problems = append(problems, Problem{File: g.file, Language: l.code, Namespace: ns, Message: msg})
 					continue
@@ -494,11 +496,11 @@ func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (
 			}
 			for k, tx := range n.texts {
 				key := k
-				if layout.Files == SingleFile {
-					if ns == DefaultNamespace {
-						if other, _ := splitNamespace(k); other != DefaultNamespace {
+				if layout.Files == translations.SingleFile {
+					if ns == keys.DefaultNamespace {
+						if other, _ := splitNamespace(k); other != keys.DefaultNamespace {
 							problems = append(problems, Problem{File: g.file, Language: l.code, Namespace: ns, Key: k, Message: fmt.Sprintf(
-								"key %s of the default namespace has %q before its first '.', which a single file reads as a namespace; use NamespacedFolders", quote(k), nsSeparator)})
+								"key %s of the default namespace has %q before its first '.', which a single file reads as a namespace; use translations.NamespacedFolders", quote(k), nsSeparator)})
 							continue
 						}
 					}
@@ -511,7 +513,7 @@ func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (
 	for lk, groups := range byLang {
 		for gns, g := range groups {
 			f := File{Language: g.lang, Namespace: gns, SourceLanguage: c.SourceLanguage, Keys: layout.Keys}
-			if src := byLang[LanguageKey(c.SourceLanguage)][gns]; src != nil {
+			if src := byLang[languageKey(c.SourceLanguage)][gns]; src != nil {
 				f.Source = sortedMessages(src.msgs)
 			}
 			data, err := encodeFile(format, t, g.file, f, sortedMessages(g.msgs))

@@ -9,10 +9,10 @@
 // The service lays its files out as a project's fileStructure and
 // keyFormat say, and a tree here follows the same rules (see Layout):
 //
-//	SingleFile         <dir>/<lang>.json              (CDN: <lang>/translations.json)
-//	NamespacedFolders  <dir>/<lang>/<namespace>.json  (the default namespace is default.json)
-//	FlatKeys           {"nav.home": "Home"}
-//	NestedKeys         {"nav": {"home": "Home"}}
+//	translations.SingleFile         <dir>/<lang>.json              (CDN: <lang>/translations.json)
+//	translations.NamespacedFolders  <dir>/<lang>/<namespace>.json  (the default namespace is default.json)
+//	translations.Flat           {"nav.home": "Home"}
+//	translations.Nested         {"nav": {"home": "Home"}}
 //
 // In a single file the default namespace's keys sit at the top level and
 // another namespace's keys are written "namespace:key". Languages are

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"os"
 	"path/filepath"
 
@@ -161,7 +162,7 @@ func ExampleCatalog_Write() {
 
 	dir, _ := os.MkdirTemp("", "locales")
 	defer os.RemoveAll(dir)
-	cat.Write(dir, locales.Layout{Files: locales.NamespacedFolders, Keys: locales.FlatKeys})
+	cat.Write(dir, locales.Layout{Files: translations.NamespacedFolders, Keys: translations.Flat})
 	for _, name := range []string{"en/common.json", "en/default.json"} {
 		b, _ := os.ReadFile(filepath.Join(dir, name))
 		fmt.Print(name, ": ", string(b))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"io"
 	"slices"
 	"strings"
@@ -59,8 +60,8 @@ type Format interface {
 }
 
 // JSON is the service's file format: one JSON object per file whose
-// members are keys (FlatKeys) or nested objects whose member names join
-// with dots (NestedKeys), and whose leaves are strings.
+// members are keys (translations.Flat) or nested objects whose member names join
+// with dots (translations.Nested), and whose leaves are strings.
 //
 // Decode refuses, with the line and key of each: a member repeated in
 // one object, a key repeated once levels are joined ({"a.b":…} beside
@@ -116,7 +117,7 @@ func (d *jsonDecoder) problem(line int, key, format string, args ...any) {
 	d.problems = append(d.problems, Problem{Line: line, Key: key, Message: fmt.Sprintf(format, args...)})
 }
 
-func (d *jsonDecoder) decode() ([]Message, KeyFormat, error) {
+func (d *jsonDecoder) decode() ([]Message, translations.KeyFormat, error) {
 	tok, err := d.dec.Token()
 	if err != nil {
 		return nil, "", d.syntax(err, "")
@@ -137,12 +138,12 @@ func (d *jsonDecoder) decode() ([]Message, KeyFormat, error) {
 	if len(d.problems) > 0 {
 		return nil, "", &InputError{Problems: d.problems}
 	}
-	kf := KeyFormat("")
+	kf := translations.KeyFormat("")
 	switch {
 	case d.nested:
-		kf = NestedKeys
+		kf = translations.Nested
 	case d.dotted:
-		kf = FlatKeys
+		kf = translations.Flat
 	}
 	return d.msgs, kf, nil
 }
@@ -270,7 +271,7 @@ func (JSON) Encode(f File, msgs []Message) ([]byte, error) {
 	if len(msgs) == 0 {
 		return []byte("{}\n"), nil
 	}
-	if keys != NestedKeys {
+	if keys != translations.Nested {
 		b.WriteString("{\n")
 		for i, m := range msgs {
 			if i > 0 && msgs[i-1].Key == m.Key {

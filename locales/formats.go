@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/locsvc/partner-go/keys"
+	"github.com/locsvc/partner-go/translations"
 	"io/fs"
 	"maps"
 	"os"
@@ -18,8 +20,8 @@ type File struct {
 	// Language is the file's language, as its name spells it; "" for a
 	// file of every language.
 	Language string
-	// Namespace is the file's namespace in NamespacedFolders and in a
-	// file of every language; "" in a SingleFile, whose keys carry
+	// Namespace is the file's namespace in translations.NamespacedFolders and in a
+	// file of every language; "" in a translations.SingleFile, whose keys carry
 	// their namespace.
 	Namespace string
 	// SourceLanguage is the catalog's source language, "" when unknown.
@@ -32,10 +34,10 @@ type File struct {
 	// for a new file (writing only).
 	Old []byte
 	// Keys is the key format: the one to write for Encode; for Decode,
-	// the one the file shows (NestedKeys when it has nested objects,
-	// FlatKeys when it has dotted keys at its top level only, "" when it
+	// the one the file shows (translations.Nested when it has nested objects,
+	// translations.Flat when it has dotted keys at its top level only, "" when it
 	// cannot tell).
-	Keys KeyFormat
+	Keys translations.KeyFormat
 }
 
 // encodeFile encodes msgs into file (relative to t's root), over its
@@ -110,7 +112,7 @@ func ListFiles(dir string) ([]string, error) {
 // namespaceOf returns the namespace of a multilingual file's name.
 func namespaceOf(defaultName, name string) string {
 	if name == defaultName {
-		return DefaultNamespace
+		return keys.DefaultNamespace
 	}
 	return name
 }
@@ -122,7 +124,7 @@ func loadMultilingual(root *os.Root, m Format, defaultName string, layout Layout
 	if err != nil {
 		return nil, fmt.Errorf("locales: %w", err)
 	}
-	cat := &Catalog{Layout: Layout{Files: cmp.Or(layout.Files, SingleFile), Keys: FlatKeys, Format: m}}
+	cat := &Catalog{Layout: Layout{Files: cmp.Or(layout.Files, translations.SingleFile), Keys: translations.Flat, Format: m}}
 	var problems []Problem
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), m.Ext())
@@ -153,7 +155,7 @@ func loadMultilingual(root *os.Root, m Format, defaultName string, layout Layout
 		source := file.SourceLanguage
 		if cat.SourceLanguage == "" {
 			cat.SourceLanguage = source
-		} else if LanguageKey(source) != LanguageKey(cat.SourceLanguage) {
+		} else if languageKey(source) != languageKey(cat.SourceLanguage) {
 			problems = append(problems, Problem{File: e.Name(), Message: fmt.Sprintf("source language %s differs from %s of the other files", quote(source), quote(cat.SourceLanguage))})
 		}
 		texts := map[string][]Message{}
@@ -161,7 +163,7 @@ func loadMultilingual(root *os.Root, m Format, defaultName string, layout Layout
 			texts[msg.Language] = append(texts[msg.Language], msg)
 		}
 		for _, lang := range slices.Sorted(maps.Keys(texts)) {
-			if l := cat.langs[LanguageKey(lang)]; l != nil && l.code != lang {
+			if l := cat.langs[languageKey(lang)]; l != nil && l.code != lang {
 				problems = append(problems, Problem{File: e.Name(), Language: lang, Message: fmt.Sprintf("language %s is also spelled %s", quote(lang), quote(l.code))})
 				continue
 			}
@@ -230,7 +232,7 @@ func (c *Catalog) encodeMultilingual(t *dirTree, m Format, defaultName string) (
 			}
 			return nil, err
 		}
-		data, err := m.Encode(File{Namespace: ns, SourceLanguage: c.SourceLanguage, Old: old, Keys: FlatKeys}, msgs)
+		data, err := m.Encode(File{Namespace: ns, SourceLanguage: c.SourceLanguage, Old: old, Keys: translations.Flat}, msgs)
 		if err != nil {
 			var ie *InputError
 			if !errors.As(err, &ie) {
@@ -255,7 +257,7 @@ func (c *Catalog) encodeMultilingual(t *dirTree, m Format, defaultName string) (
 // not read it back as ns: a name that is not one file name, starts
 // with '.', or is the default namespace's file name.
 func multilingualPath(ext, defaultName, ns string) (string, error) {
-	if ns == DefaultNamespace {
+	if ns == keys.DefaultNamespace {
 		return treePath(segment(defaultName + ext))
 	}
 	if strings.HasPrefix(ns, ".") {

@@ -3,6 +3,7 @@ package locales_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/locsvc/partner-go/translations"
 	"os"
 	"path/filepath"
 	"slices"
@@ -147,7 +148,7 @@ func (allLanguages) Decode(_ locales.File, data []byte) ([]locales.Message, loca
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, locales.File{}, &locales.InputError{Problems: []locales.Problem{{Message: err.Error()}}}
 	}
-	return f.Messages, locales.File{SourceLanguage: f.Source, Keys: locales.FlatKeys}, nil
+	return f.Messages, locales.File{SourceLanguage: f.Source, Keys: translations.Flat}, nil
 }
 
 func (allLanguages) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {

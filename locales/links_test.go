@@ -2,6 +2,7 @@ package locales_test
 
 import (
 	"errors"
+	"github.com/locsvc/partner-go/translations"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,7 +64,7 @@ func TestLoadRefusesLinkedFiles(t *testing.T) {
 		target string // relative to the tree; outside holds the secret files
 	}{
 		{"JSON file to credentials outside", locales.Layout{}, "en.json", "../outside/credentials.json"},
-		{"JSON file in a folder to credentials outside", locales.Layout{Files: locales.NamespacedFolders}, "en/common.json", "../../outside/credentials.json"},
+		{"JSON file in a folder to credentials outside", locales.Layout{Files: translations.NamespacedFolders}, "en/common.json", "../../outside/credentials.json"},
 		{"PO file to an environment outside", locales.Layout{Format: renamed{ext: ".po"}}, "en.po", "../outside/environ"},
 		{"string catalog to credentials outside", locales.Layout{Format: allLanguages{}}, "Localizable.xcstrings", "../outside/credentials.json"},
 		{"JSON file to another file of the tree", locales.Layout{}, "de.json", "en.json"},

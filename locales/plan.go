@@ -13,12 +13,12 @@ import (
 	"github.com/locsvc/partner-go/keys"
 )
 
-// MaxDeleteShare is the share of the listed keys a plan deletes without
+// maxDeleteShare is the share of the listed keys a plan deletes without
 // PlanOptions.AllowMassDelete: 10%.
-const MaxDeleteShare = 0.10
+const maxDeleteShare = 0.10
 
 // ErrMassDelete is the error of a plan that would delete more than
-// MaxDeleteShare of the project's keys without
+// 10% of the project's keys without
 // PlanOptions.AllowMassDelete. Nothing was written.
 var ErrMassDelete = errors.New("locales: the plan would delete more than 10% of the project's keys; set AllowMassDelete to allow it")
 
@@ -35,7 +35,7 @@ type PlanOptions struct {
 	// has and the catalog's source language lacks. Without it they are
 	// left alone. It needs the source language in the catalog.
 	Delete bool
-	// AllowMassDelete lets Delete remove more than MaxDeleteShare of the
+	// AllowMassDelete lets Delete remove more than 10% of the
 	// keys listed; without it such a plan fails with ErrMassDelete.
 	AllowMassDelete bool
 	// OnProgress, if set, is called as the keys are listed (Step
@@ -201,7 +201,7 @@ func newPlan(ctx context.Context, r remote, project string, cat *Catalog, opt Pl
 	if err := inputError(pl.creates()); err != nil {
 		return nil, err
 	}
-	if opt.Delete && !opt.AllowMassDelete && float64(len(p.Delete)) > MaxDeleteShare*float64(p.Listed) {
+	if opt.Delete && !opt.AllowMassDelete && float64(len(p.Delete)) > maxDeleteShare*float64(p.Listed) {
 		return nil, fmt.Errorf("%w (%d of %d keys)", ErrMassDelete, len(p.Delete), p.Listed)
 	}
 	pl.finish()
@@ -224,13 +224,13 @@ type planner struct {
 
 // languages matches the catalog's languages with the project's.
 func (pl *planner) languages(info *projectInfo, keep []string) []Problem {
-	project := map[string]string{LanguageKey(info.source): info.source}
+	project := map[string]string{languageKey(info.source): info.source}
 	for _, t := range info.targets {
-		project[LanguageKey(t)] = t
+		project[languageKey(t)] = t
 	}
 	kept := map[string]bool{}
 	for _, l := range keep {
-		kept[LanguageKey(l)] = true
+		kept[languageKey(l)] = true
 	}
 	var problems []Problem
 	for _, lk := range slices.Sorted(maps.Keys(pl.cat.langs)) {
@@ -248,7 +248,7 @@ func (pl *planner) languages(info *projectInfo, keep []string) []Problem {
 			problems = append(problems, Problem{File: file, Language: l.code, Message: fmt.Sprintf(
 				"project %s has no language %s (source %s, targets %s)", pl.plan.Project, quote(l.code), info.source, strings.Join(info.targets, ", "))})
 			continue
-		case lk == LanguageKey(info.source):
+		case lk == languageKey(info.source):
 			pl.src = l
 		default:
 			pl.targets = append(pl.targets, l)
@@ -399,7 +399,7 @@ func (pl *planner) creates() []Problem {
 				parents = pl.parents()
 			}
 			if other, ok := pl.clash(parents, ns, key); ok {
-				file, line := pl.cat.where(LanguageKey(pl.src.code), ns, key)
+				file, line := pl.cat.where(languageKey(pl.src.code), ns, key)
 				problems = append(problems, Problem{File: file, Line: line, Language: pl.src.code, Namespace: ns, Key: key, Message: fmt.Sprintf(
 					"new key %s and the project's key %s would make one both a text and a parent", quote(key), quote(other))})
 				continue
@@ -526,7 +526,7 @@ func translation(tr map[string]string, code string) (string, bool) {
 		return t, true
 	}
 	for l, t := range tr {
-		if LanguageKey(l) == LanguageKey(code) {
+		if languageKey(l) == languageKey(code) {
 			return t, true
 		}
 	}

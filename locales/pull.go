@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"net/http"
 	"net/url"
 	"slices"
@@ -58,7 +59,7 @@ func pull(ctx context.Context, r remote, project string, opt PullOptions) (*Cata
 			return true
 		}
 		for _, l := range opt.Languages {
-			if LanguageKey(l) == LanguageKey(lang) {
+			if languageKey(l) == languageKey(lang) {
 				return true
 			}
 		}
@@ -71,7 +72,7 @@ func pull(ctx context.Context, r remote, project string, opt PullOptions) (*Cata
 	langs := map[string]string{} // LanguageKey -> project code
 	for _, t := range info.targets {
 		if keep(t) {
-			langs[LanguageKey(t)] = t
+			langs[languageKey(t)] = t
 		}
 	}
 	done := 0
@@ -87,7 +88,7 @@ func pull(ctx context.Context, r remote, project string, opt PullOptions) (*Cata
 				cat.Set(info.source, k.Namespace, k.Name, k.SourceText)
 			}
 			for l, t := range k.Translations {
-				if code, ok := langs[LanguageKey(l)]; ok {
+				if code, ok := langs[languageKey(l)]; ok {
 					cat.Set(code, k.Namespace, k.Name, t)
 				}
 			}
@@ -115,7 +116,7 @@ func pullCDN(ctx context.Context, cat *Catalog, info *projectInfo, keep func(str
 		return fmt.Errorf("locales: the project's CDN folder %s: %w", info.cdn.base, err)
 	}
 	nss := []string{""}
-	if info.layout.Files == NamespacedFolders {
+	if info.layout.Files == translations.NamespacedFolders {
 		nss = nss[:0]
 		for _, ns := range info.namespaces {
 			if len(opt.Namespaces) == 0 || contains(opt.Namespaces, ns) {

@@ -36,10 +36,10 @@ func sample() *locales.Catalog {
 }
 
 var layouts = []locales.Layout{
-	{Files: locales.SingleFile, Keys: locales.NestedKeys},
-	{Files: locales.SingleFile, Keys: locales.FlatKeys},
-	{Files: locales.NamespacedFolders, Keys: locales.NestedKeys},
-	{Files: locales.NamespacedFolders, Keys: locales.FlatKeys},
+	{Files: translations.SingleFile, Keys: translations.Nested},
+	{Files: translations.SingleFile, Keys: translations.Flat},
+	{Files: translations.NamespacedFolders, Keys: translations.Nested},
+	{Files: translations.NamespacedFolders, Keys: translations.Flat},
 }
 
 func name(l locales.Layout) string { return string(l.Files) + "," + string(l.Keys) }
@@ -75,7 +75,7 @@ func TestPushEachLayout(t *testing.T) {
 				t.Fatal(err)
 			}
 			files := readTree(t, dir)
-			if _, ok := files[map[locales.FileStructure]string{locales.SingleFile: "pt-BR.json", locales.NamespacedFolders: "pt-BR/common.json"}[layout.Files]]; !ok {
+			if _, ok := files[map[translations.FileStructure]string{translations.SingleFile: "pt-BR.json", translations.NamespacedFolders: "pt-BR/common.json"}[layout.Files]]; !ok {
 				t.Fatalf("files %v: want pt-BR spelled as given", files)
 			}
 

@@ -89,18 +89,18 @@ func (f *layoutFlags) layout() (locales.Layout, error) {
 	switch f.files {
 	case "":
 	case "single":
-		l.Files = locales.SingleFile
+		l.Files = translations.SingleFile
 	case "namespaced":
-		l.Files = locales.NamespacedFolders
+		l.Files = translations.NamespacedFolders
 	default:
 		return l, usageErrorf("--layout %q: want single or namespaced", f.files)
 	}
 	switch f.keys {
 	case "":
 	case "flat":
-		l.Keys = locales.FlatKeys
+		l.Keys = translations.Flat
 	case "nested":
-		l.Keys = locales.NestedKeys
+		l.Keys = translations.Nested
 	default:
 		return l, usageErrorf("--keys %q: want flat or nested", f.keys)
 	}
@@ -346,7 +346,7 @@ namespaces are left alone.`,
 
 // layoutName returns the --layout name of a file structure.
 func layoutName(fs translations.FileStructure) string {
-	if fs == locales.NamespacedFolders {
+	if fs == translations.NamespacedFolders {
 		return "namespaced"
 	}
 	return "single"

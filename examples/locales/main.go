@@ -21,6 +21,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"io"
 	"os"
 	"os/signal"
@@ -87,7 +88,7 @@ func run(ctx context.Context, getenv func(string) string, out io.Writer) int {
 		g := fake.NewGrant()
 		p := fake.AddProject(g.Organizations[0].ID, partnertest.Project{Name: "Web", Slug: "web", SourceLanguage: "en",
 			TargetLanguages: []partnertest.Language{{Code: "de"}, {Code: "pt-br"}}})
-		fake.SetProjectLayout(p.ID, locales.NamespacedFolders, locales.NestedKeys)
+		fake.SetProjectLayout(p.ID, translations.NamespacedFolders, translations.Nested)
 		cfg = partner.Config{
 			BaseURL: fake.URL, AuthURL: fake.AuthURL, MCPURL: fake.MCPURL,
 			ClientID: fake.ClientID(), ClientSecret: fake.ClientSecret(),

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"io"
 	"slices"
 	"strconv"
@@ -289,7 +290,7 @@ func (Android) Decode(_ locales.File, data []byte) ([]locales.Message, locales.F
 	if len(problems) > 0 {
 		return nil, locales.File{}, &locales.InputError{Problems: problems}
 	}
-	return msgs, locales.File{Keys: locales.FlatKeys}, nil
+	return msgs, locales.File{Keys: translations.Flat}, nil
 }
 
 func validAndroidName(s string) bool {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -279,7 +280,7 @@ func (AppleStrings) Decode(_ locales.File, data []byte) ([]locales.Message, loca
 	for _, e := range doc.entries {
 		msgs = append(msgs, locales.Message{Key: e.key, Text: e.value, Line: e.line})
 	}
-	return msgs, locales.File{Keys: locales.FlatKeys}, nil
+	return msgs, locales.File{Keys: translations.Flat}, nil
 }
 
 func quoteAppleString(b *strings.Builder, s string) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"io"
 	"strings"
 
@@ -129,7 +130,7 @@ func (ARB) Decode(_ locales.File, data []byte) ([]locales.Message, locales.File,
 			msgs = append(msgs, locales.Message{Key: m.name, Text: m.text, Line: m.line})
 		}
 	}
-	return msgs, locales.File{Keys: locales.FlatKeys}, nil
+	return msgs, locales.File{Keys: translations.Flat}, nil
 }
 
 // Encode writes msgs over f.Old, keeping its metadata and order.

@@ -3,6 +3,7 @@ package formats_test
 import (
 	"bytes"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"strings"
 	"testing"
 
@@ -85,10 +86,10 @@ func BenchmarkYAMLWrite(b *testing.B) {
 	shapes := []struct {
 		name   string
 		format formats.YAML
-		keys   locales.KeyFormat
+		keys   translations.KeyFormat
 	}{
-		{"rails-nested", formats.YAML{Rails: true}, locales.NestedKeys},
-		{"i18next-flat", formats.YAML{}, locales.FlatKeys},
+		{"rails-nested", formats.YAML{Rails: true}, translations.Nested},
+		{"i18next-flat", formats.YAML{}, translations.Flat},
 	}
 	for _, shape := range shapes {
 		for _, n := range benchSizes {
@@ -97,7 +98,7 @@ func BenchmarkYAMLWrite(b *testing.B) {
 	}
 }
 
-func benchYAMLWrite(b *testing.B, name string, y formats.YAML, keys locales.KeyFormat, msgs []locales.Message) {
+func benchYAMLWrite(b *testing.B, name string, y formats.YAML, keys translations.KeyFormat, msgs []locales.Message) {
 	file := locales.File{Language: "de"}
 	data, err := y.Encode(keyed(file, keys), msgs)
 	if err != nil {

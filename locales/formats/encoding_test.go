@@ -3,6 +3,7 @@ package formats_test
 import (
 	"errors"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"runtime"
 	"strings"
 	"testing"
@@ -78,12 +79,12 @@ func TestPropertiesUTF8BOM(t *testing.T) {
 	if len(msgs) != 2 || msgs[0].Key != "greeting" || msgs[0].Line != 2 {
 		t.Fatalf("read %q; want greeting on line 2 and bye", msgs)
 	}
-	out, err := formats.Properties{}.Encode(locales.File{Language: "de", Old: data, Keys: locales.FlatKeys}, msgs)
+	out, err := formats.Properties{}.Encode(locales.File{Language: "de", Old: data, Keys: translations.Flat}, msgs)
 	if err != nil || string(out) != string(data) {
 		t.Fatalf("written back %q, %v; want %q", out, err, data)
 	}
 	msgs = append(msgs, locales.Message{Key: "new", Text: "Neu"})
-	out, err = formats.Properties{}.Encode(locales.File{Language: "de", Old: data, Keys: locales.FlatKeys}, msgs)
+	out, err = formats.Properties{}.Encode(locales.File{Language: "de", Old: data, Keys: translations.Flat}, msgs)
 	if err != nil || !strings.HasPrefix(string(out), "\ufeff# Grüße\n") || strings.Count(string(out), "\ufeff") != 1 {
 		t.Fatalf("with a new key %q, %v; want the mark once, first", out, err)
 	}
@@ -128,7 +129,7 @@ func TestPropertiesRefusesUTF16AndNUL(t *testing.T) {
 			if len(ps) != 1 || ps[0].Line != tt.line || !strings.Contains(ps[0].Message, tt.msg) {
 				t.Errorf("problems %+v; want one on line %d saying %q", ps, tt.line, tt.msg)
 			}
-			if _, err := (formats.Properties{}).Encode(locales.File{Old: []byte(tt.data), Keys: locales.FlatKeys}, nil); err == nil {
+			if _, err := (formats.Properties{}).Encode(locales.File{Old: []byte(tt.data), Keys: translations.Flat}, nil); err == nil {
 				t.Error("written over; want the same error")
 			}
 		})
@@ -143,7 +144,7 @@ func TestPropertiesLatin1(t *testing.T) {
 	if err != nil || len(msgs) != 1 || msgs[0].Key != "café" || msgs[0].Text != "Café" {
 		t.Fatalf("read %q, %v", msgs, err)
 	}
-	out, err := formats.Properties{}.Encode(locales.File{Old: data, Keys: locales.FlatKeys}, msgs)
+	out, err := formats.Properties{}.Encode(locales.File{Old: data, Keys: translations.Flat}, msgs)
 	if err != nil || string(out) != string(data) {
 		t.Fatalf("written back %q, %v; want %q", out, err, data)
 	}

@@ -3,6 +3,7 @@ package formats_test
 import (
 	"context"
 	"errors"
+	"github.com/locsvc/partner-go/translations"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -19,7 +20,7 @@ import (
 )
 
 // keyed returns f with key format k.
-func keyed(f locales.File, k locales.KeyFormat) locales.File {
+func keyed(f locales.File, k translations.KeyFormat) locales.File {
 	f.Keys = k
 	return f
 }
@@ -185,7 +186,7 @@ func TestPropertiesRefusesKeysItCannotWrite(t *testing.T) {
 		"=":     "holds '='",
 		"a\x00": "NUL",
 	} {
-		_, err := formats.Properties{}.Encode(locales.File{Language: "de", Keys: locales.FlatKeys}, []locales.Message{{Key: key, Text: "x"}})
+		_, err := formats.Properties{}.Encode(locales.File{Language: "de", Keys: translations.Flat}, []locales.Message{{Key: key, Text: "x"}})
 		var ie *locales.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v; want an *InputError saying %q", key, err, want)
@@ -227,7 +228,7 @@ func TestPushPull(t *testing.T) {
 			}
 			for lang, msgs := range map[string][]locales.Message{"de": de, "en": en} {
 				slices.SortFunc(msgs, func(a, b locales.Message) int { return strings.Compare(a.Key, b.Key) })
-				out, err := c.format.Encode(locales.File{Language: lang, Keys: locales.NestedKeys}, msgs)
+				out, err := c.format.Encode(locales.File{Language: lang, Keys: translations.Nested}, msgs)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -235,7 +236,7 @@ func TestPushPull(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			layout := locales.Layout{Files: locales.SingleFile, Format: c.format}
+			layout := locales.Layout{Files: translations.SingleFile, Format: c.format}
 			cat, err := locales.Load(dir, layout)
 			if err != nil {
 				t.Fatal(err)

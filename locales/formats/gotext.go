@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"slices"
 	"strconv"
 
@@ -201,7 +202,7 @@ func (GoText) Decode(_ locales.File, data []byte) ([]locales.Message, locales.Fi
 	if len(problems) > 0 {
 		return nil, locales.File{}, &locales.InputError{Problems: problems}
 	}
-	return msgs, locales.File{Keys: locales.FlatKeys}, nil
+	return msgs, locales.File{Keys: translations.Flat}, nil
 }
 
 // gotextTranslation returns the JSON of a text.

@@ -2,6 +2,7 @@ package formats
 
 import (
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"strconv"
 	"strings"
 
@@ -466,7 +467,7 @@ func (PO) Decode(_ locales.File, data []byte) ([]locales.Message, locales.File, 
 	if len(problems) > 0 {
 		return nil, locales.File{}, &locales.InputError{Problems: problems}
 	}
-	return msgs, locales.File{Keys: locales.FlatKeys}, nil
+	return msgs, locales.File{Keys: translations.Flat}, nil
 }
 
 // notUTF8 returns a problem for each line of data that is not UTF-8,

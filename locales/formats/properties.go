@@ -3,6 +3,7 @@ package formats
 import (
 	"bytes"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"strings"
 	"unicode/utf8"
 
@@ -173,7 +174,7 @@ func (Properties) Decode(_ locales.File, data []byte) ([]locales.Message, locale
 		v, _ := f.p.Get(k)
 		msgs = append(msgs, locales.Message{Key: k, Text: v, Line: f.lines[k]})
 	}
-	return msgs, locales.File{Keys: locales.FlatKeys}, nil
+	return msgs, locales.File{Keys: translations.Flat}, nil
 }
 
 // Encode writes msgs over file.Old, keeping its comments and order.

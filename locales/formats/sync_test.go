@@ -4,6 +4,7 @@ import (
 	"context"
 	partner "github.com/locsvc/partner-go"
 	"github.com/locsvc/partner-go/partnertest"
+	"github.com/locsvc/partner-go/translations"
 	"golang.org/x/oauth2"
 	"os"
 	"path/filepath"
@@ -40,7 +41,7 @@ func pushPull(t *testing.T, format locales.Format, dir string) {
 	t.Helper()
 	ctx := context.Background()
 	f := newFake(t)
-	layout := locales.Layout{Files: locales.SingleFile, Format: format}
+	layout := locales.Layout{Files: translations.SingleFile, Format: format}
 	cat, err := locales.Load(dir, layout)
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"io"
 	"maps"
 	"slices"
@@ -129,7 +130,7 @@ func (XCStrings) Decode(_ locales.File, data []byte) ([]locales.Message, locales
 	for _, lang := range slices.Sorted(maps.Keys(texts)) {
 		msgs = append(msgs, texts[lang]...)
 	}
-	return msgs, locales.File{SourceLanguage: source, Keys: locales.FlatKeys}, nil
+	return msgs, locales.File{SourceLanguage: source, Keys: translations.Flat}, nil
 }
 
 // xcText returns the text of a localization, or what keeps it from one.

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/xml"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"io"
 	"slices"
 	"strings"
@@ -242,7 +243,7 @@ func (XLIFF) Decode(_ locales.File, data []byte) ([]locales.Message, locales.Fil
 			msgs = append(msgs, locales.Message{Key: u.id, Text: t, Line: u.line})
 		}
 	}
-	return msgs, locales.File{Keys: locales.FlatKeys}, nil
+	return msgs, locales.File{Keys: translations.Flat}, nil
 }
 
 // skeleton returns an empty file of language f.Language.

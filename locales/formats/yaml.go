@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -148,9 +149,9 @@ func (y YAML) Decode(f locales.File, data []byte) ([]locales.Message, locales.Fi
 	if len(problems) > 0 {
 		return nil, locales.File{}, &locales.InputError{Problems: problems}
 	}
-	kf := locales.FlatKeys
+	kf := translations.Flat
 	if nested {
-		kf = locales.NestedKeys
+		kf = translations.Nested
 	}
 	return msgs, locales.File{Keys: kf}, nil
 }
@@ -179,7 +180,7 @@ func (y YAML) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	var problems []locales.Problem
 	for _, msg := range msgs {
 		path := []string{msg.Key}
-		if keys != locales.FlatKeys || ix.hasPath(m, strings.Split(msg.Key, ".")) {
+		if keys != translations.Flat || ix.hasPath(m, strings.Split(msg.Key, ".")) {
 			path = strings.Split(msg.Key, ".")
 		}
 		if err := ix.set(m, path, msg.Text); err != "" {
