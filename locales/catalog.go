@@ -54,14 +54,6 @@ type text struct {
 	line int32 // in file; 0 when not read from one
 }
 
-// An Entry is one text of a catalog.
-type Entry struct {
-	Language  string `json:"language"`
-	Namespace string `json:"namespace"`
-	Key       string `json:"key"`
-	Text      string `json:"text"`
-}
-
 // Set sets the text of key in namespace ns ("" is keys.DefaultNamespace) and
 // language lang.
 func (c *Catalog) Set(lang, ns, key, s string) {
@@ -100,50 +92,17 @@ func (c *Catalog) Text(lang, ns, key string) (string, bool) {
 	return t.s, ok
 }
 
-// Languages returns the catalog's languages, sorted, as spelled.
-func (c *Catalog) Languages() []string {
-	out := make([]string, 0, len(c.langs))
-	for _, l := range c.langs {
-		out = append(out, l.code)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// Namespaces returns the namespaces that hold a text in any language,
-// sorted.
-func (c *Catalog) Namespaces() []string {
-	set := map[string]bool{}
-	for _, l := range c.langs {
-		for ns, n := range l.ns {
-			if len(n.texts) > 0 {
-				set[ns] = true
-			}
-		}
-	}
-	return slices.Sorted(maps.Keys(set))
-}
-
-// Len returns the number of texts in the catalog.
-func (c *Catalog) Len() int {
-	n := 0
-	for _, l := range c.langs {
-		for _, t := range l.ns {
-			n += len(t.texts)
-		}
-	}
-	return n
-}
-
-// All returns every text, sorted by language, namespace and key.
-func (c *Catalog) All() iter.Seq[Entry] {
-	return func(yield func(Entry) bool) {
+// All returns every text, sorted by language, namespace and key, as
+// messages with Language and Namespace set (and no Line). Count them,
+// or collect their languages, for what a caller reports.
+func (c *Catalog) All() iter.Seq[Message] {
+	return func(yield func(Message) bool) {
 		for _, lk := range slices.Sorted(maps.Keys(c.langs)) {
 			l := c.langs[lk]
 			for _, ns := range slices.Sorted(maps.Keys(l.ns)) {
 				n := l.ns[ns]
 				for _, k := range slices.Sorted(maps.Keys(n.texts)) {
-					if !yield(Entry{Language: l.code, Namespace: ns, Key: k, Text: n.texts[k].s}) {
+					if !yield(Message{Language: l.code, Namespace: ns, Key: k, Text: n.texts[k].s}) {
 						return
 					}
 				}

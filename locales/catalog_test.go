@@ -34,11 +34,11 @@ func TestLoadDetectsLayout(t *testing.T) {
 			if cat.Layout != tt.want {
 				t.Errorf("layout %+v, want %+v", cat.Layout, tt.want)
 			}
-			var got []locales.Entry
+			var got []locales.Message
 			for e := range cat.All() {
 				got = append(got, e)
 			}
-			want := []locales.Entry{{Language: "en", Namespace: "common", Key: "ok", Text: "OK"}, {Language: "en", Namespace: "default", Key: "nav.home", Text: "Home"}}
+			want := []locales.Message{{Language: "en", Namespace: "common", Key: "ok", Text: "OK"}, {Language: "en", Namespace: "default", Key: "nav.home", Text: "Home"}}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("entries (-want +got):\n%s", diff)
 			}

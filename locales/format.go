@@ -13,14 +13,19 @@ import (
 	"github.com/locsvc/partner-go/locales/internal/input"
 )
 
-// A Message is one text of a locale file: its key, as the file spells
-// it once levels are joined with dots, and its text.
+// A Message is one text: of a locale file, its key as the file spells
+// it once levels are joined with dots, and its text; of a catalog
+// (Catalog.All), its language, namespace, key and text.
 type Message struct {
-	// Language is the message's language in a file of every language
-	// (see Format); "" in a file of one language, which File names.
+	// Language is the message's language in a catalog and in a file of
+	// every language (see Format); "" in a file of one language, which
+	// File names.
 	Language string
-	Key      string
-	Text     string
+	// Namespace is the message's namespace in a catalog; "" in a file,
+	// which File names.
+	Namespace string
+	Key       string
+	Text      string
 	// Line is the line of the file where the key is, from 1; 0 when not
 	// known.
 	Line int

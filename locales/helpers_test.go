@@ -155,4 +155,4 @@ func (allLanguages) Encode(f locales.File, msgs []locales.Message) ([]byte, erro
 	return json.Marshal(allLanguagesFile{Source: f.SourceLanguage, Messages: msgs})
 }
 
-func entries(cat *locales.Catalog) []locales.Entry { return slices.Collect(cat.All()) }
+func entries(cat *locales.Catalog) []locales.Message { return slices.Collect(cat.All()) }

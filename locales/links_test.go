@@ -32,7 +32,7 @@ func loadRefused(t *testing.T, dir string, layout locales.Layout, file, secret, 
 	cat, err := locales.Load(dir, layout)
 	var ie *locales.InputError
 	if !errors.As(err, &ie) {
-		var got []locales.Entry
+		var got []locales.Message
 		if cat != nil {
 			got = entries(cat)
 		}

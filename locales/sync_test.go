@@ -18,7 +18,7 @@ import (
 // spelled as on disk (pt-BR) and texts JSON must escape.
 func sample() *locales.Catalog {
 	cat := &locales.Catalog{}
-	for _, e := range []locales.Entry{
+	for _, e := range []locales.Message{
 		{Language: "en", Namespace: "default", Key: "nav.home", Text: "Home"},
 		{Language: "en", Namespace: "default", Key: "nav.about", Text: "About <us> & \"them\""},
 		{Language: "en", Namespace: "default", Key: "title", Text: "Welcome\nback"},

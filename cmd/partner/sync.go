@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -325,7 +326,13 @@ namespaces are left alone.`,
 			if err := cat.Write(lf.dir, layout); err != nil {
 				return err
 			}
-			res := pullResult{Project: project, Dir: lf.dir, From: from, Layout: layout, Languages: cat.Languages(), Texts: cat.Len()}
+			res := pullResult{Project: project, Dir: lf.dir, From: from, Layout: layout, Languages: []string{}}
+			for m := range cat.All() {
+				res.Texts++
+				if !slices.Contains(res.Languages, m.Language) {
+					res.Languages = append(res.Languages, m.Language) // All sorts by language
+				}
+			}
 			if res.Languages == nil {
 				res.Languages = []string{}
 			}

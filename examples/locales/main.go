@@ -148,7 +148,8 @@ func work(ctx context.Context, c *partner.Client, project, dir string, publish b
 	if err != nil {
 		return err // *locales.InputError: every problem, with file, line and key
 	}
-	fmt.Fprintf(out, "Read %d texts in %s from %s (%s, %s keys)\n", cat.Len(), strings.Join(cat.Languages(), ", "), dir, cat.Layout.Files, cat.Layout.Keys)
+	texts, langs := count(cat)
+	fmt.Fprintf(out, "Read %d texts in %s from %s (%s, %s keys)\n", texts, strings.Join(langs, ", "), dir, cat.Layout.Files, cat.Layout.Keys)
 
 	plan, err := locales.NewPlan(ctx, c, project, cat, locales.PlanOptions{})
 	if err != nil {
@@ -214,7 +215,8 @@ func work(ctx context.Context, c *partner.Client, project, dir string, publish b
 		if len(diff) > 0 {
 			return fmt.Errorf("the tree pulled from the %s differs: %s", src.name, strings.Join(diff, ", "))
 		}
-		fmt.Fprintf(out, "Pulled from the %s: %d texts, the same files byte for byte\n", src.name, pulled.Len())
+		texts, _ := count(pulled)
+		fmt.Fprintf(out, "Pulled from the %s: %d texts, the same files byte for byte\n", src.name, texts)
 	}
 	return nil
 }
@@ -263,4 +265,15 @@ func differ(a, b string) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// count returns the number of texts of cat and their languages, sorted.
+func count(cat *locales.Catalog) (texts int, languages []string) {
+	for m := range cat.All() {
+		texts++
+		if !slices.Contains(languages, m.Language) {
+			languages = append(languages, m.Language) // All sorts by language
+		}
+	}
+	return texts, languages
 }

@@ -31,7 +31,7 @@ var syncTexts = map[string][]locales.Message{
 	},
 }
 
-func entries(cat *locales.Catalog) []locales.Entry { return slices.Collect(cat.All()) }
+func entries(cat *locales.Catalog) []locales.Message { return slices.Collect(cat.All()) }
 
 // pushPull pushes the tree under dir in format through the same plan and
 // apply as JSON trees, pulls the project back into a new tree in the
@@ -46,8 +46,8 @@ func pushPull(t *testing.T, format locales.Format, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cat.Len() != 5 {
-		t.Fatalf("loaded %d texts: %v", cat.Len(), entries(cat))
+	if n := len(entries(cat)); n != 5 {
+		t.Fatalf("loaded %d texts: %v", n, entries(cat))
 	}
 	plan, err := locales.NewPlan(ctx, f.c, f.project, cat, locales.PlanOptions{})
 	if err != nil {
