@@ -75,25 +75,11 @@ type Report struct {
 	// are not counted); a publish counts one publishTranslations and one
 	// getSync per sync job, however often PublishAndWait asked.
 	Calls map[string]int `json:"calls"`
-	// Published is what the publish did; nil without ApplyOptions.Publish
-	// or when a write call failed or a text is not confirmed.
-	Published *Published `json:"published,omitempty"`
-}
-
-// Published is what a publish did.
-type Published struct {
-	// Texts is the number of translations the service published.
-	Texts int `json:"texts"`
-	// Syncs are the sync jobs that ship the publish, with their final
-	// status.
-	Syncs []Sync `json:"syncs"`
-}
-
-// Sync is a sync job of a publish.
-type Sync struct {
-	ID     string                  `json:"id"`
-	Status translations.SyncStatus `json:"status,omitempty"`
-	Error  string                  `json:"error,omitempty"`
+	// Published is what the publish did (PublishAndWait's result: the
+	// publish and its sync jobs as they ended); nil without
+	// ApplyOptions.Publish or when a write call failed or a text is not
+	// confirmed.
+	Published *translations.PublishWaitResult `json:"published,omitempty"`
 }
 
 // Apply carries out the plan on the service with c and reports what it
@@ -378,7 +364,7 @@ func (a *applier) deleteBatches() []batch {
 		off += len(part)
 		items := make([]Item, len(refs))
 		for i, k := range refs {
-			items[i] = Item{Namespace: k.Namespace, Key: k.Key, ID: k.ID, Languages: []string{p.SourceLanguage}}
+			items[i] = Item{Namespace: k.Namespace, Key: k.Name, ID: k.ID, Languages: []string{p.SourceLanguage}}
 		}
 		bs = append(bs, batch{items: items, send: func(ctx context.Context) error {
 			res, err := a.r.deleteKeys(ctx, p.Project, part)
@@ -432,25 +418,19 @@ func languages(source string, hasSource bool, tr map[string]string) []string {
 
 func (a *applier) createBatches() []batch {
 	p := a.plan
-	nks := make([]keys.NewKey, len(p.Create))
-	for i, k := range p.Create {
-		nks[i] = keys.NewKey{Name: k.Key, Namespace: k.Namespace, SourceText: k.Source, Translations: k.Translations}
-	}
 	var bs []batch
-	off := 0
-	for _, part := range new(partner.KeysService).CreateBatches(p.Project, nks, keys.CreateOptions{}) {
-		bs = append(bs, a.createBatch(p.Create[off:off+len(part)], part))
-		off += len(part)
+	for _, part := range new(partner.KeysService).CreateBatches(p.Project, p.Create, keys.CreateOptions{}) {
+		bs = append(bs, a.createBatch(part))
 	}
 	return bs
 }
 
-// createBatch is the createKeys call of nks, the keys ks of the plan.
-func (a *applier) createBatch(ks []NewKey, nks []keys.NewKey) batch {
+// createBatch is the createKeys call of nks.
+func (a *applier) createBatch(nks []keys.NewKey) batch {
 	p := a.plan
-	items := make([]Item, len(ks))
-	for i, k := range ks {
-		items[i] = Item{Namespace: k.Namespace, Key: k.Key, Languages: languages(p.SourceLanguage, true, k.Translations)}
+	items := make([]Item, len(nks))
+	for i, k := range nks {
+		items[i] = Item{Namespace: k.Namespace, Key: k.Name, Languages: languages(p.SourceLanguage, true, k.Translations)}
 	}
 	return batch{items: items, send: func(ctx context.Context) error {
 		res, err := a.r.createKeys(ctx, p.Project, nks)
@@ -491,7 +471,7 @@ func (a *applier) createBatch(ks []NewKey, nks []keys.NewKey) batch {
 
 func (a *applier) updateBatches() []batch {
 	p := a.plan
-	var us []*KeyUpdate
+	var us []*Change
 	for i := range p.Update {
 		if p.Update[i].Source != nil {
 			us = append(us, &p.Update[i])
@@ -537,7 +517,7 @@ func (a *applier) updateBatch(items []Item, ups []keys.Update) batch {
 
 // cutNames splits us where a key name repeats, as [start, end) ranges,
 // for updateKeys, whose answers may name a key by its name alone.
-func cutNames(us []*KeyUpdate) [][2]int {
+func cutNames(us []*Change) [][2]int {
 	var out [][2]int
 	start, names := 0, map[string]bool{}
 	for i, u := range us {
@@ -555,7 +535,7 @@ func cutNames(us []*KeyUpdate) [][2]int {
 
 func (a *applier) translateBatches() []batch {
 	p := a.plan
-	var us []*KeyUpdate
+	var us []*Change
 	for i := range p.Update {
 		if len(p.Update[i].Translations) > 0 {
 			us = append(us, &p.Update[i])
@@ -693,10 +673,9 @@ func (a *applier) publish(ctx context.Context) error {
 	a.mu.Lock()
 	a.call("publishTranslations")
 	if res != nil {
-		a.rep.Published = &Published{Texts: res.Published, Syncs: []Sync{}}
-		for _, s := range res.Syncs {
+		a.rep.Published = res
+		for range res.Syncs {
 			a.call("getSync")
-			a.rep.Published.Syncs = append(a.rep.Published.Syncs, Sync{ID: s.ID, Status: s.Status, Error: s.Error})
 		}
 	}
 	a.mu.Unlock()

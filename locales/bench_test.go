@@ -232,11 +232,7 @@ func BenchmarkPush10k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	nks := make([]keys.NewKey, len(plan.Create))
-	for i, k := range plan.Create {
-		nks[i] = keys.NewKey{Name: k.Key, Namespace: k.Namespace, SourceText: k.Source, Translations: k.Translations}
-	}
-	creates := len(new(partner.KeysService).CreateBatches("acme/web", nks, keys.CreateOptions{}))
+	creates := len(new(partner.KeysService).CreateBatches("acme/web", plan.Create, keys.CreateOptions{}))
 	pages := int(math.Ceil(float64(n) / keys.MaxPageSize))
 	required := map[string]float64{
 		"create":    float64(creates) + 2, // the SDK's batches; getProject, one listKeys page of none

@@ -108,10 +108,20 @@ func ExampleNewPlan() {
 		fmt.Println(err)
 		return
 	}
+	type newKey struct {
+		Namespace    string            `json:"namespace"`
+		Key          string            `json:"key"`
+		Source       string            `json:"source"`
+		Translations map[string]string `json:"translations,omitempty"`
+	}
+	var create []newKey
+	for _, k := range plan.Create {
+		create = append(create, newKey{k.Namespace, k.Name, k.SourceText, k.Translations})
+	}
 	b, _ := json.MarshalIndent(struct {
-		Create  []locales.NewKey `json:"create"`
-		Skipped []locales.Item   `json:"skipped"`
-	}{plan.Create, plan.Skipped}, "", "  ")
+		Create  []newKey       `json:"create"`
+		Skipped []locales.Item `json:"skipped"`
+	}{create, plan.Skipped}, "", "  ")
 	fmt.Println(string(b))
 	// Output:
 	// {

@@ -58,12 +58,12 @@ type Plan struct {
 	Namespaces []string `json:"namespaces"`
 	// Create are the keys to create, with their source text and
 	// translations (one createKeys item each).
-	Create []NewKey `json:"create,omitempty"`
+	Create []keys.NewKey `json:"create,omitempty"`
 	// Update are the source texts and translations to write to keys the
 	// project has.
-	Update []KeyUpdate `json:"update,omitempty"`
+	Update []Change `json:"update,omitempty"`
 	// Delete are the keys to delete (PlanOptions.Delete).
-	Delete []KeyRef `json:"delete,omitempty"`
+	Delete []keys.KeyRef `json:"delete,omitempty"`
 	// Skipped are texts the plan does not send, with the reason.
 	Skipped []Item `json:"skipped,omitempty"`
 	// Counts counts the texts by language and namespace: Created,
@@ -73,17 +73,8 @@ type Plan struct {
 	Listed int `json:"listed"`
 }
 
-// NewKey is a key a plan creates.
-type NewKey struct {
-	Namespace string `json:"namespace"`
-	Key       string `json:"key"`
-	Source    string `json:"source"`
-	// Translations are the key's texts by target language.
-	Translations map[string]string `json:"translations,omitempty"`
-}
-
-// KeyUpdate is what a plan writes to a key the project has.
-type KeyUpdate struct {
+// A Change is what a plan writes to a key the project has.
+type Change struct {
 	Namespace string `json:"namespace"`
 	Key       string `json:"key"`
 	ID        string `json:"id"`
@@ -91,13 +82,6 @@ type KeyUpdate struct {
 	Source *string `json:"source,omitempty"`
 	// Translations are the texts to write, by target language.
 	Translations map[string]string `json:"translations,omitempty"`
-}
-
-// KeyRef names a key of the project.
-type KeyRef struct {
-	Namespace string `json:"namespace"`
-	Key       string `json:"key"`
-	ID        string `json:"id,omitempty"`
 }
 
 // An Item is one key in a plan's or a report's lists: the languages
@@ -338,10 +322,10 @@ func (pl *planner) list(ctx context.Context, r remote, opt PlanOptions) error {
 // compare adds what a listed key needs to the plan.
 func (pl *planner) compare(k *keys.Key, del bool) {
 	p := pl.plan
-	u := KeyUpdate{Namespace: k.Namespace, Key: k.Name, ID: k.ID}
+	u := Change{Namespace: k.Namespace, Key: k.Name, ID: k.ID}
 	src, hasSrc := pl.source(k.Namespace, k.Name)
 	if del && !hasSrc {
-		p.Delete = append(p.Delete, KeyRef{Namespace: k.Namespace, Key: k.Name, ID: k.ID})
+		p.Delete = append(p.Delete, keys.KeyRef{Namespace: k.Namespace, Name: k.Name, ID: k.ID})
 		pl.deleted[nsKey{k.Namespace, k.Name}] = true
 		pl.count(p.SourceLanguage, k.Namespace).Deleted++
 		return
@@ -404,7 +388,7 @@ func (pl *planner) creates() []Problem {
 					"new key %s and the project's key %s would make one both a text and a parent", quote(key), quote(other))})
 				continue
 			}
-			nk := NewKey{Namespace: ns, Key: key, Source: t.s}
+			nk := keys.NewKey{Namespace: ns, Name: key, SourceText: t.s}
 			pl.count(p.SourceLanguage, ns).Created++
 			for i, l := range pl.targets {
 				n := l.ns[ns]
@@ -485,14 +469,14 @@ func (pl *planner) skip(ns, key, lang, reason string) {
 // finish sorts the plan's lists.
 func (pl *planner) finish() {
 	p := pl.plan
-	slices.SortFunc(p.Create, func(a, b NewKey) int {
+	slices.SortFunc(p.Create, func(a, b keys.NewKey) int {
+		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
+	})
+	slices.SortFunc(p.Update, func(a, b Change) int {
 		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Key, b.Key))
 	})
-	slices.SortFunc(p.Update, func(a, b KeyUpdate) int {
-		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Key, b.Key))
-	})
-	slices.SortFunc(p.Delete, func(a, b KeyRef) int {
-		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Key, b.Key))
+	slices.SortFunc(p.Delete, func(a, b keys.KeyRef) int {
+		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
 	})
 	for _, it := range pl.skipped {
 		slices.Sort(it.Languages)

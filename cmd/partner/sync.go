@@ -161,7 +161,7 @@ running it again.`,
 			}
 			if dryRun {
 				if a.json {
-					return a.printJSON(plan)
+					return a.printJSON(planJSON(plan))
 				}
 				a.printPlan(plan)
 				return nil
@@ -173,7 +173,7 @@ running it again.`,
 				return err
 			}
 			if a.json {
-				if perr := a.printJSON(rep); perr != nil {
+				if perr := a.printJSON(reportJSON(rep)); perr != nil {
 					return perr
 				}
 			} else {
@@ -240,7 +240,7 @@ func (a *app) printReport(r *locales.Report) {
 	// state of the report) is printed here, with printItems, once the
 	// report has one.
 	if p := r.Published; p != nil {
-		a.out.printf("published %d texts\n", p.Texts)
+		a.out.printf("published %d texts\n", p.Published)
 		for _, s := range p.Syncs {
 			a.out.printf("  sync %s %s %s\n", s.ID, s.Status, s.Error)
 		}

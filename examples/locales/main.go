@@ -175,7 +175,7 @@ func work(ctx context.Context, c *partner.Client, project, dir string, publish b
 	fmt.Fprintf(out, "Pushed: %d keys created, %d updated, in %d calls\n", len(rep.Created), len(rep.Updated), total(rep.Calls))
 	if rep.Published != nil {
 		for _, s := range rep.Published.Syncs {
-			fmt.Fprintf(out, "Published %d texts: sync job %s %s\n", rep.Published.Texts, s.ID, s.Status)
+			fmt.Fprintf(out, "Published %d texts: sync job %s %s\n", rep.Published.Published, s.ID, s.Status)
 		}
 	}
 
