@@ -24,7 +24,7 @@ import (
 // brings back (Pull) and what Write lays out again.
 //
 // Languages are compared as the service compares them, without regard
-// to case (see LanguageKey): a catalog holds one spelling of each, the
+// to case ("pt-BR" is "pt-br"): a catalog holds one spelling of each, the
 // first it was given. The zero Catalog is empty and ready to use; a
 // Catalog is not safe for concurrent writes.
 type Catalog struct {
@@ -36,7 +36,7 @@ type Catalog struct {
 	// (XLIFF) or every language in one file (.xcstrings) take it from here.
 	SourceLanguage string
 
-	langs map[string]*langTexts // by LanguageKey
+	langs map[string]*langTexts // by languageKey
 }
 
 type langTexts struct {
@@ -201,7 +201,7 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 		files = folders
 	}
 	cat := &Catalog{}
-	seenLang := map[string]string{} // LanguageKey -> first path
+	seenLang := map[string]string{} // languageKey -> first path
 	nested, flat := false, false
 	for _, f := range files {
 		if !validLanguage(f.lang) {
@@ -380,7 +380,7 @@ func (c *Catalog) Write(dir string, layout Layout) error {
 }
 
 // existingLanguages returns the spellings of the languages under dir,
-// by LanguageKey: its files (without extension) and folders.
+// by languageKey: its files (without extension) and folders.
 func existingLanguages(dir string) map[string]string {
 	out := map[string]string{}
 	entries, _ := os.ReadDir(dir) // a missing dir has none
