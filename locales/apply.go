@@ -9,35 +9,16 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
-	"unicode/utf8"
 
 	partner "github.com/locsvc/partner-go"
 	"github.com/locsvc/partner-go/keys"
 	"github.com/locsvc/partner-go/translations"
 )
 
-// How Apply batches its writes: the item limits the tools check, and a
-// cap on the size of one call's arguments so that no request grows past
-// about 1 MiB. createKeys and updateKeys check no item count; their
-// batches are bounded by size alone.
-const (
-	maxSetItems    = translations.MaxSet // setTranslations: 1 to 500 keys
-	maxDeleteItems = keys.MaxDelete      // deleteKeys: 1 to 100 ids
-	maxCallBytes   = 1<<20 - 16<<10      // 1 MiB, less room for the JSON-RPC envelope
-)
-
-// DefaultConcurrency is how many write calls Apply has in flight at once
+// defaultConcurrency is how many write calls Apply has in flight at once
 // unless ApplyOptions.Concurrency says otherwise. The client's pacing
 // (partner.Pacing) still spaces them under the service's rate limit.
-const DefaultConcurrency = 4
-
-// maxPublishTries is how many times Apply publishes when the service
-// answers with its cooldown.
-const maxPublishTries = 5
-
-// defaultCooldown is waited when the service names no wait.
-const defaultCooldown = 30 * time.Second
+const defaultConcurrency = 4
 
 // ErrNotConfirmed is matched by the error of an Apply whose report lists
 // texts in NotConfirmed: the service may or may not have written them.
@@ -47,17 +28,17 @@ var ErrNotConfirmed = errors.New("locales: not confirmed by the service")
 // ApplyOptions says how to apply a plan.
 type ApplyOptions struct {
 	// Concurrency is how many calls are in flight at once;
-	// 0 is DefaultConcurrency.
+	// 0 is 4, the default. The client's pacing (partner.Pacing) still
+	// spaces the calls under the service's rate limit.
 	Concurrency int
 	// Publish publishes everything pending in the project once every
 	// write call succeeded and no text is left not confirmed, including
 	// changes this push did not make (the service publishes a project as
-	// a whole). It needs the translations:publish scope. When the service answers with its
-	// publish cooldown, Apply waits the time it names and tries again.
+	// a whole). It needs the translations:publish scope. It publishes
+	// with the client's Translations.PublishAndWait: the cooldown the
+	// service names is waited out, then the sync jobs, whose final
+	// status the report gives.
 	Publish bool
-	// Wait waits for the sync jobs of the publish to end (WaitSync) and
-	// reports their status.
-	Wait bool
 	// OnProgress, if set, is called after each call with how far its
 	// step is. Calls are never concurrent.
 	OnProgress func(Progress)
@@ -91,35 +72,23 @@ type Report struct {
 	// Counts counts the texts by language and namespace.
 	Counts []Count `json:"counts"`
 	// Calls counts the tool calls Apply sent, by tool (the plan's reads
-	// are not counted).
+	// are not counted); a publish counts one publishTranslations and one
+	// getSync per sync job, however often PublishAndWait asked.
 	Calls map[string]int `json:"calls"`
-	// Published is what the publish did; nil without ApplyOptions.Publish
-	// or when a write call failed or a text is not confirmed.
-	Published *Published `json:"published,omitempty"`
-}
-
-// Published is what a publish did.
-type Published struct {
-	// Texts is the number of translations the service published.
-	Texts int `json:"texts"`
-	// Syncs are the sync jobs that ship the publish; with
-	// ApplyOptions.Wait, with their final status.
-	Syncs []Sync `json:"syncs"`
-}
-
-// Sync is a sync job of a publish.
-type Sync struct {
-	ID     string                  `json:"id"`
-	Status translations.SyncStatus `json:"status,omitempty"`
-	Error  string                  `json:"error,omitempty"`
+	// Published is what the publish did (PublishAndWait's result: the
+	// publish and its sync jobs as they ended); nil without
+	// ApplyOptions.Publish or when a write call failed or a text is not
+	// confirmed.
+	Published *translations.PublishWaitResult `json:"published,omitempty"`
 }
 
 // Apply carries out the plan on the service with c and reports what it
 // did. It deletes, then creates, then writes source texts, then
-// translations, in the fewest calls the tools' limits allow (batches are
-// also cut at about 1 MiB), with several calls in flight (see
-// ApplyOptions.Concurrency). Then, with ApplyOptions.Publish, it
-// publishes and, with Wait, waits for the sync jobs.
+// translations, in the calls the SDK's splitters cut (KeysService.CreateBatches
+// and the others: the tools' item limits and partner.MaxBatchBytes), with
+// several calls in flight (see ApplyOptions.Concurrency). Then, with
+// ApplyOptions.Publish, it publishes and waits for the sync jobs
+// (TranslationsService.PublishAndWait).
 //
 // The report says a text was written only when the service's answer
 // confirmed it (by key id, or by name, per language), and not written
@@ -208,7 +177,7 @@ func (a *applier) run(ctx context.Context, step Step, bs []batch) {
 	a.progress = Progress{Step: step, Total: total}
 	n := a.opt.Concurrency
 	if n <= 0 {
-		n = DefaultConcurrency
+		n = defaultConcurrency
 	}
 	sem := make(chan struct{}, n)
 	var wg sync.WaitGroup
@@ -320,44 +289,6 @@ func (a *applier) notConfirm(it Item) {
 	a.record(&a.rep.NotConfirmed, it, func(c *Count) *int { return &c.NotConfirmed })
 }
 
-// cut splits n items into batches of at most maxItems (0: no limit) and
-// maxCallBytes, by the size of each.
-func cut(n, maxItems int, size func(i int) int) [][2]int {
-	var out [][2]int
-	start, bytes := 0, 0
-	for i := range n {
-		s := size(i)
-		if i > start && ((maxItems > 0 && i-start == maxItems) || bytes+s > maxCallBytes) {
-			out = append(out, [2]int{start, i})
-			start, bytes = i, 0
-		}
-		bytes += s
-	}
-	if n > start {
-		out = append(out, [2]int{start, n})
-	}
-	return out
-}
-
-// cutNames splits each range of cut again where a key name repeats, for
-// the tools whose answers may name a key by its name alone.
-func cutNames(rs [][2]int, name func(i int) string) [][2]int {
-	var out [][2]int
-	for _, r := range rs {
-		start := r[0]
-		names := map[string]bool{}
-		for i := r[0]; i < r[1]; i++ {
-			if names[name(i)] {
-				out = append(out, [2]int{start, i})
-				start, names = i, map[string]bool{}
-			}
-			names[name(i)] = true
-		}
-		out = append(out, [2]int{start, r[1]})
-	}
-	return out
-}
-
 // keyIndex finds the key of a call that an answer's entry names. An
 // answer usually lists the keys in the order sent: next is where the
 // next id is looked for first, and the maps are made when first needed.
@@ -414,21 +345,29 @@ func (x *keyIndex) find(id, name, ns string) int {
 	return found
 }
 
+// The batch builders cut each step's writes with the SDK's splitters
+// (partner.KeysService.CreateBatches and the others), which measure the
+// calls as they are sent and send nothing: a zero service splits as a
+// client's does. A batch is a run of the list split, in order, so the
+// plan's entries of batch i follow those of the batches before it.
+
 func (a *applier) deleteBatches() []batch {
 	p := a.plan
+	ids := make([]string, len(p.Delete))
+	for i, k := range p.Delete {
+		ids[i] = k.ID
+	}
 	var bs []batch
-	for _, r := range cut(len(p.Delete), maxDeleteItems, func(i int) int { return jsonLen(p.Delete[i].ID) + 1 }) {
-		refs := p.Delete[r[0]:r[1]]
+	off := 0
+	for _, part := range new(partner.KeysService).DeleteBatches(p.Project, ids) {
+		refs := p.Delete[off : off+len(part)]
+		off += len(part)
 		items := make([]Item, len(refs))
 		for i, k := range refs {
-			items[i] = Item{Namespace: k.Namespace, Key: k.Key, ID: k.ID, Languages: []string{p.SourceLanguage}}
+			items[i] = Item{Namespace: k.Namespace, Key: k.Name, ID: k.ID, Languages: []string{p.SourceLanguage}}
 		}
 		bs = append(bs, batch{items: items, send: func(ctx context.Context) error {
-			ids := make([]string, len(refs))
-			for i, k := range refs {
-				ids[i] = k.ID
-			}
-			res, err := a.r.deleteKeys(ctx, p.Project, ids)
+			res, err := a.r.deleteKeys(ctx, p.Project, part)
 			a.mu.Lock()
 			defer a.mu.Unlock()
 			a.call("deleteKeys")
@@ -479,34 +418,21 @@ func languages(source string, hasSource bool, tr map[string]string) []string {
 
 func (a *applier) createBatches() []batch {
 	p := a.plan
-	size := func(i int) int {
-		k := &p.Create[i]
-		n := 24 + jsonLen(k.Key) + jsonLen(k.Namespace) + jsonLen(k.Source)
-		for l, t := range k.Translations {
-			n += 4 + jsonLen(l) + jsonLen(t)
-		}
-		return n
-	}
-	// createKeys reports keys by name: a name twice in one call (in two
-	// namespaces) would be ambiguous, so it starts a new call.
 	var bs []batch
-	for _, r := range cutNames(cut(len(p.Create), 0, size), func(i int) string { return p.Create[i].Key }) {
-		bs = append(bs, a.createBatch(p.Create[r[0]:r[1]]))
+	for _, part := range new(partner.KeysService).CreateBatches(p.Project, p.Create, keys.CreateOptions{}) {
+		bs = append(bs, a.createBatch(part))
 	}
 	return bs
 }
 
-func (a *applier) createBatch(ks []NewKey) batch {
+// createBatch is the createKeys call of nks.
+func (a *applier) createBatch(nks []keys.NewKey) batch {
 	p := a.plan
-	items := make([]Item, len(ks))
-	for i, k := range ks {
-		items[i] = Item{Namespace: k.Namespace, Key: k.Key, Languages: languages(p.SourceLanguage, true, k.Translations)}
+	items := make([]Item, len(nks))
+	for i, k := range nks {
+		items[i] = Item{Namespace: k.Namespace, Key: k.Name, Languages: languages(p.SourceLanguage, true, k.Translations)}
 	}
 	return batch{items: items, send: func(ctx context.Context) error {
-		nks := make([]keys.NewKey, len(ks))
-		for i, k := range ks {
-			nks[i] = keys.NewKey{Name: k.Key, Namespace: k.Namespace, SourceText: k.Source, Translations: k.Translations}
-		}
 		res, err := a.r.createKeys(ctx, p.Project, nks)
 		a.mu.Lock()
 		defer a.mu.Unlock()
@@ -545,68 +471,90 @@ func (a *applier) createBatch(ks []NewKey) batch {
 
 func (a *applier) updateBatches() []batch {
 	p := a.plan
-	var us []*KeyUpdate
+	var us []*Change
 	for i := range p.Update {
 		if p.Update[i].Source != nil {
 			us = append(us, &p.Update[i])
 		}
 	}
-	size := func(i int) int { return 40 + jsonLen(us[i].ID) + jsonLen(p.SourceLanguage) + jsonLen(*us[i].Source) }
+	all := make([]keys.Update, len(us))
+	for i, u := range us {
+		all[i] = keys.Update{KeyID: u.ID, Language: p.SourceLanguage, Text: *u.Source, Source: true}
+	}
 	// updateKeys may name a key by its name alone: a name twice in one
 	// call would be ambiguous, so it starts a new call.
 	var bs []batch
-	for _, r := range cutNames(cut(len(us), 0, size), func(i int) string { return us[i].Key }) {
-		part := us[r[0]:r[1]]
-		items := make([]Item, len(part))
-		for i, u := range part {
-			items[i] = Item{Namespace: u.Namespace, Key: u.Key, ID: u.ID, Languages: []string{p.SourceLanguage}}
-		}
-		bs = append(bs, batch{items: items, send: func(ctx context.Context) error {
-			ups := make([]keys.Update, len(part))
+	off := 0
+	for _, sized := range new(partner.KeysService).UpdateBatches(p.Project, all) {
+		for _, r := range cutNames(us[off : off+len(sized)]) {
+			part, ups := us[off+r[0]:off+r[1]], sized[r[0]:r[1]]
+			items := make([]Item, len(part))
 			for i, u := range part {
-				ups[i] = keys.Update{KeyID: u.ID, Language: p.SourceLanguage, Text: *u.Source, Source: true}
+				items[i] = Item{Namespace: u.Namespace, Key: u.Key, ID: u.ID, Languages: []string{p.SourceLanguage}}
 			}
-			res, err := a.r.updateKeys(ctx, p.Project, ups)
-			a.mu.Lock()
-			defer a.mu.Unlock()
-			a.call("updateKeys")
-			if err != nil {
-				return err
-			}
-			a.tally(items, res.Updated, res.Errors, p.SourceLanguage)
-			return nil
-		}})
+			bs = append(bs, a.updateBatch(items, ups))
+		}
+		off += len(sized)
 	}
 	return bs
 }
 
+// updateBatch is the updateKeys call of ups, for items.
+func (a *applier) updateBatch(items []Item, ups []keys.Update) batch {
+	p := a.plan
+	return batch{items: items, send: func(ctx context.Context) error {
+		res, err := a.r.updateKeys(ctx, p.Project, ups)
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		a.call("updateKeys")
+		if err != nil {
+			return err
+		}
+		a.tally(items, res.Updated, res.Errors, p.SourceLanguage)
+		return nil
+	}}
+}
+
+// cutNames splits us where a key name repeats, as [start, end) ranges,
+// for updateKeys, whose answers may name a key by its name alone.
+func cutNames(us []*Change) [][2]int {
+	var out [][2]int
+	start, names := 0, map[string]bool{}
+	for i, u := range us {
+		if names[u.Key] {
+			out = append(out, [2]int{start, i})
+			start, names = i, map[string]bool{}
+		}
+		names[u.Key] = true
+	}
+	if len(us) > start {
+		out = append(out, [2]int{start, len(us)})
+	}
+	return out
+}
+
 func (a *applier) translateBatches() []batch {
 	p := a.plan
-	var us []*KeyUpdate
+	var us []*Change
 	for i := range p.Update {
 		if len(p.Update[i].Translations) > 0 {
 			us = append(us, &p.Update[i])
 		}
 	}
-	size := func(i int) int {
-		n := 16 + jsonLen(us[i].ID)
-		for l, t := range us[i].Translations {
-			n += 4 + jsonLen(l) + jsonLen(t)
-		}
-		return n
+	all := make([]translations.Values, len(us))
+	for i, u := range us {
+		all[i] = translations.Values{KeyID: u.ID, Text: u.Translations}
 	}
 	var bs []batch
-	for _, r := range cut(len(us), maxSetItems, size) {
-		part := us[r[0]:r[1]]
+	off := 0
+	for _, vs := range new(partner.TranslationsService).SetBatches(p.Project, all) {
+		part := us[off : off+len(vs)]
+		off += len(vs)
 		items := make([]Item, len(part))
 		for i, u := range part {
 			items[i] = Item{Namespace: u.Namespace, Key: u.Key, ID: u.ID, Languages: languages("", false, u.Translations)}
 		}
 		bs = append(bs, batch{items: items, send: func(ctx context.Context) error {
-			vs := make([]translations.Values, len(part))
-			for i, u := range part {
-				vs[i] = translations.Values{KeyID: u.ID, Text: u.Translations}
-			}
 			res, err := a.r.setTranslations(ctx, p.Project, vs)
 			a.mu.Lock()
 			defer a.mu.Unlock()
@@ -712,60 +660,30 @@ func appendAt(m map[int][]int, i, j int) map[int][]int {
 }
 
 // sameLanguage reports whether two codes name one language.
-func sameLanguage(a, b string) bool { return LanguageKey(a) == LanguageKey(b) }
+func sameLanguage(a, b string) bool { return languageKey(a) == languageKey(b) }
 
-// publish publishes the project, waiting out the cooldown the service
-// names, then waits for the sync jobs with opt.Wait.
+// publish publishes the project with PublishAndWait, which waits out
+// the cooldown the service names and then the sync jobs. Calls counts
+// one publishTranslations and one getSync per job followed, however
+// many times the SDK asked.
 func (a *applier) publish(ctx context.Context) error {
 	p := a.plan
-	var res *translations.PublishResult
-	for try := 1; ; try++ {
-		a.progressed(Progress{Step: StepPublish})
-		var err error
-		res, err = a.r.publish(ctx, p.Project)
-		a.mu.Lock()
-		a.call("publishTranslations")
-		a.mu.Unlock()
-		if err == nil {
-			break
-		}
-		var te *partner.ToolError
-		if !errors.As(err, &te) || te.Kind != partner.ToolTooManyRequests || try == maxPublishTries {
-			return err
-		}
-		wait := te.RetryAfter
-		if wait <= 0 {
-			wait = defaultCooldown
-		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		case <-t.C:
+	a.progressed(Progress{Step: StepPublish})
+	res, err := a.r.publishAndWait(ctx, p.Project)
+	a.mu.Lock()
+	a.call("publishTranslations")
+	if res != nil {
+		a.rep.Published = res
+		for range res.Syncs {
+			a.call("getSync")
 		}
 	}
-	pub := &Published{Texts: res.Published, Syncs: []Sync{}}
-	a.rep.Published = pub
-	for _, id := range res.SyncIDs {
-		pub.Syncs = append(pub.Syncs, Sync{ID: id})
+	a.mu.Unlock()
+	if err != nil {
+		return err
 	}
-	if !a.opt.Wait {
-		return nil
-	}
-	for i := range pub.Syncs {
-		a.progressed(Progress{Step: StepWait, Done: i, Total: len(pub.Syncs)})
-		s, err := a.r.waitSync(ctx, pub.Syncs[i].ID)
-		a.mu.Lock()
-		a.call("getSync")
-		a.mu.Unlock()
-		if err != nil {
-			return err
-		}
-		pub.Syncs[i].Status, pub.Syncs[i].Error = s.Status, s.Error
-	}
-	a.progressed(Progress{Step: StepWait, Done: len(pub.Syncs), Total: len(pub.Syncs)})
-	for _, s := range pub.Syncs {
+	a.progressed(Progress{Step: StepWait, Done: len(res.Syncs), Total: len(res.Syncs)})
+	for _, s := range res.Syncs {
 		if s.Status != translations.SyncCompleted {
 			return fmt.Errorf("locales: sync job %s ended %s: %s", s.ID, s.Status, s.Error)
 		}
@@ -777,34 +695,4 @@ func (a *applier) progressed(pr Progress) {
 	if a.opt.OnProgress != nil {
 		a.opt.OnProgress(pr)
 	}
-}
-
-// jsonLen returns the length of s encoded as a JSON string by
-// encoding/json (which escapes <, > and & too).
-func jsonLen(s string) int {
-	n := 2
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
-				n += 2
-			case c < 0x20 || c == '<' || c == '>' || c == '&':
-				n += 6
-			default:
-				n++
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1, r == '\u2028', r == '\u2029':
-			n += 6
-		default:
-			n += size
-		}
-		i += size
-	}
-	return n
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	partner "github.com/locsvc/partner-go"
 	"github.com/locsvc/partner-go/keys"
 	"github.com/locsvc/partner-go/translations"
 )
@@ -56,13 +57,13 @@ func TestApplyBatches(t *testing.T) {
 	}
 	total := 0
 	for _, ks := range r.creates {
-		b, _ := json.Marshal(ks) // as the wire carries them, HTML-escaped
+		b := wireJSON(ks) // as the wire (MCP's JSON-RPC) carries them: no HTML escaping
 		if len(b) > 1<<20 {
 			t.Errorf("a createKeys call of %d bytes", len(b))
 		}
 		total += len(b)
 	}
-	if min := total/maxCallBytes + 1; len(r.creates) > min+1 {
+	if min := total/partner.MaxBatchBytes + 1; len(r.creates) > min+1 {
 		t.Errorf("%d createKeys calls for %d bytes; %d would do", len(r.creates), total, min)
 	}
 	if len(r.creates) < 2 {
@@ -75,7 +76,7 @@ func TestApplyBatches(t *testing.T) {
 	for i := range 1200 {
 		cat.Set("en", "", "k"+itoa(i), "s")
 		cat.Set("de", "", "k"+itoa(i), "new")
-		listing = append(listing, keys.Key{Name: "k" + itoa(i), Namespace: DefaultNamespace, ID: "id" + itoa(i), SourceText: "s", Translations: map[string]string{"de": "old"}})
+		listing = append(listing, keys.Key{Name: "k" + itoa(i), Namespace: keys.DefaultNamespace, ID: "id" + itoa(i), SourceText: "s", Translations: map[string]string{"de": "old"}})
 	}
 	r = &sizing{}
 	r.pages, r.calls = []*keys.Page{{Keys: listing}}, map[string]int{}
@@ -97,3 +98,12 @@ func TestApplyBatches(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// wireJSON encodes v as the MCP client's JSON-RPC does (SetEscapeHTML(false)).
+func wireJSON(v any) []byte {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+	return []byte(strings.TrimSuffix(b.String(), "\n"))
+}

@@ -6,6 +6,8 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"github.com/locsvc/partner-go/keys"
+	"github.com/locsvc/partner-go/translations"
 	"io"
 	"io/fs"
 	"iter"
@@ -22,7 +24,7 @@ import (
 // brings back (Pull) and what Write lays out again.
 //
 // Languages are compared as the service compares them, without regard
-// to case (see LanguageKey): a catalog holds one spelling of each, the
+// to case ("pt-BR" is "pt-br"): a catalog holds one spelling of each, the
 // first it was given. The zero Catalog is empty and ready to use; a
 // Catalog is not safe for concurrent writes.
 type Catalog struct {
@@ -34,7 +36,7 @@ type Catalog struct {
 	// (XLIFF) or every language in one file (.xcstrings) take it from here.
 	SourceLanguage string
 
-	langs map[string]*langTexts // by LanguageKey
+	langs map[string]*langTexts // by languageKey
 }
 
 type langTexts struct {
@@ -52,22 +54,14 @@ type text struct {
 	line int32 // in file; 0 when not read from one
 }
 
-// An Entry is one text of a catalog.
-type Entry struct {
-	Language  string `json:"language"`
-	Namespace string `json:"namespace"`
-	Key       string `json:"key"`
-	Text      string `json:"text"`
-}
-
-// Set sets the text of key in namespace ns ("" is DefaultNamespace) and
+// Set sets the text of key in namespace ns ("" is keys.DefaultNamespace) and
 // language lang.
 func (c *Catalog) Set(lang, ns, key, s string) {
-	c.nsTexts(lang, cmp.Or(ns, DefaultNamespace), true).texts[key] = text{s: s}
+	c.nsTexts(lang, cmp.Or(ns, keys.DefaultNamespace), true).texts[key] = text{s: s}
 }
 
 func (c *Catalog) nsTexts(lang, ns string, create bool) *nsTexts {
-	lk := LanguageKey(lang)
+	lk := languageKey(lang)
 	l := c.langs[lk]
 	if l == nil {
 		if !create {
@@ -90,7 +84,7 @@ func (c *Catalog) nsTexts(lang, ns string, create bool) *nsTexts {
 // Text returns the text of key in namespace ns and language lang, and
 // whether there is one.
 func (c *Catalog) Text(lang, ns, key string) (string, bool) {
-	n := c.nsTexts(lang, cmp.Or(ns, DefaultNamespace), false)
+	n := c.nsTexts(lang, cmp.Or(ns, keys.DefaultNamespace), false)
 	if n == nil {
 		return "", false
 	}
@@ -98,50 +92,17 @@ func (c *Catalog) Text(lang, ns, key string) (string, bool) {
 	return t.s, ok
 }
 
-// Languages returns the catalog's languages, sorted, as spelled.
-func (c *Catalog) Languages() []string {
-	out := make([]string, 0, len(c.langs))
-	for _, l := range c.langs {
-		out = append(out, l.code)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// Namespaces returns the namespaces that hold a text in any language,
-// sorted.
-func (c *Catalog) Namespaces() []string {
-	set := map[string]bool{}
-	for _, l := range c.langs {
-		for ns, n := range l.ns {
-			if len(n.texts) > 0 {
-				set[ns] = true
-			}
-		}
-	}
-	return slices.Sorted(maps.Keys(set))
-}
-
-// Len returns the number of texts in the catalog.
-func (c *Catalog) Len() int {
-	n := 0
-	for _, l := range c.langs {
-		for _, t := range l.ns {
-			n += len(t.texts)
-		}
-	}
-	return n
-}
-
-// All returns every text, sorted by language, namespace and key.
-func (c *Catalog) All() iter.Seq[Entry] {
-	return func(yield func(Entry) bool) {
+// All returns every text, sorted by language, namespace and key, as
+// messages with Language and Namespace set (and no Line). Count them,
+// or collect their languages, for what a caller reports.
+func (c *Catalog) All() iter.Seq[Message] {
+	return func(yield func(Message) bool) {
 		for _, lk := range slices.Sorted(maps.Keys(c.langs)) {
 			l := c.langs[lk]
 			for _, ns := range slices.Sorted(maps.Keys(l.ns)) {
 				n := l.ns[ns]
 				for _, k := range slices.Sorted(maps.Keys(n.texts)) {
-					if !yield(Entry{Language: l.code, Namespace: ns, Key: k, Text: n.texts[k].s}) {
+					if !yield(Message{Language: l.code, Namespace: ns, Key: k, Text: n.texts[k].s}) {
 						return
 					}
 				}
@@ -162,9 +123,9 @@ func (c *Catalog) where(lk, ns, key string) (file string, line int) {
 
 // Load reads the locale tree under dir, laid out in layout, into a
 // catalog. An empty layout.Files or layout.Keys is detected from the
-// tree: folders of files are NamespacedFolders, files SingleFile (both
-// at once is refused); nested objects are NestedKeys, dotted keys at the
-// top level only FlatKeys, and a tree that shows neither is NestedKeys,
+// tree: folders of files are translations.NamespacedFolders, files translations.SingleFile (both
+// at once is refused); nested objects are translations.Nested, dotted keys at the
+// top level only translations.Flat, and a tree that shows neither is translations.Nested,
 // the service's default. Files with another extension than the format's,
 // and names starting with '.', are passed over.
 //
@@ -189,8 +150,8 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 	}
 	defer root.Close()
 	format := layout.format()
-	if m, ok := format.(Multilingual); ok {
-		return loadMultilingual(root, m, layout)
+	if name, ok := multilingual(format); ok {
+		return loadMultilingual(root, format, name, layout)
 	}
 	ext := format.Ext()
 	fsys := root.FS()
@@ -230,24 +191,24 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 			return nil, inputError([]Problem{{File: single[0].path, Message: fmt.Sprintf(
 				"the tree mixes single files (%s) and namespaced folders (%s); set Layout.Files to say which to read", single[0].path, folders[0].path)}})
 		case len(folders) > 0:
-			layout.Files = NamespacedFolders
+			layout.Files = translations.NamespacedFolders
 		default:
-			layout.Files = SingleFile
+			layout.Files = translations.SingleFile
 		}
 	}
 	files := single
-	if layout.Files == NamespacedFolders {
+	if layout.Files == translations.NamespacedFolders {
 		files = folders
 	}
 	cat := &Catalog{}
-	seenLang := map[string]string{} // LanguageKey -> first path
+	seenLang := map[string]string{} // languageKey -> first path
 	nested, flat := false, false
 	for _, f := range files {
 		if !validLanguage(f.lang) {
 			problems = append(problems, Problem{File: f.path, Message: fmt.Sprintf("%s is not a language code (2 to 35 letters, digits, '-' or '_')", quote(f.lang))})
 			continue
 		}
-		lk := LanguageKey(f.lang)
+		lk := languageKey(f.lang)
 		if l := cat.langs[lk]; l != nil && l.code != f.lang {
 			problems = append(problems, Problem{File: f.path, Language: f.lang, Message: fmt.Sprintf(
 				"language %s is also spelled %s (%s); the service does not tell them apart", quote(f.lang), quote(l.code), seenLang[lk])})
@@ -264,7 +225,7 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 			}
 			return nil, err
 		}
-		msgs, kf, err := decodeFile(format, File{Language: f.lang, Namespace: f.ns}, data)
+		msgs, got, err := format.Decode(File{Language: f.lang, Namespace: f.ns}, data)
 		if err != nil {
 			var ie *InputError
 			if !errors.As(err, &ie) {
@@ -277,14 +238,14 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 			}
 			continue
 		}
-		nested = nested || kf == NestedKeys
-		flat = flat || kf == FlatKeys
+		nested = nested || got.Keys == translations.Nested
+		flat = flat || got.Keys == translations.Flat
 		if f.ns == "" && len(msgs) == 0 {
-			cat.nsTexts(f.lang, DefaultNamespace, true).file = f.path
+			cat.nsTexts(f.lang, keys.DefaultNamespace, true).file = f.path
 		}
 		for _, m := range msgs {
 			ns, key := f.ns, m.Key
-			if layout.Files == SingleFile {
+			if layout.Files == translations.SingleFile {
 				ns, key = splitNamespace(m.Key)
 			}
 			if msg := checkKey(key); msg != "" {
@@ -302,9 +263,9 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 		}
 	}
 	if layout.Keys == "" {
-		layout.Keys = NestedKeys
+		layout.Keys = translations.Nested
 		if flat && !nested {
-			layout.Keys = FlatKeys
+			layout.Keys = translations.Flat
 		}
 	}
 	cat.Layout = layout
@@ -373,8 +334,8 @@ func position(file string, line int) string {
 
 // Write writes the catalog under dir in layout (empty fields take the
 // catalog's own Layout, then the service's defaults), one file per
-// language (SingleFile) or per language and namespace
-// (NamespacedFolders), creating folders as needed. The files are stable:
+// language (translations.SingleFile) or per language and namespace
+// (translations.NamespacedFolders), creating folders as needed. The files are stable:
 // members sorted, two-space indentation, a final newline; a file whose
 // content would not change is not touched. A language keeps the
 // spelling of an existing file or folder of the same language under dir
@@ -383,14 +344,14 @@ func position(file string, line int) string {
 // namespaces the catalog lacks are left alone.
 //
 // Every file is encoded before the first is written: texts a layout
-// cannot hold (a key that is a text and a parent, with NestedKeys; a
+// cannot hold (a key that is a text and a parent, with translations.Nested; a
 // default-namespace key with a ':' before its first '.', in a
-// SingleFile) fail as an *InputError and nothing is written. So do
+// translations.SingleFile) fail as an *InputError and nothing is written. So do
 // names Load would not read back as they were: a language that is not a
 // language code (2 to 35 letters, digits, '-' or '_'); a namespace that
 // is not one file name on every system (no '/', '\', "..", control
 // characters, Windows' reserved names and characters, trailing dot or
-// space), starts with '.', or, in a SingleFile, holds '.' or ':', which
+// space), starts with '.', or, in a translations.SingleFile, holds '.' or ':', which
 // the key syntax takes; and two files whose names differ only in case
 // or Unicode normalisation, which are one file on macOS and Windows.
 // Write writes only regular files inside dir, never through a link
@@ -407,8 +368,8 @@ func (c *Catalog) Write(dir string, layout Layout) error {
 	}
 	defer t.close()
 	var files map[string][]byte
-	if m, ok := layout.format().(Multilingual); ok {
-		files, err = c.encodeMultilingual(t, m)
+	if name, ok := multilingual(layout.format()); ok {
+		files, err = c.encodeMultilingual(t, layout.format(), name)
 	} else {
 		files, err = c.encode(t, layout, existingLanguages(dir))
 	}
@@ -419,7 +380,7 @@ func (c *Catalog) Write(dir string, layout Layout) error {
 }
 
 // existingLanguages returns the spellings of the languages under dir,
-// by LanguageKey: its files (without extension) and folders.
+// by languageKey: its files (without extension) and folders.
 func existingLanguages(dir string) map[string]string {
 	out := map[string]string{}
 	entries, _ := os.ReadDir(dir) // a missing dir has none
@@ -429,14 +390,14 @@ func existingLanguages(dir string) map[string]string {
 			name = strings.TrimSuffix(name, path.Ext(name))
 		}
 		if validLanguage(name) {
-			out[LanguageKey(name)] = name
+			out[languageKey(name)] = name
 		}
 	}
 	return out
 }
 
-// encode returns the files of the catalog in layout, by path. A
-// FileFormat is told each file's language and namespace, its current
+// encode returns the files of the catalog in layout, by path. The
+// format is told each file's language and namespace, its current
 // content in t and the source language's texts of the same file.
 func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (map[string][]byte, error) {
 	format := layout.format()
@@ -463,7 +424,7 @@ func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (
 				continue
 			}
 			gns := ns
-			if layout.Files == SingleFile {
+			if layout.Files == translations.SingleFile {
 				gns = ""
 			}
 			g := groups[gns]
@@ -474,7 +435,7 @@ func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (
 					continue
 				}
 				what := fmt.Sprintf("language %s, namespace %s", quote(l.code), quote(ns))
-				if layout.Files == SingleFile {
+				if layout.Files == translations.SingleFile {
 					what = fmt.Sprintf("language %s", quote(l.code))
 				}
 				if other, dup := seen.add(file); dup {
@@ -486,7 +447,7 @@ func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (
 				g = &group{file: file, lang: name, ns: gns}
 				groups[gns] = g
 			}
-			if layout.Files == SingleFile && ns != DefaultNamespace {
+			if layout.Files == translations.SingleFile && ns != keys.DefaultNamespace {
 				if msg := singleFileNamespace(ns); msg != "" {
 					problems = append(problems, Problem{File: g.file, Language: l.code, Namespace: ns, Message: msg})
 					continue
@@ -494,11 +455,11 @@ func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (
 			}
 			for k, tx := range n.texts {
 				key := k
-				if layout.Files == SingleFile {
-					if ns == DefaultNamespace {
-						if other, _ := splitNamespace(k); other != DefaultNamespace {
+				if layout.Files == translations.SingleFile {
+					if ns == keys.DefaultNamespace {
+						if other, _ := splitNamespace(k); other != keys.DefaultNamespace {
 							problems = append(problems, Problem{File: g.file, Language: l.code, Namespace: ns, Key: k, Message: fmt.Sprintf(
-								"key %s of the default namespace has %q before its first '.', which a single file reads as a namespace; use NamespacedFolders", quote(k), nsSeparator)})
+								"key %s of the default namespace has %q before its first '.', which a single file reads as a namespace; use translations.NamespacedFolders", quote(k), nsSeparator)})
 							continue
 						}
 					}
@@ -510,11 +471,11 @@ func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (
 	}
 	for lk, groups := range byLang {
 		for gns, g := range groups {
-			f := File{Language: g.lang, Namespace: gns, SourceLanguage: c.SourceLanguage}
-			if src := byLang[LanguageKey(c.SourceLanguage)][gns]; src != nil {
+			f := File{Language: g.lang, Namespace: gns, SourceLanguage: c.SourceLanguage, Keys: layout.Keys}
+			if src := byLang[languageKey(c.SourceLanguage)][gns]; src != nil {
 				f.Source = sortedMessages(src.msgs)
 			}
-			data, err := encodeFile(format, t, g.file, f, sortedMessages(g.msgs), layout.Keys)
+			data, err := encodeFile(format, t, g.file, f, sortedMessages(g.msgs))
 			if err != nil {
 				var ie *InputError
 				if errors.As(err, &ie) {

@@ -1,6 +1,7 @@
 package locales_test
 
 import (
+	"github.com/locsvc/partner-go/translations"
 	"os"
 	"path/filepath"
 	"testing"
@@ -19,10 +20,10 @@ func TestLoadDetectsLayout(t *testing.T) {
 		files map[string]string
 		want  locales.Layout
 	}{
-		{"single nested", map[string]string{"en.json": `{"nav": {"home": "Home"}, "common:ok": "OK"}`}, locales.Layout{Files: locales.SingleFile, Keys: locales.NestedKeys}},
-		{"single flat", map[string]string{"en.json": `{"nav.home": "Home", "common:ok": "OK"}`}, locales.Layout{Files: locales.SingleFile, Keys: locales.FlatKeys}},
-		{"folders nested", map[string]string{"en/default.json": `{"nav": {"home": "Home"}}`, "en/common.json": `{"ok": "OK"}`, "README.md": "x"}, locales.Layout{Files: locales.NamespacedFolders, Keys: locales.NestedKeys}},
-		{"folders flat", map[string]string{"en/default.json": `{"nav.home": "Home"}`, "en/common.json": `{"ok": "OK"}`, ".git/x.json": "{"}, locales.Layout{Files: locales.NamespacedFolders, Keys: locales.FlatKeys}},
+		{"single nested", map[string]string{"en.json": `{"nav": {"home": "Home"}, "common:ok": "OK"}`}, locales.Layout{Files: translations.SingleFile, Keys: translations.Nested}},
+		{"single flat", map[string]string{"en.json": `{"nav.home": "Home", "common:ok": "OK"}`}, locales.Layout{Files: translations.SingleFile, Keys: translations.Flat}},
+		{"folders nested", map[string]string{"en/default.json": `{"nav": {"home": "Home"}}`, "en/common.json": `{"ok": "OK"}`, "README.md": "x"}, locales.Layout{Files: translations.NamespacedFolders, Keys: translations.Nested}},
+		{"folders flat", map[string]string{"en/default.json": `{"nav.home": "Home"}`, "en/common.json": `{"ok": "OK"}`, ".git/x.json": "{"}, locales.Layout{Files: translations.NamespacedFolders, Keys: translations.Flat}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -33,11 +34,11 @@ func TestLoadDetectsLayout(t *testing.T) {
 			if cat.Layout != tt.want {
 				t.Errorf("layout %+v, want %+v", cat.Layout, tt.want)
 			}
-			var got []locales.Entry
+			var got []locales.Message
 			for e := range cat.All() {
 				got = append(got, e)
 			}
-			want := []locales.Entry{{Language: "en", Namespace: "common", Key: "ok", Text: "OK"}, {Language: "en", Namespace: "default", Key: "nav.home", Text: "Home"}}
+			want := []locales.Message{{Language: "en", Namespace: "common", Key: "ok", Text: "OK"}, {Language: "en", Namespace: "default", Key: "nav.home", Text: "Home"}}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("entries (-want +got):\n%s", diff)
 			}
@@ -80,19 +81,19 @@ func TestWriteRefusesWhatTheLayoutCannotHold(t *testing.T) {
 	cat.Set("de", "", "a", "x")
 	cat.Set("de", "", "a.b", "y")
 	dir := t.TempDir()
-	if err := cat.Write(dir, locales.Layout{Keys: locales.NestedKeys}); err == nil {
+	if err := cat.Write(dir, locales.Layout{Keys: translations.Nested}); err == nil {
 		t.Fatal("a text that is a parent written nested")
 	}
 	cat2 := &locales.Catalog{}
 	cat2.Set("en", "", "ok", "OK")
 	cat2.Set("en", "default", "err:x", "y")
-	if err := cat2.Write(dir, locales.Layout{Files: locales.SingleFile}); err == nil {
+	if err := cat2.Write(dir, locales.Layout{Files: translations.SingleFile}); err == nil {
 		t.Fatal(`a default-namespace key "err:x" written in a single file`)
 	}
 	if got := readTree(t, dir); len(got) != 0 {
 		t.Errorf("files written: %v", got)
 	}
-	if err := cat2.Write(dir, locales.Layout{Files: locales.NamespacedFolders}); err != nil {
+	if err := cat2.Write(dir, locales.Layout{Files: translations.NamespacedFolders}); err != nil {
 		t.Errorf("namespaced folders: %v", err)
 	}
 }

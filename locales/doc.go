@@ -9,10 +9,10 @@
 // The service lays its files out as a project's fileStructure and
 // keyFormat say, and a tree here follows the same rules (see Layout):
 //
-//	SingleFile         <dir>/<lang>.json              (CDN: <lang>/translations.json)
-//	NamespacedFolders  <dir>/<lang>/<namespace>.json  (the default namespace is default.json)
-//	FlatKeys           {"nav.home": "Home"}
-//	NestedKeys         {"nav": {"home": "Home"}}
+//	translations.SingleFile         <dir>/<lang>.json              (CDN: <lang>/translations.json)
+//	translations.NamespacedFolders  <dir>/<lang>/<namespace>.json  (the default namespace is default.json)
+//	translations.Flat           {"nav.home": "Home"}
+//	translations.Nested         {"nav": {"home": "Home"}}
 //
 // In a single file the default namespace's keys sit at the top level and
 // another namespace's keys are written "namespace:key". Languages are
@@ -44,10 +44,10 @@
 //
 // A Format reads a file into messages and writes messages into a file;
 // JSON is the service's own, and Layout.Format takes others: ARB,
-// Android, AppleStrings, XCStrings, PO, GoText and XLIFF here (Formats
-// lists them; DetectFormat picks one by extension and refuses mixed
-// trees), YAML and Java properties in the module
-// github.com/locsvc/partner-go/locales/formats.
+// Android, AppleStrings, XCStrings, PO, GoText, XLIFF, YAML and Java
+// properties, all in the module github.com/locsvc/partner-go/locales/formats
+// (formats.All lists them; formats.DetectFormat picks one by extension
+// and refuses mixed trees).
 //
 // # Plural forms
 //

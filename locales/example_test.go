@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"os"
 	"path/filepath"
 
@@ -107,10 +108,20 @@ func ExampleNewPlan() {
 		fmt.Println(err)
 		return
 	}
+	type newKey struct {
+		Namespace    string            `json:"namespace"`
+		Key          string            `json:"key"`
+		Source       string            `json:"source"`
+		Translations map[string]string `json:"translations,omitempty"`
+	}
+	var create []newKey
+	for _, k := range plan.Create {
+		create = append(create, newKey{k.Namespace, k.Name, k.SourceText, k.Translations})
+	}
 	b, _ := json.MarshalIndent(struct {
-		Create  []locales.NewKey `json:"create"`
-		Skipped []locales.Item   `json:"skipped"`
-	}{plan.Create, plan.Skipped}, "", "  ")
+		Create  []newKey       `json:"create"`
+		Skipped []locales.Item `json:"skipped"`
+	}{create, plan.Skipped}, "", "  ")
 	fmt.Println(string(b))
 	// Output:
 	// {
@@ -161,7 +172,7 @@ func ExampleCatalog_Write() {
 
 	dir, _ := os.MkdirTemp("", "locales")
 	defer os.RemoveAll(dir)
-	cat.Write(dir, locales.Layout{Files: locales.NamespacedFolders, Keys: locales.FlatKeys})
+	cat.Write(dir, locales.Layout{Files: translations.NamespacedFolders, Keys: translations.Flat})
 	for _, name := range []string{"en/common.json", "en/default.json"} {
 		b, _ := os.ReadFile(filepath.Join(dir, name))
 		fmt.Print(name, ": ", string(b))

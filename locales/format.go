@@ -5,44 +5,68 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"io"
 	"slices"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/locsvc/partner-go/locales/internal/input"
 )
 
-// A Message is one text of a locale file: its key, as the file spells
-// it once levels are joined with dots, and its text.
+// A Message is one text: of a locale file, its key as the file spells
+// it once levels are joined with dots, and its text; of a catalog
+// (Catalog.All), its language, namespace, key and text.
 type Message struct {
-	Key  string
-	Text string
+	// Language is the message's language in a catalog and in a file of
+	// every language (see Format); "" in a file of one language, which
+	// File names.
+	Language string
+	// Namespace is the message's namespace in a catalog; "" in a file,
+	// which File names.
+	Namespace string
+	Key       string
+	Text      string
 	// Line is the line of the file where the key is, from 1; 0 when not
 	// known.
 	Line int
 }
 
 // A Format reads a locale file into messages and writes messages into a
-// file. JSON is the service's own format; other formats plug in here.
+// file. JSON is the service's own format; the others are in the module
+// github.com/locsvc/partner-go/locales/formats, and plug in here.
 //
-// Decode reports every problem of the file it can find as a
-// *InputError whose Problems have Line and Key set (the caller fills in
-// File); it never returns two messages with the same key. The KeyFormat
-// it returns is what the file shows: NestedKeys when it has nested
-// objects, FlatKeys when it has dotted keys at its top level only, ""
-// when it cannot tell.
+// Decode reads data, the content of the file f names (its Language and
+// Namespace as the tree names them). It reports every problem of the
+// file it can find as an *InputError whose Problems have Line and Key
+// set (the caller fills in File); it never returns two messages with
+// the same key in one language. It returns what the file tells of
+// itself as a File: its Keys and, when the file names it, its
+// SourceLanguage.
 //
 // Encode writes msgs, sorted by key and with unique keys, in key format
-// keys. It must be stable: the same messages give the same bytes.
+// f.Keys, over f.Old when the file exists, keeping what the messages do
+// not hold (comments, metadata) where the format has it. It must be
+// stable: the same messages give the same bytes. What it cannot write
+// (a text it cannot express, a source text it lacks) it returns as an
+// *InputError, and Write writes nothing.
+//
+// A format whose files each hold every language of a namespace, as
+// Apple's string catalogs do, also has a method DefaultName() string,
+// the file name (without extension) of the default namespace. Load and
+// Write then read and write one file per namespace, <dir>/<name><ext>,
+// whatever the Layout's Files, with keys whole; Decode sets each
+// Message's Language and Encode is given the messages of every language,
+// sorted by language and then key, with f.Language "".
 type Format interface {
 	// Ext is the file name extension of the format, with its dot.
 	Ext() string
-	Decode(data []byte) ([]Message, KeyFormat, error)
-	Encode(msgs []Message, keys KeyFormat) ([]byte, error)
+	Decode(f File, data []byte) ([]Message, File, error)
+	Encode(f File, msgs []Message) ([]byte, error)
 }
 
 // JSON is the service's file format: one JSON object per file whose
-// members are keys (FlatKeys) or nested objects whose member names join
-// with dots (NestedKeys), and whose leaves are strings.
+// members are keys (translations.Flat) or nested objects whose member names join
+// with dots (translations.Nested), and whose leaves are strings.
 //
 // Decode refuses, with the line and key of each: a member repeated in
 // one object, a key repeated once levels are joined ({"a.b":…} beside
@@ -60,13 +84,14 @@ type JSON struct{}
 func (JSON) Ext() string { return ".json" }
 
 // Decode reads a JSON locale file.
-func (JSON) Decode(data []byte) ([]Message, KeyFormat, error) {
-	if ps := jsonNotUTF8(data, func(path []string) Problem { return Problem{Key: strings.Join(path, ".")} }); ps != nil {
-		return nil, "", &InputError{Problems: ps}
+func (JSON) Decode(_ File, data []byte) ([]Message, File, error) {
+	if ps := jsonNotUTF8(data, func(path []string) input.Where { return input.Where{Key: strings.Join(path, ".")} }); ps != nil {
+		return nil, File{}, &InputError{Problems: ps}
 	}
 	d := jsonDecoder{data: data, dec: json.NewDecoder(bytes.NewReader(data)), seen: map[string]int{}}
 	d.dec.UseNumber()
-	return d.decode()
+	msgs, keys, err := d.decode()
+	return msgs, File{Keys: keys}, err
 }
 
 type jsonDecoder struct {
@@ -97,7 +122,7 @@ func (d *jsonDecoder) problem(line int, key, format string, args ...any) {
 	d.problems = append(d.problems, Problem{Line: line, Key: key, Message: fmt.Sprintf(format, args...)})
 }
 
-func (d *jsonDecoder) decode() ([]Message, KeyFormat, error) {
+func (d *jsonDecoder) decode() ([]Message, translations.KeyFormat, error) {
 	tok, err := d.dec.Token()
 	if err != nil {
 		return nil, "", d.syntax(err, "")
@@ -118,12 +143,12 @@ func (d *jsonDecoder) decode() ([]Message, KeyFormat, error) {
 	if len(d.problems) > 0 {
 		return nil, "", &InputError{Problems: d.problems}
 	}
-	kf := KeyFormat("")
+	kf := translations.KeyFormat("")
 	switch {
 	case d.nested:
-		kf = NestedKeys
+		kf = translations.Nested
 	case d.dotted:
-		kf = FlatKeys
+		kf = translations.Flat
 	}
 	return d.msgs, kf, nil
 }
@@ -235,61 +260,32 @@ func (d *jsonDecoder) syntax(err error, key string) error {
 }
 
 // checkKey returns what is wrong with a joined key, or "".
-func checkKey(key string) string {
-	switch {
-	case key == "":
-		return "empty key"
-	case strings.HasPrefix(key, ".") || strings.HasSuffix(key, ".") || strings.Contains(key, ".."):
-		return fmt.Sprintf("key %s has an empty level", quote(key))
-	}
-	return ""
-}
+func checkKey(key string) string { return input.CheckKey(key) }
 
-func kind(tok json.Token) string {
-	switch v := tok.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	case string:
-		return "a string"
-	case json.Delim:
-		if v == '[' {
-			return "an array"
-		}
-	}
-	return fmt.Sprint(tok)
-}
+func kind(tok json.Token) string { return input.Kind(tok) }
 
 // quote quotes s for a message, cut to a readable length.
-func quote(s string) string {
-	const max = 80
-	if len(s) > max {
-		s = strings.ToValidUTF8(s[:max], "") + "…"
-	}
-	return fmt.Sprintf("%q", s)
-}
+func quote(s string) string { return input.Quote(s) }
 
-// Encode writes msgs as a JSON locale file in key format keys.
-func (JSON) Encode(msgs []Message, keys KeyFormat) ([]byte, error) {
+// Encode writes msgs as a JSON locale file in key format f.Keys.
+func (JSON) Encode(f File, msgs []Message) ([]byte, error) {
+	keys := f.Keys
 	msgs = slices.Clone(msgs)
 	slices.SortFunc(msgs, func(a, b Message) int { return strings.Compare(a.Key, b.Key) })
 	var b bytes.Buffer
 	if len(msgs) == 0 {
 		return []byte("{}\n"), nil
 	}
-	if keys != NestedKeys {
+	if keys != translations.Nested {
 		b.WriteString("{\n")
 		for i, m := range msgs {
 			if i > 0 && msgs[i-1].Key == m.Key {
 				return nil, fmt.Errorf("locales: key %s twice", quote(m.Key))
 			}
 			b.WriteString("  ")
-			writeString(&b, m.Key)
+			input.WriteJSONString(&b, m.Key)
 			b.WriteString(": ")
-			writeString(&b, m.Text)
+			input.WriteJSONString(&b, m.Text)
 			if i < len(msgs)-1 {
 				b.WriteByte(',')
 			}
@@ -366,12 +362,12 @@ func (n *node) write(b *bytes.Buffer, depth int) {
 	b.WriteString("{\n")
 	for k, i := range order {
 		indent(b, depth+1)
-		writeString(b, n.names[i])
+		input.WriteJSONString(b, n.names[i])
 		b.WriteString(": ")
 		if c := n.children[i]; c != nil {
 			c.write(b, depth+1)
 		} else {
-			writeString(b, n.texts[i])
+			input.WriteJSONString(b, n.texts[i])
 		}
 		if k < len(order)-1 {
 			b.WriteByte(',')
@@ -386,61 +382,4 @@ func indent(b *bytes.Buffer, depth int) {
 	for range depth {
 		b.WriteString("  ")
 	}
-}
-
-// writeString writes s as a JSON string as encoding/json does with
-// SetEscapeHTML(false): quotes, backslashes and control characters
-// escaped, U+2028 and U+2029 too (JavaScript reads them as line ends),
-// invalid UTF-8 as U+FFFD, everything else as it is.
-func writeString(b *bytes.Buffer, s string) {
-	const hex = "0123456789abcdef"
-	b.WriteByte('"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b.WriteString(s[start:i])
-			switch c {
-			case '"', '\\':
-				b.WriteByte('\\')
-				b.WriteByte(c)
-			case '\n':
-				b.WriteString(`\n`)
-			case '\r':
-				b.WriteString(`\r`)
-			case '\t':
-				b.WriteString(`\t`)
-			default:
-				b.WriteString(`\u00`)
-				b.WriteByte(hex[c>>4])
-				b.WriteByte(hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b.WriteString(s[start:i])
-			b.WriteString(`\ufffd`)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b.WriteString(s[start:i])
-			b.WriteString(`\u202`)
-			b.WriteByte(hex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b.WriteString(s[start:])
-	b.WriteByte('"')
 }

@@ -2,6 +2,7 @@ package locales_test
 
 import (
 	"errors"
+	"github.com/locsvc/partner-go/translations"
 	"strings"
 	"testing"
 
@@ -16,19 +17,20 @@ func TestJSONDecode(t *testing.T) {
 		name string
 		in   string
 		want []locales.Message
-		kf   locales.KeyFormat
+		kf   translations.KeyFormat
 	}{
 		{"nested", "{\n  \"nav\": {\n    \"home\": \"Home\"\n  },\n  \"title\": \"Hi\"\n}\n",
-			[]locales.Message{{Key: "nav.home", Text: "Home", Line: 3}, {Key: "title", Text: "Hi", Line: 5}}, locales.NestedKeys},
+			[]locales.Message{{Key: "nav.home", Text: "Home", Line: 3}, {Key: "title", Text: "Hi", Line: 5}}, translations.Nested},
 		{"flat", "{\"nav.home\": \"Home\", \"title\": \"Hi\"}",
-			[]locales.Message{{Key: "nav.home", Text: "Home", Line: 1}, {Key: "title", Text: "Hi", Line: 1}}, locales.FlatKeys},
+			[]locales.Message{{Key: "nav.home", Text: "Home", Line: 1}, {Key: "title", Text: "Hi", Line: 1}}, translations.Flat},
 		{"neither", `{"title": "Hi"}`, []locales.Message{{Key: "title", Text: "Hi", Line: 1}}, ""},
-		{"empty object passed over", `{"a": {}, "b": "x"}`, []locales.Message{{Key: "b", Text: "x", Line: 1}}, locales.NestedKeys},
+		{"empty object passed over", `{"a": {}, "b": "x"}`, []locales.Message{{Key: "b", Text: "x", Line: 1}}, translations.Nested},
 		{"text kept as is", `{"a": "<b>é</b> \"q\"\n"}`, []locales.Message{{Key: "a", Text: "<b>é</b> \"q\"\n", Line: 1}}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, kf, err := locales.JSON{}.Decode([]byte(tt.in))
+			got, file, err := locales.JSON{}.Decode(locales.File{}, []byte(tt.in))
+			kf := file.Keys
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,7 +66,7 @@ func TestJSONDecodeRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := locales.JSON{}.Decode([]byte(tt.in))
+			_, _, err := locales.JSON{}.Decode(locales.File{}, []byte(tt.in))
 			var ie *locales.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("err = %v, want an *InputError", err)
@@ -89,32 +91,32 @@ func TestJSONEncode(t *testing.T) {
 	msgs := []locales.Message{{Key: "nav.home", Text: "Home"}, {Key: "a-b", Text: "<&>"}, {Key: "nav.about", Text: "é\n\u2028"}, {Key: "a", Text: "A"}}
 	nested := "{\n  \"a\": \"A\",\n  \"a-b\": \"<&>\",\n  \"nav\": {\n    \"about\": \"é\\n\\u2028\",\n    \"home\": \"Home\"\n  }\n}\n"
 	flat := "{\n  \"a\": \"A\",\n  \"a-b\": \"<&>\",\n  \"nav.about\": \"é\\n\\u2028\",\n  \"nav.home\": \"Home\"\n}\n"
-	for kf, want := range map[locales.KeyFormat]string{locales.NestedKeys: nested, locales.FlatKeys: flat} {
-		got, err := locales.JSON{}.Encode(msgs, kf)
+	for kf, want := range map[translations.KeyFormat]string{translations.Nested: nested, translations.Flat: flat} {
+		got, err := locales.JSON{}.Encode(locales.File{Keys: kf}, msgs)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if string(got) != want {
 			t.Errorf("%s:\n%s\nwant\n%s", kf, got, want)
 		}
-		back, _, err := locales.JSON{}.Decode(got)
+		back, _, err := locales.JSON{}.Decode(locales.File{}, got)
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, _ := locales.JSON{}.Encode(back, kf)
+		again, _ := locales.JSON{}.Encode(locales.File{Keys: kf}, back)
 		if string(again) != want {
 			t.Errorf("%s: a second write differs:\n%s", kf, again)
 		}
 	}
 	// "a.b" sorts after "a-b" as a key, but nested "a" sorts before.
-	got, _ := locales.JSON{}.Encode([]locales.Message{{Key: "a.b", Text: "1"}, {Key: "a-b", Text: "2"}}, locales.NestedKeys)
+	got, _ := locales.JSON{}.Encode(locales.File{Keys: translations.Nested}, []locales.Message{{Key: "a.b", Text: "1"}, {Key: "a-b", Text: "2"}})
 	if want := "{\n  \"a\": {\n    \"b\": \"1\"\n  },\n  \"a-b\": \"2\"\n}\n"; string(got) != want {
 		t.Errorf("nested order:\n%s\nwant\n%s", got, want)
 	}
-	if _, err := (locales.JSON{}).Encode([]locales.Message{{Key: "a", Text: "1"}, {Key: "a.b", Text: "2"}}, locales.NestedKeys); err == nil {
+	if _, err := (locales.JSON{}).Encode(locales.File{Keys: translations.Nested}, []locales.Message{{Key: "a", Text: "1"}, {Key: "a.b", Text: "2"}}); err == nil {
 		t.Error("a text that is also a parent encoded nested without an error")
 	}
-	if got, _ := (locales.JSON{}).Encode(nil, locales.NestedKeys); string(got) != "{}\n" {
+	if got, _ := (locales.JSON{}).Encode(locales.File{Keys: translations.Nested}, nil); string(got) != "{}\n" {
 		t.Errorf("no messages: %q", got)
 	}
 }
@@ -126,7 +128,7 @@ func FuzzJSONDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		msgs, _, err := locales.JSON{}.Decode(data)
+		msgs, _, err := locales.JSON{}.Decode(locales.File{}, data)
 		if err != nil {
 			var ie *locales.InputError
 			if !errors.As(err, &ie) || len(ie.Problems) == 0 {
@@ -134,12 +136,12 @@ func FuzzJSONDecode(f *testing.F) {
 			}
 			return
 		}
-		for _, kf := range []locales.KeyFormat{locales.FlatKeys, locales.NestedKeys} {
-			out, err := locales.JSON{}.Encode(msgs, kf)
+		for _, kf := range []translations.KeyFormat{translations.Flat, translations.Nested} {
+			out, err := locales.JSON{}.Encode(locales.File{Keys: kf}, msgs)
 			if err != nil {
 				continue // a text and a parent cannot be nested
 			}
-			back, _, err := locales.JSON{}.Decode(out)
+			back, _, err := locales.JSON{}.Decode(locales.File{}, out)
 			if err != nil {
 				t.Fatalf("reading what was written (%s): %v\n%s", kf, err, out)
 			}

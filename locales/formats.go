@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/locsvc/partner-go/keys"
+	"github.com/locsvc/partner-go/translations"
 	"io/fs"
 	"maps"
 	"os"
@@ -12,14 +14,18 @@ import (
 	"strings"
 )
 
-// File is what a FileFormat is told of the file it reads or writes.
+// File is what a Format is told of the file it reads or writes, and
+// what Decode tells of the file it read.
 type File struct {
-	// Language is the file's language, as its name spells it.
+	// Language is the file's language, as its name spells it; "" for a
+	// file of every language.
 	Language string
-	// Namespace is the file's namespace in NamespacedFolders; "" in a
-	// SingleFile, whose keys carry their namespace.
+	// Namespace is the file's namespace in translations.NamespacedFolders and in a
+	// file of every language; "" in a translations.SingleFile, whose keys carry
+	// their namespace.
 	Namespace string
 	// SourceLanguage is the catalog's source language, "" when unknown.
+	// Decode sets it when the file names it.
 	SourceLanguage string
 	// Source holds the source language's texts of the same file, sorted
 	// by key, when the catalog has them (writing only).
@@ -27,53 +33,16 @@ type File struct {
 	// Old is the file's current content when it is written over; nil
 	// for a new file (writing only).
 	Old []byte
-}
-
-// A FileFormat is a Format whose files hold more than one text per key
-// (the source text beside its translation), name their language, or
-// carry what a catalog does not hold: comments, metadata, entries not
-// yet translated. Load calls DecodeFile and Write calls EncodeFile
-// instead of Decode and Encode; EncodeFile writes over File.Old,
-// keeping all of it but the texts it replaces and the texts the
-// catalog no longer has. What a FileFormat cannot write (a text it
-// cannot express, a source text it lacks) it returns as an *InputError,
-// and Write writes nothing.
-type FileFormat interface {
-	Format
-	DecodeFile(f File, data []byte) ([]Message, KeyFormat, error)
-	EncodeFile(f File, msgs []Message, keys KeyFormat) ([]byte, error)
-}
-
-// A Multilingual format keeps every language of a namespace in one file,
-// <dir>/<name><ext>, as Apple's string catalogs do. DefaultName is the
-// file name of the default namespace (Apple's "Localizable"). Load and
-// Write read and write such trees whatever the Layout's Files; keys are
-// written whole.
-type Multilingual interface {
-	Format
-	DefaultName() string
-	// DecodeAll reads a file's source language and its texts by
-	// language, as the file spells the languages.
-	DecodeAll(data []byte) (source string, texts map[string][]Message, err error)
-	// EncodeAll writes texts by language over old (nil for a new
-	// file), keeping what the texts do not hold.
-	EncodeAll(old []byte, source string, texts map[string][]Message) ([]byte, error)
-}
-
-func decodeFile(format Format, f File, data []byte) ([]Message, KeyFormat, error) {
-	if ff, ok := format.(FileFormat); ok {
-		return ff.DecodeFile(f, data)
-	}
-	return format.Decode(data)
+	// Keys is the key format: the one to write for Encode; for Decode,
+	// the one the file shows (translations.Nested when it has nested objects,
+	// translations.Flat when it has dotted keys at its top level only, "" when it
+	// cannot tell).
+	Keys translations.KeyFormat
 }
 
 // encodeFile encodes msgs into file (relative to t's root), over its
-// current content for a FileFormat.
-func encodeFile(format Format, t *dirTree, file string, f File, msgs []Message, keys KeyFormat) ([]byte, error) {
-	ff, ok := format.(FileFormat)
-	if !ok {
-		return format.Encode(msgs, keys)
-	}
+// current content.
+func encodeFile(format Format, t *dirTree, file string, f File, msgs []Message) ([]byte, error) {
 	old, err := t.read(file)
 	switch {
 	case err == nil:
@@ -81,7 +50,18 @@ func encodeFile(format Format, t *dirTree, file string, f File, msgs []Message, 
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, err
 	}
-	return ff.EncodeFile(f, msgs, keys)
+	return format.Encode(f, msgs)
+}
+
+// multilingual returns the file name of the default namespace of a
+// format whose files hold every language of a namespace, and whether
+// format is one (see Format).
+func multilingual(format Format) (string, bool) {
+	m, ok := format.(interface{ DefaultName() string })
+	if !ok {
+		return "", false
+	}
+	return m.DefaultName(), true
 }
 
 func sortedMessages(msgs []Message) []Message {
@@ -90,61 +70,30 @@ func sortedMessages(msgs []Message) []Message {
 	return msgs
 }
 
-// Formats returns the formats of this package: JSON, ARB, Android
-// strings.xml, Apple .strings and .xcstrings, gettext PO, Go's
-// messages.gotext.json, and XLIFF 1.2 and 2.0 (.xlf and .xliff files).
-// The formats whose
-// parsers are other modules (YAML, Java properties) are in the module
-// github.com/locsvc/partner-go/locales/formats.
-func Formats() []Format {
-	return []Format{JSON{}, ARB{}, Android{}, AppleStrings{}, XCStrings{}, PO{}, GoText{}, XLIFF{}, XLIFF{Extension: ".xliff"}}
-}
-
-// FormatByExt returns the format of formats whose extension ends the
-// file name name, the longest when several do ("messages.gotext.json"
-// is GoText, not JSON), and whether there is one.
-func FormatByExt(name string, formats []Format) (Format, bool) {
-	var best Format
-	for _, f := range formats {
-		if strings.HasSuffix(name, f.Ext()) && (best == nil || len(f.Ext()) > len(best.Ext())) {
-			best = f
-		}
-	}
-	return best, best != nil
-}
-
-// DetectFormat returns the format of the locale tree under dir: the one
-// format of formats whose extension its files (at the top and one
-// folder down) have. A tree with files of two formats is refused as an
-// *InputError naming a file of each: choose one with Layout.Format. The
-// tree is listed through os.Root: no link leads outside it.
-func DetectFormat(dir string, formats []Format) (Format, error) {
+// ListFiles returns the files under dir a locale tree may hold, as
+// slash-separated paths: those at the top and one folder down, in
+// name order, passing over names that start with '.'. It lists through
+// os.Root: no link leads outside dir, and no link to a folder is
+// followed. Detection (package locales/formats) picks a format by
+// their extensions.
+func ListFiles(dir string) ([]string, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("locales: %w", err)
 	}
 	defer root.Close()
 	fsys := root.FS()
-	found := map[string]string{} // Ext -> first file
-	byExt := map[string]Format{}
-	note := func(name string) {
-		if f, ok := FormatByExt(path.Base(name), formats); ok {
-			if _, seen := found[f.Ext()]; !seen {
-				found[f.Ext()] = name
-				byExt[f.Ext()] = f
-			}
-		}
-	}
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, fmt.Errorf("locales: %w", err)
 	}
+	var files []string
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
 		if !e.IsDir() {
-			note(e.Name())
+			files = append(files, e.Name())
 			continue
 		}
 		sub, err := fs.ReadDir(fsys, e.Name())
@@ -153,56 +102,36 @@ func DetectFormat(dir string, formats []Format) (Format, error) {
 		}
 		for _, s := range sub {
 			if !s.IsDir() && !strings.HasPrefix(s.Name(), ".") {
-				note(path.Join(e.Name(), s.Name()))
+				files = append(files, path.Join(e.Name(), s.Name()))
 			}
 		}
 	}
-	exts := slices.Sorted(maps.Keys(found))
-	switch len(exts) {
-	case 0:
-		return nil, inputError([]Problem{{Message: fmt.Sprintf("no locale files in %s (none ends in %s)", dir, strings.Join(extsOf(formats), ", "))}})
-	case 1:
-		return byExt[exts[0]], nil
-	}
-	var names []string
-	for _, e := range exts {
-		names = append(names, found[e])
-	}
-	return nil, inputError([]Problem{{File: found[exts[0]], Message: fmt.Sprintf(
-		"the tree mixes locale formats (%s); keep one format per tree or choose one with Layout.Format", strings.Join(names, ", "))}})
-}
-
-func extsOf(formats []Format) []string {
-	var out []string
-	for _, f := range formats {
-		out = append(out, f.Ext())
-	}
-	return out
+	return files, nil
 }
 
 // namespaceOf returns the namespace of a multilingual file's name.
-func namespaceOf(m Multilingual, name string) string {
-	if name == m.DefaultName() {
-		return DefaultNamespace
+func namespaceOf(defaultName, name string) string {
+	if name == defaultName {
+		return keys.DefaultNamespace
 	}
 	return name
 }
 
-// loadMultilingual reads the <name><ext> files of m under root into a
-// catalog.
-func loadMultilingual(root *os.Root, m Multilingual, layout Layout) (*Catalog, error) {
+// loadMultilingual reads the <name><ext> files of m, a format whose
+// files hold every language, under root into a catalog.
+func loadMultilingual(root *os.Root, m Format, defaultName string, layout Layout) (*Catalog, error) {
 	entries, err := fs.ReadDir(root.FS(), ".")
 	if err != nil {
 		return nil, fmt.Errorf("locales: %w", err)
 	}
-	cat := &Catalog{Layout: Layout{Files: cmp.Or(layout.Files, SingleFile), Keys: FlatKeys, Format: m}}
+	cat := &Catalog{Layout: Layout{Files: cmp.Or(layout.Files, translations.SingleFile), Keys: translations.Flat, Format: m}}
 	var problems []Problem
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), m.Ext())
 		if !ok || e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		ns := namespaceOf(m, name)
+		ns := namespaceOf(defaultName, name)
 		data, err := readRegular(root, e.Name(), e.Type())
 		if err != nil {
 			if msg, ok := treeProblem(err); ok {
@@ -211,7 +140,7 @@ func loadMultilingual(root *os.Root, m Multilingual, layout Layout) (*Catalog, e
 			}
 			return nil, err
 		}
-		source, texts, err := m.DecodeAll(data)
+		msgs, file, err := m.Decode(File{Namespace: ns}, data)
 		if err != nil {
 			var ie *InputError
 			if !errors.As(err, &ie) {
@@ -223,13 +152,18 @@ func loadMultilingual(root *os.Root, m Multilingual, layout Layout) (*Catalog, e
 			}
 			continue
 		}
+		source := file.SourceLanguage
 		if cat.SourceLanguage == "" {
 			cat.SourceLanguage = source
-		} else if LanguageKey(source) != LanguageKey(cat.SourceLanguage) {
+		} else if languageKey(source) != languageKey(cat.SourceLanguage) {
 			problems = append(problems, Problem{File: e.Name(), Message: fmt.Sprintf("source language %s differs from %s of the other files", quote(source), quote(cat.SourceLanguage))})
 		}
+		texts := map[string][]Message{}
+		for _, msg := range msgs {
+			texts[msg.Language] = append(texts[msg.Language], msg)
+		}
 		for _, lang := range slices.Sorted(maps.Keys(texts)) {
-			if l := cat.langs[LanguageKey(lang)]; l != nil && l.code != lang {
+			if l := cat.langs[languageKey(lang)]; l != nil && l.code != lang {
 				problems = append(problems, Problem{File: e.Name(), Language: lang, Message: fmt.Sprintf("language %s is also spelled %s", quote(lang), quote(l.code))})
 				continue
 			}
@@ -251,9 +185,10 @@ func loadMultilingual(root *os.Root, m Multilingual, layout Layout) (*Catalog, e
 	return cat, nil
 }
 
-// encodeMultilingual returns the files of m, one per namespace, by
-// path: each written over the file in t.
-func (c *Catalog) encodeMultilingual(t *dirTree, m Multilingual) (map[string][]byte, error) {
+// encodeMultilingual returns the files of m, a format whose files hold
+// every language, one per namespace, by path: each written over the
+// file in t.
+func (c *Catalog) encodeMultilingual(t *dirTree, m Format, defaultName string) (map[string][]byte, error) {
 	byNS := map[string]map[string][]Message{}
 	for _, l := range c.langs {
 		for ns, n := range l.ns {
@@ -264,7 +199,7 @@ func (c *Catalog) encodeMultilingual(t *dirTree, m Multilingual) (map[string][]b
 				byNS[ns] = map[string][]Message{}
 			}
 			for k, t := range n.texts {
-				byNS[ns][l.code] = append(byNS[ns][l.code], Message{Key: k, Text: t.s})
+				byNS[ns][l.code] = append(byNS[ns][l.code], Message{Language: l.code, Key: k, Text: t.s})
 			}
 		}
 	}
@@ -274,10 +209,11 @@ func (c *Catalog) encodeMultilingual(t *dirTree, m Multilingual) (map[string][]b
 	owner := map[string]string{} // file -> namespace
 	for _, ns := range slices.Sorted(maps.Keys(byNS)) {
 		texts := byNS[ns]
-		for lang, msgs := range texts {
-			texts[lang] = sortedMessages(msgs)
+		var msgs []Message
+		for _, lang := range slices.Sorted(maps.Keys(texts)) {
+			msgs = append(msgs, sortedMessages(texts[lang])...)
 		}
-		name, err := multilingualPath(m, ns)
+		name, err := multilingualPath(m.Ext(), defaultName, ns)
 		if err != nil {
 			problems = append(problems, Problem{Namespace: ns, Message: err.Error()})
 			continue
@@ -296,7 +232,7 @@ func (c *Catalog) encodeMultilingual(t *dirTree, m Multilingual) (map[string][]b
 			}
 			return nil, err
 		}
-		data, err := m.EncodeAll(old, c.SourceLanguage, texts)
+		data, err := m.Encode(File{Namespace: ns, SourceLanguage: c.SourceLanguage, Old: old, Keys: translations.Flat}, msgs)
 		if err != nil {
 			var ie *InputError
 			if !errors.As(err, &ie) {
@@ -316,12 +252,13 @@ func (c *Catalog) encodeMultilingual(t *dirTree, m Multilingual) (map[string][]b
 	return files, nil
 }
 
-// multilingualPath returns the path of namespace ns's file of m, or why
-// Load would not read it back as ns: a name that is not one file name,
-// starts with '.', or is the default namespace's file name.
-func multilingualPath(m Multilingual, ns string) (string, error) {
-	if ns == DefaultNamespace {
-		return treePath(segment(m.DefaultName() + m.Ext()))
+// multilingualPath returns the path of namespace ns's file of a format
+// of extension ext whose files hold every language, or why Load would
+// not read it back as ns: a name that is not one file name, starts
+// with '.', or is the default namespace's file name.
+func multilingualPath(ext, defaultName, ns string) (string, error) {
+	if ns == keys.DefaultNamespace {
+		return treePath(segment(defaultName + ext))
 	}
 	if strings.HasPrefix(ns, ".") {
 		return "", fmt.Errorf("namespace %s starts with '.', which Load passes over as a hidden file", quote(ns))
@@ -329,5 +266,5 @@ func multilingualPath(m Multilingual, ns string) (string, error) {
 	if why := checkSegment(ns); why != "" {
 		return "", fmt.Errorf("namespace %s cannot name a file: it %s", quote(ns), why)
 	}
-	return treePath(segment(ns + m.Ext()))
+	return treePath(segment(ns + ext))
 }

@@ -2,7 +2,8 @@ package locales_test
 
 import (
 	"context"
-	"github.com/locsvc/partner-go/keys"
+	"encoding/json"
+	"github.com/locsvc/partner-go/translations"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,8 @@ import (
 	"golang.org/x/oauth2"
 
 	partner "github.com/locsvc/partner-go"
+	"github.com/locsvc/partner-go/keys"
+	"github.com/locsvc/partner-go/locales"
 	"github.com/locsvc/partner-go/partnertest"
 )
 
@@ -118,3 +121,38 @@ type (
 	keysNewKey        = keys.NewKey
 	keysCreateOptions = keys.CreateOptions
 )
+
+// renamed is the JSON format under another extension, for tests about
+// trees whose files are not JSON (the formats are in locales/formats).
+type renamed struct {
+	locales.JSON
+	ext string
+}
+
+func (r renamed) Ext() string { return r.ext }
+
+// allLanguages is a format whose files hold every language of a
+// namespace, as Apple's string catalogs (locales/formats.XCStrings) do.
+type allLanguages struct{}
+
+func (allLanguages) Ext() string         { return ".xcstrings" }
+func (allLanguages) DefaultName() string { return "Localizable" }
+
+type allLanguagesFile struct {
+	Source   string
+	Messages []locales.Message
+}
+
+func (allLanguages) Decode(_ locales.File, data []byte) ([]locales.Message, locales.File, error) {
+	var f allLanguagesFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, locales.File{}, &locales.InputError{Problems: []locales.Problem{{Message: err.Error()}}}
+	}
+	return f.Messages, locales.File{SourceLanguage: f.Source, Keys: translations.Flat}, nil
+}
+
+func (allLanguages) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
+	return json.Marshal(allLanguagesFile{Source: f.SourceLanguage, Messages: msgs})
+}
+
+func entries(cat *locales.Catalog) []locales.Message { return slices.Collect(cat.All()) }

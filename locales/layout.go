@@ -1,57 +1,37 @@
 package locales
 
 import (
+	"github.com/locsvc/partner-go/keys"
+	"github.com/locsvc/partner-go/locales/internal/input"
+
 	"fmt"
 	"strings"
 
 	"github.com/locsvc/partner-go/translations"
 )
 
-// DefaultNamespace is the namespace of keys created without one, and of
-// the keys at the top level of a single file.
-const DefaultNamespace = "default"
-
-// FileStructure says how a tree splits a language's texts into files:
-// the project's fileStructure setting, as GetProject reports it.
-type FileStructure = translations.FileStructure
-
-// The file structures of the service.
-const (
-	// SingleFile is one file per language, <dir>/<lang>.json (on the
-	// service's CDN, <lang>/translations.json). The default namespace's
-	// keys sit at the file's top level; a key of another namespace ns is
-	// written "ns:key", i18next's namespace separator, before the key
-	// format applies (nested, "common:nav.home" is
-	// {"common:nav": {"home": …}}). So a default-namespace key cannot
-	// have a ':' before its first '.' in this structure.
-	SingleFile = translations.SingleFile
-	// NamespacedFolders is a folder per language with a file per
-	// namespace, <dir>/<lang>/<namespace>.json; the default namespace is
-	// default.json.
-	NamespacedFolders = translations.NamespacedFolders
-)
-
-// KeyFormat says how keys are written in a file: the project's
-// keyFormat setting, as GetProject reports it.
-type KeyFormat = translations.KeyFormat
-
-// The key formats of the service.
-const (
-	// FlatKeys writes each key whole: {"nav.home": "Home"}.
-	FlatKeys = translations.Flat
-	// NestedKeys writes a level per dot: {"nav": {"home": "Home"}}. A
-	// key that is also the parent of others ("a" beside "a.b") cannot
-	// be written nested.
-	NestedKeys = translations.Nested
-)
-
 // Layout is how a locale tree is laid out: files, key format and file
 // format. The service's projects say their files and keys (fileStructure
-// and keyFormat); when they say nothing, SingleFile and NestedKeys are
-// the service's defaults.
+// and keyFormat); when they say nothing, translations.SingleFile and
+// translations.Nested are the service's defaults.
 type Layout struct {
-	Files FileStructure `json:"files"`
-	Keys  KeyFormat     `json:"keys"`
+	// Files says how a tree splits a language's texts into files.
+	// translations.SingleFile is one file per language, <dir>/<lang>.json
+	// (on the service's CDN, <lang>/translations.json): the default
+	// namespace's keys sit at the file's top level; a key of another
+	// namespace ns is written "ns:key", i18next's namespace separator,
+	// before the key format applies (nested, "common:nav.home" is
+	// {"common:nav": {"home": …}}), so a default-namespace key cannot
+	// have a ':' before its first '.' there.
+	// translations.NamespacedFolders is a folder per language with a file
+	// per namespace, <dir>/<lang>/<namespace>.json; the default namespace
+	// is default.json.
+	Files translations.FileStructure `json:"files"`
+	// Keys says how keys are written in a file: translations.Flat writes
+	// each key whole ({"nav.home": "Home"}), translations.Nested a level
+	// per dot ({"nav": {"home": "Home"}}; a key that is also the parent of
+	// others, "a" beside "a.b", cannot be written nested).
+	Keys translations.KeyFormat `json:"keys"`
 	// Format reads and writes the files; nil is JSON.
 	Format Format `json:"-"`
 }
@@ -66,24 +46,24 @@ func (l Layout) format() Format {
 // orDefault fills in the service's defaults.
 func (l Layout) orDefault() Layout {
 	if l.Files == "" {
-		l.Files = SingleFile
+		l.Files = translations.SingleFile
 	}
 	if l.Keys == "" {
-		l.Keys = NestedKeys
+		l.Keys = translations.Nested
 	}
 	return l
 }
 
 func (l Layout) check() error {
 	switch l.Files {
-	case "", SingleFile, NamespacedFolders:
+	case "", translations.SingleFile, translations.NamespacedFolders:
 	default:
-		return fmt.Errorf("locales: unknown file structure %q; want %q or %q", l.Files, SingleFile, NamespacedFolders)
+		return fmt.Errorf("locales: unknown file structure %q; want %q or %q", l.Files, translations.SingleFile, translations.NamespacedFolders)
 	}
 	switch l.Keys {
-	case "", FlatKeys, NestedKeys:
+	case "", translations.Flat, translations.Nested:
 	default:
-		return fmt.Errorf("locales: unknown key format %q; want %q or %q", l.Keys, FlatKeys, NestedKeys)
+		return fmt.Errorf("locales: unknown key format %q; want %q or %q", l.Keys, translations.Flat, translations.Nested)
 	}
 	return nil
 }
@@ -97,7 +77,7 @@ func (l Layout) filePath(lang, ns, ext string) (string, error) {
 	if !validLanguage(lang) {
 		return "", fmt.Errorf("language %s is not a language code (2 to 35 letters, digits, '-' or '_'), so it cannot name a file", quote(lang))
 	}
-	if l.Files != NamespacedFolders {
+	if l.Files != translations.NamespacedFolders {
 		return treePath(segment(lang + ext))
 	}
 	if strings.HasPrefix(ns, ".") {
@@ -114,7 +94,7 @@ func (l Layout) filePath(lang, ns, ext string) (string, error) {
 // "": a '.' or ':' in it would be read back as another namespace.
 func singleFileNamespace(ns string) string {
 	if strings.ContainsAny(ns, nsSeparator+".") {
-		return fmt.Sprintf("namespace %s holds '.' or ':', so its keys (%s) would be read back from a single file as another namespace's; use NamespacedFolders", quote(ns), quote(ns+nsSeparator+"key"))
+		return fmt.Sprintf("namespace %s holds '.' or ':', so its keys (%s) would be read back from a single file as another namespace's; use translations.NamespacedFolders", quote(ns), quote(ns+nsSeparator+"key"))
 	}
 	return ""
 }
@@ -129,21 +109,21 @@ func splitNamespace(key string) (ns, rest string) {
 	if ns, _, ok := strings.Cut(first, nsSeparator); ok && ns != "" {
 		return ns, strings.TrimPrefix(key, ns+nsSeparator)
 	}
-	return DefaultNamespace, key
+	return keys.DefaultNamespace, key
 }
 
 // joinNamespace writes key of namespace ns in a single file.
 func joinNamespace(ns, key string) string {
-	if ns == DefaultNamespace {
+	if ns == keys.DefaultNamespace {
 		return key
 	}
 	return ns + nsSeparator + key
 }
 
-// LanguageKey returns the form of a language code the service compares:
+// languageKey returns the form of a language code the service compares:
 // the tools lowercase codes, so "pt-BR" on disk is the project's
 // "pt-br".
-func LanguageKey(code string) string { return strings.ToLower(code) }
+func languageKey(code string) string { return input.LanguageKey(code) }
 
 // languageFileName returns how a language code the service gave is
 // spelled in a new file name: the BCP 47 convention, language lowercase,
@@ -168,7 +148,7 @@ func languageFileName(code string) string {
 			b.WriteString(strings.ToLower(p))
 		case len(p) == 4 && isAlpha(p):
 			b.WriteString(strings.ToUpper(p[:1]) + strings.ToLower(p[1:]))
-		case len(p) == 2 && isAlpha(p), len(p) == 3 && isDigits(p):
+		case len(p) == 2 && isAlpha(p), len(p) == 3 && input.IsDigits(p):
 			b.WriteString(strings.ToUpper(p))
 		default:
 			b.WriteString(strings.ToLower(p))
@@ -186,15 +166,6 @@ func isAlpha(s string) bool {
 	return true
 }
 
-func isDigits(s string) bool {
-	for _, c := range []byte(s) {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // validLanguage reports whether a file or folder name can be a language
 // code: 2 to 35 letters, digits, '-' or '_', starting with a letter.
 func validLanguage(name string) bool {
@@ -202,7 +173,7 @@ func validLanguage(name string) bool {
 		return false
 	}
 	for _, c := range []byte(name) {
-		if !isAlpha(string(c)) && !isDigits(string(c)) && c != '-' && c != '_' {
+		if !isAlpha(string(c)) && !input.IsDigits(string(c)) && c != '-' && c != '_' {
 			return false
 		}
 	}

@@ -2,6 +2,7 @@ package locales_test
 
 import (
 	"errors"
+	"github.com/locsvc/partner-go/translations"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,7 +32,7 @@ func loadRefused(t *testing.T, dir string, layout locales.Layout, file, secret, 
 	cat, err := locales.Load(dir, layout)
 	var ie *locales.InputError
 	if !errors.As(err, &ie) {
-		var got []locales.Entry
+		var got []locales.Message
 		if cat != nil {
 			got = entries(cat)
 		}
@@ -63,9 +64,9 @@ func TestLoadRefusesLinkedFiles(t *testing.T) {
 		target string // relative to the tree; outside holds the secret files
 	}{
 		{"JSON file to credentials outside", locales.Layout{}, "en.json", "../outside/credentials.json"},
-		{"JSON file in a folder to credentials outside", locales.Layout{Files: locales.NamespacedFolders}, "en/common.json", "../../outside/credentials.json"},
-		{"PO file to an environment outside", locales.Layout{Format: locales.PO{}}, "en.po", "../outside/environ"},
-		{"string catalog to credentials outside", locales.Layout{Format: locales.XCStrings{}}, "Localizable.xcstrings", "../outside/credentials.json"},
+		{"JSON file in a folder to credentials outside", locales.Layout{Files: translations.NamespacedFolders}, "en/common.json", "../../outside/credentials.json"},
+		{"PO file to an environment outside", locales.Layout{Format: renamed{ext: ".po"}}, "en.po", "../outside/environ"},
+		{"string catalog to credentials outside", locales.Layout{Format: allLanguages{}}, "Localizable.xcstrings", "../outside/credentials.json"},
 		{"JSON file to another file of the tree", locales.Layout{}, "de.json", "en.json"},
 	}
 	for _, tt := range tests {
@@ -119,7 +120,7 @@ func TestWriteRefusesLinks(t *testing.T) {
 		{"folder to .github/workflows", foldersNest, "de", "../.github/workflows", `de is a link`},
 		{"folder to another language's", foldersNest, "de", "fr", `de is a link`},
 		{"file to a file outside", foldersNest, "de/ci.json", "../../outside.json", "is a link"},
-		{"PO file to a file outside", locales.Layout{Format: locales.PO{}}, "de.po", "../outside.po", "is a link"},
+		{"PO file to a file outside", locales.Layout{Format: renamed{ext: ".po"}}, "de.po", "../outside.po", "is a link"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,6 +3,7 @@
 package locales_test
 
 import (
+	"github.com/locsvc/partner-go/translations"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -13,11 +14,11 @@ import (
 // Item 2: a named pipe in the tree is refused without being opened, so
 // Load does not block on it.
 func TestLoadRefusesNamedPipes(t *testing.T) {
-	for _, layout := range []locales.Layout{{}, {Files: locales.NamespacedFolders}, {Format: locales.XCStrings{}}} {
+	for _, layout := range []locales.Layout{{}, {Files: translations.NamespacedFolders}, {Format: allLanguages{}}} {
 		dir := tree(t, map[string]string{"fr/keep.txt": ""})
 		name := "en.json"
 		switch {
-		case layout.Files == locales.NamespacedFolders:
+		case layout.Files == translations.NamespacedFolders:
 			name = "fr/common.json"
 		case layout.Format != nil:
 			name = "Localizable.xcstrings"

@@ -2,6 +2,7 @@ package locales_test
 
 import (
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"os"
 	"path/filepath"
 	"testing"
@@ -23,7 +24,7 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	}
 	dir := b.TempDir()
-	layout := locales.Layout{Files: locales.NamespacedFolders, Keys: locales.NestedKeys}
+	layout := locales.Layout{Files: translations.NamespacedFolders, Keys: translations.Nested}
 	if err := cat.Write(dir, layout); err != nil {
 		b.Fatal(err)
 	}

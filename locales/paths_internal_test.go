@@ -2,6 +2,7 @@ package locales
 
 import (
 	"errors"
+	"github.com/locsvc/partner-go/translations"
 	"net/http"
 	"path"
 	"path/filepath"
@@ -87,11 +88,11 @@ func FuzzPathBuilder(f *testing.F) {
 		check("treePath", p, err)
 		p, err = treePath(folders(lang), segment(ns))
 		check("treePath", p, err)
-		for _, l := range []Layout{{Files: SingleFile}, {Files: NamespacedFolders}} {
+		for _, l := range []Layout{{Files: translations.SingleFile}, {Files: translations.NamespacedFolders}} {
 			p, err = l.filePath(lang, ns, ".json")
 			check(string(l.Files), p, err)
 		}
-		p, err = multilingualPath(XCStrings{}, ns)
+		p, err = multilingualPath(".xcstrings", "Localizable", ns)
 		check("multilingualPath", p, err)
 	})
 }
@@ -105,12 +106,12 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 // fetched, so the CDN's {locale} and {namespace} never lead elsewhere.
 func TestPullCDNRefusesNamesThatLeaveThePath(t *testing.T) {
 	for _, info := range []projectInfo{
-		{source: "en", targets: []string{"../../other-project/de"}, layout: Layout{Files: SingleFile}},
-		{source: "en", namespaces: []string{"common", "../../other-project/en/x"}, layout: Layout{Files: NamespacedFolders}},
-		{source: "en", namespaces: []string{"a\x00b"}, layout: Layout{Files: NamespacedFolders}},
+		{source: "en", targets: []string{"../../other-project/de"}, layout: Layout{Files: translations.SingleFile}},
+		{source: "en", namespaces: []string{"common", "../../other-project/en/x"}, layout: Layout{Files: translations.NamespacedFolders}},
+		{source: "en", namespaces: []string{"a\x00b"}, layout: Layout{Files: translations.NamespacedFolders}},
 	} {
 		info.cdn = cdnInfo{base: "https://cdn.test/org/web", pattern: "https://cdn.test/org/web/{locale}/{namespace}.json"}
-		if info.layout.Files == SingleFile {
+		if info.layout.Files == translations.SingleFile {
 			info.cdn.pattern = "https://cdn.test/org/web/{locale}/translations.json"
 		}
 		var fetched []string

@@ -2,6 +2,7 @@ package locales_test
 
 import (
 	"errors"
+	"github.com/locsvc/partner-go/translations"
 	"strings"
 	"testing"
 
@@ -23,10 +24,10 @@ func catalogOf(source string, es ...entry) *locales.Catalog {
 }
 
 var (
-	singleNested = locales.Layout{Files: locales.SingleFile, Keys: locales.NestedKeys}
-	foldersFlat  = locales.Layout{Files: locales.NamespacedFolders, Keys: locales.FlatKeys}
-	foldersNest  = locales.Layout{Files: locales.NamespacedFolders, Keys: locales.NestedKeys}
-	xcstrings    = locales.Layout{Format: locales.XCStrings{}}
+	singleNested = locales.Layout{Files: translations.SingleFile, Keys: translations.Nested}
+	foldersFlat  = locales.Layout{Files: translations.NamespacedFolders, Keys: translations.Flat}
+	foldersNest  = locales.Layout{Files: translations.NamespacedFolders, Keys: translations.Nested}
+	xcstrings    = locales.Layout{Format: allLanguages{}}
 )
 
 // writeRefused writes cat three folders down a new directory and checks
@@ -128,7 +129,7 @@ func TestWriteThenLoadGivesBackTheCatalog(t *testing.T) {
 		refused bool
 	}{
 		{"single file, namespace common.v2", singleNested, catalogOf("en", entry{"en", "common.v2", "title", "T"}), true},
-		{"single file flat, namespace common.v2", locales.Layout{Files: locales.SingleFile, Keys: locales.FlatKeys}, catalogOf("en", entry{"en", "common.v2", "title", "T"}), true},
+		{"single file flat, namespace common.v2", locales.Layout{Files: translations.SingleFile, Keys: translations.Flat}, catalogOf("en", entry{"en", "common.v2", "title", "T"}), true},
 		{"single file, namespace a:b", singleNested, catalogOf("en", entry{"en", "a:b", "title", "T"}), true},
 		{"folders, namespace a:b", foldersFlat, catalogOf("en", entry{"en", "a:b", "title", "T"}), true},
 		{"folders, namespace a/b", foldersFlat, catalogOf("en", entry{"en", "a/b", "title", "T"}), true},

@@ -13,12 +13,12 @@ import (
 	"github.com/locsvc/partner-go/keys"
 )
 
-// MaxDeleteShare is the share of the listed keys a plan deletes without
+// maxDeleteShare is the share of the listed keys a plan deletes without
 // PlanOptions.AllowMassDelete: 10%.
-const MaxDeleteShare = 0.10
+const maxDeleteShare = 0.10
 
 // ErrMassDelete is the error of a plan that would delete more than
-// MaxDeleteShare of the project's keys without
+// 10% of the project's keys without
 // PlanOptions.AllowMassDelete. Nothing was written.
 var ErrMassDelete = errors.New("locales: the plan would delete more than 10% of the project's keys; set AllowMassDelete to allow it")
 
@@ -35,7 +35,7 @@ type PlanOptions struct {
 	// has and the catalog's source language lacks. Without it they are
 	// left alone. It needs the source language in the catalog.
 	Delete bool
-	// AllowMassDelete lets Delete remove more than MaxDeleteShare of the
+	// AllowMassDelete lets Delete remove more than 10% of the
 	// keys listed; without it such a plan fails with ErrMassDelete.
 	AllowMassDelete bool
 	// OnProgress, if set, is called as the keys are listed (Step
@@ -58,12 +58,12 @@ type Plan struct {
 	Namespaces []string `json:"namespaces"`
 	// Create are the keys to create, with their source text and
 	// translations (one createKeys item each).
-	Create []NewKey `json:"create,omitempty"`
+	Create []keys.NewKey `json:"create,omitempty"`
 	// Update are the source texts and translations to write to keys the
 	// project has.
-	Update []KeyUpdate `json:"update,omitempty"`
+	Update []Change `json:"update,omitempty"`
 	// Delete are the keys to delete (PlanOptions.Delete).
-	Delete []KeyRef `json:"delete,omitempty"`
+	Delete []keys.KeyRef `json:"delete,omitempty"`
 	// Skipped are texts the plan does not send, with the reason.
 	Skipped []Item `json:"skipped,omitempty"`
 	// Counts counts the texts by language and namespace: Created,
@@ -73,17 +73,8 @@ type Plan struct {
 	Listed int `json:"listed"`
 }
 
-// NewKey is a key a plan creates.
-type NewKey struct {
-	Namespace string `json:"namespace"`
-	Key       string `json:"key"`
-	Source    string `json:"source"`
-	// Translations are the key's texts by target language.
-	Translations map[string]string `json:"translations,omitempty"`
-}
-
-// KeyUpdate is what a plan writes to a key the project has.
-type KeyUpdate struct {
+// A Change is what a plan writes to a key the project has.
+type Change struct {
 	Namespace string `json:"namespace"`
 	Key       string `json:"key"`
 	ID        string `json:"id"`
@@ -91,13 +82,6 @@ type KeyUpdate struct {
 	Source *string `json:"source,omitempty"`
 	// Translations are the texts to write, by target language.
 	Translations map[string]string `json:"translations,omitempty"`
-}
-
-// KeyRef names a key of the project.
-type KeyRef struct {
-	Namespace string `json:"namespace"`
-	Key       string `json:"key"`
-	ID        string `json:"id,omitempty"`
 }
 
 // An Item is one key in a plan's or a report's lists: the languages
@@ -201,7 +185,7 @@ func newPlan(ctx context.Context, r remote, project string, cat *Catalog, opt Pl
 	if err := inputError(pl.creates()); err != nil {
 		return nil, err
 	}
-	if opt.Delete && !opt.AllowMassDelete && float64(len(p.Delete)) > MaxDeleteShare*float64(p.Listed) {
+	if opt.Delete && !opt.AllowMassDelete && float64(len(p.Delete)) > maxDeleteShare*float64(p.Listed) {
 		return nil, fmt.Errorf("%w (%d of %d keys)", ErrMassDelete, len(p.Delete), p.Listed)
 	}
 	pl.finish()
@@ -224,13 +208,13 @@ type planner struct {
 
 // languages matches the catalog's languages with the project's.
 func (pl *planner) languages(info *projectInfo, keep []string) []Problem {
-	project := map[string]string{LanguageKey(info.source): info.source}
+	project := map[string]string{languageKey(info.source): info.source}
 	for _, t := range info.targets {
-		project[LanguageKey(t)] = t
+		project[languageKey(t)] = t
 	}
 	kept := map[string]bool{}
 	for _, l := range keep {
-		kept[LanguageKey(l)] = true
+		kept[languageKey(l)] = true
 	}
 	var problems []Problem
 	for _, lk := range slices.Sorted(maps.Keys(pl.cat.langs)) {
@@ -248,7 +232,7 @@ func (pl *planner) languages(info *projectInfo, keep []string) []Problem {
 			problems = append(problems, Problem{File: file, Language: l.code, Message: fmt.Sprintf(
 				"project %s has no language %s (source %s, targets %s)", pl.plan.Project, quote(l.code), info.source, strings.Join(info.targets, ", "))})
 			continue
-		case lk == LanguageKey(info.source):
+		case lk == languageKey(info.source):
 			pl.src = l
 		default:
 			pl.targets = append(pl.targets, l)
@@ -338,10 +322,10 @@ func (pl *planner) list(ctx context.Context, r remote, opt PlanOptions) error {
 // compare adds what a listed key needs to the plan.
 func (pl *planner) compare(k *keys.Key, del bool) {
 	p := pl.plan
-	u := KeyUpdate{Namespace: k.Namespace, Key: k.Name, ID: k.ID}
+	u := Change{Namespace: k.Namespace, Key: k.Name, ID: k.ID}
 	src, hasSrc := pl.source(k.Namespace, k.Name)
 	if del && !hasSrc {
-		p.Delete = append(p.Delete, KeyRef{Namespace: k.Namespace, Key: k.Name, ID: k.ID})
+		p.Delete = append(p.Delete, keys.KeyRef{Namespace: k.Namespace, Name: k.Name, ID: k.ID})
 		pl.deleted[nsKey{k.Namespace, k.Name}] = true
 		pl.count(p.SourceLanguage, k.Namespace).Deleted++
 		return
@@ -399,12 +383,12 @@ func (pl *planner) creates() []Problem {
 				parents = pl.parents()
 			}
 			if other, ok := pl.clash(parents, ns, key); ok {
-				file, line := pl.cat.where(LanguageKey(pl.src.code), ns, key)
+				file, line := pl.cat.where(languageKey(pl.src.code), ns, key)
 				problems = append(problems, Problem{File: file, Line: line, Language: pl.src.code, Namespace: ns, Key: key, Message: fmt.Sprintf(
 					"new key %s and the project's key %s would make one both a text and a parent", quote(key), quote(other))})
 				continue
 			}
-			nk := NewKey{Namespace: ns, Key: key, Source: t.s}
+			nk := keys.NewKey{Namespace: ns, Name: key, SourceText: t.s}
 			pl.count(p.SourceLanguage, ns).Created++
 			for i, l := range pl.targets {
 				n := l.ns[ns]
@@ -485,14 +469,14 @@ func (pl *planner) skip(ns, key, lang, reason string) {
 // finish sorts the plan's lists.
 func (pl *planner) finish() {
 	p := pl.plan
-	slices.SortFunc(p.Create, func(a, b NewKey) int {
+	slices.SortFunc(p.Create, func(a, b keys.NewKey) int {
+		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
+	})
+	slices.SortFunc(p.Update, func(a, b Change) int {
 		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Key, b.Key))
 	})
-	slices.SortFunc(p.Update, func(a, b KeyUpdate) int {
-		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Key, b.Key))
-	})
-	slices.SortFunc(p.Delete, func(a, b KeyRef) int {
-		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Key, b.Key))
+	slices.SortFunc(p.Delete, func(a, b keys.KeyRef) int {
+		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
 	})
 	for _, it := range pl.skipped {
 		slices.Sort(it.Languages)
@@ -526,7 +510,7 @@ func translation(tr map[string]string, code string) (string, bool) {
 		return t, true
 	}
 	for l, t := range tr {
-		if LanguageKey(l) == LanguageKey(code) {
+		if languageKey(l) == languageKey(code) {
 			return t, true
 		}
 	}

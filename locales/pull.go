@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
+	"github.com/locsvc/partner-go/translations"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
-	"time"
 
 	partner "github.com/locsvc/partner-go"
+	"github.com/locsvc/partner-go/cdn"
 	"github.com/locsvc/partner-go/keys"
 )
 
@@ -58,7 +59,7 @@ func pull(ctx context.Context, r remote, project string, opt PullOptions) (*Cata
 			return true
 		}
 		for _, l := range opt.Languages {
-			if LanguageKey(l) == LanguageKey(lang) {
+			if languageKey(l) == languageKey(lang) {
 				return true
 			}
 		}
@@ -71,7 +72,7 @@ func pull(ctx context.Context, r remote, project string, opt PullOptions) (*Cata
 	langs := map[string]string{} // LanguageKey -> project code
 	for _, t := range info.targets {
 		if keep(t) {
-			langs[LanguageKey(t)] = t
+			langs[languageKey(t)] = t
 		}
 	}
 	done := 0
@@ -87,7 +88,7 @@ func pull(ctx context.Context, r remote, project string, opt PullOptions) (*Cata
 				cat.Set(info.source, k.Namespace, k.Name, k.SourceText)
 			}
 			for l, t := range k.Translations {
-				if code, ok := langs[LanguageKey(l)]; ok {
+				if code, ok := langs[languageKey(l)]; ok {
 					cat.Set(code, k.Namespace, k.Name, t)
 				}
 			}
@@ -103,15 +104,19 @@ func pull(ctx context.Context, r remote, project string, opt PullOptions) (*Cata
 // pullCDN reads the project's published files into cat. A file the CDN
 // does not have (404) holds nothing yet.
 func pullCDN(ctx context.Context, cat *Catalog, info *projectInfo, keep func(string) bool, opt PullOptions) error {
-	if info.cdn.pattern == "" {
-		return fmt.Errorf("locales: the service names no CDN files for this project (getProject has no cdn pattern): %w", partner.ErrUnexpectedResponse)
+	if info.cdn.pattern == "" || info.cdn.base == "" {
+		return fmt.Errorf("locales: the service names no CDN files for this project (getProject has no cdn folder or pattern): %w", partner.ErrUnexpectedResponse)
 	}
-	hc := opt.HTTPClient
-	if hc == nil {
-		hc = &http.Client{Timeout: time.Minute}
+	root, name, err := cdnRoot(info.cdn.base)
+	if err != nil {
+		return err
+	}
+	cc, err := cdn.NewClient(root, opt.HTTPClient)
+	if err != nil {
+		return fmt.Errorf("locales: the project's CDN folder %s: %w", info.cdn.base, err)
 	}
 	nss := []string{""}
-	if info.layout.Files == NamespacedFolders {
+	if info.layout.Files == translations.NamespacedFolders {
 		nss = nss[:0]
 		for _, ns := range info.namespaces {
 			if len(opt.Namespaces) == 0 || contains(opt.Namespaces, ns) {
@@ -139,9 +144,12 @@ func pullCDN(ctx context.Context, cat *Catalog, info *projectInfo, keep func(str
 		for _, ns := range nss {
 			url := strings.ReplaceAll(info.cdn.pattern, "{locale}", lang)
 			url = strings.ReplaceAll(url, "{namespace}", ns)
-			data, err := fetch(ctx, hc, url)
+			data, err := cc.File(ctx, name, info.layout.Files, lang, ns)
+			if errors.Is(err, cdn.ErrNotFound) {
+				data, err = nil, nil // nothing published yet
+			}
 			if err != nil {
-				return err
+				return fmt.Errorf("locales: %w", err)
 			}
 			done++
 			if opt.OnProgress != nil {
@@ -150,7 +158,7 @@ func pullCDN(ctx context.Context, cat *Catalog, info *projectInfo, keep func(str
 			if data == nil {
 				continue
 			}
-			msgs, _, err := format.Decode(data)
+			msgs, _, err := format.Decode(File{Language: lang, Namespace: ns}, data)
 			if err != nil {
 				var ie *InputError
 				if errors.As(err, &ie) {
@@ -183,33 +191,19 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// fetch returns the body of url, or nil when it is not there (404).
-func fetch(ctx context.Context, hc *http.Client, url string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+// cdnRoot splits the project's folder on the CDN,
+// {cdn}/{org}/{project}, into the CDN's address and the project's name
+// there ("org/project").
+func cdnRoot(folder string) (root, project string, err error) {
+	u, err := url.Parse(strings.TrimSuffix(folder, "/"))
 	if err != nil {
-		return nil, fmt.Errorf("locales: CDN URL %s: %w", url, err)
+		return "", "", fmt.Errorf("locales: the project's CDN folder %s: %w: %w", folder, err, partner.ErrUnexpectedResponse)
 	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("locales: %w: %w", partner.ErrTemporary, err)
+	segs := strings.Split(u.Path, "/")
+	if len(segs) < 3 || segs[len(segs)-1] == "" || segs[len(segs)-2] == "" {
+		return "", "", fmt.Errorf("locales: the project's CDN folder %s does not end in /{org}/{project}: %w", folder, partner.ErrUnexpectedResponse)
 	}
-	defer resp.Body.Close()
-	switch {
-	case resp.StatusCode == http.StatusNotFound:
-		return nil, nil
-	case resp.StatusCode != http.StatusOK:
-		err := fmt.Errorf("locales: GET %s: %s", url, resp.Status)
-		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
-			err = fmt.Errorf("%w: %w", err, partner.ErrTemporary)
-		}
-		return nil, err
-	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("locales: GET %s: %w: %w", url, partner.ErrTemporary, err)
-	}
-	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("locales: GET %s: the file is larger than %d MiB: %w", url, maxFileSize>>20, partner.ErrUnexpectedResponse)
-	}
-	return data, nil
+	project = segs[len(segs)-2] + "/" + segs[len(segs)-1]
+	u.Path = strings.Join(segs[:len(segs)-2], "/")
+	return u.String(), project, nil
 }

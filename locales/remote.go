@@ -18,8 +18,7 @@ type remote interface {
 	updateKeys(ctx context.Context, project string, us []keys.Update) (*keys.UpdateResult, error)
 	setTranslations(ctx context.Context, project string, vs []translations.Values) (*translations.SetResult, error)
 	deleteKeys(ctx context.Context, project string, ids []string) (*keys.DeleteResult, error)
-	publish(ctx context.Context, project string) (*translations.PublishResult, error)
-	waitSync(ctx context.Context, id string) (*translations.Sync, error)
+	publishAndWait(ctx context.Context, project string) (*translations.PublishWaitResult, error)
 }
 
 // projectInfo is what a sync needs to know of a project.
@@ -60,10 +59,6 @@ func (r client) deleteKeys(ctx context.Context, project string, ids []string) (*
 	return r.c.Keys.Delete(ctx, project, ids)
 }
 
-func (r client) publish(ctx context.Context, project string) (*translations.PublishResult, error) {
-	return r.c.Translations.Publish(ctx, project, translations.PublishOptions{})
-}
-
-func (r client) waitSync(ctx context.Context, id string) (*translations.Sync, error) {
-	return r.c.Translations.WaitSync(ctx, id)
+func (r client) publishAndWait(ctx context.Context, project string) (*translations.PublishWaitResult, error) {
+	return r.c.Translations.PublishAndWait(ctx, project, translations.PublishOptions{})
 }

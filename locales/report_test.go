@@ -126,8 +126,8 @@ func TestApplyLetsCallsInFlightFinish(t *testing.T) {
 func TestApplyReadsRefusalsByName(t *testing.T) {
 	cat := &Catalog{}
 	listing := []keys.Key{
-		{Name: "greeting", Namespace: DefaultNamespace, ID: "id-g", SourceText: "Hi"},
-		{Name: "farewell", Namespace: DefaultNamespace, ID: "id-f", SourceText: "Bye"},
+		{Name: "greeting", Namespace: keys.DefaultNamespace, ID: "id-g", SourceText: "Hi"},
+		{Name: "farewell", Namespace: keys.DefaultNamespace, ID: "id-f", SourceText: "Bye"},
 		{Name: "title", Namespace: "a", ID: "id-a", SourceText: "A"},
 		{Name: "title", Namespace: "b", ID: "id-b", SourceText: "B"},
 	}
@@ -165,7 +165,7 @@ func TestApplyReadsRefusalsByName(t *testing.T) {
 // are not claimed written.
 func TestApplyReadsConfirmedLanguages(t *testing.T) {
 	cat := &Catalog{}
-	listing := []keys.Key{{Name: "greeting", Namespace: DefaultNamespace, ID: "id-g", SourceText: "Hello", Translations: map[string]string{}}}
+	listing := []keys.Key{{Name: "greeting", Namespace: keys.DefaultNamespace, ID: "id-g", SourceText: "Hello", Translations: map[string]string{}}}
 	cat.Set("en", "", "greeting", "Hello")
 	cat.Set("de", "", "greeting", "Hallo")
 	cat.Set("fr", "", "greeting", "Bonjour")
@@ -199,7 +199,7 @@ func TestApplyReadsConfirmedLanguages(t *testing.T) {
 // more is sent.
 func TestApplyCancelledMidCall(t *testing.T) {
 	cat := &Catalog{}
-	listing := []keys.Key{{Name: "greeting", Namespace: DefaultNamespace, ID: "id-g", SourceText: "Hi", Translations: map[string]string{}}}
+	listing := []keys.Key{{Name: "greeting", Namespace: keys.DefaultNamespace, ID: "id-g", SourceText: "Hi", Translations: map[string]string{}}}
 	cat.Set("en", "", "greeting", "Hello")
 	cat.Set("de", "", "greeting", "Hallo")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -226,11 +226,11 @@ func TestApplyCancelledMidCall(t *testing.T) {
 func TestApplySilentAnswers(t *testing.T) {
 	cat := &Catalog{}
 	listing := []keys.Key{
-		{Name: "old", Namespace: DefaultNamespace, ID: "id-o", SourceText: "Old"},
-		{Name: "gone", Namespace: DefaultNamespace, ID: "id-x", SourceText: "Gone"},
+		{Name: "old", Namespace: keys.DefaultNamespace, ID: "id-o", SourceText: "Old"},
+		{Name: "gone", Namespace: keys.DefaultNamespace, ID: "id-x", SourceText: "Gone"},
 	}
 	for i := range 20 { // so that deleting 2 keys stays under 10%
-		listing = append(listing, keys.Key{Name: fmt.Sprint("k", i), Namespace: DefaultNamespace, ID: fmt.Sprint("id", i), SourceText: "s"})
+		listing = append(listing, keys.Key{Name: fmt.Sprint("k", i), Namespace: keys.DefaultNamespace, ID: fmt.Sprint("id", i), SourceText: "s"})
 		cat.Set("en", "", fmt.Sprint("k", i), "s")
 	}
 	cat.Set("en", "", "new", "New")
@@ -240,7 +240,7 @@ func TestApplySilentAnswers(t *testing.T) {
 			return &keys.CreateResult{OK: true, Count: 1, Created: []keys.CreatedKey{{Name: "new", ID: "id-n"}}}, nil
 		},
 		del: func(context.Context, []string) (*keys.DeleteResult, error) {
-			return &keys.DeleteResult{OK: true, Count: 1, Deleted: []keys.KeyRef{{ID: "id-o", Name: "old", Namespace: DefaultNamespace}}}, nil
+			return &keys.DeleteResult{OK: true, Count: 1, Deleted: []keys.KeyRef{{ID: "id-o", Name: "old", Namespace: keys.DefaultNamespace}}}, nil
 		},
 	}
 	plan := planFor(t, r, cat, listing, PlanOptions{Delete: true})

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"testing"
 
 	partner "github.com/locsvc/partner-go"
@@ -23,8 +24,8 @@ func TestExitCodes(t *testing.T) {
 		{"push: some written, some failed", pushOutcome(&locales.Report{Created: []locales.Item{item}, Failed: []locales.Item{item}}, errors.New("call failed"), false), 4},
 		{"push: nothing written", pushOutcome(&locales.Report{Failed: []locales.Item{item}}, errors.New("call failed"), false), 1},
 		{"push: all written", pushOutcome(&locales.Report{Created: []locales.Item{item}}, nil, false), 0},
-		{"push --wait: one of two syncs failed", pushOutcome(&locales.Report{Created: []locales.Item{item}, Published: &locales.Published{
-			Syncs: []locales.Sync{{ID: "s1", Status: "completed"}, {ID: "s2", Status: "failed"}}}}, nil, true), 4},
+		{"push --wait: one of two syncs failed", pushOutcome(&locales.Report{Created: []locales.Item{item}, Published: &translations.PublishWaitResult{
+			Syncs: []translations.Sync{{ID: "s1", Status: "completed"}, {ID: "s2", Status: "failed"}}}}, nil, true), 4},
 		{"publish --wait: every sync failed", syncOutcome([]syncResult{{ID: "s1", Status: "failed"}}), 1},
 	} {
 		if got := exitCode(tc.err); got != tc.want {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -37,9 +38,9 @@ var fileFormats = []struct {
 	name   string
 	format locales.Format
 }{
-	{"json", locales.JSON{}}, {"arb", locales.ARB{}}, {"android", locales.Android{}},
-	{"strings", locales.AppleStrings{}}, {"xcstrings", locales.XCStrings{}}, {"po", locales.PO{}},
-	{"gotext", locales.GoText{}}, {"xliff", locales.XLIFF{}}, {"yaml", formats.YAML{}},
+	{"json", locales.JSON{}}, {"arb", formats.ARB{}}, {"android", formats.Android{}},
+	{"strings", formats.AppleStrings{}}, {"xcstrings", formats.XCStrings{}}, {"po", formats.PO{}},
+	{"gotext", formats.GoText{}}, {"xliff", formats.XLIFF{}}, {"yaml", formats.YAML{}},
 	{"properties", formats.Properties{}},
 }
 
@@ -61,7 +62,7 @@ func (f *layoutFlags) fileFormat() (locales.Format, error) {
 		if entries, err := os.ReadDir(f.dir); err != nil || len(entries) == 0 {
 			return locales.JSON{}, nil
 		}
-		ff, err := locales.DetectFormat(f.dir, formats.All())
+		ff, err := formats.DetectFormat(f.dir, formats.All())
 		if err != nil {
 			return nil, usageErrorf("%v; or choose the format with --format", err)
 		}
@@ -89,18 +90,18 @@ func (f *layoutFlags) layout() (locales.Layout, error) {
 	switch f.files {
 	case "":
 	case "single":
-		l.Files = locales.SingleFile
+		l.Files = translations.SingleFile
 	case "namespaced":
-		l.Files = locales.NamespacedFolders
+		l.Files = translations.NamespacedFolders
 	default:
 		return l, usageErrorf("--layout %q: want single or namespaced", f.files)
 	}
 	switch f.keys {
 	case "":
 	case "flat":
-		l.Keys = locales.FlatKeys
+		l.Keys = translations.Flat
 	case "nested":
-		l.Keys = locales.NestedKeys
+		l.Keys = translations.Nested
 	default:
 		return l, usageErrorf("--keys %q: want flat or nested", f.keys)
 	}
@@ -160,19 +161,19 @@ running it again.`,
 			}
 			if dryRun {
 				if a.json {
-					return a.printJSON(plan)
+					return a.printJSON(planJSON(plan))
 				}
 				a.printPlan(plan)
 				return nil
 			}
 			report, finish = a.progress()
-			rep, err := plan.Apply(ctx, c, locales.ApplyOptions{Publish: publish, Wait: wait, OnProgress: report})
+			rep, err := plan.Apply(ctx, c, locales.ApplyOptions{Publish: publish, OnProgress: report})
 			finish()
 			if rep == nil {
 				return err
 			}
 			if a.json {
-				if perr := a.printJSON(rep); perr != nil {
+				if perr := a.printJSON(reportJSON(rep)); perr != nil {
 					return perr
 				}
 			} else {
@@ -239,7 +240,7 @@ func (a *app) printReport(r *locales.Report) {
 	// state of the report) is printed here, with printItems, once the
 	// report has one.
 	if p := r.Published; p != nil {
-		a.out.printf("published %d texts\n", p.Texts)
+		a.out.printf("published %d texts\n", p.Published)
 		for _, s := range p.Syncs {
 			a.out.printf("  sync %s %s %s\n", s.ID, s.Status, s.Error)
 		}
@@ -325,7 +326,13 @@ namespaces are left alone.`,
 			if err := cat.Write(lf.dir, layout); err != nil {
 				return err
 			}
-			res := pullResult{Project: project, Dir: lf.dir, From: from, Layout: layout, Languages: cat.Languages(), Texts: cat.Len()}
+			res := pullResult{Project: project, Dir: lf.dir, From: from, Layout: layout, Languages: []string{}}
+			for m := range cat.All() {
+				res.Texts++
+				if !slices.Contains(res.Languages, m.Language) {
+					res.Languages = append(res.Languages, m.Language) // All sorts by language
+				}
+			}
 			if res.Languages == nil {
 				res.Languages = []string{}
 			}
@@ -346,7 +353,7 @@ namespaces are left alone.`,
 
 // layoutName returns the --layout name of a file structure.
 func layoutName(fs translations.FileStructure) string {
-	if fs == locales.NamespacedFolders {
+	if fs == translations.NamespacedFolders {
 		return "namespaced"
 	}
 	return "single"

@@ -21,6 +21,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"io"
 	"os"
 	"os/signal"
@@ -87,7 +88,7 @@ func run(ctx context.Context, getenv func(string) string, out io.Writer) int {
 		g := fake.NewGrant()
 		p := fake.AddProject(g.Organizations[0].ID, partnertest.Project{Name: "Web", Slug: "web", SourceLanguage: "en",
 			TargetLanguages: []partnertest.Language{{Code: "de"}, {Code: "pt-br"}}})
-		fake.SetProjectLayout(p.ID, locales.NamespacedFolders, locales.NestedKeys)
+		fake.SetProjectLayout(p.ID, translations.NamespacedFolders, translations.Nested)
 		cfg = partner.Config{
 			BaseURL: fake.URL, AuthURL: fake.AuthURL, MCPURL: fake.MCPURL,
 			ClientID: fake.ClientID(), ClientSecret: fake.ClientSecret(),
@@ -147,7 +148,8 @@ func work(ctx context.Context, c *partner.Client, project, dir string, publish b
 	if err != nil {
 		return err // *locales.InputError: every problem, with file, line and key
 	}
-	fmt.Fprintf(out, "Read %d texts in %s from %s (%s, %s keys)\n", cat.Len(), strings.Join(cat.Languages(), ", "), dir, cat.Layout.Files, cat.Layout.Keys)
+	texts, langs := count(cat)
+	fmt.Fprintf(out, "Read %d texts in %s from %s (%s, %s keys)\n", texts, strings.Join(langs, ", "), dir, cat.Layout.Files, cat.Layout.Keys)
 
 	plan, err := locales.NewPlan(ctx, c, project, cat, locales.PlanOptions{})
 	if err != nil {
@@ -158,7 +160,7 @@ func work(ctx context.Context, c *partner.Client, project, dir string, publish b
 		fmt.Fprintf(out, "  skip %s/%s (%s): %s\n", s.Namespace, s.Key, strings.Join(s.Languages, ", "), s.Reason)
 	}
 	var last locales.Step
-	rep, err := plan.Apply(ctx, c, locales.ApplyOptions{Publish: publish, Wait: publish, OnProgress: func(p locales.Progress) {
+	rep, err := plan.Apply(ctx, c, locales.ApplyOptions{Publish: publish, OnProgress: func(p locales.Progress) {
 		if p.Step != last { // one line a step
 			fmt.Fprintf(out, "  %s…\n", p.Step)
 			last = p.Step
@@ -173,7 +175,7 @@ func work(ctx context.Context, c *partner.Client, project, dir string, publish b
 	fmt.Fprintf(out, "Pushed: %d keys created, %d updated, in %d calls\n", len(rep.Created), len(rep.Updated), total(rep.Calls))
 	if rep.Published != nil {
 		for _, s := range rep.Published.Syncs {
-			fmt.Fprintf(out, "Published %d texts: sync job %s %s\n", rep.Published.Texts, s.ID, s.Status)
+			fmt.Fprintf(out, "Published %d texts: sync job %s %s\n", rep.Published.Published, s.ID, s.Status)
 		}
 	}
 
@@ -213,7 +215,8 @@ func work(ctx context.Context, c *partner.Client, project, dir string, publish b
 		if len(diff) > 0 {
 			return fmt.Errorf("the tree pulled from the %s differs: %s", src.name, strings.Join(diff, ", "))
 		}
-		fmt.Fprintf(out, "Pulled from the %s: %d texts, the same files byte for byte\n", src.name, pulled.Len())
+		texts, _ := count(pulled)
+		fmt.Fprintf(out, "Pulled from the %s: %d texts, the same files byte for byte\n", src.name, texts)
 	}
 	return nil
 }
@@ -262,4 +265,15 @@ func differ(a, b string) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// count returns the number of texts of cat and their languages, sorted.
+func count(cat *locales.Catalog) (texts int, languages []string) {
+	for m := range cat.All() {
+		texts++
+		if !slices.Contains(languages, m.Language) {
+			languages = append(languages, m.Language) // All sorts by language
+		}
+	}
+	return texts, languages
 }

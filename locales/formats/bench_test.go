@@ -3,6 +3,7 @@ package formats_test
 import (
 	"bytes"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"strings"
 	"testing"
 
@@ -56,7 +57,7 @@ func BenchmarkPropertiesRead(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				msgs, _, err := formats.Properties{}.Decode(data)
+				msgs, _, err := formats.Properties{}.Decode(locales.File{}, data)
 				if err != nil || len(msgs) != n {
 					b.Fatal(len(msgs), err)
 				}
@@ -85,10 +86,10 @@ func BenchmarkYAMLWrite(b *testing.B) {
 	shapes := []struct {
 		name   string
 		format formats.YAML
-		keys   locales.KeyFormat
+		keys   translations.KeyFormat
 	}{
-		{"rails-nested", formats.YAML{Rails: true}, locales.NestedKeys},
-		{"i18next-flat", formats.YAML{}, locales.FlatKeys},
+		{"rails-nested", formats.YAML{Rails: true}, translations.Nested},
+		{"i18next-flat", formats.YAML{}, translations.Flat},
 	}
 	for _, shape := range shapes {
 		for _, n := range benchSizes {
@@ -97,9 +98,9 @@ func BenchmarkYAMLWrite(b *testing.B) {
 	}
 }
 
-func benchYAMLWrite(b *testing.B, name string, y formats.YAML, keys locales.KeyFormat, msgs []locales.Message) {
+func benchYAMLWrite(b *testing.B, name string, y formats.YAML, keys translations.KeyFormat, msgs []locales.Message) {
 	file := locales.File{Language: "de"}
-	data, err := y.EncodeFile(file, msgs, keys)
+	data, err := y.Encode(keyed(file, keys), msgs)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func benchYAMLWrite(b *testing.B, name string, y formats.YAML, keys locales.KeyF
 	b.Run(name+"/new", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := y.EncodeFile(file, msgs, keys); err != nil {
+			if _, err := y.Encode(keyed(file, keys), msgs); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -122,7 +123,7 @@ func benchYAMLWrite(b *testing.B, name string, y formats.YAML, keys locales.KeyF
 		b.ReportAllocs()
 		over := locales.File{Language: "de", Old: data}
 		for b.Loop() {
-			if _, err := y.EncodeFile(over, changed, keys); err != nil {
+			if _, err := y.Encode(keyed(over, keys), changed); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -3,6 +3,7 @@ package formats_test
 import (
 	"errors"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"runtime"
 	"strings"
 	"testing"
@@ -33,7 +34,7 @@ func TestPropertiesKeyLines(t *testing.T) {
 		"caf\\u00e9 = 3\n" + // 7
 		"\n" + // 8
 		"ab = 4\n" // 9
-	msgs, _, err := formats.Properties{}.Decode([]byte(data))
+	msgs, _, err := formats.Properties{}.Decode(locales.File{}, []byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func TestPropertiesReadIsLinear(t *testing.T) {
 		data := benchProperties(n)
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		if _, _, err := (formats.Properties{}).Decode(data); err != nil {
+		if _, _, err := (formats.Properties{}).Decode(locales.File{}, data); err != nil {
 			t.Fatal(err)
 		}
 		runtime.ReadMemStats(&after)
@@ -71,19 +72,19 @@ func TestPropertiesReadIsLinear(t *testing.T) {
 // written over comes back with it, byte for byte.
 func TestPropertiesUTF8BOM(t *testing.T) {
 	data := []byte("\ufeff# Grüße\ngreeting = Hallo\nbye = Tschüss\n")
-	msgs, _, err := formats.Properties{}.Decode(data)
+	msgs, _, err := formats.Properties{}.Decode(locales.File{}, data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(msgs) != 2 || msgs[0].Key != "greeting" || msgs[0].Line != 2 {
 		t.Fatalf("read %q; want greeting on line 2 and bye", msgs)
 	}
-	out, err := formats.Properties{}.EncodeFile(locales.File{Language: "de", Old: data}, msgs, locales.FlatKeys)
+	out, err := formats.Properties{}.Encode(locales.File{Language: "de", Old: data, Keys: translations.Flat}, msgs)
 	if err != nil || string(out) != string(data) {
 		t.Fatalf("written back %q, %v; want %q", out, err, data)
 	}
 	msgs = append(msgs, locales.Message{Key: "new", Text: "Neu"})
-	out, err = formats.Properties{}.EncodeFile(locales.File{Language: "de", Old: data}, msgs, locales.FlatKeys)
+	out, err = formats.Properties{}.Encode(locales.File{Language: "de", Old: data, Keys: translations.Flat}, msgs)
 	if err != nil || !strings.HasPrefix(string(out), "\ufeff# Grüße\n") || strings.Count(string(out), "\ufeff") != 1 {
 		t.Fatalf("with a new key %q, %v; want the mark once, first", out, err)
 	}
@@ -120,7 +121,7 @@ func TestPropertiesRefusesUTF16AndNUL(t *testing.T) {
 		"mark, then Latin-1": {"\ufeffa=b\nc=Caf\xe9\n", 2, "not UTF-8"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			msgs, _, err := formats.Properties{}.Decode([]byte(tt.data))
+			msgs, _, err := formats.Properties{}.Decode(locales.File{}, []byte(tt.data))
 			if err == nil {
 				t.Fatalf("read %q; want an error", msgs)
 			}
@@ -128,7 +129,7 @@ func TestPropertiesRefusesUTF16AndNUL(t *testing.T) {
 			if len(ps) != 1 || ps[0].Line != tt.line || !strings.Contains(ps[0].Message, tt.msg) {
 				t.Errorf("problems %+v; want one on line %d saying %q", ps, tt.line, tt.msg)
 			}
-			if _, err := (formats.Properties{}).EncodeFile(locales.File{Old: []byte(tt.data)}, nil, locales.FlatKeys); err == nil {
+			if _, err := (formats.Properties{}).Encode(locales.File{Old: []byte(tt.data), Keys: translations.Flat}, nil); err == nil {
 				t.Error("written over; want the same error")
 			}
 		})
@@ -139,11 +140,11 @@ func TestPropertiesRefusesUTF16AndNUL(t *testing.T) {
 // and is written back so.
 func TestPropertiesLatin1(t *testing.T) {
 	data := []byte("caf\xe9 = Caf\xe9\n")
-	msgs, _, err := formats.Properties{}.Decode(data)
+	msgs, _, err := formats.Properties{}.Decode(locales.File{}, data)
 	if err != nil || len(msgs) != 1 || msgs[0].Key != "café" || msgs[0].Text != "Café" {
 		t.Fatalf("read %q, %v", msgs, err)
 	}
-	out, err := formats.Properties{}.EncodeFile(locales.File{Old: data}, msgs, locales.FlatKeys)
+	out, err := formats.Properties{}.Encode(locales.File{Old: data, Keys: translations.Flat}, msgs)
 	if err != nil || string(out) != string(data) {
 		t.Fatalf("written back %q, %v; want %q", out, err, data)
 	}
@@ -157,7 +158,7 @@ func TestYAMLRefusesNotUTF8(t *testing.T) {
 		"de:\n  a: x\n  # Caf\xe9\n  b: y\n",
 		"de:\n  a: x\n  caf\xe9: y\n",
 	} {
-		msgs, _, err := formats.YAML{Rails: true}.DecodeFile(locales.File{Language: "de"}, []byte(data))
+		msgs, _, err := formats.YAML{Rails: true}.Decode(locales.File{Language: "de"}, []byte(data))
 		if err == nil {
 			t.Errorf("%q: read %q; want an error", data, msgs)
 			continue

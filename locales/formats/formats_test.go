@@ -3,6 +3,7 @@ package formats_test
 import (
 	"context"
 	"errors"
+	"github.com/locsvc/partner-go/translations"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -18,15 +19,15 @@ import (
 	"github.com/locsvc/partner-go/partnertest"
 )
 
-type fileFormat interface {
-	locales.Format
-	DecodeFile(locales.File, []byte) ([]locales.Message, locales.KeyFormat, error)
-	EncodeFile(locales.File, []locales.Message, locales.KeyFormat) ([]byte, error)
+// keyed returns f with key format k.
+func keyed(f locales.File, k translations.KeyFormat) locales.File {
+	f.Keys = k
+	return f
 }
 
 var cases = []struct {
 	name    string
-	format  fileFormat
+	format  locales.Format
 	fixture string
 	want    map[string]string
 }{
@@ -85,7 +86,7 @@ func TestFixtureReadsWithoutLoss(t *testing.T) {
 				t.Fatal(err)
 			}
 			f := locales.File{Language: "de"}
-			msgs, _, err := c.format.DecodeFile(f, data)
+			msgs, _, err := c.format.Decode(f, data)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,11 +94,11 @@ func TestFixtureReadsWithoutLoss(t *testing.T) {
 				t.Fatalf("texts %v\nwant %v", got, c.want)
 			}
 			f.Old = data
-			out, err := c.format.EncodeFile(f, msgs, "")
+			out, err := c.format.Encode(f, msgs)
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, _, err := c.format.DecodeFile(f, out)
+			back, _, err := c.format.Decode(f, out)
 			if err != nil || !reflect.DeepEqual(texts(back), c.want) {
 				t.Fatalf("read back %v, %v\n%s", texts(back), err, out)
 			}
@@ -119,20 +120,21 @@ func TestRoundTrip(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			data, _ := os.ReadFile(filepath.Join("testdata", c.fixture))
 			f := locales.File{Language: "de"}
-			msgs, kf, err := c.format.DecodeFile(f, data)
+			msgs, got, err := c.format.Decode(f, data)
+			kf := got.Keys
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, err := c.format.EncodeFile(f, msgs, kf)
+			out, err := c.format.Encode(keyed(f, kf), msgs)
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, _, err := c.format.DecodeFile(f, out)
+			back, _, err := c.format.Decode(f, out)
 			if err != nil || !reflect.DeepEqual(texts(back), texts(msgs)) {
 				t.Fatalf("read again %v, %v\n%s", texts(back), err, out)
 			}
 			f.Old = out
-			again, err := c.format.EncodeFile(f, back, kf)
+			again, err := c.format.Encode(keyed(f, kf), back)
 			if err != nil || string(again) != string(out) {
 				t.Fatalf("second write differs (%v):\n%s\n---\n%s", err, out, again)
 			}
@@ -145,11 +147,11 @@ func TestRoundTrip(t *testing.T) {
 			}
 			slices.SortFunc(in, func(a, b locales.Message) int { return strings.Compare(a.Key, b.Key) })
 			f.Old = data
-			out, err = c.format.EncodeFile(f, in, kf)
+			out, err = c.format.Encode(keyed(f, kf), in)
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, _, err = c.format.DecodeFile(f, out)
+			back, _, err = c.format.Decode(f, out)
 			if err != nil || !reflect.DeepEqual(texts(back), want) {
 				t.Fatalf("read back %v, %v\n%s", texts(back), err, out)
 			}
@@ -166,7 +168,7 @@ func TestYAMLRefusesWhatItCannotMap(t *testing.T) {
 		"a: [x\n":                  "malformed YAML",
 		"--- {a: x}\n--- {b: y}\n": "more than one",
 	} {
-		_, _, err := formats.YAML{Rails: true}.DecodeFile(locales.File{Language: "de"}, []byte(in))
+		_, _, err := formats.YAML{Rails: true}.Decode(locales.File{Language: "de"}, []byte(in))
 		var ie *locales.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v; want one saying %q", in, err, want)
@@ -184,7 +186,7 @@ func TestPropertiesRefusesKeysItCannotWrite(t *testing.T) {
 		"=":     "holds '='",
 		"a\x00": "NUL",
 	} {
-		_, err := formats.Properties{}.EncodeFile(locales.File{Language: "de"}, []locales.Message{{Key: key, Text: "x"}}, locales.FlatKeys)
+		_, err := formats.Properties{}.Encode(locales.File{Language: "de", Keys: translations.Flat}, []locales.Message{{Key: key, Text: "x"}})
 		var ie *locales.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v; want an *InputError saying %q", key, err, want)
@@ -216,7 +218,7 @@ func TestPushPull(t *testing.T) {
 
 			dir := t.TempDir()
 			data, _ := os.ReadFile(filepath.Join("testdata", c.fixture))
-			de, _, err := c.format.DecodeFile(locales.File{Language: "de"}, data)
+			de, _, err := c.format.Decode(locales.File{Language: "de"}, data)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -226,7 +228,7 @@ func TestPushPull(t *testing.T) {
 			}
 			for lang, msgs := range map[string][]locales.Message{"de": de, "en": en} {
 				slices.SortFunc(msgs, func(a, b locales.Message) int { return strings.Compare(a.Key, b.Key) })
-				out, err := c.format.EncodeFile(locales.File{Language: lang}, msgs, locales.NestedKeys)
+				out, err := c.format.Encode(locales.File{Language: lang, Keys: translations.Nested}, msgs)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -234,7 +236,7 @@ func TestPushPull(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			layout := locales.Layout{Files: locales.SingleFile, Format: c.format}
+			layout := locales.Layout{Files: translations.SingleFile, Format: c.format}
 			cat, err := locales.Load(dir, layout)
 			if err != nil {
 				t.Fatal(err)
@@ -274,12 +276,12 @@ func TestDetect(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "de.yml"), []byte("de: {}\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "en.properties"), nil, 0o644)
-	if _, err := locales.DetectFormat(dir, formats.All()); err == nil || !strings.Contains(err.Error(), "mixes locale formats") {
+	if _, err := formats.DetectFormat(dir, formats.All()); err == nil || !strings.Contains(err.Error(), "mixes locale formats") {
 		t.Fatalf("error %v; want a mixed tree refused", err)
 	}
 }
 
-func fuzz(f *testing.F, format fileFormat, fixture string, seeds ...string) {
+func fuzz(f *testing.F, format locales.Format, fixture string, seeds ...string) {
 	if data, err := os.ReadFile(filepath.Join("testdata", fixture)); err == nil {
 		f.Add(data)
 	}
@@ -288,7 +290,8 @@ func fuzz(f *testing.F, format fileFormat, fixture string, seeds ...string) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file := locales.File{Language: "de"}
-		msgs, kf, err := format.DecodeFile(file, data)
+		msgs, got, err := format.Decode(file, data)
+		kf := got.Keys
 		if err != nil {
 			var ie *locales.InputError
 			if !errors.As(err, &ie) {
@@ -298,7 +301,7 @@ func fuzz(f *testing.F, format fileFormat, fixture string, seeds ...string) {
 		}
 		for _, old := range [][]byte{data, nil} {
 			file.Old = old
-			out, err := format.EncodeFile(file, msgs, kf)
+			out, err := format.Encode(keyed(file, kf), msgs)
 			if err != nil {
 				var ie *locales.InputError
 				if !errors.As(err, &ie) {
@@ -306,7 +309,7 @@ func fuzz(f *testing.F, format fileFormat, fixture string, seeds ...string) {
 				}
 				return
 			}
-			back, _, err := format.DecodeFile(file, out)
+			back, _, err := format.Decode(file, out)
 			if err != nil || !reflect.DeepEqual(texts(back), texts(msgs)) {
 				t.Fatalf("read back %v, %v; want %v\n%q", texts(back), err, texts(msgs), out)
 			}

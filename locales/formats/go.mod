@@ -3,6 +3,7 @@ module github.com/locsvc/partner-go/locales/formats
 go 1.25.0
 
 require (
+	github.com/google/go-cmp v0.7.0
 	github.com/locsvc/partner-go v0.0.0
 	github.com/magiconair/properties v1.8.10
 	go.yaml.in/yaml/v3 v3.0.4

@@ -3,6 +3,7 @@ package formats
 import (
 	"bytes"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"strings"
 	"unicode/utf8"
 
@@ -67,7 +68,7 @@ func loadProperties(data []byte) (*propertiesFile, error) {
 	text := data
 	if !utf8.Valid(data) {
 		if f.bom {
-			err := notUTF8(data)
+			err := firstNotUTF8(data)
 			p := &err.(*locales.InputError).Problems[0]
 			p.Message += " (the file starts with a UTF-8 byte order mark)"
 			return nil, err
@@ -163,31 +164,21 @@ func endsKey(c byte) bool {
 }
 
 // Decode reads a .properties file.
-func (Properties) Decode(data []byte) ([]locales.Message, locales.KeyFormat, error) {
+func (Properties) Decode(_ locales.File, data []byte) ([]locales.Message, locales.File, error) {
 	f, err := loadProperties(data)
 	if err != nil {
-		return nil, "", err
+		return nil, locales.File{}, err
 	}
 	msgs := make([]locales.Message, 0, f.p.Len())
 	for _, k := range f.p.Keys() {
 		v, _ := f.p.Get(k)
 		msgs = append(msgs, locales.Message{Key: k, Text: v, Line: f.lines[k]})
 	}
-	return msgs, locales.FlatKeys, nil
+	return msgs, locales.File{Keys: translations.Flat}, nil
 }
 
-// Encode writes msgs as a new .properties file.
-func (f Properties) Encode(msgs []locales.Message, keys locales.KeyFormat) ([]byte, error) {
-	return f.EncodeFile(locales.File{}, msgs, keys)
-}
-
-// DecodeFile reads a .properties file.
-func (f Properties) DecodeFile(_ locales.File, data []byte) ([]locales.Message, locales.KeyFormat, error) {
-	return f.Decode(data)
-}
-
-// EncodeFile writes msgs over file.Old, keeping its comments and order.
-func (Properties) EncodeFile(file locales.File, msgs []locales.Message, _ locales.KeyFormat) ([]byte, error) {
+// Encode writes msgs over file.Old, keeping its comments and order.
+func (Properties) Encode(file locales.File, msgs []locales.Message) ([]byte, error) {
 	p := properties.NewProperties()
 	p.DisableExpansion = true
 	enc, bom := properties.UTF8, false

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -40,22 +41,11 @@ type YAML struct {
 // Ext returns y.Extension, or ".yml".
 func (y YAML) Ext() string { return cmp.Or(y.Extension, ".yml") }
 
-// Decode reads a YAML file without a language root.
-func (y YAML) Decode(data []byte) ([]locales.Message, locales.KeyFormat, error) {
-	return y.DecodeFile(locales.File{}, data)
-}
-
-// Encode writes msgs as a new YAML file (with the root "en" when Rails:
-// Write, which knows the language, uses EncodeFile).
-func (y YAML) Encode(msgs []locales.Message, keys locales.KeyFormat) ([]byte, error) {
-	return y.EncodeFile(locales.File{Language: "en"}, msgs, keys)
-}
-
 func parseYAML(data []byte) (*yaml.Node, error) {
 	// The library reads UTF-16 with a byte order mark, and refuses bytes
 	// that are not UTF-8 without saying where.
 	if !bytes.HasPrefix(data, []byte{0xFE, 0xFF}) && !bytes.HasPrefix(data, []byte{0xFF, 0xFE}) && !utf8.Valid(data) {
-		return nil, notUTF8(data)
+		return nil, firstNotUTF8(data)
 	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -93,11 +83,11 @@ func (y YAML) root(doc *yaml.Node, lang string) (*yaml.Node, bool) {
 	return m, false
 }
 
-// DecodeFile reads a YAML file of language f.Language.
-func (y YAML) DecodeFile(f locales.File, data []byte) ([]locales.Message, locales.KeyFormat, error) {
+// Decode reads a YAML file of language f.Language.
+func (y YAML) Decode(f locales.File, data []byte) ([]locales.Message, locales.File, error) {
 	doc, err := parseYAML(data)
 	if err != nil {
-		return nil, "", err
+		return nil, locales.File{}, err
 	}
 	m, _ := y.root(doc, f.Language)
 	var msgs []locales.Message
@@ -157,17 +147,18 @@ func (y YAML) DecodeFile(f locales.File, data []byte) ([]locales.Message, locale
 	}
 	walk(m, "", 0)
 	if len(problems) > 0 {
-		return nil, "", &locales.InputError{Problems: problems}
+		return nil, locales.File{}, &locales.InputError{Problems: problems}
 	}
-	kf := locales.FlatKeys
+	kf := translations.Flat
 	if nested {
-		kf = locales.NestedKeys
+		kf = translations.Nested
 	}
-	return msgs, kf, nil
+	return msgs, locales.File{Keys: kf}, nil
 }
 
-// EncodeFile writes msgs over f.Old, keeping comments and order.
-func (y YAML) EncodeFile(f locales.File, msgs []locales.Message, keys locales.KeyFormat) ([]byte, error) {
+// Encode writes msgs over f.Old, keeping comments and order.
+func (y YAML) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
+	keys := f.Keys
 	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Tag: "!!map"}}}
 	if f.Old != nil {
 		var err error
@@ -189,7 +180,7 @@ func (y YAML) EncodeFile(f locales.File, msgs []locales.Message, keys locales.Ke
 	var problems []locales.Problem
 	for _, msg := range msgs {
 		path := []string{msg.Key}
-		if keys != locales.FlatKeys || ix.hasPath(m, strings.Split(msg.Key, ".")) {
+		if keys != translations.Flat || ix.hasPath(m, strings.Split(msg.Key, ".")) {
 			path = strings.Split(msg.Key, ".")
 		}
 		if err := ix.set(m, path, msg.Text); err != "" {

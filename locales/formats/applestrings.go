@@ -1,13 +1,17 @@
-package locales
+package formats
 
 import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/internal/input"
 )
 
 // AppleStrings is Apple's .strings files (<lang>.lproj/Localizable.strings):
@@ -24,16 +28,6 @@ type AppleStrings struct{}
 
 // Ext returns ".strings".
 func (AppleStrings) Ext() string { return ".strings" }
-
-// Decode reads a .strings file.
-func (f AppleStrings) Decode(data []byte) ([]Message, KeyFormat, error) {
-	return f.DecodeFile(File{}, data)
-}
-
-// Encode writes msgs as a new UTF-8 .strings file.
-func (f AppleStrings) Encode(msgs []Message, keys KeyFormat) ([]byte, error) {
-	return f.EncodeFile(File{}, msgs, keys)
-}
 
 type stringsEntry struct {
 	lead       string // comments and spaces before the entry, as written
@@ -68,13 +62,13 @@ func appleText(data []byte) (string, []byte, binary.AppendByteOrder, error) {
 		s := string(data[len(bom):])
 		if ps := notUTF8(data, nil); ps != nil {
 			ps[0].Message += " (a .strings file is UTF-8, or UTF-16 with a byte order mark)"
-			return "", nil, nil, &InputError{Problems: ps}
+			return "", nil, nil, &locales.InputError{Problems: ps}
 		}
 		return s, bom, nil, nil
 	}
 	body := data[2:]
 	if len(body)%2 != 0 {
-		return "", nil, nil, &InputError{Problems: []Problem{{Line: 1, Message: "UTF-16 file of an odd number of bytes"}}}
+		return "", nil, nil, &locales.InputError{Problems: []locales.Problem{{Line: 1, Message: "UTF-16 file of an odd number of bytes"}}}
 	}
 	units := make([]uint16, len(body)/2)
 	for i := range units {
@@ -90,7 +84,7 @@ func parseAppleStrings(data []byte) (*stringsDoc, error) {
 	}
 	doc := &stringsDoc{bom: bom, utf16: order}
 	p := stringsParser{s: s, line: 1}
-	var problems []Problem
+	var problems []locales.Problem
 	seen := map[string]int{}
 	for {
 		leadStart := p.i
@@ -112,7 +106,7 @@ func parseAppleStrings(data []byte) (*stringsDoc, error) {
 			return nil, err
 		}
 		if !p.eat('=') {
-			return nil, p.errorf("want '=' after key %s", quote(key))
+			return nil, p.errorf("want '=' after key %s", input.Quote(key))
 		}
 		if err := p.trivia(); err != nil {
 			return nil, err
@@ -125,17 +119,17 @@ func parseAppleStrings(data []byte) (*stringsDoc, error) {
 			return nil, err
 		}
 		if !p.eat(';') {
-			return nil, p.errorf("want ';' after the value of %s", quote(key))
+			return nil, p.errorf("want ';' after the value of %s", input.Quote(key))
 		}
 		if first, dup := seen[key]; dup {
-			problems = append(problems, problemf(line, key, "key %s twice (also on line %d)", quote(key), first))
+			problems = append(problems, problemf(line, key, "key %s twice (also on line %d)", input.Quote(key), first))
 			continue
 		}
 		seen[key] = line
 		doc.entries = append(doc.entries, stringsEntry{lead: lead, raw: s[entryStart:p.i], key: key, value: value, line: line})
 	}
 	if len(problems) > 0 {
-		return nil, &InputError{Problems: problems}
+		return nil, &locales.InputError{Problems: problems}
 	}
 	return doc, nil
 }
@@ -147,7 +141,7 @@ type stringsParser struct {
 }
 
 func (p *stringsParser) errorf(format string, args ...any) error {
-	return &InputError{Problems: []Problem{{Line: p.line, Message: fmt.Sprintf(format, args...)}}}
+	return &locales.InputError{Problems: []locales.Problem{{Line: p.line, Message: fmt.Sprintf(format, args...)}}}
 }
 
 func (p *stringsParser) eat(c byte) bool {
@@ -276,17 +270,17 @@ func (p *stringsParser) hex4() (rune, bool) {
 	return rune(n), true
 }
 
-// DecodeFile reads a .strings file.
-func (AppleStrings) DecodeFile(_ File, data []byte) ([]Message, KeyFormat, error) {
+// Decode reads a .strings file.
+func (AppleStrings) Decode(_ locales.File, data []byte) ([]locales.Message, locales.File, error) {
 	doc, err := parseAppleStrings(data)
 	if err != nil {
-		return nil, "", err
+		return nil, locales.File{}, err
 	}
-	msgs := make([]Message, 0, len(doc.entries))
+	msgs := make([]locales.Message, 0, len(doc.entries))
 	for _, e := range doc.entries {
-		msgs = append(msgs, Message{Key: e.key, Text: e.value, Line: e.line})
+		msgs = append(msgs, locales.Message{Key: e.key, Text: e.value, Line: e.line})
 	}
-	return msgs, FlatKeys, nil
+	return msgs, locales.File{Keys: translations.Flat}, nil
 }
 
 func quoteAppleString(b *strings.Builder, s string) {
@@ -314,9 +308,9 @@ func quoteAppleString(b *strings.Builder, s string) {
 	b.WriteByte('"')
 }
 
-// EncodeFile writes msgs over f.Old, keeping its encoding, comments and
+// Encode writes msgs over f.Old, keeping its encoding, comments and
 // order.
-func (AppleStrings) EncodeFile(f File, msgs []Message, _ KeyFormat) ([]byte, error) {
+func (AppleStrings) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	doc := &stringsDoc{}
 	if f.Old != nil {
 		var err error

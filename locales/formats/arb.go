@@ -1,11 +1,15 @@
-package locales
+package formats
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"io"
 	"strings"
+
+	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/internal/input"
 )
 
 // ARB is Flutter's Application Resource Bundle (.arb): one JSON object
@@ -25,14 +29,6 @@ type ARB struct{}
 // Ext returns ".arb".
 func (ARB) Ext() string { return ".arb" }
 
-// Decode reads an ARB file's messages.
-func (f ARB) Decode(data []byte) ([]Message, KeyFormat, error) { return f.DecodeFile(File{}, data) }
-
-// Encode writes msgs as a new ARB file.
-func (f ARB) Encode(msgs []Message, keys KeyFormat) ([]byte, error) {
-	return f.EncodeFile(File{}, msgs, keys)
-}
-
 // arbMember is one member of an ARB file, in the file's order.
 type arbMember struct {
 	name string
@@ -44,8 +40,10 @@ type arbMember struct {
 func isARBMeta(name string) bool { return strings.HasPrefix(name, "@") }
 
 func parseARB(data []byte) ([]arbMember, error) {
-	if ps := jsonNotUTF8(data, func(path []string) Problem { return Problem{Key: strings.Join(path[:min(len(path), 1)], "")} }); ps != nil {
-		return nil, &InputError{Problems: ps}
+	if ps := jsonNotUTF8(data, func(path []string) input.Where {
+		return input.Where{Key: strings.Join(path[:min(len(path), 1)], "")}
+	}); ps != nil {
+		return nil, &locales.InputError{Problems: ps}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -59,17 +57,17 @@ func parseARB(data []byte) ([]arbMember, error) {
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			msg = "malformed JSON: the file ends early"
 		}
-		return &InputError{Problems: []Problem{{Line: lines.at(off), Message: msg}}}
+		return &locales.InputError{Problems: []locales.Problem{{Line: lines.at(off), Message: msg}}}
 	}
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, syntax(err)
 	}
 	if tok != json.Delim('{') {
-		return nil, &InputError{Problems: []Problem{{Line: 1, Message: fmt.Sprintf("the file holds %s; want a JSON object", kind(tok))}}}
+		return nil, &locales.InputError{Problems: []locales.Problem{{Line: 1, Message: fmt.Sprintf("the file holds %s; want a JSON object", input.Kind(tok))}}}
 	}
 	var out []arbMember
-	var problems []Problem
+	var problems []locales.Problem
 	seen := map[string]int{}
 	for dec.More() {
 		tok, err := dec.Token()
@@ -83,7 +81,7 @@ func parseARB(data []byte) ([]arbMember, error) {
 			return nil, syntax(err)
 		}
 		if first, dup := seen[name]; dup {
-			problems = append(problems, Problem{Line: line, Key: name, Message: fmt.Sprintf("duplicate key %s (also on line %d)", quote(name), first)})
+			problems = append(problems, locales.Problem{Line: line, Key: name, Message: fmt.Sprintf("duplicate key %s (also on line %d)", input.Quote(name), first)})
 			continue
 		}
 		seen[name] = line
@@ -93,16 +91,16 @@ func parseARB(data []byte) ([]arbMember, error) {
 			if strings.HasPrefix(name, "@@") || bytes.HasPrefix(raw, []byte("{")) {
 				m.raw = raw
 			} else {
-				problems = append(problems, Problem{Line: line, Key: name, Message: fmt.Sprintf("metadata %s is not an object", quote(name))})
+				problems = append(problems, locales.Problem{Line: line, Key: name, Message: fmt.Sprintf("metadata %s is not an object", input.Quote(name))})
 				continue
 			}
 		default:
 			if err := json.Unmarshal(raw, &m.text); err != nil {
-				problems = append(problems, Problem{Line: line, Key: name, Message: fmt.Sprintf("the value of %s is not a string", quote(name))})
+				problems = append(problems, locales.Problem{Line: line, Key: name, Message: fmt.Sprintf("the value of %s is not a string", input.Quote(name))})
 				continue
 			}
-			if msg := checkKey(name); msg != "" {
-				problems = append(problems, Problem{Line: line, Key: name, Message: msg})
+			if msg := input.CheckKey(name); msg != "" {
+				problems = append(problems, locales.Problem{Line: line, Key: name, Message: msg})
 				continue
 			}
 		}
@@ -112,31 +110,31 @@ func parseARB(data []byte) ([]arbMember, error) {
 		return nil, syntax(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, &InputError{Problems: []Problem{{Line: lines.at(dec.InputOffset()), Message: "more JSON after the object"}}}
+		return nil, &locales.InputError{Problems: []locales.Problem{{Line: lines.at(dec.InputOffset()), Message: "more JSON after the object"}}}
 	}
 	if len(problems) > 0 {
-		return nil, &InputError{Problems: problems}
+		return nil, &locales.InputError{Problems: problems}
 	}
 	return out, nil
 }
 
-// DecodeFile reads an ARB file's messages; metadata is passed over.
-func (ARB) DecodeFile(_ File, data []byte) ([]Message, KeyFormat, error) {
+// Decode reads an ARB file's messages; metadata is passed over.
+func (ARB) Decode(_ locales.File, data []byte) ([]locales.Message, locales.File, error) {
 	members, err := parseARB(data)
 	if err != nil {
-		return nil, "", err
+		return nil, locales.File{}, err
 	}
-	var msgs []Message
+	var msgs []locales.Message
 	for _, m := range members {
 		if !isARBMeta(m.name) {
-			msgs = append(msgs, Message{Key: m.name, Text: m.text, Line: m.line})
+			msgs = append(msgs, locales.Message{Key: m.name, Text: m.text, Line: m.line})
 		}
 	}
-	return msgs, FlatKeys, nil
+	return msgs, locales.File{Keys: translations.Flat}, nil
 }
 
-// EncodeFile writes msgs over f.Old, keeping its metadata and order.
-func (ARB) EncodeFile(f File, msgs []Message, _ KeyFormat) ([]byte, error) {
+// Encode writes msgs over f.Old, keeping its metadata and order.
+func (ARB) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	var members []arbMember
 	if f.Old != nil {
 		var err error
@@ -181,7 +179,7 @@ func (ARB) EncodeFile(f File, msgs []Message, _ KeyFormat) ([]byte, error) {
 			b.WriteByte(',')
 		}
 		b.WriteString("\n  ")
-		writeString(&b, m.name)
+		input.WriteJSONString(&b, m.name)
 		b.WriteString(": ")
 		if m.raw != nil {
 			var ind bytes.Buffer
@@ -190,7 +188,7 @@ func (ARB) EncodeFile(f File, msgs []Message, _ KeyFormat) ([]byte, error) {
 			}
 			b.Write(ind.Bytes())
 		} else {
-			writeString(&b, m.text)
+			input.WriteJSONString(&b, m.text)
 		}
 	}
 	if len(kept) > 0 {

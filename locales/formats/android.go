@@ -1,13 +1,17 @@
-package locales
+package formats
 
 import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/internal/input"
 )
 
 // Android is Android's string resources (res/values-<lang>/strings.xml):
@@ -34,14 +38,6 @@ type Android struct{}
 // Ext returns ".xml".
 func (Android) Ext() string { return ".xml" }
 
-// Decode reads a strings.xml file.
-func (f Android) Decode(data []byte) ([]Message, KeyFormat, error) { return f.DecodeFile(File{}, data) }
-
-// Encode writes msgs as a new strings.xml file.
-func (f Android) Encode(msgs []Message, keys KeyFormat) ([]byte, error) {
-	return f.EncodeFile(File{}, msgs, keys)
-}
-
 type androidEntry struct {
 	kind  string // "string", "plurals", "string-array"; "" for raw XML kept as it is
 	raw   string // a comment or another resource, as written
@@ -62,23 +58,23 @@ func parseAndroid(data []byte) (*androidDoc, error) {
 	// encoding/xml refuses bytes that are not UTF-8 in names and texts
 	// but not in comments; the file is refused whole, with its lines.
 	if ps := notUTF8(data, nil); ps != nil {
-		return nil, &InputError{Problems: ps}
+		return nil, &locales.InputError{Problems: ps}
 	}
 	s := newRawScanner(data)
 	doc := &androidDoc{}
-	var problems []Problem
+	var problems []locales.Problem
 	// Up to <resources>.
 	for {
 		tok, err := s.next()
 		if err == io.EOF {
-			return nil, &InputError{Problems: []Problem{{Line: 1, Message: "no <resources> element"}}}
+			return nil, &locales.InputError{Problems: []locales.Problem{{Line: 1, Message: "no <resources> element"}}}
 		}
 		if err != nil {
 			return nil, err
 		}
 		if se, ok := tok.(xml.StartElement); ok {
 			if se.Name.Local != "resources" {
-				return nil, &InputError{Problems: []Problem{problemf(s.line(), "", "the root element is <%s>; want <resources>", se.Name.Local)}}
+				return nil, &locales.InputError{Problems: []locales.Problem{problemf(s.line(), "", "the root element is <%s>; want <resources>", se.Name.Local)}}
 			}
 			doc.head = string(data[:s.dec.InputOffset()])
 			break
@@ -100,7 +96,7 @@ func parseAndroid(data []byte) (*androidDoc, error) {
 				return nil, err
 			}
 			if len(problems) > 0 {
-				return nil, &InputError{Problems: problems}
+				return nil, &locales.InputError{Problems: problems}
 			}
 			return doc, nil
 		case xml.CharData:
@@ -108,7 +104,7 @@ func parseAndroid(data []byte) (*androidDoc, error) {
 				blank = true
 			}
 			if strings.TrimSpace(string(t)) != "" {
-				problems = append(problems, problemf(s.line(), "", "text %s directly in <resources>", quote(strings.TrimSpace(string(t)))))
+				problems = append(problems, problemf(s.line(), "", "text %s directly in <resources>", input.Quote(strings.TrimSpace(string(t)))))
 			}
 			continue
 		case xml.Comment:
@@ -143,7 +139,7 @@ func (s *rawScanner) rest() (int, error) {
 	}
 }
 
-func (s *rawScanner) androidEntry(se xml.StartElement, data []byte) (androidEntry, []Problem, error) {
+func (s *rawScanner) androidEntry(se xml.StartElement, data []byte) (androidEntry, []locales.Problem, error) {
 	start := s.before
 	e := androidEntry{start: s.startTag(), line: s.line(), kind: se.Name.Local}
 	e.name, _ = attr(se, "name")
@@ -155,7 +151,7 @@ func (s *rawScanner) androidEntry(se xml.StartElement, data []byte) (androidEntr
 		e.raw = string(data[start:s.dec.InputOffset()])
 		return e, nil, nil
 	}
-	var problems []Problem
+	var problems []locales.Problem
 	if e.name == "" {
 		problems = append(problems, problemf(e.line, "", "<%s> without a name", e.kind))
 	}
@@ -228,17 +224,17 @@ func quantityOf(tag string) string {
 }
 
 // messages returns the doc's texts as messages.
-func (doc *androidDoc) messages() ([]Message, []Problem) {
-	var msgs []Message
-	var problems []Problem
+func (doc *androidDoc) messages() ([]locales.Message, []locales.Problem) {
+	var msgs []locales.Message
+	var problems []locales.Problem
 	seen := map[string]int{}
 	add := func(key, text string, line int) {
 		if first, dup := seen[key]; dup {
-			problems = append(problems, problemf(line, key, "name %s twice (also on line %d)", quote(key), first))
+			problems = append(problems, problemf(line, key, "name %s twice (also on line %d)", input.Quote(key), first))
 			return
 		}
 		seen[key] = line
-		msgs = append(msgs, Message{Key: key, Text: text, Line: line})
+		msgs = append(msgs, locales.Message{Key: key, Text: text, Line: line})
 	}
 	for _, e := range doc.entries {
 		switch e.kind {
@@ -274,7 +270,7 @@ func (doc *androidDoc) messages() ([]Message, []Problem) {
 // arrayItem splits an array item's key "name.N".
 func arrayItem(key string) (name string, index int) {
 	i := strings.LastIndexByte(key, '.')
-	if i <= 0 || i == len(key)-1 || !isDigits(key[i+1:]) || (len(key) > i+2 && key[i+1] == '0') {
+	if i <= 0 || i == len(key)-1 || !input.IsDigits(key[i+1:]) || (len(key) > i+2 && key[i+1] == '0') {
 		return "", -1
 	}
 	n, err := strconv.Atoi(key[i+1:])
@@ -284,17 +280,17 @@ func arrayItem(key string) (name string, index int) {
 	return key[:i], n
 }
 
-// DecodeFile reads a strings.xml file.
-func (Android) DecodeFile(_ File, data []byte) ([]Message, KeyFormat, error) {
+// Decode reads a strings.xml file.
+func (Android) Decode(_ locales.File, data []byte) ([]locales.Message, locales.File, error) {
 	doc, err := parseAndroid(data)
 	if err != nil {
-		return nil, "", err
+		return nil, locales.File{}, err
 	}
 	msgs, problems := doc.messages()
 	if len(problems) > 0 {
-		return nil, "", &InputError{Problems: problems}
+		return nil, locales.File{}, &locales.InputError{Problems: problems}
 	}
-	return msgs, FlatKeys, nil
+	return msgs, locales.File{Keys: translations.Flat}, nil
 }
 
 func validAndroidName(s string) bool {
@@ -307,9 +303,9 @@ func validAndroidName(s string) bool {
 	return s != ""
 }
 
-// EncodeFile writes msgs over f.Old, keeping its other resources,
+// Encode writes msgs over f.Old, keeping its other resources,
 // comments and attributes.
-func (Android) EncodeFile(f File, msgs []Message, _ KeyFormat) ([]byte, error) {
+func (Android) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	doc := &androidDoc{head: "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources>", tail: "</resources>\n"}
 	if f.Old != nil {
 		var err error
@@ -317,7 +313,7 @@ func (Android) EncodeFile(f File, msgs []Message, _ KeyFormat) ([]byte, error) {
 			return nil, err
 		}
 	}
-	var problems []Problem
+	var problems []locales.Problem
 	texts := map[string]string{}
 	arrays := map[string][]string{} // name -> items, by index
 	for _, m := range msgs {
@@ -335,20 +331,20 @@ func (Android) EncodeFile(f File, msgs []Message, _ KeyFormat) ([]byte, error) {
 			continue
 		}
 		if !validAndroidName(m.Key) {
-			problems = append(problems, problemf(0, m.Key, "%s is not an Android resource name (letters, digits, '_' and '.')", quote(m.Key)))
+			problems = append(problems, problemf(0, m.Key, "%s is not an Android resource name (letters, digits, '_' and '.')", input.Quote(m.Key)))
 			continue
 		}
 		texts[m.Key] = m.Text
 	}
 	for name, items := range arrays {
 		if !validAndroidName(name) {
-			problems = append(problems, problemf(0, name, "%s is not an Android resource name (letters, digits, '_' and '.')", quote(name)))
+			problems = append(problems, problemf(0, name, "%s is not an Android resource name (letters, digits, '_' and '.')", input.Quote(name)))
 		}
 		if i := slices.Index(items, "\x00"); i >= 0 {
 			problems = append(problems, problemf(0, name+"."+strconv.Itoa(i), "<string-array name=%q> lacks item %d: its items must be %s.0, %s.1, … without gaps", name, i, name, name))
 		}
 		if _, ok := texts[name]; ok {
-			problems = append(problems, problemf(0, name, "%s is both a text and a <string-array>", quote(name)))
+			problems = append(problems, problemf(0, name, "%s is both a text and a <string-array>", input.Quote(name)))
 		}
 	}
 	entry := func(old *androidEntry, name string) (androidEntry, bool) {
@@ -418,7 +414,7 @@ func (Android) EncodeFile(f File, msgs []Message, _ KeyFormat) ([]byte, error) {
 		}
 	}
 	if len(problems) > 0 {
-		return nil, &InputError{Problems: problems}
+		return nil, &locales.InputError{Problems: problems}
 	}
 	var b bytes.Buffer
 	b.WriteString(doc.head)

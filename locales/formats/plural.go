@@ -1,4 +1,4 @@
-package locales
+package formats
 
 import (
 	"strings"

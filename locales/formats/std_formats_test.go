@@ -1,35 +1,38 @@
-package locales_test
+package formats_test
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/formats"
 )
 
 // formatCase is a format with a fixture written in its platform's own
 // style and every text the fixture holds.
 type formatCase struct {
 	name    string
-	format  locales.FileFormat
+	format  locales.Format
 	fixture string // under testdata/formats
 	lang    string
 	want    map[string]string
 }
 
 var formatCases = []formatCase{
-	{"ARB", locales.ARB{}, "app_de.arb", "de", map[string]string{
+	{"ARB", formats.ARB{}, "app_de.arb", "de", map[string]string{
 		"appTitle":          "Meine Einkaufsliste",
 		"itemCount":         "{count, plural, =0 {Keine Artikel} one {Ein Artikel} other {{count} Artikel}}",
 		"greeting":          "Hallo {name}!",
 		"settings.language": "Sprache",
 	}},
-	{"Android", locales.Android{}, "strings.xml", "de", map[string]string{
+	{"Android", formats.Android{}, "strings.xml", "de", map[string]string{
 		"app_name":      "Einkaufsliste",
 		"welcome":       `Willkommen, <xliff:g id="user" example="Ana">%1$s</xliff:g>!`,
 		"quote":         `Sag \"Hallo\" &amp; <b>lächle</b>`,
@@ -39,9 +42,9 @@ var formatCases = []formatCase{
 		"sort_orders.1": "Datum",
 		"sort_orders.2": "Preis",
 	}},
-	{"AppleStrings UTF-8", locales.AppleStrings{}, "Localizable.strings", "de", appleStringsWant},
-	{"AppleStrings UTF-16", locales.AppleStrings{}, "Localizable-utf16.strings", "de", appleStringsWant},
-	{"PO", locales.PO{}, "de.po", "de", map[string]string{
+	{"AppleStrings UTF-8", formats.AppleStrings{}, "Localizable.strings", "de", appleStringsWant},
+	{"AppleStrings UTF-16", formats.AppleStrings{}, "Localizable-utf16.strings", "de", appleStringsWant},
+	{"PO", formats.PO{}, "de.po", "de", map[string]string{
 		"Shopping cart":                       "Warenkorb",
 		"%(count)d item":                      "{count, plural, one {%(count)d Artikel} other {%(count)d Artikel}}",
 		"menu\x04Open":                        "Öffnen",
@@ -49,12 +52,12 @@ var formatCases = []formatCase{
 		"Checkout":                            "Zur Kasse",
 		"Need help? Write to us\nor call us.": "Brauchen Sie Hilfe? Schreiben Sie uns\noder rufen Sie an.",
 	}},
-	{"GoText", locales.GoText{}, "messages.gotext.json", "de", map[string]string{
+	{"GoText", formats.GoText{}, "messages.gotext.json", "de", map[string]string{
 		"Hello {City}!":       "Hallo {City}!",
 		"{N} files remaining": "{N, plural, one {Noch eine Datei} other {Noch {N} Dateien}}",
 	}},
-	{"XLIFF 1.2", locales.XLIFF{}, "messages.de.xlf", "de", xliffWant("greeting", `Hi <x id="INTERPOLATION" equiv-text="{{ name }}"/>, &amp; willkommen`)},
-	{"XLIFF 2.0", locales.XLIFF{Version: "2.0", Extension: ".xliff"}, "messages.de.xliff", "de", xliffWant("cart.total", `Summe: <ph id="0" equiv="PH" disp="total"/>`)},
+	{"XLIFF 1.2", formats.XLIFF{}, "messages.de.xlf", "de", xliffWant("greeting", `Hi <x id="INTERPOLATION" equiv-text="{{ name }}"/>, &amp; willkommen`)},
+	{"XLIFF 2.0", formats.XLIFF{Version: "2.0", Extension: ".xliff"}, "messages.de.xliff", "de", xliffWant("cart.total", `Summe: <ph id="0" equiv="PH" disp="total"/>`)},
 }
 
 var appleStringsWant = map[string]string{
@@ -66,14 +69,6 @@ var appleStringsWant = map[string]string{
 
 func xliffWant(k, v string) map[string]string {
 	return map[string]string{"introductionHeader": "Hallo i18n!", k: v}
-}
-
-func texts(msgs []locales.Message) map[string]string {
-	out := map[string]string{}
-	for _, m := range msgs {
-		out[m.Key] = m.Text
-	}
-	return out
 }
 
 func fixture(t testing.TB, name string) []byte {
@@ -93,7 +88,7 @@ func TestFormatFixtureReadsWithoutLoss(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			data := fixture(t, c.fixture)
 			f := locales.File{Language: c.lang}
-			msgs, _, err := c.format.DecodeFile(f, data)
+			msgs, _, err := c.format.Decode(f, data)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,7 +96,7 @@ func TestFormatFixtureReadsWithoutLoss(t *testing.T) {
 				t.Fatalf("texts (-want +got):\n%s", diff)
 			}
 			f.Old = data
-			out, err := c.format.EncodeFile(f, msgs, "")
+			out, err := c.format.Encode(f, msgs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,16 +115,16 @@ func TestFormatRoundTrip(t *testing.T) {
 	for _, c := range formatCases {
 		t.Run(c.name, func(t *testing.T) {
 			f := locales.File{Language: c.lang, SourceLanguage: "en"}
-			msgs, _, err := c.format.DecodeFile(f, fixture(t, c.fixture))
+			msgs, _, err := c.format.Decode(f, fixture(t, c.fixture))
 			if err != nil {
 				t.Fatal(err)
 			}
 			f.Source = msgs // a source text for each key
-			out, err := c.format.EncodeFile(f, msgs, "")
+			out, err := c.format.Encode(f, msgs)
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, _, err := c.format.DecodeFile(f, out)
+			back, _, err := c.format.Decode(f, out)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
@@ -137,7 +132,7 @@ func TestFormatRoundTrip(t *testing.T) {
 				t.Fatalf("read again (-first +again):\n%s\n%s", diff, out)
 			}
 			f.Old = out
-			again, err := c.format.EncodeFile(f, back, "")
+			again, err := c.format.Encode(f, back)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -160,11 +155,11 @@ func TestFormatRoundTrip(t *testing.T) {
 			}
 			in = sortMsgs(in)
 			f.Old, f.Source = fixture(t, c.fixture), in
-			out, err = c.format.EncodeFile(f, in, "")
+			out, err = c.format.Encode(f, in)
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, _, err = c.format.DecodeFile(f, out)
+			back, _, err = c.format.Decode(f, out)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
@@ -193,11 +188,11 @@ func TestPluralCaseTextsWithQuotesRoundTrip(t *testing.T) {
 	for _, text := range []string{"#'#", "#'a", "'#", "#'", "{'}", "it's #1", "''", "a''#b", "#''#"} {
 		po := "msgid \"\"\nmsgstr \"Plural-Forms: nplurals=2; plural=(n != 1);\\n\"\n\nmsgid \"k\"\nmsgid_plural \"ks\"\nmsgstr[0] \"" +
 			strings.ReplaceAll(text, `"`, `\"`) + "\"\nmsgstr[1] \"x\"\n"
-		msgs, _, err := locales.PO{}.Decode([]byte(po))
+		msgs, _, err := formats.PO{}.Decode(locales.File{}, []byte(po))
 		if err != nil {
 			t.Fatalf("%q: %v", text, err)
 		}
-		out, err := locales.PO{}.EncodeFile(locales.File{Language: "de"}, msgs, "")
+		out, err := formats.PO{}.Encode(locales.File{Language: "de"}, msgs)
 		if err != nil {
 			t.Fatalf("%q: %v", text, err)
 		}
@@ -216,25 +211,25 @@ func TestFormatRefusesWhatItCannotMap(t *testing.T) {
 		data   string
 		want   string
 	}{
-		{"ARB text not a string", locales.ARB{}, `{"a": 1}`, "not a string"},
-		{"Android plain text reads as plural", locales.Android{}, `<resources><string name="a">{count, plural, one {x} other {y}}</string></resources>`, "reads as an ICU plural"},
-		{"Android string named like an array item", locales.Android{}, `<resources><string name="a.0">x</string></resources>`, "item of a <string-array>"},
-		{"Android name twice", locales.Android{}, "<resources>\n<string name=\"a\">x</string>\n<plurals name=\"a\"><item quantity=\"other\">y</item></plurals></resources>", "twice"},
-		{"PO unknown plural forms", locales.PO{}, "msgid \"\"\nmsgstr \"Plural-Forms: nplurals=2; plural=n%7;\\n\"\n\nmsgid \"a\"\nmsgid_plural \"as\"\nmsgstr[0] \"x\"\nmsgstr[1] \"y\"\n", "not known"},
-		{"PO second header", locales.PO{}, "msgid \"\"\nmsgstr \"\"\n\nmsgid \"\"\nmsgstr \"x\"\n", "second entry with an empty msgid"},
-		{"PO msgstr without msgid", locales.PO{}, "msgstr \"x\"\n", "without a msgid"},
-		{"PO msgid_plural without msgid", locales.PO{}, "msgid \"\"\nmsgstr \"\"\n\nmsgid_plural \"as\"\nmsgstr[0] \"x\"\n", "msgid_plural without"},
-		{"PO msgstr twice", locales.PO{}, "msgid \"a\"\nmsgstr \"x\"\nmsgstr \"y\"\n", "after msgstr"},
-		{"PO msgid_plural with plain msgstr", locales.PO{}, "msgid \"a\"\nmsgid_plural \"as\"\nmsgstr \"x\"\n", "msgid_plural goes with msgstr[n]"},
-		{"XLIFF unit id twice", locales.XLIFF{}, `<xliff version="1.2"><file target-language="de"><body><trans-unit id="a"><source>x</source></trans-unit><trans-unit id="a"><source>y</source></trans-unit></body></file></xliff>`, "twice"},
-		{"XLIFF 2.0 several segments", locales.XLIFF{}, `<xliff version="2.0" trgLang="de"><file><unit id="a"><segment><source>x</source></segment><segment><source>y</source></segment></unit></file></xliff>`, "several segments"},
-		{"xcstrings device variation", locales.XCStrings{}, `{"sourceLanguage":"en","strings":{"a":{"localizations":{"en":{"variations":{"device":{}}}}}}}`, "device"},
-		{"xcstrings substitution", locales.XCStrings{}, `{"sourceLanguage":"en","strings":{"a":{"localizations":{"en":{"stringUnit":{"state":"new","value":"%#@n@"},"substitutions":{}}}}}}`, "substitutions"},
-		{"gotext unknown field", locales.GoText{}, `{"language":"de","messages":[{"id":"a","translation":"b","extra":1}]}`, "unknown field"},
-		{".strings without ;", locales.AppleStrings{}, `"a" = "b"`, "want ';'"},
+		{"ARB text not a string", formats.ARB{}, `{"a": 1}`, "not a string"},
+		{"Android plain text reads as plural", formats.Android{}, `<resources><string name="a">{count, plural, one {x} other {y}}</string></resources>`, "reads as an ICU plural"},
+		{"Android string named like an array item", formats.Android{}, `<resources><string name="a.0">x</string></resources>`, "item of a <string-array>"},
+		{"Android name twice", formats.Android{}, "<resources>\n<string name=\"a\">x</string>\n<plurals name=\"a\"><item quantity=\"other\">y</item></plurals></resources>", "twice"},
+		{"PO unknown plural forms", formats.PO{}, "msgid \"\"\nmsgstr \"Plural-Forms: nplurals=2; plural=n%7;\\n\"\n\nmsgid \"a\"\nmsgid_plural \"as\"\nmsgstr[0] \"x\"\nmsgstr[1] \"y\"\n", "not known"},
+		{"PO second header", formats.PO{}, "msgid \"\"\nmsgstr \"\"\n\nmsgid \"\"\nmsgstr \"x\"\n", "second entry with an empty msgid"},
+		{"PO msgstr without msgid", formats.PO{}, "msgstr \"x\"\n", "without a msgid"},
+		{"PO msgid_plural without msgid", formats.PO{}, "msgid \"\"\nmsgstr \"\"\n\nmsgid_plural \"as\"\nmsgstr[0] \"x\"\n", "msgid_plural without"},
+		{"PO msgstr twice", formats.PO{}, "msgid \"a\"\nmsgstr \"x\"\nmsgstr \"y\"\n", "after msgstr"},
+		{"PO msgid_plural with plain msgstr", formats.PO{}, "msgid \"a\"\nmsgid_plural \"as\"\nmsgstr \"x\"\n", "msgid_plural goes with msgstr[n]"},
+		{"XLIFF unit id twice", formats.XLIFF{}, `<xliff version="1.2"><file target-language="de"><body><trans-unit id="a"><source>x</source></trans-unit><trans-unit id="a"><source>y</source></trans-unit></body></file></xliff>`, "twice"},
+		{"XLIFF 2.0 several segments", formats.XLIFF{}, `<xliff version="2.0" trgLang="de"><file><unit id="a"><segment><source>x</source></segment><segment><source>y</source></segment></unit></file></xliff>`, "several segments"},
+		{"xcstrings device variation", formats.XCStrings{}, `{"sourceLanguage":"en","strings":{"a":{"localizations":{"en":{"variations":{"device":{}}}}}}}`, "device"},
+		{"xcstrings substitution", formats.XCStrings{}, `{"sourceLanguage":"en","strings":{"a":{"localizations":{"en":{"stringUnit":{"state":"new","value":"%#@n@"},"substitutions":{}}}}}}`, "substitutions"},
+		{"gotext unknown field", formats.GoText{}, `{"language":"de","messages":[{"id":"a","translation":"b","extra":1}]}`, "unknown field"},
+		{".strings without ;", formats.AppleStrings{}, `"a" = "b"`, "want ';'"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, _, err := c.format.Decode([]byte(c.data))
+			_, _, err := c.format.Decode(locales.File{}, []byte(c.data))
 			var ie *locales.InputError
 			if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v; want an *InputError saying %q", err, c.want)
@@ -251,16 +246,15 @@ func TestFormatRefusesTextsItCannotWrite(t *testing.T) {
 		msgs   []locales.Message
 		want   string
 	}{
-		{"Android bare ampersand", locales.Android{}, []locales.Message{{Key: "a", Text: "Tom & Jerry"}}, "XML content"},
-		{"Android key no resource name", locales.Android{}, []locales.Message{{Key: "common:a", Text: "x"}}, "resource name"},
-		{"Android array with a gap", locales.Android{}, []locales.Message{{Key: "a.0", Text: "x"}, {Key: "a.2", Text: "y"}}, "without gaps"},
-		{"Android plural case =0", locales.Android{}, []locales.Message{{Key: "a", Text: "{count, plural, =0 {none} other {some}}"}}, "no case =0"},
-		{"PO plural cases not the file's forms", locales.PO{}, []locales.Message{{Key: "a", Text: "{count, plural, one {x} few {y} other {z}}"}}, "plural"},
-		{"XLIFF target without source", locales.XLIFF{}, []locales.Message{{Key: "a", Text: "x"}}, "no source text"},
+		{"Android bare ampersand", formats.Android{}, []locales.Message{{Key: "a", Text: "Tom & Jerry"}}, "XML content"},
+		{"Android key no resource name", formats.Android{}, []locales.Message{{Key: "common:a", Text: "x"}}, "resource name"},
+		{"Android array with a gap", formats.Android{}, []locales.Message{{Key: "a.0", Text: "x"}, {Key: "a.2", Text: "y"}}, "without gaps"},
+		{"Android plural case =0", formats.Android{}, []locales.Message{{Key: "a", Text: "{count, plural, =0 {none} other {some}}"}}, "no case =0"},
+		{"PO plural cases not the file's forms", formats.PO{}, []locales.Message{{Key: "a", Text: "{count, plural, one {x} few {y} other {z}}"}}, "plural"},
+		{"XLIFF target without source", formats.XLIFF{}, []locales.Message{{Key: "a", Text: "x"}}, "no source text"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			ff := c.format.(locales.FileFormat)
-			_, err := ff.EncodeFile(locales.File{Language: "de", SourceLanguage: "en"}, c.msgs, "")
+			_, err := c.format.Encode(locales.File{Language: "de", SourceLanguage: "en"}, c.msgs)
 			var ie *locales.InputError
 			if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v; want an *InputError saying %q", err, c.want)
@@ -273,9 +267,9 @@ func TestFormatRefusesTextsItCannotWrite(t *testing.T) {
 // all, write over the fixture unchanged, and a changed translation is
 // written as Xcode writes it.
 func TestXCStringsFixture(t *testing.T) {
-	x := locales.XCStrings{}
+
 	data := fixture(t, "Localizable.xcstrings")
-	source, all, err := x.DecodeAll(data)
+	source, all, err := decodeAll(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +287,7 @@ func TestXCStringsFixture(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("texts (-want +got):\n%s", diff)
 	}
-	out, err := x.EncodeAll(data, source, all)
+	out, err := encodeAll(data, source, all)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,11 +295,11 @@ func TestXCStringsFixture(t *testing.T) {
 		t.Fatalf("written over the fixture (-fixture +written):\n%s", diff)
 	}
 	all["de"] = append(all["de"][:0:0], locales.Message{Key: "%lld items", Text: "{count, plural, one {%lld Sache} other {%lld Sachen}}"}, locales.Message{Key: "Cancel", Text: "Abbruch"}, locales.Message{Key: "welcome_message", Text: "Willkommen zurück, %@!"})
-	out, err = x.EncodeAll(data, source, all)
+	out, err = encodeAll(data, source, all)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, back, err := x.DecodeAll(out)
+	_, back, err := decodeAll(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,8 +309,35 @@ func TestXCStringsFixture(t *testing.T) {
 	if !strings.Contains(string(out), `"state" : "needs_review"`) || !strings.Contains(string(out), `"comment" : "Number of items in the cart"`) {
 		t.Fatalf("states or comments not kept:\n%s", out)
 	}
-	again, err := x.EncodeAll(out, source, back)
+	again, err := encodeAll(out, source, back)
 	if err != nil || string(again) != string(out) {
 		t.Fatalf("second write differs (%v):\n%s", err, again)
 	}
+}
+
+// decodeAll reads a string catalog's source language and its texts by
+// language.
+func decodeAll(data []byte) (string, map[string][]locales.Message, error) {
+	msgs, f, err := formats.XCStrings{}.Decode(locales.File{}, data)
+	if err != nil {
+		return "", nil, err
+	}
+	all := map[string][]locales.Message{}
+	for _, m := range msgs {
+		all[m.Language] = append(all[m.Language], m)
+	}
+	return f.SourceLanguage, all, nil
+}
+
+// encodeAll writes texts by language as a string catalog over old (nil
+// for a new one) of source language source.
+func encodeAll(old []byte, source string, all map[string][]locales.Message) ([]byte, error) {
+	var msgs []locales.Message
+	for _, lang := range slices.Sorted(maps.Keys(all)) {
+		for _, m := range all[lang] {
+			m.Language = lang
+			msgs = append(msgs, m)
+		}
+	}
+	return formats.XCStrings{}.Encode(locales.File{SourceLanguage: source, Old: old}, msgs)
 }

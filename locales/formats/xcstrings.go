@@ -1,17 +1,22 @@
-package locales
+package formats
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"io"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/internal/input"
 )
 
 // XCStrings is Apple's string catalog (Localizable.xcstrings): one JSON
-// file holding every language of a table, so it is Multilingual: a tree
+// file holding every language of a table (see locales.Format): a tree
 // is <dir>/<table>.xcstrings, and the table Localizable is the default
 // namespace.
 //
@@ -38,26 +43,11 @@ func (XCStrings) Ext() string { return ".xcstrings" }
 // DefaultName returns "Localizable".
 func (XCStrings) DefaultName() string { return "Localizable" }
 
-// Decode reads the source language's texts of a string catalog.
-func (x XCStrings) Decode(data []byte) ([]Message, KeyFormat, error) {
-	source, texts, err := x.DecodeAll(data)
-	if err != nil {
-		return nil, "", err
-	}
-	return texts[source], FlatKeys, nil
-}
-
-// Encode writes msgs as a new string catalog of source language "en".
-// Load and Write use DecodeAll and EncodeAll, which know the languages.
-func (x XCStrings) Encode(msgs []Message, _ KeyFormat) ([]byte, error) {
-	return x.EncodeAll(nil, "en", map[string][]Message{"en": msgs})
-}
-
 type jsonObject = map[string]any
 
 func parseJSONTree(data []byte) (jsonObject, error) {
 	if ps := jsonNotUTF8(data, xcKeyOf); ps != nil {
-		return nil, &InputError{Problems: ps}
+		return nil, &locales.InputError{Problems: ps}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -69,22 +59,22 @@ func parseJSONTree(data []byte) (jsonObject, error) {
 			se = e
 			line = bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n")) + 1
 		}
-		return nil, &InputError{Problems: []Problem{{Line: line, Message: "malformed JSON: " + err.Error()}}}
+		return nil, &locales.InputError{Problems: []locales.Problem{{Line: line, Message: "malformed JSON: " + err.Error()}}}
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, &InputError{Problems: []Problem{{Message: "more JSON after the object"}}}
+		return nil, &locales.InputError{Problems: []locales.Problem{{Message: "more JSON after the object"}}}
 	}
 	obj, ok := v.(jsonObject)
 	if !ok {
-		return nil, &InputError{Problems: []Problem{{Line: 1, Message: "the file is not a JSON object"}}}
+		return nil, &locales.InputError{Problems: []locales.Problem{{Line: 1, Message: "the file is not a JSON object"}}}
 	}
 	return obj, nil
 }
 
 // xcKeyOf names the string and language of a path in a string catalog
 // ("strings", key, "localizations", language, …).
-func xcKeyOf(path []string) Problem {
-	var p Problem
+func xcKeyOf(path []string) input.Where {
+	var p input.Where
 	if len(path) > 1 && path[0] == "strings" {
 		p.Key = path[1]
 	}
@@ -99,42 +89,48 @@ func object(v any) jsonObject {
 	return o
 }
 
-// DecodeAll reads a string catalog's source language and texts.
-func (XCStrings) DecodeAll(data []byte) (string, map[string][]Message, error) {
+// Decode reads a string catalog: the texts of every language, each
+// Message with its Language, sorted by language and then key, and the
+// catalog's SourceLanguage.
+func (XCStrings) Decode(_ locales.File, data []byte) ([]locales.Message, locales.File, error) {
 	root, err := parseJSONTree(data)
 	if err != nil {
-		return "", nil, err
+		return nil, locales.File{}, err
 	}
 	source, _ := root["sourceLanguage"].(string)
 	if source == "" {
-		return "", nil, &InputError{Problems: []Problem{{Message: "no sourceLanguage"}}}
+		return nil, locales.File{}, &locales.InputError{Problems: []locales.Problem{{Message: "no sourceLanguage"}}}
 	}
 	strs := object(root["strings"])
-	texts := map[string][]Message{}
-	var problems []Problem
+	texts := map[string][]locales.Message{}
+	var problems []locales.Problem
 	for _, key := range slices.Sorted(maps.Keys(strs)) {
 		entry := object(strs[key])
 		if entry == nil {
-			problems = append(problems, problemf(0, key, "string %s is not an object", quote(key)))
+			problems = append(problems, problemf(0, key, "string %s is not an object", input.Quote(key)))
 			continue
 		}
 		locs := object(entry["localizations"])
 		if _, ok := locs[source]; !ok {
-			texts[source] = append(texts[source], Message{Key: key, Text: key})
+			texts[source] = append(texts[source], locales.Message{Language: source, Key: key, Text: key})
 		}
 		for _, lang := range slices.Sorted(maps.Keys(locs)) {
 			text, problem := xcText(object(locs[lang]))
 			if problem != "" {
-				problems = append(problems, Problem{Language: lang, Key: key, Message: fmt.Sprintf("%s, %s: %s", quote(key), lang, problem)})
+				problems = append(problems, locales.Problem{Language: lang, Key: key, Message: fmt.Sprintf("%s, %s: %s", input.Quote(key), lang, problem)})
 				continue
 			}
-			texts[lang] = append(texts[lang], Message{Key: key, Text: text})
+			texts[lang] = append(texts[lang], locales.Message{Language: lang, Key: key, Text: text})
 		}
 	}
 	if len(problems) > 0 {
-		return "", nil, &InputError{Problems: problems}
+		return nil, locales.File{}, &locales.InputError{Problems: problems}
 	}
-	return source, texts, nil
+	var msgs []locales.Message
+	for _, lang := range slices.Sorted(maps.Keys(texts)) {
+		msgs = append(msgs, texts[lang]...)
+	}
+	return msgs, locales.File{SourceLanguage: source, Keys: translations.Flat}, nil
 }
 
 // xcText returns the text of a localization, or what keeps it from one.
@@ -179,8 +175,12 @@ func xcText(loc jsonObject) (string, string) {
 	return p.format(false), ""
 }
 
-// EncodeAll writes texts over old, keeping what they do not hold.
-func (XCStrings) EncodeAll(old []byte, source string, texts map[string][]Message) ([]byte, error) {
+// Encode writes msgs, the texts of every language, over f.Old,
+// keeping what they do not hold. A Message without Language is in
+// f.Language, or else in the source language: f.SourceLanguage, or the
+// one f.Old names.
+func (XCStrings) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
+	old, source := f.Old, f.SourceLanguage
 	root := jsonObject{"sourceLanguage": source, "strings": jsonObject{}, "version": "1.0"}
 	if old != nil {
 		var err error
@@ -192,7 +192,12 @@ func (XCStrings) EncodeAll(old []byte, source string, texts map[string][]Message
 		}
 	}
 	if source == "" {
-		return nil, &InputError{Problems: []Problem{{Message: "a new string catalog needs the source language (Catalog.SourceLanguage)"}}}
+		return nil, &locales.InputError{Problems: []locales.Problem{{Message: "a new string catalog needs the source language (Catalog.SourceLanguage)"}}}
+	}
+	texts := map[string][]locales.Message{}
+	for _, m := range msgs {
+		lang := cmp.Or(m.Language, f.Language, source)
+		texts[lang] = append(texts[lang], m)
 	}
 	strs := object(root["strings"])
 	if strs == nil {
@@ -209,7 +214,7 @@ func (XCStrings) EncodeAll(old []byte, source string, texts map[string][]Message
 		byLang[lang] = m
 		langs = append(langs, lang)
 	}
-	var problems []Problem
+	var problems []locales.Problem
 	sourceTexts, haveSource := byLang[source]
 	for key := range strs {
 		if _, ok := sourceTexts[key]; haveSource && !ok {
@@ -244,7 +249,7 @@ func (XCStrings) EncodeAll(old []byte, source string, texts map[string][]Message
 				plural := jsonObject{}
 				for _, c := range p.cases {
 					if !slices.Contains(pluralCategories, c.sel) {
-						problems = append(problems, Problem{Language: lang, Key: key, Message: fmt.Sprintf("%s, %s: string catalogs have no plural case %s", quote(key), lang, c.sel)})
+						problems = append(problems, locales.Problem{Language: lang, Key: key, Message: fmt.Sprintf("%s, %s: string catalogs have no plural case %s", input.Quote(key), lang, c.sel)})
 					}
 					plural[c.sel] = jsonObject{"stringUnit": jsonObject{"state": state, "value": c.text}}
 				}
@@ -266,7 +271,7 @@ func (XCStrings) EncodeAll(old []byte, source string, texts map[string][]Message
 		}
 	}
 	if len(problems) > 0 {
-		return nil, &InputError{Problems: problems}
+		return nil, &locales.InputError{Problems: problems}
 	}
 	var b bytes.Buffer
 	writeXcodeJSON(&b, root, 0)
@@ -284,8 +289,8 @@ func writeXcodeJSON(b *bytes.Buffer, v any, depth int) {
 			b.WriteString("\n")
 		}
 		for i, k := range keys {
-			indent(b, depth+1)
-			writeString(b, k)
+			b.WriteString(strings.Repeat("  ", depth+1))
+			input.WriteJSONString(b, k)
 			b.WriteString(" : ")
 			writeXcodeJSON(b, v[k], depth+1)
 			if i < len(keys)-1 {
@@ -293,22 +298,22 @@ func writeXcodeJSON(b *bytes.Buffer, v any, depth int) {
 			}
 			b.WriteByte('\n')
 		}
-		indent(b, depth)
+		b.WriteString(strings.Repeat("  ", depth))
 		b.WriteByte('}')
 	case []any:
 		b.WriteString("[\n")
 		for i, e := range v {
-			indent(b, depth+1)
+			b.WriteString(strings.Repeat("  ", depth+1))
 			writeXcodeJSON(b, e, depth+1)
 			if i < len(v)-1 {
 				b.WriteByte(',')
 			}
 			b.WriteByte('\n')
 		}
-		indent(b, depth)
+		b.WriteString(strings.Repeat("  ", depth))
 		b.WriteByte(']')
 	case string:
-		writeString(b, v)
+		input.WriteJSONString(b, v)
 	case json.Number:
 		b.WriteString(v.String())
 	case bool:

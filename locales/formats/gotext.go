@@ -1,11 +1,15 @@
-package locales
+package formats
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"slices"
 	"strconv"
+
+	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/internal/input"
 )
 
 // GoText is the catalog file of golang.org/x/text's gotext tool,
@@ -31,16 +35,8 @@ type GoText struct{}
 // Ext returns ".gotext.json".
 func (GoText) Ext() string { return ".gotext.json" }
 
-// Decode reads a messages.gotext.json file.
-func (g GoText) Decode(data []byte) ([]Message, KeyFormat, error) { return g.DecodeFile(File{}, data) }
-
-// Encode writes msgs as a new messages.gotext.json file.
-func (g GoText) Encode(msgs []Message, keys KeyFormat) ([]byte, error) {
-	return g.EncodeFile(File{}, msgs, keys)
-}
-
 // gotextFile and gotextMessage have the fields, order and tags of
-// golang.org/x/text/message/pipeline's Messages and Message.
+// golang.org/x/text/message/pipeline's Messages and locales.Message.
 type gotextFile struct {
 	Language string          `json:"language"`
 	Messages []gotextMessage `json:"messages"`
@@ -68,7 +64,7 @@ type gotextSelect struct {
 
 func parseGoText(data []byte) (*gotextFile, error) {
 	if ps := jsonNotUTF8(data, gotextKeyOf(data)); ps != nil {
-		return nil, &InputError{Problems: ps}
+		return nil, &locales.InputError{Problems: ps}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -78,29 +74,29 @@ func parseGoText(data []byte) (*gotextFile, error) {
 		if se, ok := err.(*json.SyntaxError); ok {
 			line = bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n")) + 1
 		}
-		return nil, &InputError{Problems: []Problem{{Line: line, Message: "malformed gotext catalog: " + err.Error()}}}
+		return nil, &locales.InputError{Problems: []locales.Problem{{Line: line, Message: "malformed gotext catalog: " + err.Error()}}}
 	}
 	if dec.More() {
-		return nil, &InputError{Problems: []Problem{{Message: "more JSON after the catalog"}}}
+		return nil, &locales.InputError{Problems: []locales.Problem{{Message: "more JSON after the catalog"}}}
 	}
 	return &f, nil
 }
 
 // gotextKeyOf names the message of a path in data ("messages", index,
 // …) by its id, as far as data reads.
-func gotextKeyOf(data []byte) func(path []string) Problem {
+func gotextKeyOf(data []byte) func(path []string) input.Where {
 	var f gotextFile
 	_ = json.Unmarshal(data, &f) // what reads is enough to name the message
-	return func(path []string) Problem {
+	return func(path []string) input.Where {
 		if len(path) < 2 || path[0] != "messages" {
-			return Problem{}
+			return input.Where{}
 		}
 		i, err := strconv.Atoi(path[1])
 		if err != nil || i >= len(f.Messages) {
-			return Problem{}
+			return input.Where{}
 		}
 		id, _ := f.Messages[i].id()
-		return Problem{Key: id}
+		return input.Where{Key: id}
 	}
 }
 
@@ -176,19 +172,19 @@ func caseOrder(sel string) int {
 	return len(sel)
 }
 
-// DecodeFile reads a messages.gotext.json file.
-func (GoText) DecodeFile(_ File, data []byte) ([]Message, KeyFormat, error) {
+// Decode reads a messages.gotext.json file.
+func (GoText) Decode(_ locales.File, data []byte) ([]locales.Message, locales.File, error) {
 	f, err := parseGoText(data)
 	if err != nil {
-		return nil, "", err
+		return nil, locales.File{}, err
 	}
-	var msgs []Message
-	var problems []Problem
+	var msgs []locales.Message
+	var problems []locales.Problem
 	seen := map[string]bool{}
 	for i, m := range f.Messages {
 		id, problem := m.id()
 		if problem == "" && seen[id] {
-			problem = fmt.Sprintf("id %s twice", quote(id))
+			problem = fmt.Sprintf("id %s twice", input.Quote(id))
 		}
 		seen[id] = true
 		text, ok, p2 := gotextText(m.Translation)
@@ -196,17 +192,17 @@ func (GoText) DecodeFile(_ File, data []byte) ([]Message, KeyFormat, error) {
 			problem = p2
 		}
 		if problem != "" {
-			problems = append(problems, Problem{Key: id, Message: fmt.Sprintf("message %d: %s", i+1, problem)})
+			problems = append(problems, locales.Problem{Key: id, Message: fmt.Sprintf("message %d: %s", i+1, problem)})
 			continue
 		}
 		if ok {
-			msgs = append(msgs, Message{Key: id, Text: text})
+			msgs = append(msgs, locales.Message{Key: id, Text: text})
 		}
 	}
 	if len(problems) > 0 {
-		return nil, "", &InputError{Problems: problems}
+		return nil, locales.File{}, &locales.InputError{Problems: problems}
 	}
-	return msgs, FlatKeys, nil
+	return msgs, locales.File{Keys: translations.Flat}, nil
 }
 
 // gotextTranslation returns the JSON of a text.
@@ -225,8 +221,8 @@ func gotextTranslation(text string) json.RawMessage {
 	return raw
 }
 
-// EncodeFile writes msgs over f.Old, keeping every other field.
-func (GoText) EncodeFile(f File, msgs []Message, _ KeyFormat) ([]byte, error) {
+// Encode writes msgs over f.Old, keeping every other field.
+func (GoText) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	doc := &gotextFile{Language: f.Language, Messages: []gotextMessage{}}
 	if f.Old != nil {
 		var err error

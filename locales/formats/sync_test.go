@@ -1,7 +1,11 @@
-package locales_test
+package formats_test
 
 import (
 	"context"
+	partner "github.com/locsvc/partner-go"
+	"github.com/locsvc/partner-go/partnertest"
+	"github.com/locsvc/partner-go/translations"
+	"golang.org/x/oauth2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/formats"
 )
 
 // syncTexts are texts every format can hold, a plural among them.
@@ -26,7 +31,7 @@ var syncTexts = map[string][]locales.Message{
 	},
 }
 
-func entries(cat *locales.Catalog) []locales.Entry { return slices.Collect(cat.All()) }
+func entries(cat *locales.Catalog) []locales.Message { return slices.Collect(cat.All()) }
 
 // pushPull pushes the tree under dir in format through the same plan and
 // apply as JSON trees, pulls the project back into a new tree in the
@@ -36,13 +41,13 @@ func pushPull(t *testing.T, format locales.Format, dir string) {
 	t.Helper()
 	ctx := context.Background()
 	f := newFake(t)
-	layout := locales.Layout{Files: locales.SingleFile, Format: format}
+	layout := locales.Layout{Files: translations.SingleFile, Format: format}
 	cat, err := locales.Load(dir, layout)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cat.Len() != 5 {
-		t.Fatalf("loaded %d texts: %v", cat.Len(), entries(cat))
+	if n := len(entries(cat)); n != 5 {
+		t.Fatalf("loaded %d texts: %v", n, entries(cat))
 	}
 	plan, err := locales.NewPlan(ctx, f.c, f.project, cat, locales.PlanOptions{})
 	if err != nil {
@@ -78,11 +83,11 @@ func pushPull(t *testing.T, format locales.Format, dir string) {
 // Each file format pushes and pulls through plan and apply against the
 // fake service.
 func TestFormatPushPull(t *testing.T) {
-	for _, format := range []locales.FileFormat{locales.ARB{}, locales.Android{}, locales.AppleStrings{}, locales.PO{}, locales.GoText{}, locales.XLIFF{}, locales.XLIFF{Version: "2.0", Extension: ".xliff"}} {
+	for _, format := range []locales.Format{formats.ARB{}, formats.Android{}, formats.AppleStrings{}, formats.PO{}, formats.GoText{}, formats.XLIFF{}, formats.XLIFF{Version: "2.0", Extension: ".xliff"}} {
 		t.Run(format.Ext(), func(t *testing.T) {
 			dir := t.TempDir()
 			for lang, msgs := range syncTexts {
-				data, err := format.EncodeFile(locales.File{Language: lang, SourceLanguage: "en", Source: syncTexts["en"]}, msgs, "")
+				data, err := format.Encode(locales.File{Language: lang, SourceLanguage: "en", Source: syncTexts["en"]}, msgs)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -99,26 +104,92 @@ func TestFormatPushPull(t *testing.T) {
 // same way.
 func TestXCStringsPushPull(t *testing.T) {
 	dir := t.TempDir()
-	data, err := locales.XCStrings{}.EncodeAll(nil, "en", syncTexts)
+	data, err := encodeAll(nil, "en", syncTexts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "Localizable.xcstrings"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	pushPull(t, locales.XCStrings{}, dir)
+	pushPull(t, formats.XCStrings{}, dir)
 }
 
 // A tree of two formats is refused when the format is detected.
 func TestDetectFormatRefusesMixedTrees(t *testing.T) {
 	dir := tree(t, map[string]string{"en.po": "", "de.arb": "{}", "fr/messages.po": ""})
-	_, err := locales.DetectFormat(dir, locales.Formats())
+	_, err := formats.DetectFormat(dir, formats.All())
 	if err == nil || !strings.Contains(err.Error(), "mixes locale formats (de.arb, en.po)") {
 		t.Fatalf("error %v; want the two formats named", err)
 	}
 	dir = tree(t, map[string]string{"de/messages.gotext.json": "{}", "en/messages.gotext.json": "{}"})
-	got, err := locales.DetectFormat(dir, locales.Formats())
-	if err != nil || got != (locales.GoText{}) {
+	got, err := formats.DetectFormat(dir, formats.All())
+	if err != nil || got != (formats.GoText{}) {
 		t.Fatalf("got %v, %v; want GoText (the longest extension)", got, err)
 	}
+}
+
+// fake is a partnertest server with a project and a client of a grant
+// that can use it (as in package locales' tests).
+type fake struct {
+	srv     *partnertest.Server
+	c       *partner.Client
+	project string // "org/web"
+	id      string // the project's id
+}
+
+// newFake starts a fake service with project "web" (source en, targets
+// de, fr and pt-BR) and a client for it. opts go to partnertest.
+func newFake(t testing.TB, opts ...partnertest.Option) *fake {
+	t.Helper()
+	srv := partnertest.NewServer(opts...)
+	t.Cleanup(srv.Close)
+	g := srv.NewGrant()
+	p := srv.AddProject(g.Organizations[0].ID, partnertest.Project{Name: "Web", Slug: "web", SourceLanguage: "en",
+		TargetLanguages: []partnertest.Language{{Code: "de"}, {Code: "fr"}, {Code: "pt-br"}}})
+	c, err := partner.NewClient(partner.Config{
+		BaseURL: srv.URL, AuthURL: srv.AuthURL, MCPURL: srv.MCPURL,
+		ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
+		GrantID: g.ID, Token: &oauth2.Token{RefreshToken: g.RefreshToken},
+		HTTPClient: srv.Client(), Pacing: partner.Pacing{Off: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return &fake{srv: srv, c: c, project: g.Organizations[0].Slug + "/web", id: p.ID}
+}
+
+// readTree returns the files under dir, path -> content.
+func readTree(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// tree writes files (path -> content) under a new directory.
+func tree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }

@@ -1,16 +1,20 @@
-package locales
+package formats
 
 import (
 	"bytes"
 	"cmp"
 	"encoding/xml"
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/internal/input"
 )
 
-// XLIFF is the XML Localisation Interchange File Format, versions 1.2
+// XLIFF is the XML Localisation Interchange locales.File Format, versions 1.2
 // (<trans-unit>) and 2.0 (<unit> with one <segment>): a file per target
 // language holding each unit's source text and its translation. Both
 // versions are read; an existing file keeps its version, a new one is
@@ -40,14 +44,6 @@ type XLIFF struct {
 // Ext returns x.Extension, or ".xlf".
 func (x XLIFF) Ext() string { return cmp.Or(x.Extension, ".xlf") }
 
-// Decode reads an XLIFF file's texts.
-func (x XLIFF) Decode(data []byte) ([]Message, KeyFormat, error) { return x.DecodeFile(File{}, data) }
-
-// Encode writes msgs as a new source-language XLIFF file.
-func (x XLIFF) Encode(msgs []Message, keys KeyFormat) ([]byte, error) {
-	return x.EncodeFile(File{}, msgs, keys)
-}
-
 type xliffSpan struct{ start, end int } // content between tags; start < 0 when absent
 
 type xliffUnit struct {
@@ -66,14 +62,14 @@ type xliffDoc struct {
 	units    []xliffUnit
 	insert   int    // where new units go
 	indent   string // of a unit
-	problems []Problem
+	problems []locales.Problem
 }
 
 func parseXLIFF(data []byte) (*xliffDoc, error) {
 	// encoding/xml refuses bytes that are not UTF-8 in names and texts
 	// but not in comments; the file is refused whole, with its lines.
 	if ps := notUTF8(data, nil); ps != nil {
-		return nil, &InputError{Problems: ps}
+		return nil, &locales.InputError{Problems: ps}
 	}
 	s := newRawScanner(data)
 	doc := &xliffDoc{insert: -1}
@@ -93,7 +89,7 @@ func parseXLIFF(data []byte) (*xliffDoc, error) {
 			name := t.Name.Local
 			if len(stack) == 0 {
 				if name != "xliff" {
-					return nil, &InputError{Problems: []Problem{problemf(s.line(), "", "the root element is <%s>; want <xliff>", name)}}
+					return nil, &locales.InputError{Problems: []locales.Problem{problemf(s.line(), "", "the root element is <%s>; want <xliff>", name)}}
 				}
 				v, _ := attr(t, "version")
 				switch {
@@ -105,7 +101,7 @@ func parseXLIFF(data []byte) (*xliffDoc, error) {
 						doc.target = true
 					}
 				default:
-					return nil, &InputError{Problems: []Problem{problemf(s.line(), "", "XLIFF version %q; want 1.2 or 2.0", v)}}
+					return nil, &locales.InputError{Problems: []locales.Problem{problemf(s.line(), "", "XLIFF version %q; want 1.2 or 2.0", v)}}
 				}
 			}
 			if name == "file" && doc.version == "1.2" {
@@ -125,7 +121,7 @@ func parseXLIFF(data []byte) (*xliffDoc, error) {
 			if name == "segment" && unit != nil {
 				segments++
 				if segments == 2 {
-					doc.problems = append(doc.problems, problemf(s.line(), unit.id, "unit %s has several segments; one text per key cannot hold them", quote(unit.id)))
+					doc.problems = append(doc.problems, problemf(s.line(), unit.id, "unit %s has several segments; one text per key cannot hold them", input.Quote(unit.id)))
 				}
 			}
 			if (name == "source" || name == "target") && unit != nil && len(stack) > 0 && (stack[len(stack)-1] == "trans-unit" || stack[len(stack)-1] == "segment") {
@@ -156,7 +152,7 @@ func parseXLIFF(data []byte) (*xliffDoc, error) {
 			if unit != nil && ((name == "trans-unit" && doc.version == "1.2") || (name == "unit" && doc.version == "2.0")) {
 				unit.outer.end = lineEnd(data, int(s.dec.InputOffset()))
 				if unit.source.start < 0 {
-					doc.problems = append(doc.problems, problemf(unit.line, unit.id, "unit %s has no <source>", quote(unit.id)))
+					doc.problems = append(doc.problems, problemf(unit.line, unit.id, "unit %s has no <source>", input.Quote(unit.id)))
 				}
 				doc.indent = string(data[unit.outer.start:lineStartTrim(data, unit.outer.start)])
 				doc.units = append(doc.units, *unit)
@@ -171,20 +167,20 @@ func parseXLIFF(data []byte) (*xliffDoc, error) {
 		}
 	}
 	if doc.version == "" {
-		return nil, &InputError{Problems: []Problem{{Line: 1, Message: "no <xliff> element"}}}
+		return nil, &locales.InputError{Problems: []locales.Problem{{Line: 1, Message: "no <xliff> element"}}}
 	}
 	if doc.insert < 0 {
-		return nil, &InputError{Problems: []Problem{{Line: 1, Message: "no <file> to hold units"}}}
+		return nil, &locales.InputError{Problems: []locales.Problem{{Line: 1, Message: "no <file> to hold units"}}}
 	}
 	seen := map[string]int{}
 	for _, u := range doc.units {
 		if first, dup := seen[u.id]; dup && u.id != "" {
-			doc.problems = append(doc.problems, problemf(u.line, u.id, "unit id %s twice (also on line %d)", quote(u.id), first))
+			doc.problems = append(doc.problems, problemf(u.line, u.id, "unit id %s twice (also on line %d)", input.Quote(u.id), first))
 		}
 		seen[u.id] = u.line
 	}
 	if len(doc.problems) > 0 {
-		return nil, &InputError{Problems: doc.problems}
+		return nil, &locales.InputError{Problems: doc.problems}
 	}
 	return doc, nil
 }
@@ -234,26 +230,26 @@ func (u xliffUnit) text(data []byte, target bool) (string, bool) {
 	return string(data[sp.start:sp.end]), true
 }
 
-// DecodeFile reads an XLIFF file's texts: its targets when it names a
+// Decode reads an XLIFF file's texts: its targets when it names a
 // target language, its sources otherwise.
-func (XLIFF) DecodeFile(_ File, data []byte) ([]Message, KeyFormat, error) {
+func (XLIFF) Decode(_ locales.File, data []byte) ([]locales.Message, locales.File, error) {
 	doc, err := parseXLIFF(data)
 	if err != nil {
-		return nil, "", err
+		return nil, locales.File{}, err
 	}
-	var msgs []Message
+	var msgs []locales.Message
 	for _, u := range doc.units {
 		if t, ok := u.text(data, doc.target); ok {
-			msgs = append(msgs, Message{Key: u.id, Text: t, Line: u.line})
+			msgs = append(msgs, locales.Message{Key: u.id, Text: t, Line: u.line})
 		}
 	}
-	return msgs, FlatKeys, nil
+	return msgs, locales.File{Keys: translations.Flat}, nil
 }
 
 // skeleton returns an empty file of language f.Language.
-func (x XLIFF) skeleton(f File) []byte {
+func (x XLIFF) skeleton(f locales.File) []byte {
 	src := cmp.Or(f.SourceLanguage, f.Language)
-	target := f.Language != "" && LanguageKey(f.Language) != LanguageKey(src)
+	target := f.Language != "" && input.LanguageKey(f.Language) != input.LanguageKey(src)
 	if cmp.Or(x.Version, "1.2") == "2.0" {
 		trg := ""
 		if target {
@@ -273,9 +269,9 @@ type splice struct {
 	text       string
 }
 
-// EncodeFile writes msgs over f.Old (a new file when nil), changing
+// Encode writes msgs over f.Old (a new file when nil), changing
 // only the texts that differ.
-func (x XLIFF) EncodeFile(f File, msgs []Message, _ KeyFormat) ([]byte, error) {
+func (x XLIFF) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	data := f.Old
 	if data == nil {
 		data = x.skeleton(f)
@@ -292,7 +288,7 @@ func (x XLIFF) EncodeFile(f File, msgs []Message, _ KeyFormat) ([]byte, error) {
 	for _, m := range f.Source {
 		sources[m.Key] = m.Text
 	}
-	var problems []Problem
+	var problems []locales.Problem
 	for _, m := range msgs {
 		if msg := checkXMLContent(m.Text); msg != "" {
 			problems = append(problems, problemf(0, m.Key, "%s", msg))
@@ -339,7 +335,7 @@ func (x XLIFF) EncodeFile(f File, msgs []Message, _ KeyFormat) ([]byte, error) {
 		if doc.target {
 			s, ok := sources[m.Key]
 			if !ok {
-				problems = append(problems, problemf(0, m.Key, "no source text for new unit %s: the catalog needs its source language (Catalog.SourceLanguage) with this key", quote(m.Key)))
+				problems = append(problems, problemf(0, m.Key, "no source text for new unit %s: the catalog needs its source language (Catalog.SourceLanguage) with this key", input.Quote(m.Key)))
 				continue
 			}
 			src = s
@@ -360,7 +356,7 @@ func (x XLIFF) EncodeFile(f File, msgs []Message, _ KeyFormat) ([]byte, error) {
 		fmt.Fprintf(&add, "%s</trans-unit>\n", doc.indent)
 	}
 	if len(problems) > 0 {
-		return nil, &InputError{Problems: problems}
+		return nil, &locales.InputError{Problems: problems}
 	}
 	if add.Len() > 0 {
 		edits = append(edits, splice{doc.insert, doc.insert, add.String()})

@@ -1,9 +1,10 @@
-package locales_test
+package formats_test
 
 import (
 	"fmt"
 
 	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/formats"
 )
 
 // A gettext PO file's plural entry reads as one ICU plural text, the form
@@ -23,7 +24,7 @@ msgid_plural "%d files"
 msgstr[0] "%d Datei"
 msgstr[1] "%d Dateien"
 `)
-	msgs, _, err := locales.PO{}.Decode(po)
+	msgs, _, err := formats.PO{}.Decode(locales.File{}, po)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -40,7 +41,7 @@ msgstr[1] "%d Dateien"
 // formats is refused by DetectFormat.
 func ExampleFormatByExt() {
 	for _, name := range []string{"de.arb", "strings.xml", "de.po", "Localizable.xcstrings", "de.txt"} {
-		f, ok := locales.FormatByExt(name, locales.Formats())
+		f, ok := formats.FormatByExt(name, formats.All())
 		if !ok {
 			fmt.Printf("%s: no format\n", name)
 			continue
@@ -48,9 +49,9 @@ func ExampleFormatByExt() {
 		fmt.Printf("%s: %T\n", name, f)
 	}
 	// Output:
-	// de.arb: locales.ARB
-	// strings.xml: locales.Android
-	// de.po: locales.PO
-	// Localizable.xcstrings: locales.XCStrings
+	// de.arb: formats.ARB
+	// strings.xml: formats.Android
+	// de.po: formats.PO
+	// Localizable.xcstrings: formats.XCStrings
 	// de.txt: no format
 }

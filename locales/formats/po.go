@@ -1,9 +1,13 @@
-package locales
+package formats
 
 import (
 	"fmt"
+	"github.com/locsvc/partner-go/translations"
 	"strconv"
 	"strings"
+
+	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/internal/input"
 )
 
 // PO is GNU gettext's PO files (<lang>.po). The Go packages for PO files
@@ -32,14 +36,6 @@ type PO struct{}
 
 // Ext returns ".po".
 func (PO) Ext() string { return ".po" }
-
-// Decode reads a PO file.
-func (f PO) Decode(data []byte) ([]Message, KeyFormat, error) { return f.DecodeFile(File{}, data) }
-
-// Encode writes msgs as a new PO file.
-func (f PO) Encode(msgs []Message, keys KeyFormat) ([]byte, error) {
-	return f.EncodeFile(File{}, msgs, keys)
-}
 
 // poContext joins msgctxt and msgid in a key.
 const poContext = "\x04"
@@ -161,7 +157,7 @@ func (d *poDoc) headerField(name string) string {
 func parsePO(data []byte) (*poDoc, error) {
 	s := string(data)
 	doc := &poDoc{}
-	var problems []Problem
+	var problems []locales.Problem
 	lines := strings.SplitAfter(s, "\n")
 	off := 0
 	var cur *poEntry
@@ -201,11 +197,11 @@ func parsePO(data []byte) (*poDoc, error) {
 		}
 		if strings.HasPrefix(trim, `"`) {
 			if field == nil {
-				return nil, &InputError{Problems: []Problem{problemf(n+1, "", "a string without msgid, msgstr or msgctxt before it")}}
+				return nil, &locales.InputError{Problems: []locales.Problem{problemf(n+1, "", "a string without msgid, msgstr or msgctxt before it")}}
 			}
 			v, err := unquotePO(trim)
 			if err != nil {
-				return nil, &InputError{Problems: []Problem{problemf(n+1, "", "%v", err)}}
+				return nil, &locales.InputError{Problems: []locales.Problem{problemf(n+1, "", "%v", err)}}
 			}
 			*field += v
 			if strings.HasPrefix(section, "msgstr") {
@@ -216,7 +212,7 @@ func parsePO(data []byte) (*poDoc, error) {
 		kw, rest, _ := strings.Cut(trim, " ")
 		v, err := unquotePO(strings.TrimSpace(rest))
 		if err != nil {
-			return nil, &InputError{Problems: []Problem{problemf(n+1, "", "%s: %v", kw, err)}}
+			return nil, &locales.InputError{Problems: []locales.Problem{problemf(n+1, "", "%s: %v", kw, err)}}
 		}
 		if kw == "msgctxt" && section != "" || kw == "msgid" && section != "" && section != "msgctxt" {
 			flush(start)
@@ -231,24 +227,24 @@ func parsePO(data []byte) (*poDoc, error) {
 			field = &cur.id
 		case kw == "msgid_plural":
 			if section != "msgid" {
-				return nil, &InputError{Problems: []Problem{problemf(n+1, "", "msgid_plural without a msgid just before it")}}
+				return nil, &locales.InputError{Problems: []locales.Problem{problemf(n+1, "", "msgid_plural without a msgid just before it")}}
 			}
 			cur.plural, cur.idPlural = true, v
 			field = &cur.idPlural
 		case kw == "msgstr" || strings.HasPrefix(kw, "msgstr["):
 			if !cur.hasID {
-				return nil, &InputError{Problems: []Problem{problemf(n+1, "", "%s without a msgid before it", kw)}}
+				return nil, &locales.InputError{Problems: []locales.Problem{problemf(n+1, "", "%s without a msgid before it", kw)}}
 			}
 			indexed := kw != "msgstr"
 			if len(cur.strs) > 0 && (!indexed || !cur.indexed) {
-				return nil, &InputError{Problems: []Problem{problemf(n+1, "", "%s after msgstr: one msgstr, or msgstr[0], msgstr[1]…", kw)}}
+				return nil, &locales.InputError{Problems: []locales.Problem{problemf(n+1, "", "%s after msgstr: one msgstr, or msgstr[0], msgstr[1]…", kw)}}
 			}
 			cur.indexed = indexed
 			i := 0
 			if indexed {
 				i, err = strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(kw, "msgstr["), "]"))
 				if err != nil || i != len(cur.strs) || !strings.HasSuffix(kw, "]") {
-					return nil, &InputError{Problems: []Problem{problemf(n+1, "", "%s out of order", kw)}}
+					return nil, &locales.InputError{Problems: []locales.Problem{problemf(n+1, "", "%s out of order", kw)}}
 				}
 			}
 			if cur.strStart < 0 {
@@ -258,7 +254,7 @@ func parsePO(data []byte) (*poDoc, error) {
 			field = &cur.strs[len(cur.strs)-1]
 			cur.strEnd = off
 		default:
-			return nil, &InputError{Problems: []Problem{problemf(n+1, "", "unknown keyword %s", quote(kw))}}
+			return nil, &locales.InputError{Problems: []locales.Problem{problemf(n+1, "", "unknown keyword %s", input.Quote(kw))}}
 		}
 		section = kw
 	}
@@ -270,11 +266,11 @@ func parsePO(data []byte) (*poDoc, error) {
 			continue
 		}
 		if e.strStart < 0 {
-			problems = append(problems, problemf(e.line, e.key(), "entry %s has no msgstr", quote(e.key())))
+			problems = append(problems, problemf(e.line, e.key(), "entry %s has no msgstr", input.Quote(e.key())))
 			continue
 		}
 		if e.plural != e.indexed {
-			problems = append(problems, problemf(e.line, e.key(), "entry %s: msgid_plural goes with msgstr[n] and msgstr without", quote(e.key())))
+			problems = append(problems, problemf(e.line, e.key(), "entry %s: msgid_plural goes with msgstr[n] and msgstr without", input.Quote(e.key())))
 			continue
 		}
 		if e.id == "" && !e.hasCtxt {
@@ -286,15 +282,15 @@ func parsePO(data []byte) (*poDoc, error) {
 			continue
 		}
 		if first, dup := seen[e.key()]; dup {
-			problems = append(problems, problemf(e.line, e.key(), "entry %s twice (also on line %d)", quote(e.key()), first))
+			problems = append(problems, problemf(e.line, e.key(), "entry %s twice (also on line %d)", input.Quote(e.key()), first))
 		}
 		seen[e.key()] = e.line
 	}
 	if len(problems) > 0 {
-		return nil, &InputError{Problems: problems}
+		return nil, &locales.InputError{Problems: problems}
 	}
 	if ps := doc.notUTF8(data); ps != nil {
-		return nil, &InputError{Problems: ps}
+		return nil, &locales.InputError{Problems: ps}
 	}
 	return doc, nil
 }
@@ -434,7 +430,7 @@ func (d *poDoc) text(e poEntry, cats []string) (string, bool, string) {
 		return "", false, ""
 	}
 	if cats == nil {
-		return "", false, fmt.Sprintf("plural forms %s are not known: their cases cannot be named", quote(d.headerField("Plural-Forms")))
+		return "", false, fmt.Sprintf("plural forms %s are not known: their cases cannot be named", input.Quote(d.headerField("Plural-Forms")))
 	}
 	if len(cats) != len(e.strs) {
 		return "", false, fmt.Sprintf("%d msgstr[n] for %d plural forms", len(e.strs), len(cats))
@@ -446,15 +442,15 @@ func (d *poDoc) text(e poEntry, cats []string) (string, bool, string) {
 	return p.format(false), true, ""
 }
 
-// DecodeFile reads a PO file.
-func (PO) DecodeFile(_ File, data []byte) ([]Message, KeyFormat, error) {
+// Decode reads a PO file.
+func (PO) Decode(_ locales.File, data []byte) ([]locales.Message, locales.File, error) {
 	doc, err := parsePO(data)
 	if err != nil {
-		return nil, "", err
+		return nil, locales.File{}, err
 	}
 	cats := poCategories(doc.headerField("Plural-Forms"))
-	var msgs []Message
-	var problems []Problem
+	var msgs []locales.Message
+	var problems []locales.Problem
 	for _, e := range doc.entries {
 		if e.line < 0 || doc.header != nil && e.start == doc.header.start {
 			continue
@@ -465,27 +461,27 @@ func (PO) DecodeFile(_ File, data []byte) ([]Message, KeyFormat, error) {
 			continue
 		}
 		if ok {
-			msgs = append(msgs, Message{Key: e.key(), Text: text, Line: e.line})
+			msgs = append(msgs, locales.Message{Key: e.key(), Text: text, Line: e.line})
 		}
 	}
 	if len(problems) > 0 {
-		return nil, "", &InputError{Problems: problems}
+		return nil, locales.File{}, &locales.InputError{Problems: problems}
 	}
-	return msgs, FlatKeys, nil
+	return msgs, locales.File{Keys: translations.Flat}, nil
 }
 
 // notUTF8 returns a problem for each line of data that is not UTF-8,
 // naming its entry.
-func (d *poDoc) notUTF8(data []byte) []Problem {
+func (d *poDoc) notUTF8(data []byte) []locales.Problem {
 	entries := d.entries
-	ps := notUTF8(data, func(off int) Problem {
+	ps := notUTF8(data, func(off int) input.Where {
 		for len(entries) > 0 && entries[0].end <= off {
 			entries = entries[1:]
 		}
 		if len(entries) == 0 || entries[0].start > off || entries[0].line < 0 {
-			return Problem{}
+			return input.Where{}
 		}
-		return Problem{Key: entries[0].key()}
+		return input.Where{Key: entries[0].key()}
 	})
 	if cs := d.charset(); len(ps) > 0 && cs != "" && !strings.EqualFold(cs, "UTF-8") {
 		ps[0].Message += fmt.Sprintf(" (the header says charset=%s: msgconv --to-code=UTF-8 converts it)", cs)
@@ -506,9 +502,9 @@ func poHeader(lang string) []byte {
 	b.WriteString(`"Content-Type: text/plain; charset=UTF-8\n"` + "\n")
 	if lang != "" {
 		fmt.Fprintf(&b, "\"Language: %s\\n\"\n", lang)
-		forms := poLanguageForms(LanguageKey(lang))
+		forms := poLanguageForms(input.LanguageKey(lang))
 		if forms == "" {
-			forms = poLanguageForms(strings.SplitN(LanguageKey(lang), "-", 2)[0])
+			forms = poLanguageForms(strings.SplitN(input.LanguageKey(lang), "-", 2)[0])
 		}
 		if forms != "" {
 			fmt.Fprintf(&b, "\"Plural-Forms: %s\\n\"\n", forms)
@@ -525,18 +521,18 @@ func poMsgstr(b *strings.Builder, key, text string, plural bool, cats []string) 
 	}
 	p, ok := countPlural(text)
 	if !ok {
-		return fmt.Sprintf("the text of plural entry %s is no ICU plural of count", quote(key))
+		return fmt.Sprintf("the text of plural entry %s is no ICU plural of count", input.Quote(key))
 	}
 	if cats == nil {
 		return "the file's plural forms are not known: set a Plural-Forms header gettext knows"
 	}
 	if len(p.cases) != len(cats) {
-		return fmt.Sprintf("the plural of %s has cases %s; the file's plural forms are %s", quote(key), selectors(p), strings.Join(cats, ", "))
+		return fmt.Sprintf("the plural of %s has cases %s; the file's plural forms are %s", input.Quote(key), selectors(p), strings.Join(cats, ", "))
 	}
 	for i, c := range cats {
 		t, ok := p.text(c)
 		if !ok {
-			return fmt.Sprintf("the plural of %s has cases %s; the file's plural forms are %s", quote(key), selectors(p), strings.Join(cats, ", "))
+			return fmt.Sprintf("the plural of %s has cases %s; the file's plural forms are %s", input.Quote(key), selectors(p), strings.Join(cats, ", "))
 		}
 		quotePO(b, "msgstr["+strconv.Itoa(i)+"]", t)
 	}
@@ -551,9 +547,9 @@ func selectors(p pluralText) string {
 	return strings.Join(s, ", ")
 }
 
-// EncodeFile writes msgs over f.Old, changing only the msgstr lines of
+// Encode writes msgs over f.Old, changing only the msgstr lines of
 // changed entries.
-func (PO) EncodeFile(f File, msgs []Message, _ KeyFormat) ([]byte, error) {
+func (PO) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	data := f.Old
 	if data == nil {
 		data = poHeader(f.Language)
@@ -571,7 +567,7 @@ func (PO) EncodeFile(f File, msgs []Message, _ KeyFormat) ([]byte, error) {
 	for _, m := range f.Source {
 		sources[m.Key] = m.Text
 	}
-	var problems []Problem
+	var problems []locales.Problem
 	var edits []splice
 	have := map[string]bool{}
 	for _, e := range doc.entries {
@@ -635,7 +631,7 @@ func (PO) EncodeFile(f File, msgs []Message, _ KeyFormat) ([]byte, error) {
 		add.WriteString(b.String())
 	}
 	if len(problems) > 0 {
-		return nil, &InputError{Problems: problems}
+		return nil, &locales.InputError{Problems: problems}
 	}
 	if add.Len() > 0 {
 		end := len(data)

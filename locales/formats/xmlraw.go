@@ -1,4 +1,4 @@
-package locales
+package formats
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/locsvc/partner-go/locales"
 )
 
 // The XML formats (Android strings.xml, XLIFF) keep an element's text as
@@ -55,7 +57,7 @@ func (s *rawScanner) syntax(err error) error {
 	if err == io.ErrUnexpectedEOF {
 		msg = "the file ends early"
 	}
-	return &InputError{Problems: []Problem{{Line: line, Message: "malformed XML: " + msg}}}
+	return &locales.InputError{Problems: []locales.Problem{{Line: line, Message: "malformed XML: " + msg}}}
 }
 
 // inner reads up to the end tag of the element whose start tag was just
@@ -136,6 +138,6 @@ func xmlEscape(s string) string {
 	return b.String()
 }
 
-func problemf(line int, key, format string, args ...any) Problem {
-	return Problem{Line: line, Key: key, Message: fmt.Sprintf(format, args...)}
+func problemf(line int, key, format string, args ...any) locales.Problem {
+	return locales.Problem{Line: line, Key: key, Message: fmt.Sprintf(format, args...)}
 }
