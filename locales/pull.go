@@ -10,6 +10,7 @@ import (
 	"time"
 
 	partner "github.com/locsvc/partner-go"
+	"github.com/locsvc/partner-go/hooks"
 	"github.com/locsvc/partner-go/keys"
 )
 
@@ -31,6 +32,8 @@ type PullOptions struct {
 	// OnProgress, if set, is called as keys are listed (StepList) or
 	// files fetched (StepFetch), from the calling goroutine.
 	OnProgress func(Progress)
+	// Hooks' Sync is told of the texts pulled; nil is off.
+	Hooks *hooks.Hooks
 }
 
 // maxCDNFile is the most a CDN file may hold.
@@ -44,7 +47,10 @@ const maxCDNFile = 64 << 20
 // are all published, so a tree pulled either way is the same, byte for
 // byte.
 func Pull(ctx context.Context, c *partner.Client, project string, opt PullOptions) (*Catalog, error) {
-	return pull(ctx, client{c}, project, opt)
+	start := time.Now()
+	cat, err := pull(ctx, client{c}, project, opt)
+	tell(ctx, opt.Hooks, hooks.Pulled, project, start, err, func() map[string]int { return map[string]int{"text": cat.Len()} })
+	return cat, err
 }
 
 func pull(ctx context.Context, r remote, project string, opt PullOptions) (*Catalog, error) {
