@@ -166,7 +166,8 @@ func callName(c hooks.Call) string {
 
 // callAttrs are the attributes a call's span and metrics share.
 func callAttrs(c hooks.Call) []attribute.KeyValue {
-	a := []attribute.KeyValue{KeyCallKind.String(string(c.Kind)), keyServer.String(c.Server)}
+	a := make([]attribute.KeyValue, 0, 10) // the most callStart and callEnd add
+	a = append(a, KeyCallKind.String(string(c.Kind)), keyServer.String(c.Server))
 	if c.Kind == hooks.Tool {
 		return append(a, keyRPCSystem.String("jsonrpc"), keyRPCService.String(c.Service), keyRPCMethod.String(c.Method),
 			keyMCPMethod.String("tools/call"), keyToolName.String(c.Method))
@@ -197,19 +198,22 @@ func (r *recorder) callEnd(ctx context.Context, c hooks.Call) {
 	r.callDuration.Record(ctx, c.Duration.Seconds(), set)
 
 	span := trace.SpanFromContext(ctx)
-	span.SetAttributes(KeyOutcome.String(c.Outcome), KeyAttempts.Int(c.Attempts))
-	if c.Status != 0 {
-		span.SetAttributes(keyStatus.Int(c.Status))
-	}
-	if c.Outcome != hooks.OK {
-		span.SetAttributes(keyErrorType.String(c.Outcome))
-		span.SetStatus(codes.Error, c.Outcome) // the class only: an error's text may quote the service
+	if span.IsRecording() {
+		span.SetAttributes(KeyOutcome.String(c.Outcome), KeyAttempts.Int(c.Attempts))
+		if c.Status != 0 {
+			span.SetAttributes(keyStatus.Int(c.Status))
+		}
+		if c.Outcome != hooks.OK {
+			span.SetAttributes(keyErrorType.String(c.Outcome))
+			span.SetStatus(codes.Error, c.Outcome) // the class only: an error's text may quote the service
+		}
 	}
 	span.End()
 }
 
 func (r *recorder) attemptEnd(ctx context.Context, a hooks.Attempt) {
-	attrs := []attribute.KeyValue{keyMethod.String(a.HTTPMethod), keyServer.String(a.Server)}
+	attrs := make([]attribute.KeyValue, 0, 8)
+	attrs = append(attrs, keyMethod.String(a.HTTPMethod), keyServer.String(a.Server))
 	if a.Status != 0 {
 		attrs = append(attrs, keyStatus.Int(a.Status))
 	}
@@ -228,6 +232,9 @@ func (r *recorder) attemptEnd(ctx context.Context, a hooks.Attempt) {
 		r.rateLimited.Add(ctx, 1, metric.WithAttributes(keyServer.String(a.Server)))
 	}
 
+	if !trace.SpanFromContext(ctx).IsRecording() {
+		return // the call is not traced (or not sampled): nor are its attempts
+	}
 	end := time.Now()
 	attrs = append(attrs, keyPath.String(a.Path), KeyRetry.Bool(a.Retry))
 	if a.Number > 1 {
