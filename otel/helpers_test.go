@@ -182,7 +182,7 @@ func (r *rig) scan(t *testing.T) (found []string) {
 	var b strings.Builder
 	dump := func(attrs ...attribute.KeyValue) {
 		for _, kv := range attrs {
-			fmt.Fprintf(&b, "%s=%s\n", kv.Key, kv.Value.Emit())
+			fmt.Fprintf(&b, "%s=%s\n", kv.Key, kv.Value.String())
 		}
 	}
 	for _, s := range r.spans.GetSpans() {
