@@ -8,6 +8,7 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 
 	partner "github.com/locsvc/partner-go"
 	"github.com/locsvc/partner-go/partnertest"
@@ -118,6 +119,40 @@ func TestRateLimitedAnswersAreCounted(t *testing.T) {
 		}
 		if wait != 2 {
 			t.Errorf("the 429 attempt's partner.retry.wait = %v, want 2 (its Retry-After)", wait)
+		}
+	})
+}
+
+// spanRecorder is a transport that keeps the span each request's context
+// carries, as an otelhttp transport would parent its spans.
+type spanRecorder struct {
+	next    http.RoundTripper
+	parents map[string]trace.SpanID // by path
+}
+
+func (s *spanRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	s.parents[req.URL.Path] = trace.SpanContextFromContext(req.Context()).SpanID()
+	return s.next.RoundTrip(req)
+}
+
+// TestTransportSpansNestUnderTheCall: the request a transport sees
+// carries the SDK call's span, so an instrumented transport's spans nest
+// under it.
+func TestTransportSpansNestUnderTheCall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := newRig(t)
+		rec := &spanRecorder{next: r.srv.Client().Transport, parents: map[string]trace.SpanID{}}
+		c := r.client(t, func(cfg *partner.Config) { cfg.HTTPClient = &http.Client{Transport: rec} })
+		if _, err := c.Projects.Get(t.Context(), r.project.ID); err != nil {
+			t.Fatal(err)
+		}
+		call := r.span(t, "Projects.Get")
+		if got := rec.parents["/api/oauth-client/v1/projects/"+r.project.ID]; got != call.SpanContext.SpanID() {
+			t.Errorf("the GET's context carries span %v, want the call's %v", got, call.SpanContext.SpanID())
+		}
+		mint := r.span(t, "Installations.Mint")
+		if got := rec.parents["/api/oauth-client/installations/"+r.g.ID+"/tokens"]; got != mint.SpanContext.SpanID() {
+			t.Errorf("the mint's request carries span %v, want the mint's %v", got, mint.SpanContext.SpanID())
 		}
 	})
 }
