@@ -93,7 +93,10 @@ type Call struct {
 	Server           string // the host the call goes to
 	Project          string // the project the call is about, when it names one
 
-	Attempts int           // HTTP attempts sent, replays included
+	// Attempts counts the HTTP attempts sent, replays included; 0 for a
+	// tool call, whose POSTs the go-sdk sends (each is still told to
+	// AttemptStart and AttemptEnd, on the tool call's context).
+	Attempts int
 	Status   int           // the final answer's status, 0 without one
 	Outcome  string        // one of the outcome classes
 	Duration time.Duration // from CallStart to CallEnd
