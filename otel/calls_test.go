@@ -93,6 +93,15 @@ func TestToolCallNamesTheTool(t *testing.T) {
 				t.Errorf("%s = %q, want %q", key, got, want)
 			}
 		}
+		posts := 0
+		for _, s := range r.spans.GetSpans() {
+			if s.Parent.SpanID() == call.SpanContext.SpanID() && s.Name == http.MethodPost {
+				posts++
+			}
+		}
+		if posts == 0 {
+			t.Error("no POST attempt span under the tool call's")
+		}
 		if n := r.sum(t, "partner.calls", attribute.String("rpc.method", "getProject"), attribute.String("partner.outcome", "ok")); n != 1 {
 			t.Errorf("partner.calls{rpc.method=getProject, ok} = %d, want 1", n)
 		}
