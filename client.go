@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,6 +20,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/locsvc/partner-go/auth"
+	"github.com/locsvc/partner-go/hooks"
 	"github.com/locsvc/partner-go/internal/apierr"
 	"github.com/locsvc/partner-go/internal/mcpsession"
 	"github.com/locsvc/partner-go/internal/redact"
@@ -55,6 +57,7 @@ type Config struct {
 	Store                    auth.Store    // as PoolConfig.Store, but optional: nil keeps tokens in memory only
 	HTTPClient               *http.Client  // as PoolConfig.HTTPClient
 	Logger                   *slog.Logger  // as PoolConfig.Logger
+	Hooks                    *hooks.Hooks  // as PoolConfig.Hooks
 	UserAgent                string        // as PoolConfig.UserAgent
 	AllowInsecureHTTP        bool          // as PoolConfig.AllowInsecureHTTP
 	InstallationTokenMargin  time.Duration // as PoolConfig.InstallationTokenMargin
@@ -159,7 +162,7 @@ func (cfg *Config) pool() PoolConfig {
 	return PoolConfig{
 		BaseURL: cfg.BaseURL, AuthURL: cfg.AuthURL, TokenPath: cfg.TokenPath, MCPURL: cfg.MCPURL, ContentMCPURL: cfg.ContentMCPURL,
 		ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret,
-		Store: cfg.Store, HTTPClient: cfg.HTTPClient, Logger: cfg.Logger,
+		Store: cfg.Store, HTTPClient: cfg.HTTPClient, Logger: cfg.Logger, Hooks: cfg.Hooks,
 		UserAgent: cfg.UserAgent, AllowInsecureHTTP: cfg.AllowInsecureHTTP,
 		InstallationTokenMargin: cfg.InstallationTokenMargin, RefreshTimeout: cfg.RefreshTimeout,
 		RetryMax: cfg.RetryMax, RetryAfterMax: cfg.RetryAfterMax, MaxResponseBytes: cfg.MaxResponseBytes,
@@ -175,10 +178,11 @@ type shared struct {
 	install     tokens.InstallationConfig // every grant's, but for Mint, Access and Pace
 	paced       bool                      // each grant gets a Pace of install's rate
 	logger      *slog.Logger
+	hooks       *hooks.Hooks
 	baseSetting string // "Config.BaseURL" or "PoolConfig.BaseURL", for advice
 	basePath    string // the base URL's path, without a trailing slash
 
-	mcp [2]struct{ url, setting string } // TranslationTools' and ContentTools' ("" url: not configured)
+	mcp [2]struct{ url, setting, host, path string } // TranslationTools' and ContentTools' ("" url: not configured)
 }
 
 // build checks the settings and makes the shared parts. name is the
@@ -196,7 +200,7 @@ func (pc PoolConfig) build(name string) (*shared, error) {
 	if err := checkPath(name+".TokenPath", tokenPath); err != nil {
 		return nil, err
 	}
-	sh := &shared{logger: pc.Logger, paced: !pc.Pacing.Off, baseSetting: name + ".BaseURL", basePath: strings.TrimSuffix(base.Path, "/"),
+	sh := &shared{logger: pc.Logger, hooks: pc.Hooks, paced: !pc.Pacing.Off, baseSetting: name + ".BaseURL", basePath: strings.TrimSuffix(base.Path, "/"),
 		install: tokens.InstallationConfig{Margin: pc.InstallationTokenMargin, Timeout: pc.RefreshTimeout,
 			PerMinute: cmp.Or(pc.Pacing.PerMinute, DefaultPacingPerMinute), Burst: cmp.Or(pc.Pacing.Burst, DefaultPacingBurst)}}
 	var origins []string
@@ -208,6 +212,7 @@ func (pc PoolConfig) build(name string) (*shared, error) {
 				return nil, err
 			}
 			sh.mcp[i].url, origins = u.String(), append(origins, transport.Origin(u))
+			sh.mcp[i].host, sh.mcp[i].path = u.Host, u.EscapedPath()
 		}
 	}
 	switch {
@@ -226,6 +231,7 @@ func (pc PoolConfig) build(name string) (*shared, error) {
 		Name:             name,
 		HTTPClient:       pc.HTTPClient,
 		Logger:           pc.Logger,
+		Hooks:            pc.Hooks,
 		UserAgent:        pc.UserAgent,
 		RetryMax:         pc.RetryMax,
 		RetryAfterMax:    pc.RetryAfterMax,
@@ -242,6 +248,7 @@ func (pc PoolConfig) build(name string) (*shared, error) {
 		Context:      sh.runner.OAuth2Context,
 		Timeout:      pc.RefreshTimeout,
 		Logger:       pc.Logger,
+		Hooks:        pc.Hooks,
 
 		LocalRefreshOnStoreError: pc.LocalRefreshOnStoreError,
 	})
@@ -283,6 +290,28 @@ func (sh *shared) client(grantID string, access *tokens.AccessSource) *Client {
 func (c *Client) do(ctx context.Context, q transport.Request) ([]byte, error) {
 	resp, err := c.sh.runner.Send(ctx, q)
 	return resp.Body, public(err)
+}
+
+// observeTool calls tool on s between the hooks' CallStart and CallEnd.
+func (c *Client) observeTool(ctx context.Context, h *hooks.Hooks, s *mcpsession.Session, server MCPServer, tool string, args any) ([]byte, error) {
+	at := c.sh.mcp[slices.Index([]MCPServer{TranslationTools, ContentTools}, server)]
+	call := hooks.Call{Kind: hooks.Tool, Service: string(server), Method: tool, HTTPMethod: http.MethodPost, Path: at.path, Server: at.host}
+	if m, ok := args.(map[string]any); ok {
+		call.Project, _ = m["project"].(string)
+	}
+	start := time.Now()
+	if h.CallStart != nil {
+		if d := h.CallStart(ctx, call); d != nil {
+			ctx = d
+		}
+	}
+	data, err := s.Call(ctx, tool, args)
+	err = public(err)
+	if h.CallEnd != nil {
+		call.Outcome, call.Duration, call.Err = transport.Outcome(err), time.Since(start), err
+		h.CallEnd(ctx, call)
+	}
+	return data, err
 }
 
 // fullPath is path as requested, with the base URL's own path.
@@ -345,7 +374,7 @@ const mePath = "/api/oauth-client/me"
 // uses the access token, so it works right after the code exchange,
 // before any installation token exists.
 func (c *Client) Me(ctx context.Context) (*Identity, error) {
-	data, err := c.do(ctx, transport.Request{Method: http.MethodGet, Path: mePath, Auth: c.access, Setting: c.sh.baseSetting})
+	data, err := c.do(ctx, transport.Request{Method: http.MethodGet, Path: mePath, Auth: c.access, Setting: c.sh.baseSetting, Op: "Client.Me"})
 	if err != nil {
 		return nil, err
 	}

@@ -393,7 +393,7 @@ func (p *Pool) Disconnect(ctx context.Context, grantID string) error {
 	c, err := p.Client(ctx, grantID) // checks grantID first
 	if err == nil {
 		path := "/api/oauth-client/installations/" + url.PathEscape(grantID)
-		_, err = c.do(ctx, transport.Request{Method: http.MethodDelete, Path: path, Auth: c.access})
+		_, err = c.do(ctx, transport.Request{Method: http.MethodDelete, Path: path, Auth: c.access, Op: "Pool.Disconnect"})
 	}
 	if err != nil && !errors.Is(err, ErrReauthorizationRequired) && !errors.Is(err, auth.ErrNoToken) {
 		return err

@@ -48,7 +48,7 @@ func (t grantTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, fmt.Errorf("partner: HTTPClient: %w: the request has no URL", ErrInvalidArgument)
 	}
 	resp, err := t.c.sh.runner.Send(req.Context(), transport.Request{Kind: transport.Raw, Method: req.Method,
-		URL: req.URL, Header: req.Header, Payload: body, Auth: t.c.install})
+		URL: req.URL, Header: req.Header, Payload: body, Auth: t.c.install, Op: "Client.HTTPClient"})
 	if err != nil {
 		return nil, public(err)
 	}

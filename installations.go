@@ -101,7 +101,7 @@ func (w *mintTokenWire) token() string {
 // tokens.MintFunc.
 func (c *Client) mint(ctx context.Context) (tokens.Minted, error) {
 	path := "/api/oauth-client/installations/" + url.PathEscape(c.grantID) + "/tokens"
-	data, err := c.do(ctx, transport.Request{Method: http.MethodPost, Path: path, Auth: c.access, Kind: transport.Credential, Setting: c.sh.baseSetting})
+	data, err := c.do(ctx, transport.Request{Method: http.MethodPost, Path: path, Auth: c.access, Kind: transport.Credential, Setting: c.sh.baseSetting, Op: "Installations.Mint"})
 	if err != nil {
 		return tokens.Minted{}, err
 	}

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/locsvc/partner-go/auth"
+	"github.com/locsvc/partner-go/hooks"
 	"github.com/locsvc/partner-go/internal/apierr"
 	"github.com/locsvc/partner-go/internal/tokens"
 )
@@ -60,7 +61,12 @@ type PoolConfig struct {
 	// id and error code); nil is silent. Nothing is logged at error level:
 	// a failure the retries did not fix is the returned error. Nothing
 	// logged holds a token, a secret or a URL's query.
-	Logger    *slog.Logger
+	Logger *slog.Logger
+	// Hooks are told of every call and its attempts, each token refresh,
+	// mint, wait and lease, and each pacing wait, for metrics and traces
+	// (package github.com/locsvc/partner-go/otel adapts them to
+	// OpenTelemetry). Nil is off and costs nothing.
+	Hooks     *hooks.Hooks
 	UserAgent string // appended to "partner-go/<version>"
 	// AllowInsecureHTTP permits http:// URLs to hosts other than loopback.
 	// Tokens would cross the network in clear text: only for test rigs.

@@ -28,7 +28,7 @@ const orgsPath = "/api/oauth-client/organizations"
 // List returns the organizations the user granted access to (GET
 // /api/oauth-client/organizations). It needs the org:read scope.
 func (s *OrganizationsService) List(ctx context.Context) ([]organizations.Organization, error) {
-	data, err := s.c.do(ctx, transport.Request{Method: http.MethodGet, Path: orgsPath, Auth: s.c.install, Setting: s.c.sh.baseSetting})
+	data, err := s.c.do(ctx, transport.Request{Method: http.MethodGet, Path: orgsPath, Auth: s.c.install, Setting: s.c.sh.baseSetting, Op: "Organizations.List"})
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func (s *ProjectsService) List(ctx context.Context, orgID string) ([]projects.Pr
 		return nil, err
 	}
 	path := orgsPath + "/" + id + "/projects"
-	data, err := s.c.do(ctx, transport.Request{Method: http.MethodGet, Path: path, Auth: s.c.install})
+	data, err := s.c.do(ctx, transport.Request{Method: http.MethodGet, Path: path, Auth: s.c.install, Op: "Projects.List"})
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func (s *ProjectsService) Create(ctx context.Context, p projects.NewProject) (*p
 			return nil, apierr.ArgumentError("NewProject."+f.name, "is empty")
 		}
 	}
-	data, err := s.c.do(ctx, transport.Request{Method: http.MethodPost, Path: projectsV1, Auth: s.c.install, Body: p, Setting: s.c.sh.baseSetting})
+	data, err := s.c.do(ctx, transport.Request{Method: http.MethodPost, Path: projectsV1, Auth: s.c.install, Body: p, Setting: s.c.sh.baseSetting, Op: "Projects.Create"})
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +106,7 @@ func (s *ProjectsService) Get(ctx context.Context, projectID string) (*projects.
 		return nil, err
 	}
 	path := projectsV1 + "/" + id
-	data, err := s.c.do(ctx, transport.Request{Method: http.MethodGet, Path: path, Auth: s.c.install})
+	data, err := s.c.do(ctx, transport.Request{Method: http.MethodGet, Path: path, Auth: s.c.install, Op: "Projects.Get", Project: projectID})
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func (s *ProjectsService) AddLanguage(ctx context.Context, projectID, code strin
 		return nil, apierr.ArgumentError("code", "is empty")
 	}
 	path := projectsV1 + "/" + id + "/languages"
-	data, err := s.c.do(ctx, transport.Request{Method: http.MethodPost, Path: path, Auth: s.c.install, Body: map[string]string{"code": code}})
+	data, err := s.c.do(ctx, transport.Request{Method: http.MethodPost, Path: path, Auth: s.c.install, Body: map[string]string{"code": code}, Op: "Projects.AddLanguage", Project: projectID})
 	if err != nil {
 		return nil, err
 	}

@@ -97,6 +97,9 @@ func (t caller) Call(ctx context.Context, tool string, args any) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
+	if h := t.c.sh.hooks; h != nil {
+		return t.c.observeTool(ctx, h, s, t.server, tool, args)
+	}
 	data, err := s.Call(ctx, tool, args)
 	return data, public(err)
 }

@@ -9,8 +9,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	partner "github.com/locsvc/partner-go"
+	"github.com/locsvc/partner-go/hooks"
 	"github.com/locsvc/partner-go/keys"
 	"github.com/locsvc/partner-go/translations"
 )
@@ -42,6 +44,8 @@ type ApplyOptions struct {
 	// OnProgress, if set, is called after each call with how far its
 	// step is. Calls are never concurrent.
 	OnProgress func(Progress)
+	// Hooks' Sync is told of the push's counts; nil is off.
+	Hooks *hooks.Hooks
 }
 
 // A Report is what Apply did: per key, what it created, updated, deleted
@@ -102,7 +106,12 @@ type Report struct {
 // stopped; applying the same plan twice does not write twice what the
 // first wrote.
 func (p *Plan) Apply(ctx context.Context, c *partner.Client, opt ApplyOptions) (*Report, error) {
-	return p.apply(ctx, client{c}, opt)
+	start := time.Now()
+	rep, err := p.apply(ctx, client{c}, opt)
+	tell(ctx, opt.Hooks, hooks.Applied, p.Project, start, err, func() map[string]int {
+		return map[string]int{"create": len(rep.Created), "update": len(rep.Updated), "delete": len(rep.Deleted), "skip": len(rep.Skipped), "fail": len(rep.Failed)}
+	})
+	return rep, err
 }
 
 // applier carries out one plan.

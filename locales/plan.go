@@ -8,8 +8,10 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	partner "github.com/locsvc/partner-go"
+	"github.com/locsvc/partner-go/hooks"
 	"github.com/locsvc/partner-go/keys"
 )
 
@@ -41,6 +43,8 @@ type PlanOptions struct {
 	// OnProgress, if set, is called as the keys are listed (Step
 	// StepList), from the goroutine that called NewPlan.
 	OnProgress func(Progress)
+	// Hooks' Sync is told of the plan and its counts; nil is off.
+	Hooks *hooks.Hooks
 }
 
 // A Plan is what a push would do to a project to make it hold the
@@ -152,7 +156,26 @@ type nsKey struct{ ns, key string }
 // its reason: keys are created from their source text. A plan that
 // would delete too much fails with ErrMassDelete.
 func NewPlan(ctx context.Context, c *partner.Client, project string, cat *Catalog, opt PlanOptions) (*Plan, error) {
-	return newPlan(ctx, client{c}, project, cat, opt)
+	start := time.Now()
+	p, err := newPlan(ctx, client{c}, project, cat, opt)
+	tell(ctx, opt.Hooks, hooks.Planned, project, start, err, func() map[string]int {
+		return map[string]int{"create": len(p.Create), "update": len(p.Update), "delete": len(p.Delete), "skip": len(p.Skipped)}
+	})
+	return p, err
+}
+
+// tell gives the Sync hook a step's counts (items, called only when the
+// hook is set and the step has a result: a push's report comes with its
+// failure too).
+func tell(ctx context.Context, h *hooks.Hooks, phase hooks.SyncPhase, project string, start time.Time, err error, items func() map[string]int) {
+	if h == nil || h.Sync == nil {
+		return
+	}
+	s := hooks.Sync{Phase: phase, Project: project, Duration: time.Since(start), Err: err}
+	if err == nil || phase == hooks.Applied {
+		s.Items = items()
+	}
+	h.Sync(ctx, s)
 }
 
 func newPlan(ctx context.Context, r remote, project string, cat *Catalog, opt PlanOptions) (*Plan, error) {

@@ -4,15 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/locsvc/partner-go/translations"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	partner "github.com/locsvc/partner-go"
 	"github.com/locsvc/partner-go/cdn"
+	"github.com/locsvc/partner-go/hooks"
 	"github.com/locsvc/partner-go/keys"
+	"github.com/locsvc/partner-go/translations"
 )
 
 // PullOptions says where to pull from and what.
@@ -33,6 +35,8 @@ type PullOptions struct {
 	// OnProgress, if set, is called as keys are listed (StepList) or
 	// files fetched (StepFetch), from the calling goroutine.
 	OnProgress func(Progress)
+	// Hooks' Sync is told of the texts pulled; nil is off.
+	Hooks *hooks.Hooks
 }
 
 // Pull reads project's texts into a catalog whose Layout is the
@@ -43,7 +47,16 @@ type PullOptions struct {
 // are all published, so a tree pulled either way is the same, byte for
 // byte.
 func Pull(ctx context.Context, c *partner.Client, project string, opt PullOptions) (*Catalog, error) {
-	return pull(ctx, client{c}, project, opt)
+	start := time.Now()
+	cat, err := pull(ctx, client{c}, project, opt)
+	tell(ctx, opt.Hooks, hooks.Pulled, project, start, err, func() map[string]int {
+		n := 0
+		for range cat.All() {
+			n++
+		}
+		return map[string]int{"text": n}
+	})
+	return cat, err
 }
 
 func pull(ctx context.Context, r remote, project string, opt PullOptions) (*Catalog, error) {

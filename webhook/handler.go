@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"runtime/debug"
 	"time"
+
+	"github.com/locsvc/partner-go/hooks"
 )
 
 // A HandlerOption configures NewHandler and NewTenantHandler.
@@ -90,7 +92,18 @@ func WithLogger(l *slog.Logger) HandlerOption {
 	}
 }
 
+// WithHooks makes the handler tell h.Delivery of each delivery it answers:
+// handled, refused (and why), a duplicate, or failed. Nil is off.
+func WithHooks(hk *hooks.Hooks) HandlerOption {
+	return func(h *handler) {
+		if hk != nil {
+			h.hooks = hk.Delivery
+		}
+	}
+}
+
 type handler struct {
+	hooks    func(context.Context, hooks.Delivery)
 	verifier func(*http.Request) (*Verifier, error)
 	fn       func(context.Context, *http.Request, *Event) error
 	dedup    DedupStore
@@ -163,6 +176,7 @@ func NewTenantHandler(verifier func(*http.Request) (*Verifier, error), fn func(c
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
+		h.tell(r, hooks.Refused, "method", nil, http.StatusMethodNotAllowed)
 		w.Header().Set("Allow", http.MethodPost)
 		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
 		return
@@ -173,6 +187,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, r, err)
 		return
 	case err != nil || v == nil:
+		h.tell(r, hooks.Failed, "lookup", nil, http.StatusInternalServerError)
 		h.fail(w, r, cmp.Or(err, errors.New("webhook: lookup returned no Verifier")), "webhook: verifier lookup failed")
 		return
 	}
@@ -205,11 +220,14 @@ func (h *handler) serveOnce(w http.ResponseWriter, r *http.Request, ev *Event) {
 	state, err := h.claim(ctx, key, owner)
 	switch {
 	case err != nil:
+		h.tell(r, hooks.Failed, "dedup_store", ev, http.StatusInternalServerError)
 		h.fail(w, r, err, "webhook: dedup store failed", "event", ev.ID)
 	case state == Handled:
+		h.tell(r, hooks.Duplicate, "", ev, http.StatusOK)
 		h.log.InfoContext(ctx, "webhook: duplicate delivery dropped", "event", ev.ID, "type", ev.Type)
 		w.WriteHeader(http.StatusOK)
 	case state != Claimed:
+		h.tell(r, hooks.Duplicate, "", ev, http.StatusConflict)
 		h.log.WarnContext(ctx, "webhook: duplicate delivery still in progress elsewhere", "event", ev.ID, "type", ev.Type, "waited", h.policy.MaxWait)
 		http.Error(w, "webhook: event is being handled by another delivery", http.StatusConflict)
 	default:
@@ -275,10 +293,24 @@ func (h *handler) call(r *http.Request, ev *Event) (err error) {
 // answer writes 200 for a callback that succeeded, 500 for one that failed.
 func (h *handler) answer(w http.ResponseWriter, r *http.Request, ev *Event, err error) {
 	if err != nil {
+		h.tell(r, hooks.Failed, "callback", ev, http.StatusInternalServerError)
 		h.fail(w, r, err, "webhook: callback failed", "event", ev.ID, "type", ev.Type)
 		return
 	}
+	h.tell(r, hooks.Handled, "", ev, http.StatusOK)
 	w.WriteHeader(http.StatusOK)
+}
+
+// tell gives the Delivery hook a delivery's outcome.
+func (h *handler) tell(r *http.Request, outcome, reason string, ev *Event, status int) {
+	if h.hooks == nil {
+		return
+	}
+	d := hooks.Delivery{Outcome: outcome, Reason: reason, Status: status}
+	if ev != nil {
+		d.EventType = string(ev.Type)
+	}
+	h.hooks(r.Context(), d)
 }
 
 // fail logs err and answers 500 without it.
@@ -290,26 +322,28 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error, msg st
 // refuse logs and answers a request refused for err, an error of the
 // lookup, VerifyRequest or Parse, sending only the sentinel's message.
 func (h *handler) refuse(w http.ResponseWriter, r *http.Request, err error) {
-	code, msg := http.StatusBadRequest, "webhook: unreadable body"
+	code, msg, reason := http.StatusBadRequest, "webhook: unreadable body", "payload"
 	for _, s := range []struct {
-		err  error
-		code int
+		err    error
+		code   int
+		reason string
 	}{
-		{ErrUnknownReceiver, http.StatusNotFound},
-		{ErrMissingHeader, http.StatusUnauthorized},
-		{ErrNoSignature, http.StatusUnauthorized},
-		{ErrTimestampOutOfTolerance, http.StatusUnauthorized},
-		{ErrSignatureMismatch, http.StatusUnauthorized},
-		{ErrBodyTooLarge, http.StatusRequestEntityTooLarge},
-		{ErrMalformedHeader, http.StatusBadRequest},
-		{ErrEmptyBody, http.StatusBadRequest},
-		{ErrInvalidPayload, http.StatusBadRequest},
+		{ErrUnknownReceiver, http.StatusNotFound, "unknown_receiver"},
+		{ErrMissingHeader, http.StatusUnauthorized, "missing_header"},
+		{ErrNoSignature, http.StatusUnauthorized, "no_signature"},
+		{ErrTimestampOutOfTolerance, http.StatusUnauthorized, "timestamp"},
+		{ErrSignatureMismatch, http.StatusUnauthorized, "signature"},
+		{ErrBodyTooLarge, http.StatusRequestEntityTooLarge, "size"},
+		{ErrMalformedHeader, http.StatusBadRequest, "malformed_header"},
+		{ErrEmptyBody, http.StatusBadRequest, "empty_body"},
+		{ErrInvalidPayload, http.StatusBadRequest, "payload"},
 	} {
 		if errors.Is(err, s.err) {
-			code, msg = s.code, s.err.Error()
+			code, msg, reason = s.code, s.err.Error(), s.reason
 			break
 		}
 	}
+	h.tell(r, hooks.Refused, reason, nil, code)
 	h.log.WarnContext(r.Context(), "webhook: delivery refused", "status", code, "error", err)
 	http.Error(w, msg, code)
 }

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/locsvc/partner-go/auth"
+	"github.com/locsvc/partner-go/hooks"
 	"github.com/locsvc/partner-go/internal/apierr"
 	"github.com/locsvc/partner-go/internal/redact"
 	"github.com/locsvc/partner-go/internal/transport"
@@ -80,6 +81,9 @@ type Config struct {
 	// LeaseTTL is how long a lease is held at most; it defaults to
 	// Timeout + LeaseSlack.
 	LeaseTTL time.Duration
+	// Hooks are told of refreshes, mints, tokens taken from the Store,
+	// waits, leases and pacing; nil is off.
+	Hooks *hooks.Hooks
 }
 
 // Refresher refreshes access tokens at the token endpoint for any number of
@@ -288,25 +292,28 @@ func (s *AccessSource) Token(ctx context.Context) (string, error) {
 	if s.usableLocked() {
 		v := s.tok.AccessToken
 		if time.Until(s.tok.Expiry) <= s.due() && s.p == nil {
-			s.startLocked(ctx)
+			s.startLocked(ctx, true)
 		}
 		s.mu.Unlock()
 		return v, nil
 	}
 	p := s.p
 	if p == nil {
-		p = s.startLocked(ctx)
+		p = s.startLocked(ctx, false)
 	}
 	s.mu.Unlock()
-	return p.wait(ctx)
+	start := s.r.now()
+	tok, err := p.wait(ctx)
+	s.r.token(ctx, hooks.Wait, false, start, err)
+	return tok, err
 }
 
 // startLocked starts a refresh, on a context detached from ctx. s.mu is
 // held.
-func (s *AccessSource) startLocked(ctx context.Context) *pending[string] {
+func (s *AccessSource) startLocked(ctx context.Context, ahead bool) *pending[string] {
 	p, gen := newPending[string](), s.gen
 	s.p = p
-	goFlight(func() { s.refresh(context.WithoutCancel(ctx), p, gen) }, &s.flights, &s.r.flights)
+	goFlight(func() { s.refresh(context.WithoutCancel(ctx), p, gen, ahead) }, &s.flights, &s.r.flights)
 	return p
 }
 
@@ -368,6 +375,7 @@ func (s *AccessSource) adoptNewer(ctx context.Context, old string) bool {
 	}
 	s.setLocked(&t)
 	s.mu.Unlock()
+	s.r.token(ctx, hooks.Stored, false, time.Time{}, nil)
 	s.debug(ctx, "partner: grant took a newer token from the Store")
 	s.r.DropInstallation(ctx, s.grantID)
 	return true
@@ -479,9 +487,10 @@ func (s *AccessSource) Secrets() redact.Secrets {
 
 // refresh runs in its own goroutine on a context detached from the caller's,
 // and finishes p for every waiter.
-func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint64) {
+func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint64, ahead bool) {
 	ctx, cancel := s.r.context(ctx)
 	defer cancel()
+	start := s.r.now()
 
 	s.mu.Lock()
 	st := s.state
@@ -517,6 +526,7 @@ func (s *AccessSource) refresh(ctx context.Context, p *pending[string], gen uint
 			s.failLocked(ctx, o.err, s.tok.RefreshToken, o.until)
 		}
 	}
+	s.r.token(ctx, cmp.Or(o.kind, hooks.Refresh), ahead, start, o.err)
 	p.finish(o.val, o.err)
 }
 
@@ -527,7 +537,8 @@ type outcome struct {
 	final bool   // err holds until a new token, or until until
 	until time.Time
 	err   error
-	sent  string // the refresh token a successful refresh sent, maybe retired
+	sent  string          // the refresh token a successful refresh sent, maybe retired
+	kind  hooks.TokenKind // hooks.Stored: taken from the Store; "": refreshed
 }
 
 // took is the outcome of using t, whose margin and whole lifetime are

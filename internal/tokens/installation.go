@@ -13,6 +13,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/locsvc/partner-go/auth"
+	"github.com/locsvc/partner-go/hooks"
 	"github.com/locsvc/partner-go/internal/apierr"
 	"github.com/locsvc/partner-go/internal/redact"
 	"github.com/locsvc/partner-go/internal/transport"
@@ -24,6 +25,7 @@ type Minted struct {
 	Expiry time.Time
 	Detail any           // whatever else the mint function read from the answer
 	Life   time.Duration // the whole lifetime in whole seconds; 0: unknown
+	stored bool          // taken from the Store, not minted here
 }
 
 // MintFunc mints a new installation token for the grant with its access
@@ -110,15 +112,18 @@ func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 		// The service caps each installation token: its limit is named
 		// without revealing it.
 		h := sha256.Sum256([]byte(m.Token))
+		start := s.cfg.Access.r.now()
 		err := l.TakeTurn(ctx, "pace:"+hex.EncodeToString(h[:16]), s.cfg.PerMinute, s.cfg.Burst)
 		switch {
 		case err == nil:
+			s.cfg.Access.r.paced(ctx, start, true)
 			return m.Token, nil
 		case ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 			return "", fmt.Errorf("partner: waiting for the grant's turn under Pacing: %w", err)
 		}
 		s.cfg.Access.debug(ctx, "partner: pacing in this process: the shared limit could not be reached", slog.String("error", err.Error()))
 	}
+	start := s.cfg.Access.r.now()
 	if err := s.cfg.Pace.Wait(ctx); err != nil {
 		if ctx.Err() != nil {
 			err = context.Cause(ctx)
@@ -127,6 +132,7 @@ func (s *InstallationSource) Token(ctx context.Context) (string, error) {
 		}
 		return "", fmt.Errorf("partner: waiting for the grant's turn under Pacing: %w", err)
 	}
+	s.cfg.Access.r.paced(ctx, start, false)
 	return m.Token, nil
 }
 
@@ -149,24 +155,27 @@ func (s *InstallationSource) get(ctx context.Context, renew bool) (Minted, error
 	if left := time.Until(s.cur.Expiry); !renew && s.cur.Token != "" && left > s.margin {
 		m := s.cur
 		if left <= due(s.cur.Life, s.margin) && s.p == nil {
-			s.startLocked(ctx, gen, false)
+			s.startLocked(ctx, gen, false, true)
 		}
 		s.mu.Unlock()
 		return m, nil
 	}
 	p := s.p
 	if p == nil || (renew && !s.pMint) { // Renew reads a mint's Detail
-		p = s.startLocked(ctx, gen, renew)
+		p = s.startLocked(ctx, gen, renew, false)
 	}
 	s.mu.Unlock()
-	return p.wait(ctx)
+	start := s.cfg.Access.r.now()
+	m, err := p.wait(ctx)
+	s.cfg.Access.r.token(ctx, hooks.Wait, false, start, err)
+	return m, err
 }
 
 // startLocked starts a mint, on a context detached from ctx. s.mu is held.
-func (s *InstallationSource) startLocked(ctx context.Context, gen uint64, renew bool) *pending[Minted] {
+func (s *InstallationSource) startLocked(ctx context.Context, gen uint64, renew, ahead bool) *pending[Minted] {
 	p := newPending[Minted]()
 	s.p, s.pMint = p, renew
-	goFlight(func() { s.mint(context.WithoutCancel(ctx), p, gen, renew) }, &s.flights, &s.cfg.Access.r.flights)
+	goFlight(func() { s.mint(context.WithoutCancel(ctx), p, gen, renew, ahead) }, &s.flights, &s.cfg.Access.r.flights)
 	return p
 }
 
@@ -209,9 +218,10 @@ func (s *InstallationSource) Secrets() redact.Secrets {
 	return s.cfg.Access.Secrets().With(toks...)
 }
 
-func (s *InstallationSource) mint(ctx context.Context, p *pending[Minted], gen uint64, renew bool) {
+func (s *InstallationSource) mint(ctx context.Context, p *pending[Minted], gen uint64, renew, ahead bool) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
+	start := s.cfg.Access.r.now()
 	s.mu.Lock()
 	// A token shared without its lifetime is due as the current one is.
 	d, bad := s.cfg.Margin, s.bad
@@ -220,6 +230,11 @@ func (s *InstallationSource) mint(ctx context.Context, p *pending[Minted], gen u
 	}
 	s.mu.Unlock()
 	m, err := s.obtain(ctx, d, bad, renew)
+	kind := hooks.Mint
+	if m.stored {
+		kind = hooks.Stored
+	}
+	s.cfg.Access.r.token(ctx, kind, ahead, start, err)
 	s.mu.Lock()
 	working := s.cur.Token != "" && time.Until(s.cur.Expiry) > s.margin
 	s.mu.Unlock()

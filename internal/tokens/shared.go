@@ -11,6 +11,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/locsvc/partner-go/auth"
+	"github.com/locsvc/partner-go/hooks"
 	"github.com/locsvc/partner-go/internal/apierr"
 )
 
@@ -111,6 +112,7 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 			d = forever // the service refused a token the Store may still hold
 		}
 		lease, stored, err := l.AcquireLease(ctx, s.grantID, auth.KindAccess, d, s.r.cfg.LeaseTTL)
+		s.r.lease(ctx, auth.KindAccess, lease, err)
 		switch {
 		case errors.Is(err, auth.ErrLeaseHeld):
 			if err := waitTurn(ctx, attempt); err != nil {
@@ -158,6 +160,7 @@ func (s *AccessSource) obtainShared(ctx context.Context, l auth.Leaser, st state
 		case err == nil:
 			return o
 		case errors.Is(err, auth.ErrLeaseLost): // the stored token is the grant's
+			s.r.lease(ctx, auth.KindAccess, nil, err)
 			s.debug(ctx, "partner: a refreshed token lost its lease and is dropped")
 			st.invalid = ""
 			continue
@@ -178,6 +181,7 @@ func (s *AccessSource) adopt(stored *oauth2.Token, st state) outcome {
 	t := *stored.WithExtra(nil)
 	life := lifeOf(t.ExpiresIn, t.Expiry)
 	o := took(t, s.r.marginFor(life), life)
+	o.kind = hooks.Stored
 	if st.tok.RefreshToken != "" && st.tok.RefreshToken != t.RefreshToken {
 		o.sent = st.tok.RefreshToken
 	}
@@ -248,6 +252,7 @@ func (s *InstallationSource) obtain(ctx context.Context, due time.Duration, bad 
 			d = forever
 		}
 		lease, stored, err := l.AcquireLease(ctx, a.grantID, auth.KindInstallation, d, a.r.cfg.LeaseTTL)
+		a.r.lease(ctx, auth.KindInstallation, lease, err)
 		switch {
 		case errors.Is(err, auth.ErrLeaseHeld):
 			if err := waitTurn(ctx, attempt); err != nil {
@@ -279,7 +284,7 @@ func (s *InstallationSource) obtain(ctx context.Context, due time.Duration, bad 
 
 // shared is the Minted of a token taken from the cache.
 func shared(t *oauth2.Token) Minted {
-	m := Minted{Token: t.AccessToken, Expiry: t.Expiry}
+	m := Minted{Token: t.AccessToken, Expiry: t.Expiry, stored: true}
 	if t.ExpiresIn > 0 {
 		m.Life = lifeOf(t.ExpiresIn, t.Expiry)
 	}

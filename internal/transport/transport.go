@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 	"golang.org/x/oauth2"
 
+	"github.com/locsvc/partner-go/hooks"
 	"github.com/locsvc/partner-go/internal/apierr"
 	"github.com/locsvc/partner-go/internal/redact"
 )
@@ -86,6 +87,8 @@ type Request struct {
 	// it marks an endpoint without an id in its path, where a 404 or 405
 	// without an error code means a wrong URL, not a missing record.
 	Setting string
+	Op      string // "Projects.Get": the SDK call, for hooks
+	Project string // the project the call is about, for hooks
 }
 
 // Options configures a Runner. Zero values take the defaults above.
@@ -101,6 +104,7 @@ type Options struct {
 	RetryAfterMax              time.Duration  // a longer Retry-After ends the retries
 	MaxResponseBytes           int64          // caps a 2xx body
 	Secrets                    redact.Secrets // the application's, scrubbed from errors
+	Hooks                      *hooks.Hooks   // nil: off
 }
 
 // Runner sends requests. It holds no per-grant state: a pool's clients
@@ -117,6 +121,8 @@ type Runner struct {
 	maxBody  int64
 	secrets  redact.Secrets
 	logger   *slog.Logger
+	hooks    *hooks.Hooks
+	host     string // the base URL's, for hooks
 }
 
 // New returns a Runner for o.
@@ -130,6 +136,8 @@ func New(o Options) *Runner {
 		maxBody:  cmp.Or(max(o.MaxResponseBytes, 0), DefaultMaxResponseBytes),
 		secrets:  o.Secrets,
 		logger:   o.Logger,
+		hooks:    o.Hooks,
+		host:     o.BaseURL.Host,
 		policy: policy{ // zero takes the default; a negative RetryMax, no retry
 			retryMax:      max(cmp.Or(o.RetryMax, DefaultRetryMax), 0),
 			waitMin:       cmp.Or(max(o.RetryWaitMin, 0), DefaultRetryWaitMin),
@@ -203,17 +211,22 @@ type credentialTransport struct {
 	setting string
 }
 
-func (t credentialTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+func (t credentialTransport) RoundTrip(req *http.Request) (resp *http.Response, err error) {
 	body, err := ReadRequest(req)
 	if err != nil {
 		return nil, err
 	}
-	q := Request{Kind: Credential, Method: req.Method, URL: req.URL, Payload: body, Header: req.Header, Setting: t.setting}
+	q := Request{Kind: Credential, Method: req.Method, URL: req.URL, Payload: body, Header: req.Header, Setting: t.setting, Op: "Auth.Token"}
 	c := t.r.newCall(q)
 	defer t.r.release(c)
-	resp, err := c.exchange(req.Context())
+	ctx := req.Context()
+	if t.r.hooks != nil {
+		ctx = c.begin(ctx)
+		defer func() { c.end(ctx, c.status, err) }()
+	}
+	resp, err = c.exchange(ctx)
 	if err != nil {
-		return nil, c.failure(req.Context(), err)
+		return nil, c.failure(ctx, err)
 	}
 	// x/oauth2 reads the answer itself: hand back the body the handler read.
 	resp.Body = io.NopCloser(bytes.NewReader(c.body))
@@ -232,15 +245,18 @@ type Response struct {
 // Send sends q by every rule of the package doc. A non-2xx answer becomes
 // *apierr.APIError or *apierr.MissingScopeError; every error starts with
 // "partner: <method> <whole path>".
-func (r *Runner) Send(ctx context.Context, q Request) (Response, error) {
+func (r *Runner) Send(ctx context.Context, q Request) (resp Response, err error) {
 	if q.Payload == nil && q.Body != nil {
-		var err error
 		if q.Payload, err = json.Marshal(q.Body); err != nil {
 			return Response{}, fmt.Errorf("partner: %s %s: encoding request: %w", q.Method, r.basePath+q.Path, err)
 		}
 	}
 	c := r.newCall(q)
 	defer r.release(c)
+	if r.hooks != nil && q.Kind != MCP { // an MCP POST is an attempt of its tool call
+		ctx = c.begin(ctx)
+		defer func() { c.end(ctx, resp.StatusCode, err) }()
+	}
 	if q.Auth != nil && q.URL != nil && !r.Allowed(q.URL) {
 		return Response{}, fmt.Errorf("partner: %s %s: %w", q.Method, c.path, r.hostError(q.URL.Host))
 	}
@@ -303,11 +319,19 @@ type call struct {
 	target     string // the address to call
 	endpoint          // the request's origin, where Authorization may go, and its whole path
 	idempotent bool
-	token      string   // the token of the latest attempt
-	sent       []string // every token an attempt carried
-	gen        uint64   // the auth Generation when token was taken
-	body       []byte   // the final answer's body
-	done       bool     // the response handler read it
+	token      string          // the token of the latest attempt
+	sent       []string        // every token an attempt carried
+	gen        uint64          // the auth Generation when token was taken
+	body       []byte          // the final answer's body
+	done       bool            // the response handler read it
+	host       string          // the target's, for hooks
+	attempts   int             // attempts sent (with hooks)
+	status     int             // the latest attempt's answer, 0 without one (with hooks)
+	open       bool            // an attempt was started and not ended (with hooks)
+	actx       context.Context // the context of the attempts (with hooks)
+	astart     time.Time       // when the open attempt started (with hooks)
+	obs        hooks.Call      // the SDK call, from begin to end (with hooks)
+	start      time.Time       // when begin ran (with hooks)
 
 	hc     http.Client          // the Runner's, under this call's redirect rule
 	rc     retryablehttp.Client // on hc, under this call's retry rule
@@ -329,14 +353,19 @@ func (r *Runner) newCall(q Request) *call {
 			RetryWaitMin: r.policy.waitMin, RetryWaitMax: r.policy.waitMax,
 			CheckRetry: c.checkRetry, Backoff: r.policy.backoff, ErrorHandler: lastResponse, PrepareRetry: c.authorize}
 		c.handle = c.read
+		if h := r.hooks; h != nil && (h.AttemptStart != nil || h.AttemptEnd != nil) {
+			c.rc.RequestLogHook, c.rc.Backoff = c.attemptStart, c.backoff
+		}
 	}
 	c.q, c.sent, c.gen, c.token = q, c.sent[:0], 0, ""
+	c.attempts, c.status, c.open, c.host = 0, 0, false, r.host
 	c.idempotent = q.Idempotent || q.Method == http.MethodGet || q.Method == http.MethodHead
 	if q.URL == nil {
 		// A path under the base URL, escaped by the caller: no parse.
 		c.target, c.path, c.origin = r.prefix+q.Path, cmp.Or(r.basePath+q.Path, "/"), r.origins[0]
 	} else {
 		c.target, c.path, c.origin = q.URL.String(), cmp.Or(q.URL.EscapedPath(), "/"), Origin(q.URL)
+		c.host = q.URL.Host
 	}
 	return c
 }
@@ -344,7 +373,7 @@ func (r *Runner) newCall(q Request) *call {
 // release puts c back in the pool, holding nothing of its request.
 func (r *Runner) release(c *call) {
 	clear(c.sent)
-	c.q, c.body = Request{}, nil
+	c.q, c.body, c.actx = Request{}, nil, nil
 	r.calls.Put(c)
 }
 
@@ -383,6 +412,9 @@ func (c *call) exchange(ctx context.Context) (*http.Response, error) {
 		req.SetResponseHandler(c.handle)
 	}
 	resp, err := c.rc.Do(req)
+	if c.open {
+		c.attemptEnd(false, 0)
+	}
 	if resp != nil && c.q.Kind != Raw && !c.done {
 		// Retries ran out on a retryable status: the handler never saw it.
 		c.body, _ = c.r.readBody(resp)
@@ -524,6 +556,7 @@ func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (
 	if resp != nil {
 		status, header = resp.StatusCode, resp.Header
 	}
+	c.status = status
 	retry := c.q.Kind != Raw && c.r.policy.retry(c.idempotent, status, header, err)
 	if retry && c.r.logger != nil {
 		why := slog.Int("status", status)
