@@ -5,13 +5,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"testing"
-	"time"
 
 	"golang.org/x/oauth2"
 
 	partner "github.com/locsvc/partner-go"
+	"github.com/locsvc/partner-go/internal/benchcmp"
 )
 
 // benchProject is a record the service could really send: the fields the
@@ -23,47 +22,6 @@ const benchProject = `{"id":"p1","organizationId":"org-1","name":"Marketing site
 	`"cdn":{"base":"https://cdn.example.test/acme/marketing-site","fileStructure":"single_file","keyFormat":"nested"},` +
 	`"stats":{"keys":1240,"words":18210,"coverage":{"de":0.98,"fr":0.91,"ja":0.75,"pt-br":0.4}},` +
 	`"owner":{"id":"usr_1","name":"Ada"}}`
-
-// A contender is one function a benchmark times.
-type contender struct {
-	name string
-	run  func(b *testing.B)
-}
-
-// compare runs each contender once per iteration, in turn, each timed on
-// its own (as webhook's benchmarks do). It reports each one's mean time per
-// call (<name>-ns), its allocations per call (<name>-allocs), and the ratio
-// of the median time per call of each to that of the first, the baseline
-// (<name>-x-<base>), over the last 4096 iterations. Taking turns in one run
-// makes a shared and noisy machine slow them alike; medians leave out the
-// calls the operating system stopped to run something else.
-func compare(b *testing.B, contenders ...contender) {
-	spent := make([]time.Duration, len(contenders))
-	samples := make([][4096]time.Duration, len(contenders))
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		for j, c := range contenders {
-			start := time.Now()
-			c.run(b)
-			d := time.Since(start)
-			spent[j] += d
-			samples[j][i%len(samples[j])] = d
-		}
-	}
-	n := min(b.N, len(samples[0]))
-	median := func(j int) float64 {
-		s := slices.Clone(samples[j][:n])
-		slices.Sort(s)
-		return float64(s[n/2])
-	}
-	for j, c := range contenders {
-		b.ReportMetric(float64(spent[j].Nanoseconds())/float64(b.N), c.name+"-ns")
-		b.ReportMetric(testing.AllocsPerRun(100, func() { c.run(b) }), c.name+"-allocs")
-		if j > 0 {
-			b.ReportMetric(median(j)/median(0), c.name+"-x-"+contenders[0].name)
-		}
-	}
-}
 
 // BenchmarkProjectsGet measures Projects.Get against a local server, next
 // to its floor (bare): a net/http GET of the same body with the same
@@ -90,7 +48,7 @@ func BenchmarkProjectsGet(b *testing.B) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
-	sdk := func(name string, hc *http.Client) contender {
+	sdk := func(name string, hc *http.Client) benchcmp.Contender {
 		c, err := partner.NewClient(partner.Config{Pacing: noPacing,
 			BaseURL: srv.URL, AuthURL: srv.URL, ClientID: "c", ClientSecret: "s",
 			GrantID: "g1", Token: &oauth2.Token{RefreshToken: "rt"},
@@ -103,7 +61,7 @@ func BenchmarkProjectsGet(b *testing.B) {
 		if _, err := c.Projects.Get(ctx, "p1"); err != nil { // tokens, connection
 			b.Fatal(err)
 		}
-		return contender{name, func(b *testing.B) {
+		return benchcmp.Contender{Name: name, Run: func(b *testing.B) {
 			if _, err := c.Projects.Get(ctx, "p1"); err != nil {
 				b.Fatal(err)
 			}
@@ -136,10 +94,10 @@ func BenchmarkProjectsGet(b *testing.B) {
 	if err := get(); err != nil {
 		b.Fatal(err)
 	}
-	bare := contender{"bare", func(b *testing.B) {
+	bare := benchcmp.Contender{Name: "bare", Run: func(b *testing.B) {
 		if err := get(); err != nil {
 			b.Fatal(err)
 		}
 	}}
-	compare(b, bare, sdk("sdk", hc), sdk("sdk-default", nil))
+	benchcmp.Compare(b, bare, sdk("sdk", hc), sdk("sdk-default", nil))
 }

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/oauth2"
 
 	partner "github.com/locsvc/partner-go"
+	"github.com/locsvc/partner-go/internal/benchcmp"
 	"github.com/locsvc/partner-go/keys"
 	"github.com/locsvc/partner-go/partnertest"
 )
@@ -242,5 +243,5 @@ func BenchmarkToolCall(b *testing.B) {
 	}
 	sdk(b) // tokens, connection, initialize
 	goSDK(b)
-	compare(b, contender{"go-sdk", goSDK}, contender{"sdk", sdk})
+	benchcmp.Compare(b, benchcmp.Contender{Name: "go-sdk", Run: goSDK}, benchcmp.Contender{Name: "sdk", Run: sdk})
 }

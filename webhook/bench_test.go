@@ -10,55 +10,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/locsvc/partner-go/internal/benchcmp"
 )
-
-// A contender is one function a benchmark times.
-type contender struct {
-	name string
-	run  func(b *testing.B)
-}
-
-// compare runs each contender once per iteration, in turn, each timed on
-// its own. It reports each one's mean time per call (<name>-ns), its
-// allocations per call (<name>-allocs), and the ratio of the median time
-// per call of each to that of the first, the baseline (<name>-x-<base>),
-// over the last 4096 iterations. Taking turns in one run makes a shared
-// and noisy machine slow them alike; medians leave out the calls the
-// operating system stopped to run something else, and also the rare call
-// that pays for a garbage collection, which <name>-ns and <name>-allocs
-// still show. ns/op and allocs/op are those of all contenders together.
-func compare(b *testing.B, contenders ...contender) {
-	spent := make([]time.Duration, len(contenders))
-	samples := make([][4096]time.Duration, len(contenders))
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		for j, c := range contenders {
-			start := time.Now()
-			c.run(b)
-			d := time.Since(start)
-			spent[j] += d
-			samples[j][i%len(samples[j])] = d
-		}
-	}
-	n := min(b.N, len(samples[0]))
-	median := func(j int) float64 {
-		s := slices.Clone(samples[j][:n])
-		slices.Sort(s)
-		return float64(s[n/2])
-	}
-	for j, c := range contenders {
-		b.ReportMetric(float64(spent[j].Nanoseconds())/float64(b.N), c.name+"-ns")
-		b.ReportMetric(testing.AllocsPerRun(10, func() { c.run(b) }), c.name+"-allocs")
-		if j > 0 {
-			b.ReportMetric(median(j)/median(0), c.name+"-x-"+contenders[0].name)
-		}
-	}
-}
 
 // BenchmarkVerify compares Verify of a header with t, v1 and sha256
 // (verify) with its floor, the HMAC it cannot avoid: one HMAC keyed once,
@@ -76,14 +34,14 @@ func BenchmarkVerify(b *testing.B) {
 			mac := hmac.New(sha256.New, []byte(testSecret))
 			prefix := []byte(strconv.FormatInt(testNow.Unix(), 10) + ".")
 			sum := make([]byte, 0, sha256.Size)
-			compare(b,
-				contender{"hmac", func(*testing.B) {
+			benchcmp.Compare(b,
+				benchcmp.Contender{Name: "hmac", Run: func(*testing.B) {
 					mac.Reset()
 					mac.Write(prefix)
 					mac.Write(body)
 					sum = mac.Sum(sum[:0])
 				}},
-				contender{"verify", func(b *testing.B) {
+				benchcmp.Contender{Name: "verify", Run: func(b *testing.B) {
 					if err := v.Verify(body, header); err != nil {
 						b.Fatal(err)
 					}
@@ -98,19 +56,19 @@ func BenchmarkVerify(b *testing.B) {
 // which Parse does not keep. Target: parse no slower than map.
 func BenchmarkParse(b *testing.B) {
 	body := readGolden(b, EventEntryPublished)
-	compare(b,
-		contender{"map", func(b *testing.B) {
+	benchcmp.Compare(b,
+		benchcmp.Contender{Name: "map", Run: func(b *testing.B) {
 			var m map[string]any
 			if err := json.Unmarshal(body, &m); err != nil {
 				b.Fatal(err)
 			}
 		}},
-		contender{"parse", func(b *testing.B) {
+		benchcmp.Contender{Name: "parse", Run: func(b *testing.B) {
 			if _, err := Parse(body); err != nil {
 				b.Fatal(err)
 			}
 		}},
-		contender{"parse+rawdata", func(b *testing.B) {
+		benchcmp.Contender{Name: "parse+rawdata", Run: func(b *testing.B) {
 			ev, err := Parse(body)
 			if err != nil {
 				b.Fatal(err)
@@ -127,14 +85,14 @@ func BenchmarkParse(b *testing.B) {
 // within 1.1x of map.
 func BenchmarkParseBulk(b *testing.B) {
 	body := readGolden(b, EventEntriesBulkPublished)
-	compare(b,
-		contender{"map", func(b *testing.B) {
+	benchcmp.Compare(b,
+		benchcmp.Contender{Name: "map", Run: func(b *testing.B) {
 			var m map[string]any
 			if err := json.Unmarshal(body, &m); err != nil {
 				b.Fatal(err)
 			}
 		}},
-		contender{"parse", func(b *testing.B) {
+		benchcmp.Contender{Name: "parse", Run: func(b *testing.B) {
 			if _, err := Parse(body); err != nil {
 				b.Fatal(err)
 			}
@@ -151,11 +109,11 @@ func BenchmarkParseBulk(b *testing.B) {
 func BenchmarkHandler(b *testing.B) {
 	body := readGolden(b, EventEntryPublished)
 	header := Sign(testSecret, testNow, body)
-	send := func(name string, h http.Handler) contender {
+	send := func(name string, h http.Handler) benchcmp.Contender {
 		srv := httptest.NewServer(h)
 		b.Cleanup(srv.Close)
 		client := srv.Client()
-		return contender{name, func(b *testing.B) {
+		return benchcmp.Contender{Name: name, Run: func(b *testing.B) {
 			req, err := http.NewRequest(http.MethodPost, srv.URL, bytes.NewReader(body))
 			if err != nil {
 				b.Fatal(err)
@@ -173,7 +131,7 @@ func BenchmarkHandler(b *testing.B) {
 			}
 		}}
 	}
-	compare(b,
+	benchcmp.Compare(b,
 		send("stdlib", http.HandlerFunc(stdlibReceiver)),
 		send("handler", NewHandler(newTestVerifier(b), func(context.Context, *Event) error { return nil })),
 		send("bare", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
