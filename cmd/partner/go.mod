@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/gofrs/flock v0.13.2
+	github.com/google/go-cmp v0.7.0
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/locsvc/partner-go v0.0.0
 	github.com/locsvc/partner-go/redisstore v0.0.0
