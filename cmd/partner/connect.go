@@ -37,11 +37,16 @@ type connectGrant struct {
 // the service's codes live 10 minutes.
 const consentTimeout = 10 * time.Minute
 
+// connectOptions are what connect is asked to do: its flags, and the app
+// it runs in.
+type connectOptions struct {
+	app       *app
+	scopes    []string
+	noBrowser bool
+}
+
 func (a *app) connectCmd() *cobra.Command {
-	var (
-		scopes    []string
-		noBrowser bool
-	)
+	opts := &connectOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "connect [--scopes SCOPE,...] [--store STORE] [--no-browser]",
 		Short: "Connect a user (the consent flow) and save the grants' tokens to the store",
@@ -55,16 +60,17 @@ PARTNER_GRANT_ID to one of them for the other commands.
 --scopes are the permissions to ask for (offline_access is always added);
 none asks for the service's defaults.`,
 		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.connect(cmd.Context(), scopes, noBrowser)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runConnect(cmd.Context(), opts) },
 	}
-	cmd.Flags().StringSliceVar(&scopes, "scopes", nil, "scopes to ask for, comma-separated (e.g. org:read,keys:write,translations:publish)")
-	cmd.Flags().BoolVar(&noBrowser, "no-browser", false, "only print the URL to open; do not start a browser")
+	cmd.Flags().StringSliceVar(&opts.scopes, "scopes", nil, "scopes to ask for, comma-separated (e.g. org:read,keys:write,translations:publish)")
+	cmd.Flags().BoolVar(&opts.noBrowser, "no-browser", false, "only print the URL to open; do not start a browser")
 	return cmd
 }
 
-func (a *app) connect(ctx context.Context, scopes []string, noBrowser bool) error {
+// runConnect runs "partner connect": the consent flow, then the grants'
+// tokens saved to the store.
+func runConnect(ctx context.Context, opts *connectOptions) error {
+	a := opts.app
 	v, err := a.need("PARTNER_BASE_URL", "PARTNER_AUTH_URL", "PARTNER_CLIENT_ID", "PARTNER_CLIENT_SECRET", "PARTNER_REDIRECT_URL")
 	if err != nil {
 		return err
@@ -84,7 +90,7 @@ func (a *app) connect(ctx context.Context, scopes []string, noBrowser bool) erro
 	defer closeStore()
 	pool, err := partner.NewPool(partner.PoolConfig{
 		BaseURL: v[0], AuthURL: v[1], ClientID: v[2], ClientSecret: v[3],
-		RedirectURL: v[4], Scopes: scopes, Store: store, UserAgent: "partner-cli",
+		RedirectURL: v[4], Scopes: opts.scopes, Store: store, UserAgent: "partner-cli", HTTPClient: a.httpClient,
 	})
 	if err != nil {
 		return err
@@ -135,7 +141,7 @@ func (a *app) connect(ctx context.Context, scopes []string, noBrowser bool) erro
 
 	consent := pool.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier))
 	a.errOut.printf("Open this URL in a browser to connect (waiting on %s):\n%s\n", redirect, consent)
-	if !noBrowser {
+	if !opts.noBrowser {
 		if err := openBrowser(consent); err != nil {
 			a.errOut.printf("partner: could not start a browser (%v): open the URL yourself\n", err)
 		}

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -128,5 +132,34 @@ func TestFakeWebhook(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("no verified delivery for the key created")
+	}
+}
+
+// TestRunFake calls fake's run function in-process: it prints the
+// settings once it listens, a command with them reaches the seeded
+// project, and it returns nil when its context ends.
+func TestRunFake(t *testing.T) {
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	var stderr bytes.Buffer
+	a := newApp(func(string) string { return "" }, strings.NewReader(""), pw, &stderr)
+	done := make(chan error, 1)
+	go func() { done <- runFake(ctx, &fakeOptions{app: a, addr: "127.0.0.1:0", printEnv: true}); pw.Close() }()
+	env := map[string]string{}
+	sc := bufio.NewScanner(pr)
+	for len(env) < len(fakeEnvKeys) && sc.Scan() {
+		k, v, _ := strings.Cut(sc.Text(), "=")
+		env[k] = v
+	}
+	go io.Copy(io.Discard, pr)
+	var out bytes.Buffer
+	ta := newApp(func(k string) string { return env[k] }, strings.NewReader(""), &out, io.Discard)
+	err := runStatus(ctx, &statusOptions{app: ta})
+	if err != nil || !strings.Contains(out.String(), "acme/web: nothing to publish") {
+		t.Errorf("status against the fake printed %q (%v)", out.String(), err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("runFake after its context ended: %v\n%s", err, stderr.String())
 	}
 }

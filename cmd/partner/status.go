@@ -56,35 +56,47 @@ func newSyncResult(s *translations.Sync) syncResult {
 	return r
 }
 
+// statusOptions are what status is asked to do: its flags, and the app
+// it runs in.
+type statusOptions struct {
+	app     *app
+	project string
+}
+
 func (a *app) statusCmd() *cobra.Command {
-	var project string
+	opts := &statusOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "status --project ORG/PROJECT [--json]",
 		Short: "Show the changes waiting to be published and the recent sync jobs",
 		Args:  usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := a.project(project)
-			if err != nil {
-				return err
-			}
-			c, done, err := a.client(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer done()
-			res, err := status(cmd.Context(), c, p)
-			if err != nil {
-				return err
-			}
-			if a.json {
-				return a.printJSON(res)
-			}
-			a.printStatus(res)
-			return nil
-		},
+		RunE:  func(cmd *cobra.Command, _ []string) error { return runStatus(cmd.Context(), opts) },
 	}
-	cmd.Flags().StringVar(&project, "project", "", "the project, ORG/PROJECT (default $PARTNER_PROJECT)")
+	cmd.Flags().StringVar(&opts.project, "project", "", "the project, ORG/PROJECT (default $PARTNER_PROJECT)")
 	return cmd
+}
+
+// runStatus runs "partner status": it prints what waits to be published
+// and the recent sync jobs.
+func runStatus(ctx context.Context, opts *statusOptions) error {
+	a := opts.app
+	p, err := a.project(opts.project)
+	if err != nil {
+		return err
+	}
+	c, done, err := a.client(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	res, err := status(ctx, c, p)
+	if err != nil {
+		return err
+	}
+	if a.json {
+		return a.printJSON(res)
+	}
+	a.printStatus(res)
+	return nil
 }
 
 func status(ctx context.Context, c *partner.Client, project string) (*statusResult, error) {
@@ -159,11 +171,16 @@ type publishResult struct {
 	Message string       `json:"message,omitempty"`
 }
 
+// publishOptions are what publish is asked to do: its flags, and the app
+// it runs in.
+type publishOptions struct {
+	app     *app
+	project string
+	wait    bool
+}
+
 func (a *app) publishCmd() *cobra.Command {
-	var (
-		project string
-		wait    bool
-	)
+	opts := &publishOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "publish --project ORG/PROJECT [--wait] [--json]",
 		Short: "Publish the project's pending changes",
@@ -173,37 +190,42 @@ the command waits until every job ends, and fails unless all completed (exit 4
 when some did and some did not). A project can be published once every 30
 seconds.`,
 		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := a.project(project)
-			if err != nil {
-				return err
-			}
-			c, done, err := a.client(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer done()
-			res, err := a.publish(cmd.Context(), c, p, wait)
-			if err != nil {
-				return err
-			}
-			if a.json {
-				err = a.printJSON(res)
-			} else {
-				a.out.printf("%s: published %d translations\n", res.Project, res.Published)
-				for _, s := range res.Syncs {
-					a.out.printf("  sync %s %s %s\n", s.ID, s.Status, s.Error)
-				}
-			}
-			if err != nil || !wait {
-				return err
-			}
-			return syncOutcome(res.Syncs)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runPublish(cmd.Context(), opts) },
 	}
-	cmd.Flags().StringVar(&project, "project", "", "the project, ORG/PROJECT (default $PARTNER_PROJECT)")
-	cmd.Flags().BoolVar(&wait, "wait", false, "wait until the sync jobs end")
+	cmd.Flags().StringVar(&opts.project, "project", "", "the project, ORG/PROJECT (default $PARTNER_PROJECT)")
+	cmd.Flags().BoolVar(&opts.wait, "wait", false, "wait until the sync jobs end")
 	return cmd
+}
+
+// runPublish runs "partner publish": it publishes the project and prints
+// the sync jobs.
+func runPublish(ctx context.Context, opts *publishOptions) error {
+	a := opts.app
+	p, err := a.project(opts.project)
+	if err != nil {
+		return err
+	}
+	c, done, err := a.client(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	res, err := a.publish(ctx, c, p, opts.wait)
+	if err != nil {
+		return err
+	}
+	if a.json {
+		err = a.printJSON(res)
+	} else {
+		a.out.printf("%s: published %d translations\n", res.Project, res.Published)
+		for _, s := range res.Syncs {
+			a.out.printf("  sync %s %s %s\n", s.ID, s.Status, s.Error)
+		}
+	}
+	if err != nil || !opts.wait {
+		return err
+	}
+	return syncOutcome(res.Syncs)
 }
 
 func (a *app) publish(ctx context.Context, c *partner.Client, project string, wait bool) (*publishResult, error) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/locsvc/partner-go/keys"
+	"github.com/locsvc/partner-go/partnertest"
 )
 
 func TestStatusAndPublish(t *testing.T) {
@@ -88,5 +89,49 @@ func TestStatusRefusals(t *testing.T) {
 	// reconnect.
 	if r := runPartner(t, env, "status"); r.code != 3 || !strings.Contains(r.stderr, "partner connect") || strings.Contains(r.stderr, "partner: partner:") {
 		t.Errorf("a spent refresh token: exit %d, want 3 with advice to connect, said once\n%s", r.code, r.stderr)
+	}
+}
+
+// TestRunStatusAndPublish calls status's and publish's run functions
+// in-process: what a push wrote is pending, publish --wait ships it, and
+// then nothing is pending.
+func TestRunStatusAndPublish(t *testing.T) {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	ta := newTestApp(t, srv)
+	ctx := context.Background()
+	dir := writeTree(t, map[string]string{"en.json": `{"a": "A"}`, "de.json": `{"a": "Ä"}`})
+	if err := runPush(ctx, &pushOptions{app: ta.app, layoutFlags: layoutFlags{dir: dir}}); err != nil {
+		t.Fatal(err)
+	}
+	ta.json = true
+	status := func() statusResult {
+		t.Helper()
+		ta.stdout.Reset()
+		if err := runStatus(ctx, &statusOptions{app: ta.app}); err != nil {
+			t.Fatalf("runStatus: %v", err)
+		}
+		var st statusResult
+		if err := json.Unmarshal(ta.stdout.Bytes(), &st); err != nil {
+			t.Fatalf("runStatus printed %q: %v", ta.stdout, err)
+		}
+		return st
+	}
+	if st := status(); !st.Pending.HasChanges || st.Pending.ByLanguage["de"] != 1 {
+		t.Errorf("status after a push: %+v, want de 1 pending", st.Pending)
+	}
+	ta.stdout.Reset()
+	if err := runPublish(ctx, &publishOptions{app: ta.app, wait: true}); err != nil {
+		t.Fatalf("runPublish: %v", err)
+	}
+	var pub publishResult
+	if err := json.Unmarshal(ta.stdout.Bytes(), &pub); err != nil || pub.Published != 1 || len(pub.Syncs) == 0 || pub.Syncs[0].Status != "completed" {
+		t.Errorf("runPublish printed %q (%v), want 1 published and its jobs completed", ta.stdout, err)
+	}
+	if st := status(); st.Pending.HasChanges || len(st.Syncs) == 0 {
+		t.Errorf("status after publishing: %+v, want nothing pending and the job listed", st)
+	}
+	if err := runStatus(ctx, &statusOptions{app: ta.app, project: "acme"}); exitCode(err) != exitUsage {
+		t.Errorf("runStatus of project acme: %v, want a usage error", err)
 	}
 }

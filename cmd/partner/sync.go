@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -107,11 +108,16 @@ func (f *layoutFlags) layout() (locales.Layout, error) {
 	return l, nil
 }
 
+// pushOptions are what push is asked to do: its flags, and the app it
+// runs in.
+type pushOptions struct {
+	app *app
+	layoutFlags
+	dryRun, deleteMissing, publish, wait bool
+}
+
 func (a *app) pushCmd() *cobra.Command {
-	var (
-		lf                                   layoutFlags
-		dryRun, deleteMissing, publish, wait bool
-	)
+	opts := &pushOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "push --project ORG/PROJECT --dir DIR [--format F] [--layout single|namespaced] [--keys flat|nested] [--dry-run] [--delete-missing] [--publish] [--wait] [--json]",
 		Short: "Send a tree of locale files to the project: only what differs",
@@ -127,67 +133,71 @@ once every write succeeded (it waits out the service's cooldown), and --wait
 waits for the sync jobs. A push that stopped half way (exit 4) is completed by
 running it again.`,
 		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			layout, err := lf.layout()
-			if err != nil {
-				return err
-			}
-			project, err := a.project(lf.project)
-			if err != nil {
-				return err
-			}
-			if wait && !publish {
-				return usageErrorf("--wait waits for the publish: give --publish too")
-			}
-			cat, err := locales.Load(lf.dir, layout)
-			if err != nil {
-				return err
-			}
-			ctx := cmd.Context()
-			c, done, err := a.client(ctx)
-			if err != nil {
-				return err
-			}
-			defer done()
-			report, finish := a.progress()
-			plan, err := locales.NewPlan(ctx, c, project, cat, locales.PlanOptions{Delete: deleteMissing, OnProgress: report})
-			finish()
-			if errors.Is(err, locales.ErrMassDelete) {
-				return fmt.Errorf("%w: delete fewer keys at a time, or in the service's dashboard", err)
-			}
-			if err != nil {
-				return err
-			}
-			if dryRun {
-				if a.json {
-					return a.printJSON(plan)
-				}
-				a.printPlan(plan)
-				return nil
-			}
-			report, finish = a.progress()
-			rep, err := plan.Apply(ctx, c, locales.ApplyOptions{Publish: publish, Wait: wait, OnProgress: report})
-			finish()
-			if rep == nil {
-				return err
-			}
-			if a.json {
-				if perr := a.printJSON(rep); perr != nil {
-					return perr
-				}
-			} else {
-				a.printReport(rep)
-			}
-			return pushOutcome(rep, err, wait)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runPush(cmd.Context(), opts) },
 	}
-	lf.add(cmd)
+	opts.layoutFlags.add(cmd)
 	f := cmd.Flags()
-	f.BoolVar(&dryRun, "dry-run", false, "print what the push would do, and write nothing")
-	f.BoolVar(&deleteMissing, "delete-missing", false, "delete the keys of the tree's namespaces that its source-language files lack")
-	f.BoolVar(&publish, "publish", false, "publish the project once every write succeeded")
-	f.BoolVar(&wait, "wait", false, "with --publish, wait for the sync jobs to end")
+	f.BoolVar(&opts.dryRun, "dry-run", false, "print what the push would do, and write nothing")
+	f.BoolVar(&opts.deleteMissing, "delete-missing", false, "delete the keys of the tree's namespaces that its source-language files lack")
+	f.BoolVar(&opts.publish, "publish", false, "publish the project once every write succeeded")
+	f.BoolVar(&opts.wait, "wait", false, "with --publish, wait for the sync jobs to end")
 	return cmd
+}
+
+// runPush runs "partner push": it plans the push, and prints the plan
+// (--dry-run) or applies it and prints the report.
+func runPush(ctx context.Context, opts *pushOptions) error {
+	a := opts.app
+	layout, err := opts.layout()
+	if err != nil {
+		return err
+	}
+	project, err := a.project(opts.project)
+	if err != nil {
+		return err
+	}
+	if opts.wait && !opts.publish {
+		return usageErrorf("--wait waits for the publish: give --publish too")
+	}
+	cat, err := locales.Load(opts.dir, layout)
+	if err != nil {
+		return err
+	}
+	c, done, err := a.client(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	report, finish := a.progress()
+	plan, err := locales.NewPlan(ctx, c, project, cat, locales.PlanOptions{Delete: opts.deleteMissing, OnProgress: report})
+	finish()
+	if errors.Is(err, locales.ErrMassDelete) {
+		return fmt.Errorf("%w: delete fewer keys at a time, or in the service's dashboard", err)
+	}
+	if err != nil {
+		return err
+	}
+	if opts.dryRun {
+		if a.json {
+			return a.printJSON(plan)
+		}
+		a.printPlan(plan)
+		return nil
+	}
+	report, finish = a.progress()
+	rep, err := plan.Apply(ctx, c, locales.ApplyOptions{Publish: opts.publish, Wait: opts.wait, OnProgress: report})
+	finish()
+	if rep == nil {
+		return err
+	}
+	if a.json {
+		if perr := a.printJSON(rep); perr != nil {
+			return perr
+		}
+	} else {
+		a.printReport(rep)
+	}
+	return pushOutcome(rep, err, opts.wait)
 }
 
 // pushOutcome is the error a push exits with: nil when everything was
@@ -272,12 +282,17 @@ type pullResult struct {
 	Texts int `json:"texts"`
 }
 
+// pullOptions are what pull is asked to do: its flags, and the app it
+// runs in.
+type pullOptions struct {
+	app *app
+	layoutFlags
+	languages []string
+	from      string
+}
+
 func (a *app) pullCmd() *cobra.Command {
-	var (
-		lf        layoutFlags
-		languages []string
-		from      string
-	)
+	opts := &pullOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "pull --project ORG/PROJECT --dir DIR [--format F] [--layout ...] [--keys ...] [--languages de,fr] [--from api|cdn] [--json]",
 		Short: "Write the project's texts into a tree of locale files",
@@ -289,59 +304,63 @@ two-space indentation): a pull followed by a push changes nothing. Files whose
 content would not change are not touched, and files of other languages and
 namespaces are left alone.`,
 		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			layout, err := lf.layout()
-			if err != nil {
-				return err
-			}
-			project, err := a.project(lf.project)
-			if err != nil {
-				return err
-			}
-			if from != "api" && from != "cdn" {
-				return usageErrorf("--from %q: want api or cdn", from)
-			}
-			if fi, err := os.Stat(lf.dir); err == nil && !fi.IsDir() {
-				return usageErrorf("--dir %s is a file, not a folder", lf.dir)
-			}
-			ctx := cmd.Context()
-			c, done, err := a.client(ctx)
-			if err != nil {
-				return err
-			}
-			defer done()
-			report, finish := a.progress()
-			cat, err := locales.Pull(ctx, c, project, locales.PullOptions{FromCDN: from == "cdn", Languages: languages, OnProgress: report})
-			finish()
-			if err != nil {
-				return err
-			}
-			if layout.Files == "" {
-				layout.Files = cat.Layout.Files
-			}
-			if layout.Keys == "" {
-				layout.Keys = cat.Layout.Keys
-			}
-			if err := cat.Write(lf.dir, layout); err != nil {
-				return err
-			}
-			res := pullResult{Project: project, Dir: lf.dir, From: from, Layout: layout, Languages: cat.Languages(), Texts: cat.Len()}
-			if res.Languages == nil {
-				res.Languages = []string{}
-			}
-			if a.json {
-				return a.printJSON(res)
-			}
-			a.out.printf("%s: wrote %d texts in %s to %s (%s, %s keys)\n", project, res.Texts,
-				strings.Join(res.Languages, ", "), lf.dir, layoutName(layout.Files), layout.Keys)
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runPull(cmd.Context(), opts) },
 	}
-	lf.add(cmd)
-	cmd.Flags().StringSliceVar(&languages, "languages", nil, "only these languages, comma-separated (default: all of the project's)")
-	cmd.Flags().StringVar(&from, "from", "api", "api (every text, with the grant's token) or cdn (the published files)")
+	opts.layoutFlags.add(cmd)
+	cmd.Flags().StringSliceVar(&opts.languages, "languages", nil, "only these languages, comma-separated (default: all of the project's)")
+	cmd.Flags().StringVar(&opts.from, "from", "api", "api (every text, with the grant's token) or cdn (the published files)")
 	cmd.RegisterFlagCompletionFunc("from", cobra.FixedCompletions([]string{"api", "cdn"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
+}
+
+// runPull runs "partner pull": it reads the project's texts and writes
+// them under the folder.
+func runPull(ctx context.Context, opts *pullOptions) error {
+	a := opts.app
+	layout, err := opts.layout()
+	if err != nil {
+		return err
+	}
+	project, err := a.project(opts.project)
+	if err != nil {
+		return err
+	}
+	if opts.from != "api" && opts.from != "cdn" {
+		return usageErrorf("--from %q: want api or cdn", opts.from)
+	}
+	if fi, err := os.Stat(opts.dir); err == nil && !fi.IsDir() {
+		return usageErrorf("--dir %s is a file, not a folder", opts.dir)
+	}
+	c, done, err := a.client(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	report, finish := a.progress()
+	cat, err := locales.Pull(ctx, c, project, locales.PullOptions{FromCDN: opts.from == "cdn", Languages: opts.languages, OnProgress: report})
+	finish()
+	if err != nil {
+		return err
+	}
+	if layout.Files == "" {
+		layout.Files = cat.Layout.Files
+	}
+	if layout.Keys == "" {
+		layout.Keys = cat.Layout.Keys
+	}
+	if err := cat.Write(opts.dir, layout); err != nil {
+		return err
+	}
+	res := pullResult{Project: project, Dir: opts.dir, From: opts.from, Layout: layout, Languages: cat.Languages(), Texts: cat.Len()}
+	if res.Languages == nil {
+		res.Languages = []string{}
+	}
+	if a.json {
+		return a.printJSON(res)
+	}
+	a.out.printf("%s: wrote %d texts in %s to %s (%s, %s keys)\n", project, res.Texts,
+		strings.Join(res.Languages, ", "), opts.dir, layoutName(layout.Files), layout.Keys)
+	return nil
 }
 
 // layoutName returns the --layout name of a file structure.

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/partnertest"
 )
 
 // writeTree writes files (path: content) under a new folder and returns it.
@@ -198,5 +201,66 @@ func TestPushPullOtherFormats(t *testing.T) {
 	}
 	if r := runPartner(t, env, "push", "--dir", dir, "--format", "docx"); r.code != 2 {
 		t.Errorf("push --format docx: exit %d, want 2", r.code)
+	}
+}
+
+// TestRunPush calls push's run function in-process, against the fake: a
+// dry run writes nothing, a push writes what the tree adds, a second push
+// finds nothing to do, and --wait without --publish is a usage error.
+func TestRunPush(t *testing.T) {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	ta := newTestApp(t, srv)
+	dir := writeTree(t, map[string]string{"en.json": `{"nav": {"home": "Home"}}`, "de.json": `{"nav": {"home": "Startseite"}}`})
+	ctx := context.Background()
+	for _, step := range []struct {
+		dryRun bool
+		want   string
+	}{
+		{true, "would create 1 keys"},
+		{true, "would create 1 keys"}, // the dry run wrote nothing
+		{false, "1 keys created, 0 updated"},
+		{false, "0 keys created, 0 updated"},
+	} {
+		ta.stdout.Reset()
+		opts := &pushOptions{app: ta.app, layoutFlags: layoutFlags{dir: dir}, dryRun: step.dryRun}
+		if err := runPush(ctx, opts); err != nil {
+			t.Fatalf("runPush (dry run %v): %v\n%s", step.dryRun, err, ta.stderr)
+		}
+		if !strings.Contains(ta.stdout.String(), step.want) {
+			t.Errorf("runPush (dry run %v) printed %q, want %q", step.dryRun, ta.stdout, step.want)
+		}
+	}
+	if err := runPush(ctx, &pushOptions{app: ta.app, layoutFlags: layoutFlags{dir: dir}, wait: true}); exitCode(err) != exitUsage {
+		t.Errorf("runPush with wait and no publish: %v (exit %d), want a usage error", err, exitCode(err))
+	}
+}
+
+// TestRunPull calls pull's run function in-process: what a push wrote
+// comes back, in the layout asked for, and the result is printed as JSON.
+func TestRunPull(t *testing.T) {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	ta := newTestApp(t, srv)
+	ctx := context.Background()
+	tree := map[string]string{"en.json": "{\n  \"nav\": {\n    \"home\": \"Home\"\n  }\n}\n", "de.json": "{\n  \"nav\": {\n    \"home\": \"Startseite\"\n  }\n}\n"}
+	if err := runPush(ctx, &pushOptions{app: ta.app, layoutFlags: layoutFlags{dir: writeTree(t, tree)}}); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	ta.stdout.Reset()
+	ta.json = true
+	if err := runPull(ctx, &pullOptions{app: ta.app, layoutFlags: layoutFlags{dir: out}, from: "api"}); err != nil {
+		t.Fatalf("runPull: %v\n%s", err, ta.stderr)
+	}
+	var res pullResult
+	if err := json.Unmarshal(ta.stdout.Bytes(), &res); err != nil || res.Texts != 2 || res.Project != "acme/web" {
+		t.Errorf("runPull printed %q (%v), want 2 texts of acme/web", ta.stdout, err)
+	}
+	if got := readTree(t, out); !maps.Equal(got, tree) {
+		t.Errorf("runPull wrote %v, want %v", got, tree)
+	}
+	if err := runPull(ctx, &pullOptions{app: ta.app, layoutFlags: layoutFlags{dir: out}, from: "s3"}); exitCode(err) != exitUsage {
+		t.Errorf("runPull from s3: %v, want a usage error", err)
 	}
 }

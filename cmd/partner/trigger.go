@@ -35,11 +35,18 @@ type triggerResult struct {
 // answerChars is how much of a receiver's answer is shown.
 const answerChars = 500
 
+// triggerOptions are what trigger is asked to do: its argument and
+// flags, and the app it runs in.
+type triggerOptions struct {
+	app *app
+	// args are the command's arguments: the event type, unless list.
+	args                 []string
+	to, secret, dataFile string
+	list                 bool
+}
+
 func (a *app) triggerCmd() *cobra.Command {
-	var (
-		to, secret, dataFile string
-		list                 bool
-	)
+	opts := &triggerOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "trigger EVENT_TYPE --to URL [--secret whsec_...] [--data FILE] | trigger --list",
 		Short: "Send one signed webhook delivery of any event type",
@@ -64,55 +71,64 @@ does not answer 2xx within 10 seconds makes the command fail.`,
 			return names, cobra.ShellCompDirectiveNoFileComp
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if list {
-				return a.listEvents(args)
-			}
-			if len(args) != 1 {
-				return usageErrorf("trigger: name one event type (partner trigger --list shows them)")
-			}
-			t := webhook.EventType(args[0])
-			if !slices.Contains(eventTypes(), t) {
-				return usageErrorf("trigger: unknown event type %q (partner trigger --list shows them)", t)
-			}
-			if to == "" {
-				return usageErrorf("trigger: --to URL is required: the receiver's URL")
-			}
-			if secret == "" {
-				secret = a.env("PARTNER_WEBHOOK_SECRET")
-			}
-			if secret == "" {
-				return usageErrorf("trigger: no secret: give --secret whsec_... or set PARTNER_WEBHOOK_SECRET")
-			}
-			if _, err := webhook.NewVerifier(secret); err != nil {
-				return usageErrorf("trigger: %v", err)
-			}
-			data, err := a.eventData(t, dataFile)
-			if err != nil {
-				return err
-			}
-			res, err := deliver(cmd.Context(), to, secret, t, data)
-			if err != nil {
-				return err
-			}
-			if a.json {
-				if err := a.printJSON(res); err != nil {
-					return err
-				}
-			} else {
-				a.out.printf("sent %s %s to %s: %d %s\n", res.EventType, res.ID, res.URL, res.Status, http.StatusText(res.Status))
-			}
-			if res.Status < 200 || res.Status > 299 {
-				return fmt.Errorf("trigger: the receiver answered %d: %s", res.Status, oneLine(res.Response))
-			}
-			return nil
+			opts.args = args
+			return runTrigger(cmd.Context(), opts)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&to, "to", "", "the receiver's URL")
-	f.StringVar(&secret, "secret", "", "the webhook's signing secret (default $PARTNER_WEBHOOK_SECRET)")
-	f.StringVar(&dataFile, "data", "", "a file holding the event's data object instead of the sample (- for stdin)")
-	f.BoolVar(&list, "list", false, "list the event types")
+	f.StringVar(&opts.to, "to", "", "the receiver's URL")
+	f.StringVar(&opts.secret, "secret", "", "the webhook's signing secret (default $PARTNER_WEBHOOK_SECRET)")
+	f.StringVar(&opts.dataFile, "data", "", "a file holding the event's data object instead of the sample (- for stdin)")
+	f.BoolVar(&opts.list, "list", false, "list the event types")
 	return cmd
+}
+
+// runTrigger runs "partner trigger": it sends one signed delivery, or
+// lists the event types.
+func runTrigger(ctx context.Context, opts *triggerOptions) error {
+	a := opts.app
+	if opts.list {
+		return a.listEvents(opts.args)
+	}
+	if len(opts.args) != 1 {
+		return usageErrorf("trigger: name one event type (partner trigger --list shows them)")
+	}
+	t := webhook.EventType(opts.args[0])
+	if !slices.Contains(eventTypes(), t) {
+		return usageErrorf("trigger: unknown event type %q (partner trigger --list shows them)", t)
+	}
+	if opts.to == "" {
+		return usageErrorf("trigger: --to URL is required: the receiver's URL")
+	}
+	secret := opts.secret
+	if secret == "" {
+		secret = a.env("PARTNER_WEBHOOK_SECRET")
+	}
+	if secret == "" {
+		return usageErrorf("trigger: no secret: give --secret whsec_... or set PARTNER_WEBHOOK_SECRET")
+	}
+	if _, err := webhook.NewVerifier(secret); err != nil {
+		return usageErrorf("trigger: %v", err)
+	}
+	data, err := a.eventData(t, opts.dataFile)
+	if err != nil {
+		return err
+	}
+	res, err := deliver(ctx, opts.to, secret, t, data)
+	if err != nil {
+		return err
+	}
+	if a.json {
+		if err := a.printJSON(res); err != nil {
+			return err
+		}
+	} else {
+		a.out.printf("sent %s %s to %s: %d %s\n", res.EventType, res.ID, res.URL, res.Status, http.StatusText(res.Status))
+	}
+	if res.Status < 200 || res.Status > 299 {
+		return fmt.Errorf("trigger: the receiver answered %d: %s", res.Status, oneLine(res.Response))
+	}
+	return nil
 }
 
 func (a *app) listEvents(args []string) error {
@@ -137,7 +153,7 @@ func (a *app) eventData(t webhook.EventType, file string) ([]byte, error) {
 	var b []byte
 	var err error
 	if file == "-" {
-		b, err = io.ReadAll(os.Stdin)
+		b, err = io.ReadAll(a.stdin)
 	} else {
 		b, err = os.ReadFile(file)
 	}
