@@ -26,11 +26,15 @@ func usageErrorf(format string, args ...any) error {
 	return &usageError{fmt.Sprintf(format, args...)}
 }
 
-// partialError reports that some items of a command failed and the others
-// were done. It exits with exitSomeFail; the result was printed already.
-type partialError struct{ failed, total int }
+// partialError reports that some items of a command failed or are not
+// confirmed (the service may have done them), and the others were done.
+// It exits with exitSomeFail; the result was printed already.
+type partialError struct{ failed, notConfirmed, total int }
 
 func (e *partialError) Error() string {
+	if e.notConfirmed > 0 {
+		return fmt.Sprintf("%d of %d failed, %d not confirmed by the service: run the command again to complete it", e.failed, e.total, e.notConfirmed)
+	}
 	return fmt.Sprintf("%d of %d failed", e.failed, e.total)
 }
 

@@ -187,17 +187,16 @@ func (a *app) client(ctx context.Context) (*partner.Client, func(), error) {
 }
 
 // project returns --project, else PARTNER_PROJECT, checked for the
-// org/project form.
+// org/project form by the SDK's rule (partner.ParseProject).
 func (a *app) project(flag string) (string, error) {
 	p := flag
 	if p == "" {
 		p = a.env("PARTNER_PROJECT")
 	}
-	org, proj, ok := strings.Cut(p, "/")
-	switch {
-	case p == "":
+	if p == "" {
 		return "", usageErrorf("no project: give --project ORG/PROJECT or set PARTNER_PROJECT")
-	case !ok || org == "" || proj == "" || strings.Contains(proj, "/"):
+	}
+	if _, _, err := partner.ParseProject(p); err != nil {
 		return "", usageErrorf("project %q: want ORG/PROJECT, the slugs of the organization and the project", p)
 	}
 	return p, nil

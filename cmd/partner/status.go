@@ -165,8 +165,7 @@ type publishResult struct {
 	Project string `json:"project"`
 	// Published is the number of translations published.
 	Published int `json:"published"`
-	// Syncs are the jobs that ship the publish: as started, or as they
-	// ended with --wait.
+	// Syncs are the jobs that ship the publish, as they ended.
 	Syncs   []syncResult `json:"syncs"`
 	Message string       `json:"message,omitempty"`
 }
@@ -176,29 +175,33 @@ type publishResult struct {
 type publishOptions struct {
 	app     *app
 	project string
-	wait    bool
 }
 
 func (a *app) publishCmd() *cobra.Command {
 	opts := &publishOptions{app: a}
+	var wait bool
 	cmd := &cobra.Command{
-		Use:   "publish --project ORG/PROJECT [--wait] [--json]",
-		Short: "Publish the project's pending changes",
+		Use:   "publish --project ORG/PROJECT [--json]",
+		Short: "Publish the project's pending changes and wait until they are shipped",
 		Long: `publish publishes everything pending in the project (translations, deleted keys,
-language changes). Publishing is asynchronous: sync jobs ship it. With --wait
-the command waits until every job ends, and fails unless all completed (exit 4
-when some did and some did not). A project can be published once every 30
-seconds.`,
+language changes) and waits until it is shipped, as "push --publish --wait"
+does: a project can be published once every 30 seconds, so a publish within
+that cooldown waits it out and is sent again; then the sync jobs that ship the
+publish are waited for. The command fails unless every job completed (exit 4
+when some did and some did not).`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runPublish(cmd.Context(), opts) },
 	}
 	cmd.Flags().StringVar(&opts.project, "project", "", "the project, ORG/PROJECT (default $PARTNER_PROJECT)")
-	cmd.Flags().BoolVar(&opts.wait, "wait", false, "wait until the sync jobs end")
+	// --wait was needed to wait for the sync jobs; publish always waits
+	// now, and takes it still for the scripts that give it.
+	cmd.Flags().BoolVar(&wait, "wait", false, "wait until the sync jobs end (always done)")
+	cmd.Flags().MarkHidden("wait")
 	return cmd
 }
 
-// runPublish runs "partner publish": it publishes the project and prints
-// the sync jobs.
+// runPublish runs "partner publish": it publishes the project with
+// PublishAndWait and prints the sync jobs as they ended.
 func runPublish(ctx context.Context, opts *publishOptions) error {
 	a := opts.app
 	p, err := a.project(opts.project)
@@ -210,47 +213,33 @@ func runPublish(ctx context.Context, opts *publishOptions) error {
 		return err
 	}
 	defer done()
-	res, err := a.publish(ctx, c, p, opts.wait)
-	if err != nil {
+	report, finish := a.progress()
+	if report != nil {
+		report(locales.Progress{Step: locales.StepPublish})
+	}
+	pub, err := c.Translations.PublishAndWait(ctx, p, translations.PublishOptions{})
+	finish()
+	if pub == nil {
 		return err
 	}
+	res := &publishResult{Project: p, Published: pub.Published, Syncs: []syncResult{}, Message: pub.Message}
+	for i := range pub.Syncs {
+		res.Syncs = append(res.Syncs, newSyncResult(&pub.Syncs[i]))
+	}
 	if a.json {
-		err = a.printJSON(res)
+		if perr := a.printJSON(res); perr != nil {
+			return perr
+		}
 	} else {
 		a.out.printf("%s: published %d translations\n", res.Project, res.Published)
 		for _, s := range res.Syncs {
 			a.out.printf("  sync %s %s %s\n", s.ID, s.Status, s.Error)
 		}
 	}
-	if err != nil || !opts.wait {
+	if err != nil {
 		return err
 	}
 	return syncOutcome(res.Syncs)
-}
-
-func (a *app) publish(ctx context.Context, c *partner.Client, project string, wait bool) (*publishResult, error) {
-	pub, err := c.Translations.Publish(ctx, project, translations.PublishOptions{})
-	if err != nil {
-		return nil, err
-	}
-	res := &publishResult{Project: project, Published: pub.Published, Syncs: []syncResult{}, Message: pub.Message}
-	report, finish := a.progress()
-	defer finish()
-	for _, id := range pub.SyncIDs {
-		get := c.Translations.GetSync
-		if wait {
-			get = c.Translations.WaitSync
-		}
-		s, err := get(ctx, id)
-		if err != nil {
-			return nil, fmt.Errorf("sync job %s: %w", id, err)
-		}
-		res.Syncs = append(res.Syncs, newSyncResult(s))
-		if report != nil && wait {
-			report(locales.Progress{Step: locales.StepWait, Done: len(res.Syncs), Total: len(pub.SyncIDs)})
-		}
-	}
-	return res, nil
 }
 
 // syncOutcome is nil when every job completed, a partialError when some

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -24,34 +26,32 @@ func (f *layoutFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.project, "project", "", "the project, ORG/PROJECT (default $PARTNER_PROJECT)")
 	fl.StringVar(&f.dir, "dir", "", "the locale tree's folder (required)")
-	fl.StringVar(&f.format, "format", "", "the files' format: "+strings.Join(formatNames, ", ")+"; default: detected from the files (push), json (pull)")
+	fl.StringVar(&f.format, "format", "", "the files' format: "+strings.Join(formatNames(), ", ")+"; default: detected from the files (push), json (pull)")
 	fl.StringVar(&f.files, "layout", "", "single (DIR/LANG.json) or namespaced (DIR/LANG/NAMESPACE.json); default: detected (push) or the project's (pull)")
 	fl.StringVar(&f.keys, "keys", "", "flat ({\"a.b\": ...}) or nested ({\"a\": {\"b\": ...}}); default: detected (push) or the project's (pull)")
 	cmd.RegisterFlagCompletionFunc("layout", cobra.FixedCompletions([]string{"single", "namespaced"}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("keys", cobra.FixedCompletions([]string{"flat", "nested"}, cobra.ShellCompDirectiveNoFileComp))
-	cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formatNames, cobra.ShellCompDirectiveNoFileComp))
+	cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formatNames(), cobra.ShellCompDirectiveNoFileComp))
 	cmd.MarkFlagDirname("dir")
 }
 
-// fileFormats are the formats --format names, in the order of the help.
-var fileFormats = []struct {
-	name   string
-	format locales.Format
-}{
-	{"json", locales.JSON{}}, {"arb", locales.ARB{}}, {"android", locales.Android{}},
-	{"strings", locales.AppleStrings{}}, {"xcstrings", locales.XCStrings{}}, {"po", locales.PO{}},
-	{"gotext", locales.GoText{}}, {"xliff", locales.XLIFF{}}, {"yaml", formats.YAML{}},
-	{"properties", formats.Properties{}},
+// formatName is the name --format gives f: its type's name in lower
+// case (json, arb, android, applestrings, xcstrings, po, gotext, xliff,
+// yaml, properties).
+func formatName(f locales.Format) string {
+	return strings.ToLower(reflect.TypeOf(f).Name())
 }
 
-// formatNames are fileFormats' names.
-var formatNames = func() []string {
+// formatNames are the names of formats.All(), once each, in its order.
+func formatNames() []string {
 	var names []string
-	for _, f := range fileFormats {
-		names = append(names, f.name)
+	for _, f := range formats.All() {
+		if n := formatName(f); !slices.Contains(names, n) {
+			names = append(names, n)
+		}
 	}
 	return names
-}()
+}
 
 // fileFormat returns the format --format names. Without one, a tree that
 // has files is taken to be in the one format its files have (a tree mixing
@@ -68,12 +68,12 @@ func (f *layoutFlags) fileFormat() (locales.Format, error) {
 		}
 		return ff, nil
 	}
-	for _, ff := range fileFormats {
-		if ff.name == f.format {
-			return ff.format, nil
+	for _, ff := range formats.All() {
+		if formatName(ff) == f.format {
+			return ff, nil
 		}
 	}
-	return nil, usageErrorf("--format %q: want one of %s", f.format, strings.Join(formatNames, ", "))
+	return nil, usageErrorf("--format %q: want one of %s", f.format, strings.Join(formatNames(), ", "))
 }
 
 // layout returns the layout the flags name; empty fields are detected or
@@ -201,12 +201,14 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 }
 
 // pushOutcome is the error a push exits with: nil when everything was
-// written (and, with wait, every sync job completed), a partialError when
-// some texts (or jobs) failed and others did not, and err otherwise.
+// written (and, with wait, every sync job completed); a partialError when
+// some texts failed and others were written, or some are not confirmed
+// (the service may have written them: a push run again finds out); and
+// err otherwise.
 func pushOutcome(rep *locales.Report, err error, wait bool) error {
 	done := len(rep.Created) + len(rep.Updated) + len(rep.Deleted)
-	if len(rep.Failed) > 0 && done > 0 {
-		return &partialError{failed: len(rep.Failed), total: len(rep.Failed) + done}
+	if len(rep.NotConfirmed) > 0 || len(rep.Failed) > 0 && done > 0 {
+		return &partialError{failed: len(rep.Failed), notConfirmed: len(rep.NotConfirmed), total: len(rep.Failed) + len(rep.NotConfirmed) + done}
 	}
 	if err != nil {
 		return err
@@ -241,13 +243,11 @@ func (a *app) printPlan(p *locales.Plan) {
 }
 
 func (a *app) printReport(r *locales.Report) {
-	a.out.printf("%s: %d keys created, %d updated, %d deleted, %d skipped, %d failed\n",
-		r.Project, len(r.Created), len(r.Updated), len(r.Deleted), len(r.Skipped), len(r.Failed))
+	a.out.printf("%s: %d keys created, %d updated, %d deleted, %d skipped, %d failed, %d not confirmed\n",
+		r.Project, len(r.Created), len(r.Updated), len(r.Deleted), len(r.Skipped), len(r.Failed), len(r.NotConfirmed))
 	a.printItems("skipped", r.Skipped)
 	a.printItems("failed", r.Failed)
-	// A list of texts the service did not confirm (a "not confirmed"
-	// state of the report) is printed here, with printItems, once the
-	// report has one.
+	a.printItems("not confirmed", r.NotConfirmed)
 	if p := r.Published; p != nil {
 		a.out.printf("published %d texts\n", p.Texts)
 		for _, s := range p.Syncs {

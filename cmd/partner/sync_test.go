@@ -6,10 +6,13 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/formats"
 	"github.com/locsvc/partner-go/partnertest"
 )
 
@@ -262,5 +265,57 @@ func TestRunPull(t *testing.T) {
 	}
 	if err := runPull(ctx, &pullOptions{app: ta.app, layoutFlags: layoutFlags{dir: out}, from: "s3"}); exitCode(err) != exitUsage {
 		t.Errorf("runPull from s3: %v, want a usage error", err)
+	}
+}
+
+// TestRunPushNotConfirmed: texts whose answer was lost (the service may
+// have written them) are listed as not confirmed, in the summary and in
+// --json's notConfirmed, and the push exits 4, as a partial push does.
+func TestRunPushNotConfirmed(t *testing.T) {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	ta := newTestApp(t, srv)
+	ctx := context.Background()
+	dir := writeTree(t, map[string]string{"en.json": `{"a": "A"}`})
+	srv.InjectFault(partnertest.Fault{Tool: "createKeys", Truncate: true})
+	err := runPush(ctx, &pushOptions{app: ta.app, layoutFlags: layoutFlags{dir: dir}})
+	if exitCode(err) != exitSomeFail {
+		t.Errorf("push whose answer was lost: %v (exit %d), want exit %d", err, exitCode(err), exitSomeFail)
+	}
+	if out := ta.stdout.String(); !strings.Contains(out, "1 not confirmed") || !strings.Contains(out, "not confirmed default:a [en]") {
+		t.Errorf("push whose answer was lost printed %q, want the key not confirmed", out)
+	}
+
+	srv.InjectFault(partnertest.Fault{Tool: "createKeys", Truncate: true})
+	ta.stdout.Reset()
+	ta.json = true
+	dir = writeTree(t, map[string]string{"en.json": `{"b": "B"}`})
+	err = runPush(ctx, &pushOptions{app: ta.app, layoutFlags: layoutFlags{dir: dir}})
+	var rep struct {
+		NotConfirmed []locales.Item `json:"notConfirmed"`
+	}
+	if exitCode(err) != exitSomeFail || json.Unmarshal(ta.stdout.Bytes(), &rep) != nil || len(rep.NotConfirmed) != 1 || rep.NotConfirmed[0].Key != "b" {
+		t.Errorf("push --json whose answer was lost: exit %d, %s; want 4 and b in notConfirmed", exitCode(err), ta.stdout)
+	}
+}
+
+// TestFormatFlag: --format names every format of formats.All(), each by
+// one name, and refuses another name with the list.
+func TestFormatFlag(t *testing.T) {
+	dir := t.TempDir()
+	names := formatNames()
+	for _, f := range formats.All() {
+		lf := layoutFlags{dir: dir, format: formatName(f)}
+		got, err := lf.fileFormat()
+		if err != nil || reflect.TypeOf(got) != reflect.TypeOf(f) {
+			t.Errorf("--format %s: %T, %v; want %T", lf.format, got, err, f)
+		}
+		if !slices.Contains(names, lf.format) {
+			t.Errorf("the help's list %v lacks %s", names, lf.format)
+		}
+	}
+	lf := layoutFlags{dir: dir, format: "docx"}
+	if _, err := lf.fileFormat(); exitCode(err) != exitUsage || !strings.Contains(err.Error(), strings.Join(names, ", ")) {
+		t.Errorf("--format docx: %v, want a usage error listing %v", err, names)
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -65,7 +64,7 @@ does not answer 2xx within 10 seconds makes the command fail.`,
 		Args: usageArgs(cobra.MaximumNArgs(1)),
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			var names []string
-			for _, t := range eventTypes() {
+			for _, t := range webhook.EventTypes() {
 				names = append(names, string(t))
 			}
 			return names, cobra.ShellCompDirectiveNoFileComp
@@ -94,7 +93,7 @@ func runTrigger(ctx context.Context, opts *triggerOptions) error {
 		return usageErrorf("trigger: name one event type (partner trigger --list shows them)")
 	}
 	t := webhook.EventType(opts.args[0])
-	if !slices.Contains(eventTypes(), t) {
+	if !slices.Contains(webhook.EventTypes(), t) {
 		return usageErrorf("trigger: unknown event type %q (partner trigger --list shows them)", t)
 	}
 	if opts.to == "" {
@@ -110,7 +109,7 @@ func runTrigger(ctx context.Context, opts *triggerOptions) error {
 	if _, err := webhook.NewVerifier(secret); err != nil {
 		return usageErrorf("trigger: %v", err)
 	}
-	data, err := a.eventData(t, opts.dataFile)
+	data, err := a.eventData(opts.dataFile)
 	if err != nil {
 		return err
 	}
@@ -136,19 +135,19 @@ func (a *app) listEvents(args []string) error {
 		return usageErrorf("trigger --list takes no event type")
 	}
 	if a.json {
-		return a.printJSON(eventTypes())
+		return a.printJSON(webhook.EventTypes())
 	}
-	for _, t := range eventTypes() {
+	for _, t := range webhook.EventTypes() {
 		a.out.printf("%s\n", t)
 	}
 	return nil
 }
 
-// eventData returns the data object to send: the file's, else the
-// sample's.
-func (a *app) eventData(t webhook.EventType, file string) ([]byte, error) {
+// eventData returns the data object to send: the file's, compacted, else
+// nil for the sample's.
+func (a *app) eventData(file string) (json.RawMessage, error) {
 	if file == "" {
-		return json.Marshal(sampleData(t, time.Now()))
+		return nil, nil
 	}
 	var b []byte
 	var err error
@@ -171,33 +170,26 @@ func (a *app) eventData(t webhook.EventType, file string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// deliver sends one delivery of an event with this data, as the service
-// does, and returns the receiver's answer.
-func deliver(ctx context.Context, to, secret string, t webhook.EventType, data []byte) (*triggerResult, error) {
-	now := time.Now().UTC().Truncate(time.Millisecond)
-	id := "evt_" + strings.ToLower(rand.Text()[:16])
-	env, err := json.Marshal(struct {
-		ID              string            `json:"id"`
-		WebhookConfigID string            `json:"webhookConfigId"`
-		EventType       webhook.EventType `json:"eventType"`
-		Timestamp       int64             `json:"timestamp"`
-		CreatedAt       string            `json:"createdAt"`
-		Version         string            `json:"version"`
-		Data            json.RawMessage   `json:"data"`
-	}{id, "wh_partnercli", t, now.UnixMilli(), now.Format("2006-01-02T15:04:05.000Z07:00"), "1", data})
+// deliver sends one delivery of an event with this data (nil: the
+// sample's, partnertest.SampleData), built as the service builds it
+// (partnertest.NewDelivery), and returns the receiver's answer.
+func deliver(ctx context.Context, to, secret string, t webhook.EventType, data json.RawMessage) (*triggerResult, error) {
+	now := time.Now().UTC()
+	var payload any = data
+	if data == nil {
+		payload = partnertest.SampleData(t, now)
+	}
+	d, err := partnertest.NewDelivery("wh_partnercli", t, payload, secret, now)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, partnertest.DeliveryTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, to, bytes.NewReader(env))
+	req, err := d.Request(ctx, to)
 	if err != nil {
 		return nil, usageErrorf("trigger: --to %q: %v", to, err)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(webhook.SignatureHeader, webhook.Sign(secret, now, env))
-	req.Header.Set(webhook.EventHeader, string(t))
-	req.Header.Set(webhook.IDHeader, id)
+	req.Header.Set("User-Agent", "partner-cli")
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err := client.Do(req)
 	if err != nil {
@@ -205,7 +197,7 @@ func deliver(ctx context.Context, to, secret string, t webhook.EventType, data [
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, answerChars*utf8.UTFMax))
-	return &triggerResult{ID: id, EventType: string(t), URL: to, Status: resp.StatusCode, Response: firstChars(string(b), answerChars)}, nil
+	return &triggerResult{ID: d.EventID, EventType: string(t), URL: to, Status: resp.StatusCode, Response: firstChars(string(b), answerChars)}, nil
 }
 
 // firstChars returns the first n characters of s.
