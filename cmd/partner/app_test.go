@@ -23,7 +23,7 @@ func newTestApp(t *testing.T, srv *partnertest.Server) *testApp {
 	t.Helper()
 	_, g := seedFake(srv)
 	env := map[string]string{}
-	for _, kv := range fakeEnv(srv, g, "http://127.0.0.1:1/callback", "whsec_"+strings.Repeat("A", 32)) {
+	for _, kv := range fakeEnv(srv, g, "", "http://127.0.0.1:1/callback", "whsec_"+strings.Repeat("A", 32)) {
 		env[kv[0]] = kv[1]
 	}
 	var stdout, stderr bytes.Buffer

@@ -77,7 +77,7 @@ func TestConnectRefusals(t *testing.T) {
 		env  map[string]string
 		args []string
 	}{
-		{"no store", env, []string{"connect", "--no-browser"}},
+		{"no store", with(env, "PARTNER_STORE", ""), []string{"connect", "--no-browser"}},
 		{"redirect not on loopback", with(env, "PARTNER_REDIRECT_URL", "https://app.example/callback"), []string{"connect", "--no-browser", "--store", store}},
 		{"no redirect URL", with(env, "PARTNER_REDIRECT_URL", ""), []string{"connect", "--no-browser", "--store", store}},
 		{"an argument", env, []string{"connect", "grant_1", "--store", store}},

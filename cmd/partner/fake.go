@@ -5,9 +5,13 @@ import (
 	"crypto/rand"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/oauth2"
 
 	"github.com/locsvc/partner-go/partnertest"
 )
@@ -38,13 +42,17 @@ MCP tool servers on free ports of the same host. It seeds an organization
 (acme), a project (acme/web: source language en, targets de and fr) and a
 ready grant, and auto-consents for "partner connect" (the redirect URL it
 prints is registered). With --print-env it prints KEY=VALUE lines for every
-PARTNER_* setting on stdout once it is listening. It serves until SIGINT or
-SIGTERM; its state lives in memory.
+PARTNER_* setting on stdout once it is listening: among them PARTNER_STORE, a
+file store in a temporary folder the fake owns (removed when it stops), seeded
+with the grant's refresh token, so commands keep the token there and warn of
+nothing; and PARTNER_CDN_URL, the fake CDN's address. It serves until SIGINT
+or SIGTERM; its state lives in memory.
 
 Refresh tokens do not rotate unless --rotate is given, so the printed
 PARTNER_REFRESH_TOKEN stays usable by any number of processes. With --rotate,
 each refresh returns a new refresh token and a retired one sent again revokes
-the grant, as the service may do: share a PARTNER_STORE between processes.`,
+the grant, as the service may do: the printed PARTNER_STORE is shared by the
+processes that use it.`,
 		Example: `  partner fake --print-env > fake.env &
   set -a; . ./fake.env; set +a     # once fake.env holds PARTNER_WEBHOOK_SECRET
   partner status`,
@@ -89,8 +97,13 @@ func runFake(ctx context.Context, opts *fakeOptions) error {
 	if opts.hook != "" {
 		secret = srv.AddWebhook(proj.ID, opts.hook).Secret
 	}
+	store, err := seedFakeStore(ctx, g)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(filepath.Dir(strings.TrimPrefix(store, "file:")))
 	if opts.printEnv {
-		for _, kv := range fakeEnv(srv, g, redirect, secret) {
+		for _, kv := range fakeEnv(srv, g, store, redirect, secret) {
 			a.out.printf("%s=%s\n", kv[0], kv[1])
 		}
 	}
@@ -120,9 +133,32 @@ func seedFake(srv *partnertest.Server) (partnertest.Project, partnertest.Grant) 
 	return proj, g
 }
 
-// fakeEnv returns the settings for the fake srv and its grant g, as
-// "partner fake --print-env" prints them: KEY, VALUE.
-func fakeEnv(srv *partnertest.Server, g partnertest.Grant, redirect, secret string) [][2]string {
+// seedFakeStore makes a file store in a new temporary folder, which the
+// caller removes, holding g's refresh token, and returns its PARTNER_STORE
+// value: commands run with the fake's settings keep the token there, as
+// they should with the service, and warn of nothing.
+func seedFakeStore(ctx context.Context, g partnertest.Grant) (string, error) {
+	dir, err := os.MkdirTemp("", "partner-fake-")
+	if err != nil {
+		return "", fmt.Errorf("fake: a folder for the token store: %w", err)
+	}
+	spec := "file:" + filepath.Join(dir, "tokens.json")
+	store, closeStore, err := openStore(ctx, spec)
+	if err == nil {
+		_, err = seed(ctx, store, g.ID, &oauth2.Token{RefreshToken: g.RefreshToken})
+		closeStore()
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", fmt.Errorf("fake: seeding the token store: %w", err)
+	}
+	return spec, nil
+}
+
+// fakeEnv returns the settings for the fake srv and its grant g, whose
+// token the store holds, as "partner fake --print-env" prints them: KEY,
+// VALUE.
+func fakeEnv(srv *partnertest.Server, g partnertest.Grant, store, redirect, secret string) [][2]string {
 	return [][2]string{
 		{"PARTNER_BASE_URL", srv.URL},
 		{"PARTNER_AUTH_URL", srv.AuthURL},
@@ -132,6 +168,8 @@ func fakeEnv(srv *partnertest.Server, g partnertest.Grant, redirect, secret stri
 		{"PARTNER_CLIENT_SECRET", srv.ClientSecret()},
 		{"PARTNER_GRANT_ID", g.ID},
 		{"PARTNER_REFRESH_TOKEN", g.RefreshToken},
+		{"PARTNER_STORE", store},
+		{"PARTNER_CDN_URL", srv.CDNURL},
 		{"PARTNER_PROJECT", fakeOrgSlug + "/" + fakeProjectSlug},
 		{"PARTNER_REDIRECT_URL", redirect},
 		{"PARTNER_WEBHOOK_SECRET", secret},

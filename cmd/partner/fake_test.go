@@ -36,6 +36,23 @@ func clientFor(t *testing.T, env map[string]string) *partner.Client {
 	return c
 }
 
+// TestFakeEnvKeepsTheTokenInAStore: the fake's settings name a file store
+// it seeded with the grant's token, so commands run with them print no
+// warning about the token store, and keep working when refresh tokens
+// rotate (each run leaves the next one's token there).
+func TestFakeEnvKeepsTheTokenInAStore(t *testing.T) {
+	env := startFake(t, "--rotate")
+	if !strings.HasPrefix(env["PARTNER_STORE"], "file:") || !strings.HasPrefix(env["PARTNER_CDN_URL"], "http://127.0.0.1:") {
+		t.Errorf("--print-env: PARTNER_STORE=%q PARTNER_CDN_URL=%q, want a file store and the CDN's address", env["PARTNER_STORE"], env["PARTNER_CDN_URL"])
+	}
+	for i := range 3 {
+		r := runPartner(t, env, "status")
+		if r.code != 0 || r.stderr != "" {
+			t.Errorf("run %d with the fake's settings: exit %d, stderr %q; want 0 and nothing on stderr", i, r.code, r.stderr)
+		}
+	}
+}
+
 func TestFakePrintEnv(t *testing.T) {
 	env := startFake(t)
 	for _, k := range fakeEnvKeys {

@@ -78,7 +78,7 @@ first token.
 Settings come from the environment (flags override them): PARTNER_BASE_URL,
 PARTNER_AUTH_URL, PARTNER_MCP_URL, PARTNER_CONTENT_MCP_URL, PARTNER_CLIENT_ID,
 PARTNER_CLIENT_SECRET, PARTNER_GRANT_ID, PARTNER_REDIRECT_URL, PARTNER_PROJECT,
-PARTNER_STORE, PARTNER_REFRESH_TOKEN and PARTNER_WEBHOOK_SECRET.
+PARTNER_STORE, PARTNER_REFRESH_TOKEN, PARTNER_CDN_URL and PARTNER_WEBHOOK_SECRET.
 "partner fake --print-env" prints them all for the fake.
 
 Exit codes: 0 success; 1 failure; 2 usage; 3 the grant needs reconnecting;

@@ -64,7 +64,8 @@ func TestStatusAndPublish(t *testing.T) {
 }
 
 func TestStatusRefusals(t *testing.T) {
-	env := startFake(t, "--rotate")
+	// Without the fake's store: the refresh token alone, spent once.
+	env := with(startFake(t, "--rotate"), "PARTNER_STORE", "")
 	for _, tc := range []struct {
 		name string
 		env  map[string]string
