@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	partner "github.com/locsvc/partner-go"
 )
@@ -38,10 +39,22 @@ func (e *partialError) Error() string {
 	return fmt.Sprintf("%d of %d failed", e.failed, e.total)
 }
 
+// coverageError reports the languages translated below --min-coverage.
+// It exits with exitSomeFail; the status was printed already.
+type coverageError struct {
+	min   int
+	below []string // "de (40%)"
+}
+
+func (e *coverageError) Error() string {
+	return fmt.Sprintf("translated below %d%%: %s", e.min, strings.Join(e.below, ", "))
+}
+
 // exitCode maps an error to the exit code the README documents.
 func exitCode(err error) int {
 	var ue *usageError
 	var pe *partialError
+	var ce *coverageError
 	switch {
 	case err == nil:
 		return exitOK
@@ -49,7 +62,7 @@ func exitCode(err error) int {
 		return exitUsage
 	case reauth(err):
 		return exitReauth
-	case errors.As(err, &pe):
+	case errors.As(err, &pe), errors.As(err, &ce):
 		return exitSomeFail
 	}
 	return exitFailure

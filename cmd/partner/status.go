@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 
@@ -20,6 +19,21 @@ type statusResult struct {
 	Pending pendingResult `json:"pending"`
 	// Syncs are the latest sync jobs, newest first.
 	Syncs []syncResult `json:"syncs"`
+	// Languages are the project's target languages, by code: how far each
+	// is translated and what waits to be published in it.
+	Languages []languageStatus `json:"languages"`
+}
+
+// languageStatus is one target language in "partner status --json".
+type languageStatus struct {
+	Language string `json:"language"`
+	// Translated is the number of keys with a text in the language, and
+	// Percent that share of the project's keys, 0 to 100 (getProject's
+	// coverage).
+	Translated int `json:"translated"`
+	Percent    int `json:"percent"`
+	// Pending is the number of its translations waiting to be published.
+	Pending int `json:"pending"`
 }
 
 type pendingResult struct {
@@ -61,17 +75,31 @@ func newSyncResult(s *translations.Sync) syncResult {
 type statusOptions struct {
 	app     *app
 	project string
+	// minCoverage, with checkCoverage, is the translated share (percent)
+	// every target language must reach: --min-coverage.
+	minCoverage   int
+	checkCoverage bool
 }
 
 func (a *app) statusCmd() *cobra.Command {
 	opts := &statusOptions{app: a}
 	cmd := &cobra.Command{
-		Use:   "status --project ORG/PROJECT [--json]",
-		Short: "Show the changes waiting to be published and the recent sync jobs",
-		Args:  usageArgs(cobra.NoArgs),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return runStatus(cmd.Context(), opts) },
+		Use:   "status --project ORG/PROJECT [--min-coverage PERCENT] [--json]",
+		Short: "Show how translated each language is, what waits to be published, and the recent sync jobs",
+		Long: `status shows, per target language, the share of the project's keys translated
+(the service's coverage) and the translations waiting to be published; then
+the changes waiting to be published and the recent sync jobs.
+
+With --min-coverage PERCENT it exits 4, naming them, when languages are
+translated below PERCENT: a CI gate.`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.checkCoverage = cmd.Flags().Changed("min-coverage")
+			return runStatus(cmd.Context(), opts)
+		},
 	}
 	cmd.Flags().StringVar(&opts.project, "project", "", "the project, ORG/PROJECT (default $PARTNER_PROJECT)")
+	cmd.Flags().IntVar(&opts.minCoverage, "min-coverage", 0, "exit 4 when a target language is translated below this share, in percent (0-100)")
 	return cmd
 }
 
@@ -83,6 +111,9 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.checkCoverage && (opts.minCoverage < 0 || opts.minCoverage > 100) {
+		return usageErrorf("--min-coverage %d: want a percentage, 0 to 100", opts.minCoverage)
+	}
 	c, done, err := a.client(ctx)
 	if err != nil {
 		return err
@@ -93,9 +124,24 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 		return err
 	}
 	if a.json {
-		return a.printJSON(res)
+		if err := a.printJSON(res); err != nil {
+			return err
+		}
+	} else {
+		a.printStatus(res)
 	}
-	a.printStatus(res)
+	if !opts.checkCoverage {
+		return nil
+	}
+	var below []string
+	for _, l := range res.Languages {
+		if l.Percent < opts.minCoverage {
+			below = append(below, fmt.Sprintf("%s (%d%%)", l.Language, l.Percent))
+		}
+	}
+	if below != nil {
+		return &coverageError{min: opts.minCoverage, below: below}
+	}
 	return nil
 }
 
@@ -105,6 +151,10 @@ func status(ctx context.Context, c *partner.Client, project string) (*statusResu
 		return nil, err
 	}
 	sl, err := c.Translations.ListSyncs(ctx, project, translations.ListSyncsOptions{})
+	if err != nil {
+		return nil, err
+	}
+	proj, err := c.Translations.GetProject(ctx, project)
 	if err != nil {
 		return nil, err
 	}
@@ -128,20 +178,25 @@ func status(ctx context.Context, c *partner.Client, project string) (*statusResu
 	for i := range sl.Syncs {
 		res.Syncs = append(res.Syncs, newSyncResult(&sl.Syncs[i]))
 	}
+	res.Languages = []languageStatus{}
+	for _, lang := range slices.Sorted(slices.Values(proj.Languages)) {
+		cov := proj.Coverage[lang]
+		res.Languages = append(res.Languages, languageStatus{Language: lang, Translated: cov.Translated, Percent: cov.Percent, Pending: res.Pending.ByLanguage[lang]})
+	}
 	return res, nil
 }
 
 func (a *app) printStatus(r *statusResult) {
 	w := a.out
 	p := r.Pending
+	for _, l := range r.Languages {
+		w.printf("%-8s %3d%% translated (%d keys), %d to publish\n", l.Language, l.Percent, l.Translated, l.Pending)
+	}
 	if !p.HasChanges {
 		w.printf("%s: nothing to publish\n", r.Project)
 	} else {
 		w.printf("%s: %d changes to publish (%d translations, %d deleted keys, %d language changes)\n",
 			r.Project, p.Total, p.Translations, p.DeletedKeys, p.LanguageChanges)
-		for _, lang := range slices.Sorted(maps.Keys(p.ByLanguage)) {
-			w.printf("  %-8s %d\n", lang, p.ByLanguage[lang])
-		}
 	}
 	if p.NoPublishReason != "" {
 		w.printf("publishing is not possible: %s\n", p.NoPublishReason)

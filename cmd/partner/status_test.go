@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -36,6 +37,13 @@ func TestStatusAndPublish(t *testing.T) {
 	}
 	if r := runPartner(t, env, "status"); r.code != 0 || !strings.Contains(r.stdout, "to publish") {
 		t.Errorf("status: exit %d, %q", r.code, r.stdout)
+	}
+	// fr lacks nav.back: 50% translated.
+	if r := runPartner(t, env, "status", "--min-coverage", "60"); r.code != 4 || !strings.Contains(r.stderr, "fr (50%)") || strings.Contains(r.stderr, "de (") {
+		t.Errorf("status --min-coverage 60: exit %d, stderr %q; want 4 naming fr only", r.code, r.stderr)
+	}
+	if r := runPartner(t, env, "status", "--min-coverage", "50"); r.code != 0 {
+		t.Errorf("status --min-coverage 50: exit %d, want 0\n%s", r.code, r.stderr)
 	}
 
 	var pub publishResult
@@ -172,4 +180,53 @@ func TestRunPublishWaitsOutTheCooldown(t *testing.T) {
 			t.Errorf("push --publish within the cooldown went through after %v: no cooldown was waited out", waited)
 		}
 	})
+}
+
+// TestRunStatusCoverage: status shows per target language the share
+// translated and what waits to be published, in --json too, and
+// --min-coverage exits 4 naming each language below it.
+func TestRunStatusCoverage(t *testing.T) {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	ta := newTestApp(t, srv)
+	ctx := context.Background()
+	dir := writeTree(t, map[string]string{"en.json": `{"a": "A", "b": "B"}`, "de.json": `{"a": "Ä"}`})
+	if err := runPush(ctx, &pushOptions{app: ta.app, layoutFlags: layoutFlags{dir: dir}}); err != nil {
+		t.Fatal(err)
+	}
+	ta.stdout.Reset()
+	ta.json = true
+	if err := runStatus(ctx, &statusOptions{app: ta.app}); err != nil {
+		t.Fatalf("runStatus: %v", err)
+	}
+	var st statusResult
+	if err := json.Unmarshal(ta.stdout.Bytes(), &st); err != nil {
+		t.Fatal(err)
+	}
+	want := []languageStatus{{Language: "de", Translated: 1, Percent: 50, Pending: 1}, {Language: "fr", Translated: 0, Percent: 0, Pending: 0}}
+	if !slices.Equal(st.Languages, want) {
+		t.Errorf("status --json languages = %+v, want %+v", st.Languages, want)
+	}
+
+	ta.json = false
+	for _, tc := range []struct {
+		min      int
+		code     int
+		named    string
+		notNamed string
+	}{
+		{0, exitOK, "", ""},
+		{50, exitSomeFail, "fr (0%)", "de"},
+		{51, exitSomeFail, "de (50%), fr (0%)", ""},
+		{101, exitUsage, "", ""},
+	} {
+		ta.stdout.Reset()
+		err := runStatus(ctx, &statusOptions{app: ta.app, minCoverage: tc.min, checkCoverage: true})
+		if exitCode(err) != tc.code || tc.named != "" && !strings.Contains(err.Error(), tc.named) || tc.notNamed != "" && strings.Contains(err.Error(), tc.notNamed) {
+			t.Errorf("status --min-coverage %d: %v (exit %d), want exit %d naming %q", tc.min, err, exitCode(err), tc.code, tc.named)
+		}
+		if out := ta.stdout.String(); tc.code != exitUsage && !strings.Contains(out, "de        50% translated (1 keys), 1 to publish") {
+			t.Errorf("status printed %q, want de's coverage and pending count", out)
+		}
+	}
 }
