@@ -76,6 +76,17 @@ func (f *layoutFlags) fileFormat() (locales.Format, error) {
 	return nil, usageErrorf("--format %q: want one of %s", f.format, strings.Join(formatNames(), ", "))
 }
 
+// target returns the layout and the project the flags (or, for the
+// project, the environment) name.
+func (f *layoutFlags) target(a *app) (locales.Layout, string, error) {
+	layout, err := f.layout()
+	if err != nil {
+		return layout, "", err
+	}
+	project, err := a.project(f.project)
+	return layout, project, err
+}
+
 // layout returns the layout the flags name; empty fields are detected or
 // the project's.
 func (f *layoutFlags) layout() (locales.Layout, error) {
@@ -148,11 +159,7 @@ running it again.`,
 // (--dry-run) or applies it and prints the report.
 func runPush(ctx context.Context, opts *pushOptions) error {
 	a := opts.app
-	layout, err := opts.layout()
-	if err != nil {
-		return err
-	}
-	project, err := a.project(opts.project)
+	layout, project, err := opts.target(a)
 	if err != nil {
 		return err
 	}
@@ -317,11 +324,7 @@ namespaces are left alone.`,
 // them under the folder.
 func runPull(ctx context.Context, opts *pullOptions) error {
 	a := opts.app
-	layout, err := opts.layout()
-	if err != nil {
-		return err
-	}
-	project, err := a.project(opts.project)
+	layout, project, err := opts.target(a)
 	if err != nil {
 		return err
 	}
