@@ -29,19 +29,37 @@ type connectResult struct {
 
 type connectGrant struct {
 	GrantID        string   `json:"grantId"`
-	OrganizationID string   `json:"organizationId,omitempty"`
+	OrganizationID string   `json:"organizationId"`
 	Scopes         []string `json:"scopes"`
+}
+
+// defaultScopes returns the scopes connect asks for without --scopes:
+// what push (with --publish: translations:publish), pull, status
+// (getProject: projects:read) and adding a language (projects:write)
+// need, where the service's defaults lack translations:publish and
+// projects:write.
+func defaultScopes() []string {
+	return []string{
+		partner.ScopeOrgRead, partner.ScopeProjectsRead, partner.ScopeProjectsWrite,
+		partner.ScopeKeysRead, partner.ScopeKeysWrite,
+		partner.ScopeTranslationsRead, partner.ScopeTranslationsWrite, partner.ScopeTranslationsPublish,
+	}
 }
 
 // consentTimeout is how long connect waits for the browser to come back;
 // the service's codes live 10 minutes.
 const consentTimeout = 10 * time.Minute
 
+// connectOptions are what connect is asked to do: its flags, and the app
+// it runs in.
+type connectOptions struct {
+	app       *app
+	scopes    []string
+	noBrowser bool
+}
+
 func (a *app) connectCmd() *cobra.Command {
-	var (
-		scopes    []string
-		noBrowser bool
-	)
+	opts := &connectOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "connect [--scopes SCOPE,...] [--store STORE] [--no-browser]",
 		Short: "Connect a user (the consent flow) and save the grants' tokens to the store",
@@ -53,18 +71,22 @@ the store (--store, else PARTNER_STORE) and prints the grant ids. Set
 PARTNER_GRANT_ID to one of them for the other commands.
 
 --scopes are the permissions to ask for (offline_access is always added);
-none asks for the service's defaults.`,
+without it connect asks for what the other commands need: org:read,
+projects:read, projects:write (adding a language), keys:read, keys:write,
+translations:read, translations:write and translations:publish (push
+--publish, publish).`,
 		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.connect(cmd.Context(), scopes, noBrowser)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runConnect(cmd.Context(), opts) },
 	}
-	cmd.Flags().StringSliceVar(&scopes, "scopes", nil, "scopes to ask for, comma-separated (e.g. org:read,keys:write,translations:publish)")
-	cmd.Flags().BoolVar(&noBrowser, "no-browser", false, "only print the URL to open; do not start a browser")
+	cmd.Flags().StringSliceVar(&opts.scopes, "scopes", defaultScopes(), "scopes to ask for, comma-separated")
+	cmd.Flags().BoolVar(&opts.noBrowser, "no-browser", false, "only print the URL to open; do not start a browser")
 	return cmd
 }
 
-func (a *app) connect(ctx context.Context, scopes []string, noBrowser bool) error {
+// runConnect runs "partner connect": the consent flow, then the grants'
+// tokens saved to the store.
+func runConnect(ctx context.Context, opts *connectOptions) error {
+	a := opts.app
 	v, err := a.need("PARTNER_BASE_URL", "PARTNER_AUTH_URL", "PARTNER_CLIENT_ID", "PARTNER_CLIENT_SECRET", "PARTNER_REDIRECT_URL")
 	if err != nil {
 		return err
@@ -84,7 +106,7 @@ func (a *app) connect(ctx context.Context, scopes []string, noBrowser bool) erro
 	defer closeStore()
 	pool, err := partner.NewPool(partner.PoolConfig{
 		BaseURL: v[0], AuthURL: v[1], ClientID: v[2], ClientSecret: v[3],
-		RedirectURL: v[4], Scopes: scopes, Store: store, UserAgent: "partner-cli",
+		RedirectURL: v[4], Scopes: opts.scopes, Store: store, UserAgent: "partner-cli", HTTPClient: a.httpClient,
 	})
 	if err != nil {
 		return err
@@ -135,17 +157,20 @@ func (a *app) connect(ctx context.Context, scopes []string, noBrowser bool) erro
 
 	consent := pool.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier))
 	a.errOut.printf("Open this URL in a browser to connect (waiting on %s):\n%s\n", redirect, consent)
-	if !noBrowser {
+	if !opts.noBrowser {
 		if err := openBrowser(consent); err != nil {
 			a.errOut.printf("partner: could not start a browser (%v): open the URL yourself\n", err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, consentTimeout)
+	wait, cancel := context.WithTimeout(ctx, consentTimeout)
 	defer cancel()
 	var out outcome
 	select {
 	case out = <-done:
-	case <-ctx.Done():
+	case <-wait.Done():
+		if ctx.Err() != nil {
+			return errors.New("connect cancelled before the browser came back: nothing was saved")
+		}
 		return fmt.Errorf("no answer from the browser within %v: run `partner connect` again", consentTimeout)
 	}
 	if out.err != nil {
@@ -153,7 +178,13 @@ func (a *app) connect(ctx context.Context, scopes []string, noBrowser bool) erro
 	}
 	res := connectResult{Grants: []connectGrant{}, Store: redactSpec(spec)}
 	for _, g := range out.grants {
-		res.Grants = append(res.Grants, connectGrant{GrantID: g.GrantID, OrganizationID: g.OrganizationID, Scopes: append([]string{}, g.Scopes...)})
+		org := g.OrganizationID
+		if org == "" {
+			// With one organization the service names it in the
+			// installation token's answer only.
+			org = grantOrganization(ctx, pool, g.GrantID)
+		}
+		res.Grants = append(res.Grants, connectGrant{GrantID: g.GrantID, OrganizationID: org, Scopes: append([]string{}, g.Scopes...)})
 	}
 	if a.json {
 		return a.printJSON(res)
@@ -167,6 +198,21 @@ func (a *app) connect(ctx context.Context, scopes []string, noBrowser bool) erro
 	}
 	a.errOut.printf("Tokens saved to %s. Set PARTNER_GRANT_ID to the grant to use.\n", res.Store)
 	return nil
+}
+
+// grantOrganization returns the organization of a grant the pool holds,
+// as its installation token's answer names it, or "" when it cannot say:
+// the grant is connected all the same.
+func grantOrganization(ctx context.Context, pool *partner.Pool, grantID string) string {
+	c, err := pool.Client(ctx, grantID)
+	if err != nil {
+		return ""
+	}
+	tok, err := c.Installations.CreateToken(ctx)
+	if err != nil {
+		return ""
+	}
+	return tok.OrganizationID
 }
 
 // loopbackURL parses the redirect URL connect listens on: http, a loopback

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	partner "github.com/locsvc/partner-go"
 )
@@ -26,18 +27,34 @@ func usageErrorf(format string, args ...any) error {
 	return &usageError{fmt.Sprintf(format, args...)}
 }
 
-// partialError reports that some items of a command failed and the others
-// were done. It exits with exitSomeFail; the result was printed already.
-type partialError struct{ failed, total int }
+// partialError reports that some items of a command failed or are not
+// confirmed (the service may have done them), and the others were done.
+// It exits with exitSomeFail; the result was printed already.
+type partialError struct{ failed, notConfirmed, total int }
 
 func (e *partialError) Error() string {
+	if e.notConfirmed > 0 {
+		return fmt.Sprintf("%d of %d failed, %d not confirmed by the service: run the command again to complete it", e.failed, e.total, e.notConfirmed)
+	}
 	return fmt.Sprintf("%d of %d failed", e.failed, e.total)
+}
+
+// coverageError reports the languages translated below --min-coverage.
+// It exits with exitSomeFail; the status was printed already.
+type coverageError struct {
+	min   int
+	below []string // "de (40%)"
+}
+
+func (e *coverageError) Error() string {
+	return fmt.Sprintf("translated below %d%%: %s", e.min, strings.Join(e.below, ", "))
 }
 
 // exitCode maps an error to the exit code the README documents.
 func exitCode(err error) int {
 	var ue *usageError
 	var pe *partialError
+	var ce *coverageError
 	switch {
 	case err == nil:
 		return exitOK
@@ -45,7 +62,7 @@ func exitCode(err error) int {
 		return exitUsage
 	case reauth(err):
 		return exitReauth
-	case errors.As(err, &pe):
+	case errors.As(err, &pe), errors.As(err, &ce):
 		return exitSomeFail
 	}
 	return exitFailure

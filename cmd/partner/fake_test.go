@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -30,6 +34,23 @@ func clientFor(t *testing.T, env map[string]string) *partner.Client {
 	}
 	t.Cleanup(func() { c.Close() })
 	return c
+}
+
+// TestFakeEnvKeepsTheTokenInAStore: the fake's settings name a file store
+// it seeded with the grant's token, so commands run with them print no
+// warning about the token store, and keep working when refresh tokens
+// rotate (each run leaves the next one's token there).
+func TestFakeEnvKeepsTheTokenInAStore(t *testing.T) {
+	env := startFake(t, "--rotate")
+	if !strings.HasPrefix(env["PARTNER_STORE"], "file:") || !strings.HasPrefix(env["PARTNER_CDN_URL"], "http://127.0.0.1:") {
+		t.Errorf("--print-env: PARTNER_STORE=%q PARTNER_CDN_URL=%q, want a file store and the CDN's address", env["PARTNER_STORE"], env["PARTNER_CDN_URL"])
+	}
+	for i := range 3 {
+		r := runPartner(t, env, "status")
+		if r.code != 0 || r.stderr != "" {
+			t.Errorf("run %d with the fake's settings: exit %d, stderr %q; want 0 and nothing on stderr", i, r.code, r.stderr)
+		}
+	}
 }
 
 func TestFakePrintEnv(t *testing.T) {
@@ -128,5 +149,34 @@ func TestFakeWebhook(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("no verified delivery for the key created")
+	}
+}
+
+// TestRunFake calls fake's run function in-process: it prints the
+// settings once it listens, a command with them reaches the seeded
+// project, and it returns nil when its context ends.
+func TestRunFake(t *testing.T) {
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	var stderr bytes.Buffer
+	a := newApp(func(string) string { return "" }, strings.NewReader(""), pw, &stderr)
+	done := make(chan error, 1)
+	go func() { done <- runFake(ctx, &fakeOptions{app: a, addr: "127.0.0.1:0", printEnv: true}); pw.Close() }()
+	env := map[string]string{}
+	sc := bufio.NewScanner(pr)
+	for len(env) < len(fakeEnvKeys) && sc.Scan() {
+		k, v, _ := strings.Cut(sc.Text(), "=")
+		env[k] = v
+	}
+	go io.Copy(io.Discard, pr)
+	var out bytes.Buffer
+	ta := newApp(func(k string) string { return env[k] }, strings.NewReader(""), &out, io.Discard)
+	err := runStatus(ctx, &statusOptions{app: ta})
+	if err != nil || !strings.Contains(out.String(), "acme/web: nothing to publish") {
+		t.Errorf("status against the fake printed %q (%v)", out.String(), err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("runFake after its context ended: %v\n%s", err, stderr.String())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strings"
 
@@ -17,11 +18,16 @@ import (
 	"github.com/locsvc/partner-go/auth"
 )
 
-// app is one run of the command: its environment, its output and the
-// flags every command shares.
+// app is one run of the command: its environment, its input and output,
+// and the flags every command shares. Each command's options hold it, as
+// gh's hold their IOStreams and factory.
 type app struct {
 	getenv         func(string) string
+	stdin          io.Reader
 	stdout, stderr io.Writer
+	// httpClient, if not nil, is the HTTP client the SDK uses (a test's
+	// in-memory network); nil is the SDK's default.
+	httpClient *http.Client
 	// out and errOut print the human-readable text on stdout and stderr:
 	// every string from outside goes through them (see printer).
 	out, errOut *printer
@@ -29,9 +35,14 @@ type app struct {
 	store       string // --store, else PARTNER_STORE
 }
 
+// newApp returns an app reading settings with getenv.
+func newApp(getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) *app {
+	return &app{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr, out: newPrinter(stdout), errOut: newPrinter(stderr)}
+}
+
 // run runs the command line args and returns the exit code.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	a := &app{getenv: getenv, stdout: stdout, stderr: stderr, out: newPrinter(stdout), errOut: newPrinter(stderr)}
+	a := newApp(getenv, os.Stdin, stdout, stderr)
 	root := a.rootCmd()
 	root.SetArgs(args)
 	root.SetOut(stdout)
@@ -67,7 +78,7 @@ first token.
 Settings come from the environment (flags override them): PARTNER_BASE_URL,
 PARTNER_AUTH_URL, PARTNER_MCP_URL, PARTNER_CONTENT_MCP_URL, PARTNER_CLIENT_ID,
 PARTNER_CLIENT_SECRET, PARTNER_GRANT_ID, PARTNER_REDIRECT_URL, PARTNER_PROJECT,
-PARTNER_STORE, PARTNER_REFRESH_TOKEN and PARTNER_WEBHOOK_SECRET.
+PARTNER_STORE, PARTNER_REFRESH_TOKEN, PARTNER_CDN_URL and PARTNER_WEBHOOK_SECRET.
 "partner fake --print-env" prints them all for the fake.
 
 Exit codes: 0 success; 1 failure; 2 usage; 3 the grant needs reconnecting;
@@ -141,7 +152,7 @@ func (a *app) client(ctx context.Context) (*partner.Client, func(), error) {
 	cfg := partner.Config{
 		BaseURL: v[0], AuthURL: v[1], MCPURL: v[2], ContentMCPURL: a.env("PARTNER_CONTENT_MCP_URL"),
 		ClientID: v[3], ClientSecret: v[4], GrantID: v[5],
-		UserAgent: "partner-cli",
+		UserAgent: "partner-cli", HTTPClient: a.httpClient,
 	}
 	refresh := a.env("PARTNER_REFRESH_TOKEN")
 	closeStore := func() {}
@@ -177,17 +188,16 @@ func (a *app) client(ctx context.Context) (*partner.Client, func(), error) {
 }
 
 // project returns --project, else PARTNER_PROJECT, checked for the
-// org/project form.
+// org/project form by the SDK's rule (partner.ParseProject).
 func (a *app) project(flag string) (string, error) {
 	p := flag
 	if p == "" {
 		p = a.env("PARTNER_PROJECT")
 	}
-	org, proj, ok := strings.Cut(p, "/")
-	switch {
-	case p == "":
+	if p == "" {
 		return "", usageErrorf("no project: give --project ORG/PROJECT or set PARTNER_PROJECT")
-	case !ok || org == "" || proj == "" || strings.Contains(proj, "/"):
+	}
+	if _, _, err := partner.ParseProject(p); err != nil {
 		return "", usageErrorf("project %q: want ORG/PROJECT, the slugs of the organization and the project", p)
 	}
 	return p, nil

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 
@@ -20,6 +19,21 @@ type statusResult struct {
 	Pending pendingResult `json:"pending"`
 	// Syncs are the latest sync jobs, newest first.
 	Syncs []syncResult `json:"syncs"`
+	// Languages are the project's target languages, by code: how far each
+	// is translated and what waits to be published in it.
+	Languages []languageStatus `json:"languages"`
+}
+
+// languageStatus is one target language in "partner status --json".
+type languageStatus struct {
+	Language string `json:"language"`
+	// Translated is the number of keys with a text in the language, and
+	// Percent that share of the project's keys, 0 to 100 (getProject's
+	// coverage).
+	Translated int `json:"translated"`
+	Percent    int `json:"percent"`
+	// Pending is the number of its translations waiting to be published.
+	Pending int `json:"pending"`
 }
 
 type pendingResult struct {
@@ -56,35 +70,79 @@ func newSyncResult(s *translations.Sync) syncResult {
 	return r
 }
 
+// statusOptions are what status is asked to do: its flags, and the app
+// it runs in.
+type statusOptions struct {
+	app     *app
+	project string
+	// minCoverage, with checkCoverage, is the translated share (percent)
+	// every target language must reach: --min-coverage.
+	minCoverage   int
+	checkCoverage bool
+}
+
 func (a *app) statusCmd() *cobra.Command {
-	var project string
+	opts := &statusOptions{app: a}
 	cmd := &cobra.Command{
-		Use:   "status --project ORG/PROJECT [--json]",
-		Short: "Show the changes waiting to be published and the recent sync jobs",
-		Args:  usageArgs(cobra.NoArgs),
+		Use:   "status --project ORG/PROJECT [--min-coverage PERCENT] [--json]",
+		Short: "Show how translated each language is, what waits to be published, and the recent sync jobs",
+		Long: `status shows, per target language, the share of the project's keys translated
+(the service's coverage) and the translations waiting to be published; then
+the changes waiting to be published and the recent sync jobs.
+
+With --min-coverage PERCENT it exits 4, naming them, when languages are
+translated below PERCENT: a CI gate.`,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := a.project(project)
-			if err != nil {
-				return err
-			}
-			c, done, err := a.client(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer done()
-			res, err := status(cmd.Context(), c, p)
-			if err != nil {
-				return err
-			}
-			if a.json {
-				return a.printJSON(res)
-			}
-			a.printStatus(res)
-			return nil
+			opts.checkCoverage = cmd.Flags().Changed("min-coverage")
+			return runStatus(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&project, "project", "", "the project, ORG/PROJECT (default $PARTNER_PROJECT)")
+	cmd.Flags().StringVar(&opts.project, "project", "", "the project, ORG/PROJECT (default $PARTNER_PROJECT)")
+	cmd.Flags().IntVar(&opts.minCoverage, "min-coverage", 0, "exit 4 when a target language is translated below this share, in percent (0-100)")
 	return cmd
+}
+
+// runStatus runs "partner status": it prints what waits to be published
+// and the recent sync jobs.
+func runStatus(ctx context.Context, opts *statusOptions) error {
+	a := opts.app
+	p, err := a.project(opts.project)
+	if err != nil {
+		return err
+	}
+	if opts.checkCoverage && (opts.minCoverage < 0 || opts.minCoverage > 100) {
+		return usageErrorf("--min-coverage %d: want a percentage, 0 to 100", opts.minCoverage)
+	}
+	c, done, err := a.client(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	res, err := status(ctx, c, p)
+	if err != nil {
+		return err
+	}
+	if a.json {
+		if err := a.printJSON(res); err != nil {
+			return err
+		}
+	} else {
+		a.printStatus(res)
+	}
+	if !opts.checkCoverage {
+		return nil
+	}
+	var below []string
+	for _, l := range res.Languages {
+		if l.Percent < opts.minCoverage {
+			below = append(below, fmt.Sprintf("%s (%d%%)", l.Language, l.Percent))
+		}
+	}
+	if below != nil {
+		return &coverageError{min: opts.minCoverage, below: below}
+	}
+	return nil
 }
 
 func status(ctx context.Context, c *partner.Client, project string) (*statusResult, error) {
@@ -93,6 +151,10 @@ func status(ctx context.Context, c *partner.Client, project string) (*statusResu
 		return nil, err
 	}
 	sl, err := c.Translations.ListSyncs(ctx, project, translations.ListSyncsOptions{})
+	if err != nil {
+		return nil, err
+	}
+	proj, err := c.Translations.GetProject(ctx, project)
 	if err != nil {
 		return nil, err
 	}
@@ -116,20 +178,25 @@ func status(ctx context.Context, c *partner.Client, project string) (*statusResu
 	for i := range sl.Syncs {
 		res.Syncs = append(res.Syncs, newSyncResult(&sl.Syncs[i]))
 	}
+	res.Languages = []languageStatus{}
+	for _, lang := range slices.Sorted(slices.Values(proj.Languages)) {
+		cov := proj.Coverage[lang]
+		res.Languages = append(res.Languages, languageStatus{Language: lang, Translated: cov.Translated, Percent: cov.Percent, Pending: res.Pending.ByLanguage[lang]})
+	}
 	return res, nil
 }
 
 func (a *app) printStatus(r *statusResult) {
 	w := a.out
 	p := r.Pending
+	for _, l := range r.Languages {
+		w.printf("%-8s %3d%% translated (%d keys), %d to publish\n", l.Language, l.Percent, l.Translated, l.Pending)
+	}
 	if !p.HasChanges {
 		w.printf("%s: nothing to publish\n", r.Project)
 	} else {
 		w.printf("%s: %d changes to publish (%d translations, %d deleted keys, %d language changes)\n",
 			r.Project, p.Total, p.Translations, p.DeletedKeys, p.LanguageChanges)
-		for _, lang := range slices.Sorted(maps.Keys(p.ByLanguage)) {
-			w.printf("  %-8s %d\n", lang, p.ByLanguage[lang])
-		}
 	}
 	if p.NoPublishReason != "" {
 		w.printf("publishing is not possible: %s\n", p.NoPublishReason)
@@ -153,82 +220,81 @@ type publishResult struct {
 	Project string `json:"project"`
 	// Published is the number of translations published.
 	Published int `json:"published"`
-	// Syncs are the jobs that ship the publish: as started, or as they
-	// ended with --wait.
+	// Syncs are the jobs that ship the publish, as they ended.
 	Syncs   []syncResult `json:"syncs"`
 	Message string       `json:"message,omitempty"`
 }
 
+// publishOptions are what publish is asked to do: its flags, and the app
+// it runs in.
+type publishOptions struct {
+	app     *app
+	project string
+}
+
 func (a *app) publishCmd() *cobra.Command {
-	var (
-		project string
-		wait    bool
-	)
+	opts := &publishOptions{app: a}
+	var wait bool
 	cmd := &cobra.Command{
-		Use:   "publish --project ORG/PROJECT [--wait] [--json]",
-		Short: "Publish the project's pending changes",
+		Use:   "publish --project ORG/PROJECT [--json]",
+		Short: "Publish the project's pending changes and wait until they are shipped",
 		Long: `publish publishes everything pending in the project (translations, deleted keys,
-language changes). Publishing is asynchronous: sync jobs ship it. With --wait
-the command waits until every job ends, and fails unless all completed (exit 4
-when some did and some did not). A project can be published once every 30
-seconds.`,
+language changes) and waits until it is shipped, as "push --publish --wait"
+does: a project can be published once every 30 seconds, so a publish within
+that cooldown waits it out and is sent again; then the sync jobs that ship the
+publish are waited for. The command fails unless every job completed (exit 4
+when some did and some did not).`,
 		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := a.project(project)
-			if err != nil {
-				return err
-			}
-			c, done, err := a.client(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer done()
-			res, err := a.publish(cmd.Context(), c, p, wait)
-			if err != nil {
-				return err
-			}
-			if a.json {
-				err = a.printJSON(res)
-			} else {
-				a.out.printf("%s: published %d translations\n", res.Project, res.Published)
-				for _, s := range res.Syncs {
-					a.out.printf("  sync %s %s %s\n", s.ID, s.Status, s.Error)
-				}
-			}
-			if err != nil || !wait {
-				return err
-			}
-			return syncOutcome(res.Syncs)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runPublish(cmd.Context(), opts) },
 	}
-	cmd.Flags().StringVar(&project, "project", "", "the project, ORG/PROJECT (default $PARTNER_PROJECT)")
-	cmd.Flags().BoolVar(&wait, "wait", false, "wait until the sync jobs end")
+	cmd.Flags().StringVar(&opts.project, "project", "", "the project, ORG/PROJECT (default $PARTNER_PROJECT)")
+	// --wait was needed to wait for the sync jobs; publish always waits
+	// now, and takes it still for the scripts that give it.
+	cmd.Flags().BoolVar(&wait, "wait", false, "wait until the sync jobs end (always done)")
+	cmd.Flags().MarkHidden("wait")
 	return cmd
 }
 
-func (a *app) publish(ctx context.Context, c *partner.Client, project string, wait bool) (*publishResult, error) {
-	pub, err := c.Translations.Publish(ctx, project, translations.PublishOptions{})
+// runPublish runs "partner publish": it publishes the project with
+// PublishAndWait and prints the sync jobs as they ended.
+func runPublish(ctx context.Context, opts *publishOptions) error {
+	a := opts.app
+	p, err := a.project(opts.project)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	res := &publishResult{Project: project, Published: pub.Published, Syncs: []syncResult{}, Message: pub.Message}
+	c, done, err := a.client(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
 	report, finish := a.progress()
-	defer finish()
-	for _, id := range pub.SyncIDs {
-		get := c.Translations.GetSync
-		if wait {
-			get = c.Translations.WaitSync
+	if report != nil {
+		report(locales.Progress{Step: locales.StepPublish})
+	}
+	pub, err := c.Translations.PublishAndWait(ctx, p, translations.PublishOptions{})
+	finish()
+	if pub == nil {
+		return err
+	}
+	res := &publishResult{Project: p, Published: pub.Published, Syncs: []syncResult{}, Message: pub.Message}
+	for i := range pub.Syncs {
+		res.Syncs = append(res.Syncs, newSyncResult(&pub.Syncs[i]))
+	}
+	if a.json {
+		if perr := a.printJSON(res); perr != nil {
+			return perr
 		}
-		s, err := get(ctx, id)
-		if err != nil {
-			return nil, fmt.Errorf("sync job %s: %w", id, err)
-		}
-		res.Syncs = append(res.Syncs, newSyncResult(s))
-		if report != nil && wait {
-			report(locales.Progress{Step: locales.StepWait, Done: len(res.Syncs), Total: len(pub.SyncIDs)})
+	} else {
+		a.out.printf("%s: published %d translations\n", res.Project, res.Published)
+		for _, s := range res.Syncs {
+			a.out.printf("  sync %s %s %s\n", s.ID, s.Status, s.Error)
 		}
 	}
-	return res, nil
+	if err != nil {
+		return err
+	}
+	return syncOutcome(res.Syncs)
 }
 
 // syncOutcome is nil when every job completed, a partialError when some

@@ -3,10 +3,17 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/locsvc/partner-go/keys"
+	"github.com/locsvc/partner-go/partnertest"
+	"github.com/locsvc/partner-go/translations"
 )
 
 func TestStatusAndPublish(t *testing.T) {
@@ -30,6 +37,13 @@ func TestStatusAndPublish(t *testing.T) {
 	}
 	if r := runPartner(t, env, "status"); r.code != 0 || !strings.Contains(r.stdout, "to publish") {
 		t.Errorf("status: exit %d, %q", r.code, r.stdout)
+	}
+	// fr lacks nav.back: 50% translated.
+	if r := runPartner(t, env, "status", "--min-coverage", "60"); r.code != 4 || !strings.Contains(r.stderr, "fr (50%)") || strings.Contains(r.stderr, "de (") {
+		t.Errorf("status --min-coverage 60: exit %d, stderr %q; want 4 naming fr only", r.code, r.stderr)
+	}
+	if r := runPartner(t, env, "status", "--min-coverage", "50"); r.code != 0 {
+		t.Errorf("status --min-coverage 50: exit %d, want 0\n%s", r.code, r.stderr)
 	}
 
 	var pub publishResult
@@ -55,14 +69,11 @@ func TestStatusAndPublish(t *testing.T) {
 		t.Errorf("status after publishing: %+v, want nothing pending and the sync job listed", st)
 	}
 
-	// A second publish within the service's cooldown fails, with advice.
-	if r := runPartner(t, env, "publish"); r.code != 1 || !strings.Contains(r.stderr, "try again later") {
-		t.Errorf("publish within the cooldown: exit %d, stderr %q; want 1 and advice to try later", r.code, r.stderr)
-	}
 }
 
 func TestStatusRefusals(t *testing.T) {
-	env := startFake(t, "--rotate")
+	// Without the fake's store: the refresh token alone, spent once.
+	env := with(startFake(t, "--rotate"), "PARTNER_STORE", "")
 	for _, tc := range []struct {
 		name string
 		env  map[string]string
@@ -88,5 +99,134 @@ func TestStatusRefusals(t *testing.T) {
 	// reconnect.
 	if r := runPartner(t, env, "status"); r.code != 3 || !strings.Contains(r.stderr, "partner connect") || strings.Contains(r.stderr, "partner: partner:") {
 		t.Errorf("a spent refresh token: exit %d, want 3 with advice to connect, said once\n%s", r.code, r.stderr)
+	}
+}
+
+// TestRunStatusAndPublish calls status's and publish's run functions
+// in-process: what a push wrote is pending, publish --wait ships it, and
+// then nothing is pending.
+func TestRunStatusAndPublish(t *testing.T) {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	ta := newTestApp(t, srv)
+	ctx := context.Background()
+	dir := writeTree(t, map[string]string{"en.json": `{"a": "A"}`, "de.json": `{"a": "Ä"}`})
+	if err := runPush(ctx, &pushOptions{app: ta.app, layoutFlags: layoutFlags{dir: dir}}); err != nil {
+		t.Fatal(err)
+	}
+	ta.json = true
+	status := func() statusResult {
+		t.Helper()
+		ta.stdout.Reset()
+		if err := runStatus(ctx, &statusOptions{app: ta.app}); err != nil {
+			t.Fatalf("runStatus: %v", err)
+		}
+		var st statusResult
+		if err := json.Unmarshal(ta.stdout.Bytes(), &st); err != nil {
+			t.Fatalf("runStatus printed %q: %v", ta.stdout, err)
+		}
+		return st
+	}
+	if st := status(); !st.Pending.HasChanges || st.Pending.ByLanguage["de"] != 1 {
+		t.Errorf("status after a push: %+v, want de 1 pending", st.Pending)
+	}
+	ta.stdout.Reset()
+	if err := runPublish(ctx, &publishOptions{app: ta.app}); err != nil {
+		t.Fatalf("runPublish: %v", err)
+	}
+	var pub publishResult
+	if err := json.Unmarshal(ta.stdout.Bytes(), &pub); err != nil || pub.Published != 1 || len(pub.Syncs) == 0 || pub.Syncs[0].Status != "completed" {
+		t.Errorf("runPublish printed %q (%v), want 1 published and its jobs completed", ta.stdout, err)
+	}
+	if st := status(); st.Pending.HasChanges || len(st.Syncs) == 0 {
+		t.Errorf("status after publishing: %+v, want nothing pending and the job listed", st)
+	}
+	// The SDK's rule for project names (partner.ParseProject).
+	for _, p := range []string{"acme", "acme/web/x", "acme/ web"} {
+		if err := runStatus(ctx, &statusOptions{app: ta.app, project: p}); exitCode(err) != exitUsage {
+			t.Errorf("runStatus of project %q: %v, want a usage error", p, err)
+		}
+	}
+}
+
+// TestRunPublishWaitsOutTheCooldown: a publish within the service's
+// cooldown (30 s after the last) waits it out and goes through, with
+// "partner publish" as with "push --publish", instead of failing.
+func TestRunPublishWaitsOutTheCooldown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := partnertest.NewServer(partnertest.WithInMemoryNetwork())
+		defer srv.Close()
+		ta := newTestApp(t, srv)
+		ctx := context.Background()
+		dir := writeTree(t, map[string]string{"en.json": `{"a": "A"}`, "de.json": `{"a": "Ä"}`})
+		if err := runPush(ctx, &pushOptions{app: ta.app, layoutFlags: layoutFlags{dir: dir}, publish: true}); err != nil {
+			t.Fatalf("push --publish: %v\n%s", err, ta.stderr)
+		}
+		start := time.Now()
+		if err := runPublish(ctx, &publishOptions{app: ta.app}); err != nil {
+			t.Fatalf("publish within the cooldown: %v\n%s", err, ta.stderr)
+		}
+		if waited := time.Since(start); waited < translations.PublishCooldown-time.Second {
+			t.Errorf("publish within the cooldown went through after %v: no cooldown was waited out", waited)
+		}
+
+		// And push --publish, within the cooldown of that publish.
+		os.WriteFile(filepath.Join(dir, "de.json"), []byte(`{"a": "Ä!"}`), 0o644)
+		start = time.Now()
+		if err := runPush(ctx, &pushOptions{app: ta.app, layoutFlags: layoutFlags{dir: dir}, publish: true, wait: true}); err != nil {
+			t.Fatalf("push --publish within the cooldown: %v\n%s", err, ta.stderr)
+		}
+		if waited := time.Since(start); waited < translations.PublishCooldown-time.Second {
+			t.Errorf("push --publish within the cooldown went through after %v: no cooldown was waited out", waited)
+		}
+	})
+}
+
+// TestRunStatusCoverage: status shows per target language the share
+// translated and what waits to be published, in --json too, and
+// --min-coverage exits 4 naming each language below it.
+func TestRunStatusCoverage(t *testing.T) {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	ta := newTestApp(t, srv)
+	ctx := context.Background()
+	dir := writeTree(t, map[string]string{"en.json": `{"a": "A", "b": "B"}`, "de.json": `{"a": "Ä"}`})
+	if err := runPush(ctx, &pushOptions{app: ta.app, layoutFlags: layoutFlags{dir: dir}}); err != nil {
+		t.Fatal(err)
+	}
+	ta.stdout.Reset()
+	ta.json = true
+	if err := runStatus(ctx, &statusOptions{app: ta.app}); err != nil {
+		t.Fatalf("runStatus: %v", err)
+	}
+	var st statusResult
+	if err := json.Unmarshal(ta.stdout.Bytes(), &st); err != nil {
+		t.Fatal(err)
+	}
+	want := []languageStatus{{Language: "de", Translated: 1, Percent: 50, Pending: 1}, {Language: "fr", Translated: 0, Percent: 0, Pending: 0}}
+	if !slices.Equal(st.Languages, want) {
+		t.Errorf("status --json languages = %+v, want %+v", st.Languages, want)
+	}
+
+	ta.json = false
+	for _, tc := range []struct {
+		min      int
+		code     int
+		named    string
+		notNamed string
+	}{
+		{0, exitOK, "", ""},
+		{50, exitSomeFail, "fr (0%)", "de"},
+		{51, exitSomeFail, "de (50%), fr (0%)", ""},
+		{101, exitUsage, "", ""},
+	} {
+		ta.stdout.Reset()
+		err := runStatus(ctx, &statusOptions{app: ta.app, minCoverage: tc.min, checkCoverage: true})
+		if exitCode(err) != tc.code || tc.named != "" && !strings.Contains(err.Error(), tc.named) || tc.notNamed != "" && strings.Contains(err.Error(), tc.notNamed) {
+			t.Errorf("status --min-coverage %d: %v (exit %d), want exit %d naming %q", tc.min, err, exitCode(err), tc.code, tc.named)
+		}
+		if out := ta.stdout.String(); tc.code != exitUsage && !strings.Contains(out, "de        50% translated (1 keys), 1 to publish") {
+			t.Errorf("status printed %q, want de's coverage and pending count", out)
+		}
 	}
 }

@@ -75,7 +75,7 @@ func TestFileStoreConcurrentProcessesRotate(t *testing.T) {
 }
 
 func TestStoreSeeding(t *testing.T) {
-	env := startFake(t)
+	env := with(startFake(t), "PARTNER_STORE", "") // not the fake's store
 	store := "file:" + filepath.Join(t.TempDir(), "tokens.json")
 
 	// No store: the token is used once, with a warning.

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -24,34 +26,32 @@ func (f *layoutFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.project, "project", "", "the project, ORG/PROJECT (default $PARTNER_PROJECT)")
 	fl.StringVar(&f.dir, "dir", "", "the locale tree's folder (required)")
-	fl.StringVar(&f.format, "format", "", "the files' format: "+strings.Join(formatNames, ", ")+"; default: detected from the files (push), json (pull)")
+	fl.StringVar(&f.format, "format", "", "the files' format: "+strings.Join(formatNames(), ", ")+"; default: detected from the files (push), json (pull)")
 	fl.StringVar(&f.files, "layout", "", "single (DIR/LANG.json) or namespaced (DIR/LANG/NAMESPACE.json); default: detected (push) or the project's (pull)")
 	fl.StringVar(&f.keys, "keys", "", "flat ({\"a.b\": ...}) or nested ({\"a\": {\"b\": ...}}); default: detected (push) or the project's (pull)")
 	cmd.RegisterFlagCompletionFunc("layout", cobra.FixedCompletions([]string{"single", "namespaced"}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("keys", cobra.FixedCompletions([]string{"flat", "nested"}, cobra.ShellCompDirectiveNoFileComp))
-	cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formatNames, cobra.ShellCompDirectiveNoFileComp))
+	cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formatNames(), cobra.ShellCompDirectiveNoFileComp))
 	cmd.MarkFlagDirname("dir")
 }
 
-// fileFormats are the formats --format names, in the order of the help.
-var fileFormats = []struct {
-	name   string
-	format locales.Format
-}{
-	{"json", locales.JSON{}}, {"arb", formats.ARB{}}, {"android", formats.Android{}},
-	{"strings", formats.AppleStrings{}}, {"xcstrings", formats.XCStrings{}}, {"po", formats.PO{}},
-	{"gotext", formats.GoText{}}, {"xliff", formats.XLIFF{}}, {"yaml", formats.YAML{}},
-	{"properties", formats.Properties{}},
+// formatName is the name --format gives f: its type's name in lower
+// case (json, arb, android, applestrings, xcstrings, po, gotext, xliff,
+// yaml, properties).
+func formatName(f locales.Format) string {
+	return strings.ToLower(reflect.TypeOf(f).Name())
 }
 
-// formatNames are fileFormats' names.
-var formatNames = func() []string {
+// formatNames are the names of formats.All(), once each, in its order.
+func formatNames() []string {
 	var names []string
-	for _, f := range fileFormats {
-		names = append(names, f.name)
+	for _, f := range formats.All() {
+		if n := formatName(f); !slices.Contains(names, n) {
+			names = append(names, n)
+		}
 	}
 	return names
-}()
+}
 
 // fileFormat returns the format --format names. Without one, a tree that
 // has files is taken to be in the one format its files have (a tree mixing
@@ -68,12 +68,23 @@ func (f *layoutFlags) fileFormat() (locales.Format, error) {
 		}
 		return ff, nil
 	}
-	for _, ff := range fileFormats {
-		if ff.name == f.format {
-			return ff.format, nil
+	for _, ff := range formats.All() {
+		if formatName(ff) == f.format {
+			return ff, nil
 		}
 	}
-	return nil, usageErrorf("--format %q: want one of %s", f.format, strings.Join(formatNames, ", "))
+	return nil, usageErrorf("--format %q: want one of %s", f.format, strings.Join(formatNames(), ", "))
+}
+
+// target returns the layout and the project the flags (or, for the
+// project, the environment) name.
+func (f *layoutFlags) target(a *app) (locales.Layout, string, error) {
+	layout, err := f.layout()
+	if err != nil {
+		return layout, "", err
+	}
+	project, err := a.project(f.project)
+	return layout, project, err
 }
 
 // layout returns the layout the flags name; empty fields are detected or
@@ -108,11 +119,16 @@ func (f *layoutFlags) layout() (locales.Layout, error) {
 	return l, nil
 }
 
+// pushOptions are what push is asked to do: its flags, and the app it
+// runs in.
+type pushOptions struct {
+	app *app
+	layoutFlags
+	dryRun, deleteMissing, publish, wait bool
+}
+
 func (a *app) pushCmd() *cobra.Command {
-	var (
-		lf                                   layoutFlags
-		dryRun, deleteMissing, publish, wait bool
-	)
+	opts := &pushOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "push --project ORG/PROJECT --dir DIR [--format F] [--layout single|namespaced] [--keys flat|nested] [--dry-run] [--delete-missing] [--publish] [--wait] [--json]",
 		Short: "Send a tree of locale files to the project: only what differs",
@@ -128,76 +144,78 @@ once every write succeeded (it waits out the service's cooldown), and --wait
 waits for the sync jobs. A push that stopped half way (exit 4) is completed by
 running it again.`,
 		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			layout, err := lf.layout()
-			if err != nil {
-				return err
-			}
-			project, err := a.project(lf.project)
-			if err != nil {
-				return err
-			}
-			if wait && !publish {
-				return usageErrorf("--wait waits for the publish: give --publish too")
-			}
-			cat, err := locales.Load(lf.dir, layout)
-			if err != nil {
-				return err
-			}
-			ctx := cmd.Context()
-			c, done, err := a.client(ctx)
-			if err != nil {
-				return err
-			}
-			defer done()
-			report, finish := a.progress()
-			plan, err := locales.NewPlan(ctx, c, project, cat, locales.PlanOptions{Delete: deleteMissing, OnProgress: report})
-			finish()
-			if errors.Is(err, locales.ErrMassDelete) {
-				return fmt.Errorf("%w: delete fewer keys at a time, or in the service's dashboard", err)
-			}
-			if err != nil {
-				return err
-			}
-			if dryRun {
-				if a.json {
-					return a.printJSON(planJSON(plan))
-				}
-				a.printPlan(plan)
-				return nil
-			}
-			report, finish = a.progress()
-			rep, err := plan.Apply(ctx, c, locales.ApplyOptions{Publish: publish, OnProgress: report})
-			finish()
-			if rep == nil {
-				return err
-			}
-			if a.json {
-				if perr := a.printJSON(reportJSON(rep)); perr != nil {
-					return perr
-				}
-			} else {
-				a.printReport(rep)
-			}
-			return pushOutcome(rep, err, wait)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runPush(cmd.Context(), opts) },
 	}
-	lf.add(cmd)
+	opts.layoutFlags.add(cmd)
 	f := cmd.Flags()
-	f.BoolVar(&dryRun, "dry-run", false, "print what the push would do, and write nothing")
-	f.BoolVar(&deleteMissing, "delete-missing", false, "delete the keys of the tree's namespaces that its source-language files lack")
-	f.BoolVar(&publish, "publish", false, "publish the project once every write succeeded")
-	f.BoolVar(&wait, "wait", false, "with --publish, wait for the sync jobs to end")
+	f.BoolVar(&opts.dryRun, "dry-run", false, "print what the push would do, and write nothing")
+	f.BoolVar(&opts.deleteMissing, "delete-missing", false, "delete the keys of the tree's namespaces that its source-language files lack")
+	f.BoolVar(&opts.publish, "publish", false, "publish the project once every write succeeded")
+	f.BoolVar(&opts.wait, "wait", false, "with --publish, wait for the sync jobs to end")
 	return cmd
 }
 
+// runPush runs "partner push": it plans the push, and prints the plan
+// (--dry-run) or applies it and prints the report.
+func runPush(ctx context.Context, opts *pushOptions) error {
+	a := opts.app
+	layout, project, err := opts.target(a)
+	if err != nil {
+		return err
+	}
+	if opts.wait && !opts.publish {
+		return usageErrorf("--wait waits for the publish: give --publish too")
+	}
+	cat, err := locales.Load(opts.dir, layout)
+	if err != nil {
+		return err
+	}
+	c, done, err := a.client(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	report, finish := a.progress()
+	plan, err := locales.NewPlan(ctx, c, project, cat, locales.PlanOptions{Delete: opts.deleteMissing, OnProgress: report})
+	finish()
+	if errors.Is(err, locales.ErrMassDelete) {
+		return fmt.Errorf("%w: delete fewer keys at a time, or in the service's dashboard", err)
+	}
+	if err != nil {
+		return err
+	}
+	if opts.dryRun {
+		if a.json {
+			return a.printJSON(planJSON(plan))
+		}
+		a.printPlan(plan)
+		return nil
+	}
+	report, finish = a.progress()
+	rep, err := plan.Apply(ctx, c, locales.ApplyOptions{Publish: opts.publish, OnProgress: report})
+	finish()
+	if rep == nil {
+		return err
+	}
+	if a.json {
+		if perr := a.printJSON(reportJSON(rep)); perr != nil {
+			return perr
+		}
+	} else {
+		a.printReport(rep)
+	}
+	return pushOutcome(rep, err, opts.wait)
+}
+
 // pushOutcome is the error a push exits with: nil when everything was
-// written (and, with wait, every sync job completed), a partialError when
-// some texts (or jobs) failed and others did not, and err otherwise.
+// written (and, with wait, every sync job completed); a partialError when
+// some texts failed and others were written, or some are not confirmed
+// (the service may have written them: a push run again finds out); and
+// err otherwise.
 func pushOutcome(rep *locales.Report, err error, wait bool) error {
 	done := len(rep.Created) + len(rep.Updated) + len(rep.Deleted)
-	if len(rep.Failed) > 0 && done > 0 {
-		return &partialError{failed: len(rep.Failed), total: len(rep.Failed) + done}
+	if len(rep.NotConfirmed) > 0 || len(rep.Failed) > 0 && done > 0 {
+		return &partialError{failed: len(rep.Failed), notConfirmed: len(rep.NotConfirmed), total: len(rep.Failed) + len(rep.NotConfirmed) + done}
 	}
 	if err != nil {
 		return err
@@ -232,13 +250,11 @@ func (a *app) printPlan(p *locales.Plan) {
 }
 
 func (a *app) printReport(r *locales.Report) {
-	a.out.printf("%s: %d keys created, %d updated, %d deleted, %d skipped, %d failed\n",
-		r.Project, len(r.Created), len(r.Updated), len(r.Deleted), len(r.Skipped), len(r.Failed))
+	a.out.printf("%s: %d keys created, %d updated, %d deleted, %d skipped, %d failed, %d not confirmed\n",
+		r.Project, len(r.Created), len(r.Updated), len(r.Deleted), len(r.Skipped), len(r.Failed), len(r.NotConfirmed))
 	a.printItems("skipped", r.Skipped)
 	a.printItems("failed", r.Failed)
-	// A list of texts the service did not confirm (a "not confirmed"
-	// state of the report) is printed here, with printItems, once the
-	// report has one.
+	a.printItems("not confirmed", r.NotConfirmed)
 	if p := r.Published; p != nil {
 		a.out.printf("published %d texts\n", p.Published)
 		for _, s := range p.Syncs {
@@ -273,12 +289,17 @@ type pullResult struct {
 	Texts int `json:"texts"`
 }
 
+// pullOptions are what pull is asked to do: its flags, and the app it
+// runs in.
+type pullOptions struct {
+	app *app
+	layoutFlags
+	languages []string
+	from      string
+}
+
 func (a *app) pullCmd() *cobra.Command {
-	var (
-		lf        layoutFlags
-		languages []string
-		from      string
-	)
+	opts := &pullOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "pull --project ORG/PROJECT --dir DIR [--format F] [--layout ...] [--keys ...] [--languages de,fr] [--from api|cdn] [--json]",
 		Short: "Write the project's texts into a tree of locale files",
@@ -290,65 +311,62 @@ two-space indentation): a pull followed by a push changes nothing. Files whose
 content would not change are not touched, and files of other languages and
 namespaces are left alone.`,
 		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			layout, err := lf.layout()
-			if err != nil {
-				return err
-			}
-			project, err := a.project(lf.project)
-			if err != nil {
-				return err
-			}
-			if from != "api" && from != "cdn" {
-				return usageErrorf("--from %q: want api or cdn", from)
-			}
-			if fi, err := os.Stat(lf.dir); err == nil && !fi.IsDir() {
-				return usageErrorf("--dir %s is a file, not a folder", lf.dir)
-			}
-			ctx := cmd.Context()
-			c, done, err := a.client(ctx)
-			if err != nil {
-				return err
-			}
-			defer done()
-			report, finish := a.progress()
-			cat, err := locales.Pull(ctx, c, project, locales.PullOptions{FromCDN: from == "cdn", Languages: languages, OnProgress: report})
-			finish()
-			if err != nil {
-				return err
-			}
-			if layout.Files == "" {
-				layout.Files = cat.Layout.Files
-			}
-			if layout.Keys == "" {
-				layout.Keys = cat.Layout.Keys
-			}
-			if err := cat.Write(lf.dir, layout); err != nil {
-				return err
-			}
-			res := pullResult{Project: project, Dir: lf.dir, From: from, Layout: layout, Languages: []string{}}
-			for m := range cat.All() {
-				res.Texts++
-				if !slices.Contains(res.Languages, m.Language) {
-					res.Languages = append(res.Languages, m.Language) // All sorts by language
-				}
-			}
-			if res.Languages == nil {
-				res.Languages = []string{}
-			}
-			if a.json {
-				return a.printJSON(res)
-			}
-			a.out.printf("%s: wrote %d texts in %s to %s (%s, %s keys)\n", project, res.Texts,
-				strings.Join(res.Languages, ", "), lf.dir, layoutName(layout.Files), layout.Keys)
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runPull(cmd.Context(), opts) },
 	}
-	lf.add(cmd)
-	cmd.Flags().StringSliceVar(&languages, "languages", nil, "only these languages, comma-separated (default: all of the project's)")
-	cmd.Flags().StringVar(&from, "from", "api", "api (every text, with the grant's token) or cdn (the published files)")
+	opts.layoutFlags.add(cmd)
+	cmd.Flags().StringSliceVar(&opts.languages, "languages", nil, "only these languages, comma-separated (default: all of the project's)")
+	cmd.Flags().StringVar(&opts.from, "from", "api", "api (every text, with the grant's token) or cdn (the published files)")
 	cmd.RegisterFlagCompletionFunc("from", cobra.FixedCompletions([]string{"api", "cdn"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
+}
+
+// runPull runs "partner pull": it reads the project's texts and writes
+// them under the folder.
+func runPull(ctx context.Context, opts *pullOptions) error {
+	a := opts.app
+	layout, project, err := opts.target(a)
+	if err != nil {
+		return err
+	}
+	if opts.from != "api" && opts.from != "cdn" {
+		return usageErrorf("--from %q: want api or cdn", opts.from)
+	}
+	if fi, err := os.Stat(opts.dir); err == nil && !fi.IsDir() {
+		return usageErrorf("--dir %s is a file, not a folder", opts.dir)
+	}
+	c, done, err := a.client(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	report, finish := a.progress()
+	cat, err := locales.Pull(ctx, c, project, locales.PullOptions{FromCDN: opts.from == "cdn", Languages: opts.languages, OnProgress: report})
+	finish()
+	if err != nil {
+		return err
+	}
+	if layout.Files == "" {
+		layout.Files = cat.Layout.Files
+	}
+	if layout.Keys == "" {
+		layout.Keys = cat.Layout.Keys
+	}
+	if err := cat.Write(opts.dir, layout); err != nil {
+		return err
+	}
+	res := pullResult{Project: project, Dir: opts.dir, From: opts.from, Layout: layout, Languages: []string{}}
+	for m := range cat.All() {
+		res.Texts++
+		if !slices.Contains(res.Languages, m.Language) {
+			res.Languages = append(res.Languages, m.Language) // All sorts by language
+		}
+	}
+	if a.json {
+		return a.printJSON(res)
+	}
+	a.out.printf("%s: wrote %d texts in %s to %s (%s, %s keys)\n", project, res.Texts,
+		strings.Join(res.Languages, ", "), opts.dir, layoutName(layout.Files), layout.Keys)
+	return nil
 }
 
 // layoutName returns the --layout name of a file structure.

@@ -1,13 +1,19 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/formats"
+	"github.com/locsvc/partner-go/partnertest"
 )
 
 // writeTree writes files (path: content) under a new folder and returns it.
@@ -198,5 +204,118 @@ func TestPushPullOtherFormats(t *testing.T) {
 	}
 	if r := runPartner(t, env, "push", "--dir", dir, "--format", "docx"); r.code != 2 {
 		t.Errorf("push --format docx: exit %d, want 2", r.code)
+	}
+}
+
+// TestRunPush calls push's run function in-process, against the fake: a
+// dry run writes nothing, a push writes what the tree adds, a second push
+// finds nothing to do, and --wait without --publish is a usage error.
+func TestRunPush(t *testing.T) {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	ta := newTestApp(t, srv)
+	dir := writeTree(t, map[string]string{"en.json": `{"nav": {"home": "Home"}}`, "de.json": `{"nav": {"home": "Startseite"}}`})
+	ctx := context.Background()
+	for _, step := range []struct {
+		dryRun bool
+		want   string
+	}{
+		{true, "would create 1 keys"},
+		{true, "would create 1 keys"}, // the dry run wrote nothing
+		{false, "1 keys created, 0 updated"},
+		{false, "0 keys created, 0 updated"},
+	} {
+		ta.stdout.Reset()
+		opts := &pushOptions{app: ta.app, layoutFlags: layoutFlags{dir: dir}, dryRun: step.dryRun}
+		if err := runPush(ctx, opts); err != nil {
+			t.Fatalf("runPush (dry run %v): %v\n%s", step.dryRun, err, ta.stderr)
+		}
+		if !strings.Contains(ta.stdout.String(), step.want) {
+			t.Errorf("runPush (dry run %v) printed %q, want %q", step.dryRun, ta.stdout, step.want)
+		}
+	}
+	if err := runPush(ctx, &pushOptions{app: ta.app, layoutFlags: layoutFlags{dir: dir}, wait: true}); exitCode(err) != exitUsage {
+		t.Errorf("runPush with wait and no publish: %v (exit %d), want a usage error", err, exitCode(err))
+	}
+}
+
+// TestRunPull calls pull's run function in-process: what a push wrote
+// comes back, in the layout asked for, and the result is printed as JSON.
+func TestRunPull(t *testing.T) {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	ta := newTestApp(t, srv)
+	ctx := context.Background()
+	tree := map[string]string{"en.json": "{\n  \"nav\": {\n    \"home\": \"Home\"\n  }\n}\n", "de.json": "{\n  \"nav\": {\n    \"home\": \"Startseite\"\n  }\n}\n"}
+	if err := runPush(ctx, &pushOptions{app: ta.app, layoutFlags: layoutFlags{dir: writeTree(t, tree)}}); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	ta.stdout.Reset()
+	ta.json = true
+	if err := runPull(ctx, &pullOptions{app: ta.app, layoutFlags: layoutFlags{dir: out}, from: "api"}); err != nil {
+		t.Fatalf("runPull: %v\n%s", err, ta.stderr)
+	}
+	var res pullResult
+	if err := json.Unmarshal(ta.stdout.Bytes(), &res); err != nil || res.Texts != 2 || res.Project != "acme/web" {
+		t.Errorf("runPull printed %q (%v), want 2 texts of acme/web", ta.stdout, err)
+	}
+	if got := readTree(t, out); !maps.Equal(got, tree) {
+		t.Errorf("runPull wrote %v, want %v", got, tree)
+	}
+	if err := runPull(ctx, &pullOptions{app: ta.app, layoutFlags: layoutFlags{dir: out}, from: "s3"}); exitCode(err) != exitUsage {
+		t.Errorf("runPull from s3: %v, want a usage error", err)
+	}
+}
+
+// TestRunPushNotConfirmed: texts whose answer was lost (the service may
+// have written them) are listed as not confirmed, in the summary and in
+// --json's notConfirmed, and the push exits 4, as a partial push does.
+func TestRunPushNotConfirmed(t *testing.T) {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	ta := newTestApp(t, srv)
+	ctx := context.Background()
+	dir := writeTree(t, map[string]string{"en.json": `{"a": "A"}`})
+	srv.InjectFault(partnertest.Fault{Tool: "createKeys", Truncate: true})
+	err := runPush(ctx, &pushOptions{app: ta.app, layoutFlags: layoutFlags{dir: dir}})
+	if exitCode(err) != exitSomeFail {
+		t.Errorf("push whose answer was lost: %v (exit %d), want exit %d", err, exitCode(err), exitSomeFail)
+	}
+	if out := ta.stdout.String(); !strings.Contains(out, "1 not confirmed") || !strings.Contains(out, "not confirmed default:a [en]") {
+		t.Errorf("push whose answer was lost printed %q, want the key not confirmed", out)
+	}
+
+	srv.InjectFault(partnertest.Fault{Tool: "createKeys", Truncate: true})
+	ta.stdout.Reset()
+	ta.json = true
+	dir = writeTree(t, map[string]string{"en.json": `{"b": "B"}`})
+	err = runPush(ctx, &pushOptions{app: ta.app, layoutFlags: layoutFlags{dir: dir}})
+	var rep struct {
+		NotConfirmed []locales.Item `json:"notConfirmed"`
+	}
+	if exitCode(err) != exitSomeFail || json.Unmarshal(ta.stdout.Bytes(), &rep) != nil || len(rep.NotConfirmed) != 1 || rep.NotConfirmed[0].Key != "b" {
+		t.Errorf("push --json whose answer was lost: exit %d, %s; want 4 and b in notConfirmed", exitCode(err), ta.stdout)
+	}
+}
+
+// TestFormatFlag: --format names every format of formats.All(), each by
+// one name, and refuses another name with the list.
+func TestFormatFlag(t *testing.T) {
+	dir := t.TempDir()
+	names := formatNames()
+	for _, f := range formats.All() {
+		lf := layoutFlags{dir: dir, format: formatName(f)}
+		got, err := lf.fileFormat()
+		if err != nil || reflect.TypeOf(got) != reflect.TypeOf(f) {
+			t.Errorf("--format %s: %T, %v; want %T", lf.format, got, err, f)
+		}
+		if !slices.Contains(names, lf.format) {
+			t.Errorf("the help's list %v lacks %s", names, lf.format)
+		}
+	}
+	lf := layoutFlags{dir: dir, format: "docx"}
+	if _, err := lf.fileFormat(); exitCode(err) != exitUsage || !strings.Contains(err.Error(), strings.Join(names, ", ")) {
+		t.Errorf("--format docx: %v, want a usage error listing %v", err, names)
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -35,11 +34,18 @@ type triggerResult struct {
 // answerChars is how much of a receiver's answer is shown.
 const answerChars = 500
 
+// triggerOptions are what trigger is asked to do: its argument and
+// flags, and the app it runs in.
+type triggerOptions struct {
+	app *app
+	// args are the command's arguments: the event type, unless list.
+	args                 []string
+	to, secret, dataFile string
+	list                 bool
+}
+
 func (a *app) triggerCmd() *cobra.Command {
-	var (
-		to, secret, dataFile string
-		list                 bool
-	)
+	opts := &triggerOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "trigger EVENT_TYPE --to URL [--secret whsec_...] [--data FILE] | trigger --list",
 		Short: "Send one signed webhook delivery of any event type",
@@ -58,61 +64,70 @@ does not answer 2xx within 10 seconds makes the command fail.`,
 		Args: usageArgs(cobra.MaximumNArgs(1)),
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			var names []string
-			for _, t := range eventTypes() {
+			for _, t := range webhook.EventTypes() {
 				names = append(names, string(t))
 			}
 			return names, cobra.ShellCompDirectiveNoFileComp
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if list {
-				return a.listEvents(args)
-			}
-			if len(args) != 1 {
-				return usageErrorf("trigger: name one event type (partner trigger --list shows them)")
-			}
-			t := webhook.EventType(args[0])
-			if !slices.Contains(eventTypes(), t) {
-				return usageErrorf("trigger: unknown event type %q (partner trigger --list shows them)", t)
-			}
-			if to == "" {
-				return usageErrorf("trigger: --to URL is required: the receiver's URL")
-			}
-			if secret == "" {
-				secret = a.env("PARTNER_WEBHOOK_SECRET")
-			}
-			if secret == "" {
-				return usageErrorf("trigger: no secret: give --secret whsec_... or set PARTNER_WEBHOOK_SECRET")
-			}
-			if _, err := webhook.NewVerifier(secret); err != nil {
-				return usageErrorf("trigger: %v", err)
-			}
-			data, err := a.eventData(t, dataFile)
-			if err != nil {
-				return err
-			}
-			res, err := deliver(cmd.Context(), to, secret, t, data)
-			if err != nil {
-				return err
-			}
-			if a.json {
-				if err := a.printJSON(res); err != nil {
-					return err
-				}
-			} else {
-				a.out.printf("sent %s %s to %s: %d %s\n", res.EventType, res.ID, res.URL, res.Status, http.StatusText(res.Status))
-			}
-			if res.Status < 200 || res.Status > 299 {
-				return fmt.Errorf("trigger: the receiver answered %d: %s", res.Status, oneLine(res.Response))
-			}
-			return nil
+			opts.args = args
+			return runTrigger(cmd.Context(), opts)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&to, "to", "", "the receiver's URL")
-	f.StringVar(&secret, "secret", "", "the webhook's signing secret (default $PARTNER_WEBHOOK_SECRET)")
-	f.StringVar(&dataFile, "data", "", "a file holding the event's data object instead of the sample (- for stdin)")
-	f.BoolVar(&list, "list", false, "list the event types")
+	f.StringVar(&opts.to, "to", "", "the receiver's URL")
+	f.StringVar(&opts.secret, "secret", "", "the webhook's signing secret (default $PARTNER_WEBHOOK_SECRET)")
+	f.StringVar(&opts.dataFile, "data", "", "a file holding the event's data object instead of the sample (- for stdin)")
+	f.BoolVar(&opts.list, "list", false, "list the event types")
 	return cmd
+}
+
+// runTrigger runs "partner trigger": it sends one signed delivery, or
+// lists the event types.
+func runTrigger(ctx context.Context, opts *triggerOptions) error {
+	a := opts.app
+	if opts.list {
+		return a.listEvents(opts.args)
+	}
+	if len(opts.args) != 1 {
+		return usageErrorf("trigger: name one event type (partner trigger --list shows them)")
+	}
+	t := webhook.EventType(opts.args[0])
+	if !slices.Contains(webhook.EventTypes(), t) {
+		return usageErrorf("trigger: unknown event type %q (partner trigger --list shows them)", t)
+	}
+	if opts.to == "" {
+		return usageErrorf("trigger: --to URL is required: the receiver's URL")
+	}
+	secret := opts.secret
+	if secret == "" {
+		secret = a.env("PARTNER_WEBHOOK_SECRET")
+	}
+	if secret == "" {
+		return usageErrorf("trigger: no secret: give --secret whsec_... or set PARTNER_WEBHOOK_SECRET")
+	}
+	if _, err := webhook.NewVerifier(secret); err != nil {
+		return usageErrorf("trigger: %v", err)
+	}
+	data, err := a.eventData(opts.dataFile)
+	if err != nil {
+		return err
+	}
+	res, err := deliver(ctx, opts.to, secret, t, data)
+	if err != nil {
+		return err
+	}
+	if a.json {
+		if err := a.printJSON(res); err != nil {
+			return err
+		}
+	} else {
+		a.out.printf("sent %s %s to %s: %d %s\n", res.EventType, res.ID, res.URL, res.Status, http.StatusText(res.Status))
+	}
+	if res.Status < 200 || res.Status > 299 {
+		return fmt.Errorf("trigger: the receiver answered %d: %s", res.Status, oneLine(res.Response))
+	}
+	return nil
 }
 
 func (a *app) listEvents(args []string) error {
@@ -120,24 +135,24 @@ func (a *app) listEvents(args []string) error {
 		return usageErrorf("trigger --list takes no event type")
 	}
 	if a.json {
-		return a.printJSON(eventTypes())
+		return a.printJSON(webhook.EventTypes())
 	}
-	for _, t := range eventTypes() {
+	for _, t := range webhook.EventTypes() {
 		a.out.printf("%s\n", t)
 	}
 	return nil
 }
 
-// eventData returns the data object to send: the file's, else the
-// sample's.
-func (a *app) eventData(t webhook.EventType, file string) ([]byte, error) {
+// eventData returns the data object to send: the file's, compacted, else
+// nil for the sample's.
+func (a *app) eventData(file string) (json.RawMessage, error) {
 	if file == "" {
-		return json.Marshal(sampleData(t, time.Now()))
+		return nil, nil
 	}
 	var b []byte
 	var err error
 	if file == "-" {
-		b, err = io.ReadAll(os.Stdin)
+		b, err = io.ReadAll(a.stdin)
 	} else {
 		b, err = os.ReadFile(file)
 	}
@@ -155,33 +170,26 @@ func (a *app) eventData(t webhook.EventType, file string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// deliver sends one delivery of an event with this data, as the service
-// does, and returns the receiver's answer.
-func deliver(ctx context.Context, to, secret string, t webhook.EventType, data []byte) (*triggerResult, error) {
-	now := time.Now().UTC().Truncate(time.Millisecond)
-	id := "evt_" + strings.ToLower(rand.Text()[:16])
-	env, err := json.Marshal(struct {
-		ID              string            `json:"id"`
-		WebhookConfigID string            `json:"webhookConfigId"`
-		EventType       webhook.EventType `json:"eventType"`
-		Timestamp       int64             `json:"timestamp"`
-		CreatedAt       string            `json:"createdAt"`
-		Version         string            `json:"version"`
-		Data            json.RawMessage   `json:"data"`
-	}{id, "wh_partnercli", t, now.UnixMilli(), now.Format("2006-01-02T15:04:05.000Z07:00"), "1", data})
+// deliver sends one delivery of an event with this data (nil: the
+// sample's, partnertest.SampleData), built as the service builds it
+// (partnertest.NewDelivery), and returns the receiver's answer.
+func deliver(ctx context.Context, to, secret string, t webhook.EventType, data json.RawMessage) (*triggerResult, error) {
+	now := time.Now().UTC()
+	var payload any = data
+	if data == nil {
+		payload = partnertest.SampleData(t, now)
+	}
+	d, err := partnertest.NewDelivery("wh_partnercli", t, payload, secret, now)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, partnertest.DeliveryTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, to, bytes.NewReader(env))
+	req, err := d.Request(ctx, to)
 	if err != nil {
 		return nil, usageErrorf("trigger: --to %q: %v", to, err)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(webhook.SignatureHeader, webhook.Sign(secret, now, env))
-	req.Header.Set(webhook.EventHeader, string(t))
-	req.Header.Set(webhook.IDHeader, id)
+	req.Header.Set("User-Agent", "partner-cli")
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err := client.Do(req)
 	if err != nil {
@@ -189,7 +197,7 @@ func deliver(ctx context.Context, to, secret string, t webhook.EventType, data [
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, answerChars*utf8.UTFMax))
-	return &triggerResult{ID: id, EventType: string(t), URL: to, Status: resp.StatusCode, Response: firstChars(string(b), answerChars)}, nil
+	return &triggerResult{ID: d.EventID, EventType: string(t), URL: to, Status: resp.StatusCode, Response: firstChars(string(b), answerChars)}, nil
 }
 
 // firstChars returns the first n characters of s.

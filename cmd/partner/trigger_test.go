@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -149,5 +151,46 @@ func TestTriggerRefusals(t *testing.T) {
 	}
 	if n := len(got()); n != 1 {
 		t.Errorf("the receiver got %d deliveries, want 1 (only the valid call sends)", n)
+	}
+}
+
+// TestRunTrigger calls trigger's run function in-process: the sample data
+// of a type, or a data object read from stdin ("--data -"), goes out
+// signed, and the receiver's verifier takes it.
+func TestRunTrigger(t *testing.T) {
+	url, got := receiver(t, http.StatusOK)
+	v, err := webhook.NewVerifier(testSecret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	a := newApp(func(k string) string {
+		if k == "PARTNER_WEBHOOK_SECRET" {
+			return testSecret
+		}
+		return ""
+	}, strings.NewReader(`{"org": "globex", "project": "app", "language": "pt-BR", "keysCount": 7}`), &stdout, &stderr)
+	ctx := context.Background()
+	if err := runTrigger(ctx, &triggerOptions{app: a, args: []string{"keys.created"}, to: url}); err != nil {
+		t.Fatalf("runTrigger keys.created: %v", err)
+	}
+	if err := runTrigger(ctx, &triggerOptions{app: a, args: []string{"translations.updated"}, to: url, dataFile: "-"}); err != nil {
+		t.Fatalf("runTrigger translations.updated --data -: %v", err)
+	}
+	ds := got()
+	if len(ds) != 2 {
+		t.Fatalf("the receiver got %d deliveries, want 2", len(ds))
+	}
+	for i, want := range []webhook.EventType{webhook.EventKeysCreated, webhook.EventTranslationsUpdated} {
+		ev, err := v.ConstructEvent(ds[i].body, ds[i].header.Get(webhook.SignatureHeader))
+		if err != nil || ev.Type != want {
+			t.Errorf("delivery %d: %v, %v; want a verified %s", i, ev, err, want)
+		}
+	}
+	if ev, err := webhook.Parse(ds[1].body); err != nil || ev.Data.(*webhook.TranslationsUpdated).Language != "pt-BR" {
+		t.Errorf("the delivery of stdin's data: %+v, %v", ev, err)
+	}
+	if err := runTrigger(ctx, &triggerOptions{app: a, args: []string{"nope.created"}, to: url}); exitCode(err) != exitUsage {
+		t.Errorf("runTrigger of an unknown type: %v, want a usage error", err)
 	}
 }
