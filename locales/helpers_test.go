@@ -95,12 +95,13 @@ func tree(t testing.TB, files map[string]string) string {
 	return dir
 }
 
-// readTree returns the files under dir, path -> content.
+// readTree returns the regular files under dir, path -> content, passing
+// over links.
 func readTree(t testing.TB, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil || !d.Type().IsRegular() {
 			return err
 		}
 		b, err := os.ReadFile(p)

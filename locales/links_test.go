@@ -132,13 +132,13 @@ func TestWriteRefusesLinks(t *testing.T) {
 			})
 			dir := filepath.Join(base, "locales")
 			link(t, dir, tt.file, tt.target)
-			before := regularFiles(t, base)
+			before := readTree(t, base)
 			err := cat.Write(dir, tt.layout)
 			var ie *locales.InputError
 			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Write: %v, want an *InputError saying %q", err, tt.want)
 			}
-			after := regularFiles(t, base)
+			after := readTree(t, base)
 			for name, data := range after {
 				if before[name] != data {
 					t.Errorf("Write wrote %s", name)
@@ -151,24 +151,4 @@ func TestWriteRefusesLinks(t *testing.T) {
 			}
 		})
 	}
-}
-
-// regularFiles returns the regular files under dir, path -> content,
-// passing over links.
-func regularFiles(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
