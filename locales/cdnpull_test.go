@@ -3,6 +3,9 @@ package locales_test
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -102,5 +105,37 @@ func TestPullCDNWithoutClientNeeds(t *testing.T) {
 	}
 	for m := range cat.All() {
 		t.Errorf("pulled %+v of nothing published", m)
+	}
+}
+
+// The CDN manifest's shape is not documented: one that is not JSON
+// leaves the languages to the options, and the files are still read.
+func TestPullCDNWithoutClientUnreadableManifest(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/acme/web/manifest.json":
+			io.WriteString(w, "<html>not a manifest</html>")
+		case "/acme/web/de/translations.json":
+			io.WriteString(w, `{"nav": {"home": "Startseite"}}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	cc, err := cdn.NewClient(srv.URL, srv.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := locales.Pull(t.Context(), nil, "acme/web", locales.PullOptions{CDN: cc, SourceLanguage: "en", Languages: []string{"en", "de"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []locales.Message
+	for m := range cat.All() {
+		got = append(got, m)
+	}
+	want := []locales.Message{{Language: "de", Namespace: "default", Key: "nav.home", Text: "Startseite"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("pulled (-want +got):\n%s", diff)
 	}
 }
