@@ -88,3 +88,24 @@ func TestPullCDNWithoutGrant(t *testing.T) {
 		}
 	}
 }
+
+// --namespaces narrows a pull from the API too.
+func TestPullAPINamespaces(t *testing.T) {
+	srv := partnertest.NewServer()
+	defer srv.Close()
+	ta := newTestApp(t, srv)
+	ctx := context.Background()
+	tree := map[string]string{"en.json": "{\n  \"nav\": {\n    \"home\": \"Home\"\n  }\n}\n"}
+	if err := runPush(ctx, &pushOptions{app: ta.app, layoutFlags: layoutFlags{dir: writeTree(t, tree)}}); err != nil {
+		t.Fatal(err)
+	}
+	for ns, want := range map[string]map[string]string{"default": tree, "other": {}} {
+		out := t.TempDir()
+		if err := runPull(ctx, &pullOptions{app: ta.app, layoutFlags: layoutFlags{dir: out}, from: "api", namespaces: []string{ns}}); err != nil {
+			t.Fatalf("pull --namespaces %s: %v\n%s", ns, err, ta.stderr)
+		}
+		if got := readTree(t, out); !maps.Equal(got, want) {
+			t.Errorf("pull --namespaces %s wrote %v, want %v", ns, got, want)
+		}
+	}
+}
