@@ -1,9 +1,11 @@
 package locales
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -24,6 +26,22 @@ type PullOptions struct {
 	// tools. The client is still used once, to ask the project where
 	// its CDN files are.
 	FromCDN bool
+	// CDN, if set, is the CDN to read the published files from; it
+	// implies FromCDN. With it, Pull needs no partner.Client: called with
+	// a nil client, project is the project's name on the CDN
+	// ("org/project"), no grant or token is used, and what the service
+	// would say of the project comes from SourceLanguage, Layout,
+	// Languages and Namespaces, or, when those are empty, from the CDN's
+	// manifest where it names them.
+	CDN *cdn.Client
+	// SourceLanguage is the project's source language, for a pull from
+	// CDN with a nil client (required there); otherwise unused.
+	SourceLanguage string
+	// Layout is the project's file structure and key format, for a pull
+	// from CDN with a nil client; empty fields are read from the
+	// manifest's paths, else the defaults (single_file, nested).
+	// Otherwise unused: the project's own layout is used.
+	Layout Layout
 	// HTTPClient fetches the CDN files; nil is a client with a one-minute
 	// timeout. It never carries the grant's token.
 	HTTPClient *http.Client
@@ -45,10 +63,16 @@ type PullOptions struct {
 // translations, whatever their status; FromCDN reads the published
 // files instead. Both give the same catalog for a project whose texts
 // are all published, so a tree pulled either way is the same, byte for
-// byte.
+// byte. With opt.CDN set, c may be nil: see PullOptions.CDN.
 func Pull(ctx context.Context, c *partner.Client, project string, opt PullOptions) (*Catalog, error) {
 	start := time.Now()
-	cat, err := pull(ctx, client{c}, project, opt)
+	var cat *Catalog
+	var err error
+	if c == nil {
+		cat, err = pullCDNOnly(ctx, project, opt)
+	} else {
+		cat, err = pull(ctx, client{c}, project, opt)
+	}
 	tell(ctx, opt.Hooks, hooks.Pulled, project, start, err, func() map[string]int {
 		n := 0
 		for range cat.All() {
@@ -67,19 +91,9 @@ func pull(ctx context.Context, r remote, project string, opt PullOptions) (*Cata
 	if info.source == "" {
 		return nil, fmt.Errorf("locales: project %s has no source language: %w", project, partner.ErrUnexpectedResponse)
 	}
-	keep := func(lang string) bool {
-		if len(opt.Languages) == 0 {
-			return true
-		}
-		for _, l := range opt.Languages {
-			if languageKey(l) == languageKey(lang) {
-				return true
-			}
-		}
-		return false
-	}
+	keep := opt.keep
 	cat := &Catalog{Layout: info.layout, SourceLanguage: info.source}
-	if opt.FromCDN {
+	if opt.FromCDN || opt.CDN != nil {
 		return cat, pullCDN(ctx, cat, info, keep, opt)
 	}
 	langs := map[string]string{} // LanguageKey -> project code
@@ -114,6 +128,83 @@ func pull(ctx context.Context, r remote, project string, opt PullOptions) (*Cata
 	return cat, nil
 }
 
+// keep says whether opt.Languages keeps lang.
+func (opt PullOptions) keep(lang string) bool {
+	if len(opt.Languages) == 0 {
+		return true
+	}
+	for _, l := range opt.Languages {
+		if languageKey(l) == languageKey(lang) {
+			return true
+		}
+	}
+	return false
+}
+
+// pullCDNOnly reads the published files of project ("org/project") from
+// opt.CDN, without a client: what getProject would say of the project
+// comes from opt, or, where opt says nothing, from the CDN's manifest.
+// The manifest's shape is not documented: one the CDN does not have or
+// that cannot be read leaves everything to opt.
+func pullCDNOnly(ctx context.Context, project string, opt PullOptions) (*Catalog, error) {
+	if opt.CDN == nil {
+		return nil, fmt.Errorf("locales: Pull needs a client, or PullOptions.CDN to read the published files without one: %w", partner.ErrInvalidArgument)
+	}
+	if opt.SourceLanguage == "" {
+		return nil, fmt.Errorf("locales: a pull from the CDN without a client needs the project's source language (PullOptions.SourceLanguage): %w", partner.ErrInvalidArgument)
+	}
+	if err := opt.Layout.check(); err != nil {
+		return nil, fmt.Errorf("%w: %w", err, partner.ErrInvalidArgument)
+	}
+	m, err := opt.CDN.Manifest(ctx, project)
+	if errors.Is(err, cdn.ErrNotFound) || errors.Is(err, partner.ErrUnexpectedResponse) {
+		m, err = &cdn.Manifest{}, nil // the flags say it all
+	}
+	if err != nil {
+		return nil, fmt.Errorf("locales: %w", err)
+	}
+	info := &projectInfo{source: opt.SourceLanguage, layout: opt.Layout}
+	single := true // every file of the manifest is {lang}/translations.json
+	var langs, nss []string
+	for _, lang := range slices.Sorted(maps.Keys(m.Files)) {
+		langs = append(langs, lang)
+		for _, p := range m.Files[lang] {
+			ns, ok := strings.CutSuffix(strings.TrimPrefix(p, lang+"/"), ".json")
+			if !ok || ns == "translations" || strings.Contains(ns, "/") {
+				continue
+			}
+			single = false
+			if !slices.Contains(nss, ns) {
+				nss = append(nss, ns)
+			}
+		}
+	}
+	if info.layout.Files == "" && len(langs) > 0 && !single {
+		info.layout.Files = translations.NamespacedFolders
+	}
+	info.layout = info.layout.orDefault()
+	if len(opt.Languages) > 0 {
+		langs = opt.Languages
+	}
+	for _, l := range langs {
+		if languageKey(l) != languageKey(info.source) {
+			info.targets = append(info.targets, l)
+		}
+	}
+	if len(langs) == 0 {
+		return nil, fmt.Errorf("locales: a pull from the CDN without a client needs the project's languages (PullOptions.Languages): the CDN's manifest of %s names none: %w", project, partner.ErrInvalidArgument)
+	}
+	info.namespaces = nss
+	if len(opt.Namespaces) > 0 {
+		info.namespaces = opt.Namespaces
+	}
+	if info.layout.Files == translations.NamespacedFolders && len(info.namespaces) == 0 {
+		return nil, fmt.Errorf("locales: a pull from the CDN without a client of namespaced files needs the project's namespaces (PullOptions.Namespaces): the CDN's manifest of %s names none: %w", project, partner.ErrInvalidArgument)
+	}
+	cat := &Catalog{Layout: info.layout, SourceLanguage: info.source}
+	return cat, readCDN(ctx, cat, opt.CDN, project, info, opt.keep, opt)
+}
+
 // pullCDN reads the project's published files into cat. A file the CDN
 // does not have (404) holds nothing yet.
 func pullCDN(ctx context.Context, cat *Catalog, info *projectInfo, keep func(string) bool, opt PullOptions) error {
@@ -124,10 +215,18 @@ func pullCDN(ctx context.Context, cat *Catalog, info *projectInfo, keep func(str
 	if err != nil {
 		return err
 	}
-	cc, err := cdn.NewClient(root, opt.HTTPClient)
-	if err != nil {
-		return fmt.Errorf("locales: the project's CDN folder %s: %w", info.cdn.base, err)
+	cc := opt.CDN
+	if cc == nil {
+		if cc, err = cdn.NewClient(root, opt.HTTPClient); err != nil {
+			return fmt.Errorf("locales: the project's CDN folder %s: %w", info.cdn.base, err)
+		}
 	}
+	return readCDN(ctx, cat, cc, name, info, keep, opt)
+}
+
+// readCDN reads the files of project name on cc into cat: the source's
+// and targets' that keep keeps, of each namespace (namespaced_folders).
+func readCDN(ctx context.Context, cat *Catalog, cc *cdn.Client, name string, info *projectInfo, keep func(string) bool, opt PullOptions) error {
 	nss := []string{""}
 	if info.layout.Files == translations.NamespacedFolders {
 		nss = nss[:0]
@@ -157,6 +256,9 @@ func pullCDN(ctx context.Context, cat *Catalog, info *projectInfo, keep func(str
 		for _, ns := range nss {
 			url := strings.ReplaceAll(info.cdn.pattern, "{locale}", lang)
 			url = strings.ReplaceAll(url, "{namespace}", ns)
+			if info.cdn.pattern == "" {
+				url = name + "/" + lang + "/" + cmp.Or(ns, "translations") + ".json"
+			}
 			data, err := cc.File(ctx, name, info.layout.Files, lang, ns)
 			if errors.Is(err, cdn.ErrNotFound) {
 				data, err = nil, nil // nothing published yet

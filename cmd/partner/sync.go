@@ -11,6 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	partner "github.com/locsvc/partner-go"
+	"github.com/locsvc/partner-go/cdn"
 	"github.com/locsvc/partner-go/locales"
 	"github.com/locsvc/partner-go/locales/formats"
 	"github.com/locsvc/partner-go/translations"
@@ -294,19 +296,27 @@ type pullResult struct {
 type pullOptions struct {
 	app *app
 	layoutFlags
-	languages []string
-	from      string
+	languages, namespaces []string
+	from                  string
+	cdnURL, source        string
 }
 
 func (a *app) pullCmd() *cobra.Command {
 	opts := &pullOptions{app: a}
 	cmd := &cobra.Command{
-		Use:   "pull --project ORG/PROJECT --dir DIR [--format F] [--layout ...] [--keys ...] [--languages de,fr] [--from api|cdn] [--json]",
+		Use:   "pull --project ORG/PROJECT --dir DIR [--format F] [--layout ...] [--keys ...] [--languages de,fr] [--namespaces a,b] [--from api|cdn [--cdn-url URL --source-language en]] [--json]",
 		Short: "Write the project's texts into a tree of locale files",
 		Long: `pull reads the project's texts and writes them under --dir, in the project's
 layout unless --layout or --keys say otherwise. --from api (the default) reads
 every text whatever its status, with the grant's token; --from cdn reads the
-published files from the project's CDN. Files are written stable (sorted,
+published files from the project's CDN. With a grant (PARTNER_CLIENT_ID set)
+and no --cdn-url, --from cdn asks the service where the CDN files are and
+what the project's languages and layout are; otherwise it needs no grant,
+client id, secret or token: it reads the CDN at --cdn-url (default
+$PARTNER_CDN_URL), with the source language from --source-language, the
+languages, namespaces and file structure from the CDN's manifest unless
+--languages, --namespaces and --layout say them, and nested keys unless
+--keys says flat. Files are written stable (sorted,
 two-space indentation): a pull followed by a push changes nothing. Files whose
 content would not change are not touched, and files of other languages and
 namespaces are left alone.`,
@@ -315,7 +325,10 @@ namespaces are left alone.`,
 	}
 	opts.layoutFlags.add(cmd)
 	cmd.Flags().StringSliceVar(&opts.languages, "languages", nil, "only these languages, comma-separated (default: all of the project's)")
+	cmd.Flags().StringSliceVar(&opts.namespaces, "namespaces", nil, "only these namespaces, comma-separated (default: all of the project's)")
 	cmd.Flags().StringVar(&opts.from, "from", "api", "api (every text, with the grant's token) or cdn (the published files)")
+	cmd.Flags().StringVar(&opts.cdnURL, "cdn-url", "", "with --from cdn: the CDN's address, read without a grant (default $PARTNER_CDN_URL when no grant is set)")
+	cmd.Flags().StringVar(&opts.source, "source-language", "", "with --from cdn without a grant: the project's source language (required there)")
 	cmd.RegisterFlagCompletionFunc("from", cobra.FixedCompletions([]string{"api", "cdn"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -334,14 +347,30 @@ func runPull(ctx context.Context, opts *pullOptions) error {
 	if fi, err := os.Stat(opts.dir); err == nil && !fi.IsDir() {
 		return usageErrorf("--dir %s is a file, not a folder", opts.dir)
 	}
-	c, done, err := a.client(ctx)
-	if err != nil {
-		return err
+	popt := locales.PullOptions{FromCDN: opts.from == "cdn", Languages: opts.languages, Namespaces: opts.namespaces}
+	var c *partner.Client
+	if popt.FromCDN && (opts.cdnURL != "" || a.env("PARTNER_CLIENT_ID") == "") {
+		if popt.CDN, err = opts.cdnClient(a); err != nil {
+			return err
+		}
+		popt.SourceLanguage, popt.Layout = opts.source, layout
+	} else {
+		if opts.cdnURL != "" || opts.source != "" {
+			return usageErrorf("--cdn-url and --source-language go with --from cdn")
+		}
+		var done func()
+		if c, done, err = a.client(ctx); err != nil {
+			return err
+		}
+		defer done()
 	}
-	defer done()
 	report, finish := a.progress()
-	cat, err := locales.Pull(ctx, c, project, locales.PullOptions{FromCDN: opts.from == "cdn", Languages: opts.languages, OnProgress: report})
+	popt.OnProgress = report
+	cat, err := locales.Pull(ctx, c, project, popt)
 	finish()
+	if c == nil && errors.Is(err, partner.ErrInvalidArgument) {
+		return usageErrorf("pull --from cdn without a grant: %v; say it with --languages, --namespaces or --layout", err)
+	}
 	if err != nil {
 		return err
 	}
@@ -367,6 +396,27 @@ func runPull(ctx context.Context, opts *pullOptions) error {
 	a.out.printf("%s: wrote %d texts in %s to %s (%s, %s keys)\n", project, res.Texts,
 		strings.Join(res.Languages, ", "), opts.dir, layoutName(layout.Files), layout.Keys)
 	return nil
+}
+
+// cdnClient returns the client of the CDN at --cdn-url, else
+// PARTNER_CDN_URL, for a pull without a grant, which needs
+// --source-language.
+func (opts *pullOptions) cdnClient(a *app) (*cdn.Client, error) {
+	u := opts.cdnURL
+	if u == "" {
+		u = a.env("PARTNER_CDN_URL")
+	}
+	if u == "" {
+		return nil, usageErrorf("pull --from cdn without a grant needs the CDN's address: give --cdn-url or set PARTNER_CDN_URL (or set up a grant: PARTNER_CLIENT_ID and the rest)")
+	}
+	if opts.source == "" {
+		return nil, usageErrorf("pull --from cdn without a grant needs the project's source language: give --source-language")
+	}
+	cc, err := cdn.NewClient(u, a.httpClient)
+	if err != nil {
+		return nil, usageErrorf("the CDN's address %q: want an http or https URL of a host", u)
+	}
+	return cc, nil
 }
 
 // layoutName returns the --layout name of a file structure.
