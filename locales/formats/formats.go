@@ -104,10 +104,3 @@ func problems(bad []input.Bad) []locales.Problem {
 	}
 	return ps
 }
-
-// sortedMessages returns msgs sorted by key.
-func sortedMessages(msgs []locales.Message) []locales.Message {
-	msgs = slices.Clone(msgs)
-	slices.SortFunc(msgs, func(a, b locales.Message) int { return strings.Compare(a.Key, b.Key) })
-	return msgs
-}
