@@ -149,6 +149,9 @@ func ParseManifest(b []byte) (*Manifest, error) {
 	switch files := top["files"]; {
 	case json.Unmarshal(files, &byLang) == nil && byLang != nil:
 		for lang, v := range byLang {
+			if lang == "" {
+				continue // no language: as in a list, a path needs one
+			}
 			var one string
 			var many []string
 			switch {
