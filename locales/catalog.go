@@ -127,7 +127,10 @@ func (c *Catalog) where(lk, ns, key string) (file string, line int) {
 // at once is refused); nested objects are translations.Nested, dotted keys at the
 // top level only translations.Flat, and a tree that shows neither is translations.Nested,
 // the service's default. Files with another extension than the format's,
-// and names starting with '.', are passed over.
+// and names starting with '.', are passed over. In namespaced folders, a
+// locale file in a subfolder of a language's folder (i18next's
+// <lang>/layout/header.json) is refused, named: no layout reads it yet,
+// and passing it over would push the tree without its texts.
 //
 // Load reads regular files inside the tree only: a locale file that is
 // a link (even to a file inside the tree), a named pipe or a device is
@@ -165,6 +168,7 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 		mode           fs.FileMode // type bits, as listed
 	}
 	var single, folders []file
+	var deeper []string // locale files below a language's folder, which no layout reads yet
 	for _, e := range entries {
 		name := e.Name()
 		switch {
@@ -175,7 +179,13 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 				return nil, fmt.Errorf("locales: %w", err)
 			}
 			for _, f := range sub {
-				if ns, ok := strings.CutSuffix(f.Name(), ext); ok && !f.IsDir() && !strings.HasPrefix(f.Name(), ".") {
+				switch ns, ok := strings.CutSuffix(f.Name(), ext); {
+				case strings.HasPrefix(f.Name(), "."):
+				case f.IsDir():
+					if found := firstWithExt(fsys, path.Join(name, f.Name()), ext); found != "" {
+						deeper = append(deeper, found)
+					}
+				case ok:
 					folders = append(folders, file{path.Join(name, f.Name()), name, ns, f.Type()})
 				}
 			}
@@ -199,6 +209,10 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 	files := single
 	if layout.Files == translations.NamespacedFolders {
 		files = folders
+		for _, d := range deeper {
+			problems = append(problems, Problem{File: d, Message: fmt.Sprintf(
+				"a namespace in a subfolder of a language's folder is not read: a namespace is one file, <lang>/<namespace>%s; move it up, or leave it out of the tree", ext)})
+		}
 	}
 	cat := &Catalog{}
 	seenLang := map[string]string{} // languageKey -> first path
@@ -716,4 +730,18 @@ func (t *dirTree) writeFile(name string, data []byte) error {
 		return fmt.Errorf("locales: %w", err)
 	}
 	return nil
+}
+
+// firstWithExt returns the first file under dir (in fsys, a tree's
+// os.Root, so no link is followed) whose name ends in ext, or "".
+func firstWithExt(fsys fs.FS, dir, ext string) string {
+	var found string
+	fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ext) && !strings.HasPrefix(d.Name(), ".") {
+			found = p
+			return fs.SkipAll
+		}
+		return nil
+	})
+	return found
 }

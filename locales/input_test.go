@@ -96,6 +96,24 @@ func TestLoadReportsEveryProblem(t *testing.T) {
 	}
 }
 
+// A namespace in a subfolder of a language's folder is not read, so it
+// is refused rather than passed over (a push would leave its texts out).
+func TestLoadRefusesNamespacesInSubfolders(t *testing.T) {
+	dir := tree(t, map[string]string{
+		"en/common.json":        "{\n  \"a\": \"A\"\n}\n",
+		"en/layout/header.json": "{\n  \"b\": \"B\"\n}\n",
+		"en/img/logo.svg":       "<svg/>\n",
+	})
+	_, err := locales.Load(dir, locales.Layout{})
+	var ie *locales.InputError
+	if !errors.As(err, &ie) {
+		t.Fatalf("Load: %v, want an *InputError", err)
+	}
+	if len(ie.Problems) != 1 || ie.Problems[0].File != "en/layout/header.json" {
+		t.Errorf("problems %v, want one naming en/layout/header.json", ie.Problems)
+	}
+}
+
 // Deleting needs an explicit option, and more than a tenth of the keys
 // needs a second one.
 func TestDeleteGuard(t *testing.T) {
