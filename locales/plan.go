@@ -253,7 +253,7 @@ func (pl *planner) languages(info *projectInfo, keep []string) []Problem {
 				file = cmp.Or(file, l.ns[ns].file)
 			}
 			problems = append(problems, Problem{File: file, Language: l.code, Message: fmt.Sprintf(
-				"project %s has no language %s (source %s, targets %s)", pl.plan.Project, quote(l.code), info.source, strings.Join(info.targets, ", "))})
+				"project %s has no language %s (source %s, targets %s): add it to the project (Projects.AddLanguage, or the service's dashboard), or leave its files out", pl.plan.Project, quote(l.code), info.source, strings.Join(info.targets, ", "))})
 			continue
 		case lk == languageKey(info.source):
 			pl.src = l
