@@ -384,6 +384,10 @@ func (c *Catalog) Write(dir string, layout Layout) error {
 	var files map[string][]byte
 	if name, ok := multilingual(layout.format()); ok {
 		files, err = c.encodeMultilingual(t, layout.format(), name)
+	} else if other := otherStructure(dir, layout.Files, layout.format().Ext()); other != "" {
+		return inputError([]Problem{{File: other, Message: fmt.Sprintf(
+			"the tree is laid out in %s and this write is in %s: give the tree's layout (Layout.Files; partner pull --layout), or write into an empty folder",
+			structureName(!(layout.Files == translations.NamespacedFolders)), structureName(layout.Files == translations.NamespacedFolders))}})
 	} else {
 		files, err = c.encode(t, layout, existingLanguages(dir))
 	}
@@ -391,6 +395,31 @@ func (c *Catalog) Write(dir string, layout Layout) error {
 		return err
 	}
 	return t.writeAll(files)
+}
+
+// otherStructure returns a locale file (extension ext) of the tree under
+// dir that is laid out in the other file structure than files, or "" (a
+// missing tree has none). Load refuses a tree that mixes the two, so
+// Write does not make one.
+func otherStructure(dir string, files translations.FileStructure, ext string) string {
+	names, err := ListFiles(dir)
+	if err != nil {
+		return ""
+	}
+	for _, n := range names {
+		if strings.HasSuffix(n, ext) && strings.Contains(n, "/") != (files == translations.NamespacedFolders) {
+			return n
+		}
+	}
+	return ""
+}
+
+// structureName names a file structure for a message.
+func structureName(namespaced bool) string {
+	if namespaced {
+		return "namespaced folders (<lang>/<namespace> files)"
+	}
+	return "single files (one <lang> file per language)"
 }
 
 // existingLanguages returns the spellings of the languages under dir,

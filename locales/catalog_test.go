@@ -1,7 +1,7 @@
 package locales_test
 
 import (
-	"github.com/locsvc/partner-go/translations"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/translations"
 )
 
 // Load detects the layout from the tree, and namespaces of a single
@@ -95,5 +96,34 @@ func TestWriteRefusesWhatTheLayoutCannotHold(t *testing.T) {
 	}
 	if err := cat2.Write(dir, locales.Layout{Files: translations.NamespacedFolders}); err != nil {
 		t.Errorf("namespaced folders: %v", err)
+	}
+}
+
+// A tree laid out in one file structure is not written over in the other:
+// a pull in the project's single files into a tree of namespaced folders
+// would leave a second tree beside the first. Nothing is written.
+func TestWriteRefusesATreeOfTheOtherStructure(t *testing.T) {
+	cat := &locales.Catalog{}
+	cat.Set("en", "", "a", "A")
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		write translations.FileStructure
+		named string
+	}{
+		{"single files into folders", map[string]string{"en/common.json": "{}\n"}, translations.SingleFile, "en/common.json"},
+		{"folders into single files", map[string]string{"en.json": "{}\n"}, translations.NamespacedFolders, "en.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := tree(t, tc.files)
+			err := cat.Write(dir, locales.Layout{Files: tc.write})
+			var ie *locales.InputError
+			if !errors.As(err, &ie) || len(ie.Problems) != 1 || ie.Problems[0].File != tc.named {
+				t.Fatalf("Write: %v, want one problem naming %s", err, tc.named)
+			}
+			if diff := cmp.Diff(tc.files, readTree(t, dir)); diff != "" {
+				t.Errorf("the tree changed (-before +after):\n%s", diff)
+			}
+		})
 	}
 }
