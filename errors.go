@@ -116,8 +116,9 @@ func (e *MissingScopeError) As(target any) bool {
 // errors.Is(err, X) is true for a *ToolError when X is ErrMissingScope
 // (Kind ToolMissingScope; errors.As then also finds a *MissingScopeError
 // and its *APIError, as for a REST call), ErrConflict (ToolConflict),
-// ErrTemporary (ToolTooManyRequests: the publish cooldown, which the SDK
-// never waits for by itself), ErrMCPUnauthorized (ToolUnauthorized), or
+// ErrTemporary (ToolTooManyRequests: the publish cooldown, which only
+// PublishAndWait waits out; wait RetryAfter before publishing again),
+// ErrMCPUnauthorized (ToolUnauthorized), or
 // ErrReauthorizationRequired and ErrGrantRevoked (ToolGrantRevoked).
 type ToolError struct {
 	Tool string        // the tool's name, for example "createKeys"

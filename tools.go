@@ -193,7 +193,7 @@ func (s *TranslationsService) Pending(ctx context.Context, project string) (*tra
 // (publishTranslations), and returns the sync jobs it started. A publish
 // within the service's cooldown fails with a *ToolError matching
 // ErrTemporary, whose RetryAfter is the wait the service gives (or else
-// its 30 s cooldown); the SDK does not wait.
+// its 30 s cooldown); Publish does not wait: PublishAndWait does.
 func (s *TranslationsService) Publish(ctx context.Context, project string, opt translations.PublishOptions) (*translations.PublishResult, error) {
 	return toolcalls.Publish(ctx, caller{s.c, TranslationTools}, project, opt)
 }

@@ -58,7 +58,7 @@ type Client struct {
 // NewClient returns a client of the CDN at baseURL, an http or https URL,
 // that sends its requests with hc (nil: a client with a one-minute
 // timeout). It sends no token, and follows a redirect only to baseURL's
-// own scheme and host. hc is not modified.
+// own scheme and host (in any letter case). hc is not modified.
 func NewClient(baseURL string, hc *http.Client) (*Client, error) {
 	u, err := url.Parse(baseURL)
 	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
@@ -70,8 +70,10 @@ func NewClient(baseURL string, hc *http.Client) (*Client, error) {
 	c := *hc
 	next := hc.CheckRedirect
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if req.URL.Scheme != u.Scheme || req.URL.Host != u.Host {
-			return fmt.Errorf("%w (%s://%s)", errOtherHost, req.URL.Scheme, req.URL.Host)
+		// The origin rule of internal/transport's Origin, without
+		// importing its retrying client and oauth2 into this package.
+		if !strings.EqualFold(req.URL.Scheme+"://"+req.URL.Host, u.Scheme+"://"+u.Host) {
+			return fmt.Errorf("%w (%s://%s); give NewClient the base URL the CDN redirects to", errOtherHost, req.URL.Scheme, req.URL.Host)
 		}
 		if next != nil {
 			return next(req, via)

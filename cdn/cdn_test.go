@@ -240,6 +240,27 @@ func TestRedirectsStayOnTheHost(t *testing.T) {
 	}
 }
 
+// TestRedirectToTheHostSpelledOtherwiseIsFollowed: a host name is not case
+// sensitive, so a redirect to the base URL's host in other letter case
+// stays on the host and is followed.
+func TestRedirectToTheHostSpelledOtherwiseIsFollowed(t *testing.T) {
+	hc := &http.Client{Transport: answers{
+		"/acme/web/de/translations.json": func() *http.Response {
+			return &http.Response{StatusCode: http.StatusFound, Header: http.Header{"Location": {"http://cdn.example/v2/acme/web/de/translations.json"}}, Body: http.NoBody}
+		},
+		"/v2/acme/web/de/translations.json": func() *http.Response {
+			return &http.Response{StatusCode: http.StatusOK, Body: io.NopCloser(strings.NewReader(`{"a": "b"}`))}
+		},
+	}}
+	c, err := cdn.NewClient("http://CDN.example", hc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := c.File(t.Context(), "acme/web", "", "de", ""); err != nil || string(b) != `{"a": "b"}` {
+		t.Errorf("redirect to the host in lower case: %q, %v", b, err)
+	}
+}
+
 // answers is a transport that answers each path with a response.
 type answers map[string]func() *http.Response
 

@@ -85,6 +85,9 @@ func plain[T any](bs []sized[T]) [][]T {
 	return out
 }
 
+// newKeyWireOf, updateWireOf and valuesWireOf are the one mapping from the
+// public types to what createKeys, updateKeys and setTranslations are sent:
+// the calls build their arguments with them and the batches size by them.
 func newKeyWireOf(k keys.NewKey) newKeyWire {
 	return newKeyWire{N: k.Name, NS: k.Namespace, V: k.SourceText, T: k.Translations, NC: (*nsContextWire)(k.Context)}
 }

@@ -90,7 +90,7 @@ func CreateKeys(ctx context.Context, c Caller, project string, ks []keys.NewKey,
 		if k.Name == "" {
 			return nil, apierr.ArgumentError(fmt.Sprintf("keys[%d].Name", i), "is empty")
 		}
-		args.K[i] = newKeyWire{N: k.Name, NS: k.Namespace, V: k.SourceText, T: k.Translations, NC: (*nsContextWire)(k.Context)}
+		args.K[i] = newKeyWireOf(k)
 	}
 	return result(ctx, c, "createKeys", args, func(w *createKeysWire, raw json.RawMessage) *keys.CreateResult {
 		r := &keys.CreateResult{
@@ -280,7 +280,7 @@ func UpdateKeys(ctx context.Context, c Caller, project string, us []keys.Update)
 		if err := cmp.Or(required(f+"KeyID", u.KeyID), required(f+"Language", u.Language)); err != nil {
 			return nil, err
 		}
-		args.T[i] = updateWire{ID: u.KeyID, L: u.Language, T: u.Text, S: u.Source, ST: u.Status}
+		args.T[i] = updateWireOf(u)
 	}
 	return result(ctx, c, "updateKeys", args, func(w *updateKeysWire, raw json.RawMessage) *keys.UpdateResult {
 		r := &keys.UpdateResult{OK: w.OK, Count: w.Cnt, Pending: w.Pub.pending(), Hint: w.Hint, Raw: raw}

@@ -31,11 +31,9 @@ func PublishAndWait(ctx context.Context, c Caller, project string, opt translati
 			}
 			break
 		}
-		wait := te.RetryAfter
-		if wait <= 0 {
-			wait = translations.PublishCooldown
-		}
-		t := time.NewTimer(wait)
+		// apierr.FromToolText sets RetryAfter for every ToolTooManyRequests:
+		// the wait the service gave, or else PublishCooldown.
+		t := time.NewTimer(te.RetryAfter)
 		select {
 		case <-t.C:
 		case <-ctx.Done():

@@ -114,7 +114,7 @@ func SetTranslations(ctx context.Context, c Caller, project string, vs []transla
 		case len(v.Text) == 0:
 			return nil, apierr.ArgumentError(fmt.Sprintf("values[%d].Text", i), "is empty; want at least one language")
 		}
-		args.T[i] = valuesWire{ID: v.KeyID, T: v.Text}
+		args.T[i] = valuesWireOf(v)
 	}
 	return result(ctx, c, "setTranslations", args, func(w *setTranslationsWire, raw json.RawMessage) *translations.SetResult {
 		r := &translations.SetResult{OK: w.OK, Count: w.Cnt, Written: w.Wrote, Pending: w.Pub.pending(), Hint: w.Hint, Raw: raw}

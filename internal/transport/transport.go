@@ -353,7 +353,8 @@ func (r *Runner) newCall(q Request) *call {
 			RetryWaitMin: r.policy.waitMin, RetryWaitMax: r.policy.waitMax,
 			CheckRetry: c.checkRetry, Backoff: r.policy.backoff, ErrorHandler: lastResponse, PrepareRetry: c.authorize}
 		c.handle = c.read
-		if h := r.hooks; h != nil && (h.AttemptStart != nil || h.AttemptEnd != nil) {
+		if h := r.hooks; h != nil && (h.AttemptStart != nil || h.AttemptEnd != nil || h.CallEnd != nil) {
+			// CallEnd's Attempts are counted as the attempts start.
 			c.rc.RequestLogHook, c.rc.Backoff = c.attemptStart, c.backoff
 		}
 	}
