@@ -318,10 +318,7 @@ func (AppleStrings) Encode(f locales.File, msgs []locales.Message) ([]byte, erro
 			return nil, err
 		}
 	}
-	texts := map[string]string{}
-	for _, m := range msgs {
-		texts[m.Key] = m.Text
-	}
+	texts := byKey(msgs)
 	var b strings.Builder
 	have := map[string]bool{}
 	for _, e := range doc.entries {

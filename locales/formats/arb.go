@@ -145,10 +145,7 @@ func (ARB) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 		raw, _ := json.Marshal(f.Language)
 		members = append(members, arbMember{name: "@@locale", raw: raw})
 	}
-	texts := map[string]string{}
-	for _, m := range msgs {
-		texts[m.Key] = m.Text
-	}
+	texts := byKey(msgs)
 	var kept []arbMember
 	have := map[string]bool{}
 	for _, m := range members {

@@ -97,6 +97,15 @@ func firstNotUTF8(data []byte) error {
 	return &locales.InputError{Problems: notUTF8(data, nil)[:1]}
 }
 
+// byKey maps each message's key to its text.
+func byKey(msgs []locales.Message) map[string]string {
+	m := make(map[string]string, len(msgs))
+	for _, msg := range msgs {
+		m[msg.Key] = msg.Text
+	}
+	return m
+}
+
 func problems(bad []input.Bad) []locales.Problem {
 	var ps []locales.Problem
 	for _, b := range bad {

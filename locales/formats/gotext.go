@@ -230,14 +230,8 @@ func (GoText) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 			return nil, err
 		}
 	}
-	texts := map[string]string{}
-	for _, m := range msgs {
-		texts[m.Key] = m.Text
-	}
-	sources := map[string]string{}
-	for _, m := range f.Source {
-		sources[m.Key] = m.Text
-	}
+	texts := byKey(msgs)
+	sources := byKey(f.Source)
 	var out []gotextMessage
 	have := map[string]bool{}
 	for _, m := range doc.Messages {

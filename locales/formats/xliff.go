@@ -280,14 +280,8 @@ func (x XLIFF) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	texts := map[string]string{}
-	for _, m := range msgs {
-		texts[m.Key] = m.Text
-	}
-	sources := map[string]string{}
-	for _, m := range f.Source {
-		sources[m.Key] = m.Text
-	}
+	texts := byKey(msgs)
+	sources := byKey(f.Source)
 	var problems []locales.Problem
 	for _, m := range msgs {
 		if msg := checkXMLContent(m.Text); msg != "" {
