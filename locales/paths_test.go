@@ -94,6 +94,12 @@ func TestWriteRefusesNamesThatLeaveTheTree(t *testing.T) {
 	}
 }
 
+// A name refused as a file says how to get past it.
+func TestWriteRefusedNameSaysWhatToDo(t *testing.T) {
+	writeRefused(t, catalogOf("en", entry{"con", "", "k", "v"}), singleNested, "PullOptions.Languages")
+	writeRefused(t, catalogOf("en", entry{"en", "nul", "k", "v"}), foldersFlat, "PullOptions.Namespaces")
+}
+
 // Item 4: two names that would be one file are refused, naming both,
 // before anything is written; so are names a file system reads as
 // another (./common is common).
