@@ -10,6 +10,7 @@ import (
 
 	partner "github.com/locsvc/partner-go"
 	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/internal/loctest"
 )
 
 // entry is one text for a catalog in a test.
@@ -46,7 +47,7 @@ func writeRefused(t *testing.T, cat *locales.Catalog, layout locales.Layout, wan
 			t.Errorf("Write: %v, want it to name %s", err, w)
 		}
 	}
-	if got := readTree(t, base); len(got) > 0 {
+	if got := loctest.ReadTree(t, base); len(got) > 0 {
 		t.Errorf("Write wrote %v", keysOf(got))
 	}
 }
