@@ -139,7 +139,7 @@ func TestPushEachLayout(t *testing.T) {
 	}
 }
 
-// Pushing with Publish and Wait ships the texts: the cooldown of an
+// Pushing with Publish ships the texts: the cooldown of an
 // earlier publish is waited out as the service names it, the sync job is
 // followed to its end, and a pull from the CDN, without a token, writes
 // back the files pushed, byte for byte, in each layout.
