@@ -99,6 +99,7 @@ func TestWriteRefusesNamesThatLeaveTheTree(t *testing.T) {
 func TestWriteRefusedNameSaysWhatToDo(t *testing.T) {
 	writeRefused(t, catalogOf("en", entry{"con", "", "k", "v"}), singleNested, "PullOptions.Languages")
 	writeRefused(t, catalogOf("en", entry{"en", "nul", "k", "v"}), foldersFlat, "PullOptions.Namespaces")
+	writeRefused(t, catalogOf("en", entry{"en", "nul", "k", "v"}), xcstrings, "PullOptions.Namespaces")
 }
 
 // Item 4: two names that would be one file are refused, naming both,
