@@ -57,14 +57,14 @@ func parseARB(data []byte) ([]arbMember, error) {
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			msg = "malformed JSON: the file ends early"
 		}
-		return &locales.InputError{Problems: []locales.Problem{{Line: lines.At(off), Message: msg}}}
+		return lineError(lines.At(off), "%s", msg)
 	}
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, syntax(err)
 	}
 	if tok != json.Delim('{') {
-		return nil, &locales.InputError{Problems: []locales.Problem{{Line: 1, Message: fmt.Sprintf("the file holds %s; want a JSON object", input.Kind(tok))}}}
+		return nil, lineError(1, "the file holds %s; want a JSON object", input.Kind(tok))
 	}
 	var out []arbMember
 	var problems []locales.Problem
@@ -110,7 +110,7 @@ func parseARB(data []byte) ([]arbMember, error) {
 		return nil, syntax(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, &locales.InputError{Problems: []locales.Problem{{Line: lines.At(dec.InputOffset()), Message: "more JSON after the object"}}}
+		return nil, lineError(lines.At(dec.InputOffset()), "more JSON after the object")
 	}
 	if len(problems) > 0 {
 		return nil, &locales.InputError{Problems: problems}

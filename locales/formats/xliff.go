@@ -167,10 +167,10 @@ func parseXLIFF(data []byte) (*xliffDoc, error) {
 		}
 	}
 	if doc.version == "" {
-		return nil, &locales.InputError{Problems: []locales.Problem{{Line: 1, Message: "no <xliff> element"}}}
+		return nil, lineError(1, "no <xliff> element")
 	}
 	if doc.insert < 0 {
-		return nil, &locales.InputError{Problems: []locales.Problem{{Line: 1, Message: "no <file> to hold units"}}}
+		return nil, lineError(1, "no <file> to hold units")
 	}
 	seen := map[string]int{}
 	for _, u := range doc.units {

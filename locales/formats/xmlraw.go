@@ -58,7 +58,7 @@ func (s *rawScanner) syntax(err error) error {
 	if err == io.ErrUnexpectedEOF {
 		msg = "the file ends early"
 	}
-	return &locales.InputError{Problems: []locales.Problem{{Line: line, Message: "malformed XML: " + msg}}}
+	return lineError(line, "malformed XML: %s", msg)
 }
 
 // inner reads up to the end tag of the element whose start tag was just
