@@ -99,7 +99,7 @@ func (XCStrings) Decode(_ locales.File, data []byte) ([]locales.Message, locales
 	}
 	source, _ := root["sourceLanguage"].(string)
 	if source == "" {
-		return nil, locales.File{}, lineError(0, "no sourceLanguage")
+		return nil, locales.File{}, lineError(0, `the string catalog has no "sourceLanguage"; add "sourceLanguage": "<code>" (the language its keys are written in) at its top level, as Xcode writes it`)
 	}
 	strs := object(root["strings"])
 	texts := map[string][]locales.Message{}
