@@ -474,7 +474,7 @@ func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (
 			if g == nil {
 				file, err := layout.filePath(name, ns, format.Ext())
 				if err != nil {
-					problems = append(problems, Problem{Language: l.code, Namespace: ns, Message: err.Error()})
+					problems = append(problems, Problem{Language: l.code, Namespace: ns, Message: err.Error() + nameHint})
 					continue
 				}
 				what := fmt.Sprintf("language %s, namespace %s", quote(l.code), quote(ns))
@@ -543,6 +543,10 @@ func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (
 	}
 	return files, nil
 }
+
+// nameHint says what to do about a language or namespace that cannot
+// name a file of the tree.
+const nameHint = "; rename it in the project, or leave it out of the pull with PullOptions.Languages or PullOptions.Namespaces"
 
 // maxFileSize is the most a locale file may hold, in a tree or on the
 // CDN.

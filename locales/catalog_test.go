@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/internal/loctest"
 	"github.com/locsvc/partner-go/translations"
 )
 
@@ -28,7 +29,7 @@ func TestLoadDetectsLayout(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cat, err := locales.Load(tree(t, tt.files), locales.Layout{})
+			cat, err := locales.Load(loctest.Tree(t, tt.files), locales.Layout{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -50,14 +51,14 @@ func TestLoadDetectsLayout(t *testing.T) {
 // Write keeps a language's spelling on disk, spells a new one by BCP 47,
 // and leaves a file whose content would not change untouched.
 func TestWriteSpellingAndStability(t *testing.T) {
-	dir := tree(t, map[string]string{"PT-br.json": "{}\n"})
+	dir := loctest.Tree(t, map[string]string{"PT-br.json": "{}\n"})
 	cat := &locales.Catalog{}
 	cat.Set("pt-br", "", "a", "x")
 	cat.Set("zh-hant-tw", "", "a", "y")
 	if err := cat.Write(dir, locales.Layout{}); err != nil {
 		t.Fatal(err)
 	}
-	got := readTree(t, dir)
+	got := loctest.ReadTree(t, dir)
 	want := map[string]string{"PT-br.json": "{\n  \"a\": \"x\"\n}\n", "zh-Hant-TW.json": "{\n  \"a\": \"y\"\n}\n"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)
@@ -91,7 +92,7 @@ func TestWriteRefusesWhatTheLayoutCannotHold(t *testing.T) {
 	if err := cat2.Write(dir, locales.Layout{Files: translations.SingleFile}); err == nil {
 		t.Fatal(`a default-namespace key "err:x" written in a single file`)
 	}
-	if got := readTree(t, dir); len(got) != 0 {
+	if got := loctest.ReadTree(t, dir); len(got) != 0 {
 		t.Errorf("files written: %v", got)
 	}
 	if err := cat2.Write(dir, locales.Layout{Files: translations.NamespacedFolders}); err != nil {
@@ -115,13 +116,13 @@ func TestWriteRefusesATreeOfTheOtherStructure(t *testing.T) {
 		{"folders into single files", map[string]string{"en.json": "{}\n"}, translations.NamespacedFolders, "en.json"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := tree(t, tc.files)
+			dir := loctest.Tree(t, tc.files)
 			err := cat.Write(dir, locales.Layout{Files: tc.write})
 			var ie *locales.InputError
 			if !errors.As(err, &ie) || len(ie.Problems) != 1 || ie.Problems[0].File != tc.named {
 				t.Fatalf("Write: %v, want one problem naming %s", err, tc.named)
 			}
-			if diff := cmp.Diff(tc.files, readTree(t, dir)); diff != "" {
+			if diff := cmp.Diff(tc.files, loctest.ReadTree(t, dir)); diff != "" {
 				t.Errorf("the tree changed (-before +after):\n%s", diff)
 			}
 		})

@@ -15,6 +15,7 @@ import (
 	partner "github.com/locsvc/partner-go"
 	"github.com/locsvc/partner-go/cdn"
 	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/internal/loctest"
 	"github.com/locsvc/partner-go/partnertest"
 )
 
@@ -55,7 +56,7 @@ func TestPullCDNWithoutClient(t *testing.T) {
 				if err := pulled.Write(out, locales.Layout{}); err != nil {
 					t.Fatal(err)
 				}
-				if diff := cmp.Diff(readTree(t, dir), readTree(t, out)); diff != "" {
+				if diff := cmp.Diff(loctest.ReadTree(t, dir), loctest.ReadTree(t, out)); diff != "" {
 					t.Errorf("CDN tree differs (-pushed +pulled):\n%s", diff)
 				}
 

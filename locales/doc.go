@@ -37,8 +37,24 @@
 // Apply sends the fewest calls the tools allow, several at a time under
 // the client's pacing. A failed call stops the push and the Report says,
 // per key, what was written and what was not; since a plan writes only
-// what differs, pushing again completes it. Progress goes to a callback;
-// the package never prints.
+// what differs, pushing again completes it. A text the service may or
+// may not have written (a call whose answer never came) is listed in
+// Report.NotConfirmed and the error matches ErrNotConfirmed: a push run
+// again finds what is there and writes the rest. With ApplyOptions.Publish a push
+// that wrote everything publishes the project and waits for its sync
+// jobs. Progress goes to a callback; the package never prints.
+//
+// # Pull
+//
+// Pull lists every text through the tools, whatever its status; with
+// PullOptions.FromCDN it reads the published files instead, and with
+// PullOptions.CDN it needs neither client nor token. Catalog.Write
+// writes the tree. Names come from the service, so a language or
+// namespace that cannot be a file name on Linux, macOS and Windows
+// alike (.., a separator, CON, a trailing dot) is refused, as are two
+// that would be one file where case is ignored. Load and Write read
+// and write regular files inside the tree only: a link, a pipe or a
+// device in the tree is refused, never followed.
 //
 // # Other formats
 //

@@ -88,34 +88,20 @@ func (JSON) Decode(_ File, data []byte) ([]Message, File, error) {
 	if ps := jsonNotUTF8(data, func(path []string) input.Where { return input.Where{Key: strings.Join(path, ".")} }); ps != nil {
 		return nil, File{}, &InputError{Problems: ps}
 	}
-	d := jsonDecoder{data: data, dec: json.NewDecoder(bytes.NewReader(data)), seen: map[string]int{}}
+	d := jsonDecoder{lines: input.Lines{Data: data}, dec: json.NewDecoder(bytes.NewReader(data)), seen: map[string]int{}}
 	d.dec.UseNumber()
 	msgs, keys, err := d.decode()
 	return msgs, File{Keys: keys}, err
 }
 
 type jsonDecoder struct {
-	data     []byte
 	dec      *json.Decoder
-	lineAt   int64 // offset up to which newlines were counted
-	line     int   // line at lineAt
+	lines    input.Lines
 	msgs     []Message
 	seen     map[string]int // joined key -> line
 	problems []Problem
 	nested   bool
 	dotted   bool
-}
-
-// lineOf returns the line of byte offset off; offsets only grow.
-func (d *jsonDecoder) lineOf(off int64) int {
-	if off > int64(len(d.data)) {
-		off = int64(len(d.data))
-	}
-	if off > d.lineAt {
-		d.line += bytes.Count(d.data[d.lineAt:off], []byte{'\n'})
-		d.lineAt = off
-	}
-	return d.line + 1
 }
 
 func (d *jsonDecoder) problem(line int, key, format string, args ...any) {
@@ -138,7 +124,7 @@ func (d *jsonDecoder) decode() ([]Message, translations.KeyFormat, error) {
 		if err != nil {
 			return nil, "", d.syntax(err, "")
 		}
-		return nil, "", &InputError{Problems: []Problem{{Line: d.lineOf(off), Message: "more JSON after the object"}}}
+		return nil, "", &InputError{Problems: []Problem{{Line: d.lines.At(off), Message: "more JSON after the object"}}}
 	}
 	if len(d.problems) > 0 {
 		return nil, "", &InputError{Problems: d.problems}
@@ -161,7 +147,7 @@ const maxDepth = 100
 // its joined key ("" at the top).
 func (d *jsonDecoder) object(prefix string, depth int) error {
 	if depth > maxDepth {
-		return &InputError{Problems: []Problem{{Line: d.lineOf(d.dec.InputOffset()), Key: prefix, Message: fmt.Sprintf("objects nested more than %d deep", maxDepth)}}}
+		return &InputError{Problems: []Problem{{Line: d.lines.At(d.dec.InputOffset()), Key: prefix, Message: fmt.Sprintf("objects nested more than %d deep", maxDepth)}}}
 	}
 	members := map[string]bool{}
 	for d.dec.More() {
@@ -170,7 +156,7 @@ func (d *jsonDecoder) object(prefix string, depth int) error {
 			return d.syntax(err, prefix)
 		}
 		name := tok.(string) // object keys are strings: the decoder checks
-		line := d.lineOf(d.dec.InputOffset())
+		line := d.lines.At(d.dec.InputOffset())
 		key := name
 		if prefix != "" {
 			key = prefix + "." + name
@@ -255,7 +241,7 @@ func (d *jsonDecoder) syntax(err error, key string) error {
 	if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
 		msg = "malformed JSON: the file ends early"
 	}
-	problems := append(d.problems, Problem{Line: d.lineOf(off), Key: key, Message: msg})
+	problems := append(d.problems, Problem{Line: d.lines.At(off), Key: key, Message: msg})
 	return &InputError{Problems: problems}
 }
 

@@ -215,7 +215,7 @@ func (c *Catalog) encodeMultilingual(t *dirTree, m Format, defaultName string) (
 		}
 		name, err := multilingualPath(m.Ext(), defaultName, ns)
 		if err != nil {
-			problems = append(problems, Problem{Namespace: ns, Message: err.Error()})
+			problems = append(problems, Problem{Namespace: ns, Message: err.Error() + nameHint})
 			continue
 		}
 		if other, dup := seen.add(name); dup {

@@ -3,19 +3,17 @@ package locales_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/locsvc/partner-go/translations"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"go.uber.org/goleak"
-	"golang.org/x/oauth2"
 
 	partner "github.com/locsvc/partner-go"
 	"github.com/locsvc/partner-go/keys"
 	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/internal/loctest"
 	"github.com/locsvc/partner-go/partnertest"
+	"github.com/locsvc/partner-go/translations"
 )
 
 func TestMain(m *testing.M) {
@@ -32,25 +30,11 @@ type fake struct {
 }
 
 // newFake starts a fake service with project "web" (source en, targets
-// de, fr and pt-BR) and a client for it. opts go to partnertest.
+// de, fr and pt-BR) and a client for it (see loctest.NewFake).
 func newFake(t testing.TB, opts ...partnertest.Option) *fake {
 	t.Helper()
-	srv := partnertest.NewServer(opts...)
-	t.Cleanup(srv.Close)
-	g := srv.NewGrant()
-	p := srv.AddProject(g.Organizations[0].ID, partnertest.Project{Name: "Web", Slug: "web", SourceLanguage: "en",
-		TargetLanguages: []partnertest.Language{{Code: "de"}, {Code: "fr"}, {Code: "pt-br"}}})
-	c, err := partner.NewClient(partner.Config{
-		BaseURL: srv.URL, AuthURL: srv.AuthURL, MCPURL: srv.MCPURL,
-		ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
-		GrantID: g.ID, Token: &oauth2.Token{RefreshToken: g.RefreshToken},
-		HTTPClient: srv.Client(), Pacing: partner.Pacing{Off: true},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return &fake{srv: srv, c: c, project: g.Organizations[0].Slug + "/web", id: p.ID}
+	l := loctest.NewFake(t, opts...)
+	return &fake{srv: l.Srv, c: l.C, project: l.Project, id: l.ID}
 }
 
 // writes returns the write tool calls the fake served since the request
@@ -78,42 +62,6 @@ func (f *fake) tools(mark int) []string {
 }
 
 func (f *fake) mark() int { return len(f.srv.Requests()) }
-
-// tree writes files (path -> content) under a new directory.
-func tree(t testing.TB, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-// readTree returns the regular files under dir, path -> content, passing
-// over links.
-func readTree(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 var _ = slices.Sort[[]string]
 var _ = context.Background

@@ -8,6 +8,7 @@ import (
 
 	partner "github.com/locsvc/partner-go"
 	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/internal/loctest"
 )
 
 // Each bad input is refused before any write, naming the file (and the
@@ -38,7 +39,7 @@ func TestBadInputRefusedBeforeAnyWrite(t *testing.T) {
 			if _, err := f.c.Keys.Create(context.Background(), f.project, []keysNewKey{{Name: "existing", SourceText: "E"}}, keysCreateOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			dir := tree(t, tt.files)
+			dir := loctest.Tree(t, tt.files)
 			mark := f.mark()
 			cat, err := locales.Load(dir, locales.Layout{})
 			var plan *locales.Plan
@@ -73,7 +74,7 @@ func TestBadInputRefusedBeforeAnyWrite(t *testing.T) {
 
 // Every problem of a tree is reported at once, sorted by file and line.
 func TestLoadReportsEveryProblem(t *testing.T) {
-	dir := tree(t, map[string]string{
+	dir := loctest.Tree(t, map[string]string{
 		"en.json": "{\n  \"a\": 1,\n  \"b\": \"x\",\n  \"b\": \"y\"\n}\n",
 		"de.json": "{\n  \"a\": \"x\"\n",
 	})
@@ -99,7 +100,7 @@ func TestLoadReportsEveryProblem(t *testing.T) {
 // A namespace in a subfolder of a language's folder is not read, so it
 // is refused rather than passed over (a push would leave its texts out).
 func TestLoadRefusesNamespacesInSubfolders(t *testing.T) {
-	dir := tree(t, map[string]string{
+	dir := loctest.Tree(t, map[string]string{
 		"en/common.json":        "{\n  \"a\": \"A\"\n}\n",
 		"en/layout/header.json": "{\n  \"b\": \"B\"\n}\n",
 		"en/img/logo.svg":       "<svg/>\n",
@@ -119,9 +120,9 @@ func TestLoadRefusesNamespacesInSubfolders(t *testing.T) {
 func TestDeleteGuard(t *testing.T) {
 	f := newFake(t)
 	ctx := context.Background()
-	dir := tree(t, map[string]string{"en.json": `{"a": "A", "b": "B", "c": "C"}`})
+	dir := loctest.Tree(t, map[string]string{"en.json": `{"a": "A", "b": "B", "c": "C"}`})
 	f.push(t, dir, locales.PlanOptions{}, locales.ApplyOptions{})
-	dir = tree(t, map[string]string{"en.json": `{"a": "A", "b": "B"}`})
+	dir = loctest.Tree(t, map[string]string{"en.json": `{"a": "A", "b": "B"}`})
 	cat, err := locales.Load(dir, locales.Layout{})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/internal/loctest"
 )
 
 // link makes a symbolic link at name (under dir) to target, or skips
@@ -71,7 +72,7 @@ func TestLoadRefusesLinkedFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			base := tree(t, map[string]string{
+			base := loctest.Tree(t, map[string]string{
 				"outside/credentials.json": `{"client_secret": "` + secret + `"}`,
 				"outside/environ":          secret + "\x00HOME=/root\x00",
 			})
@@ -124,7 +125,7 @@ func TestWriteRefusesLinks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			base := tree(t, map[string]string{
+			base := loctest.Tree(t, map[string]string{
 				".github/workflows/keep.yml": "on: push\n",
 				"outside.json":               "{}\n",
 				"outside.po":                 "msgid \"secret\"\nmsgstr \"hunter2\"\n",
@@ -132,13 +133,13 @@ func TestWriteRefusesLinks(t *testing.T) {
 			})
 			dir := filepath.Join(base, "locales")
 			link(t, dir, tt.file, tt.target)
-			before := readTree(t, base)
+			before := loctest.ReadTree(t, base)
 			err := cat.Write(dir, tt.layout)
 			var ie *locales.InputError
 			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Write: %v, want an *InputError saying %q", err, tt.want)
 			}
-			after := readTree(t, base)
+			after := loctest.ReadTree(t, base)
 			for name, data := range after {
 				if before[name] != data {
 					t.Errorf("Write wrote %s", name)

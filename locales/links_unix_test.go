@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/internal/loctest"
 )
 
 // Item 2: a named pipe in the tree is refused without being opened, so
 // Load does not block on it.
 func TestLoadRefusesNamedPipes(t *testing.T) {
 	for _, layout := range []locales.Layout{{}, {Files: translations.NamespacedFolders}, {Format: allLanguages{}}} {
-		dir := tree(t, map[string]string{"fr/keep.txt": ""})
+		dir := loctest.Tree(t, map[string]string{"fr/keep.txt": ""})
 		name := "en.json"
 		switch {
 		case layout.Files == translations.NamespacedFolders:

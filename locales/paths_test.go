@@ -10,6 +10,7 @@ import (
 
 	partner "github.com/locsvc/partner-go"
 	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/internal/loctest"
 )
 
 // entry is one text for a catalog in a test.
@@ -46,7 +47,7 @@ func writeRefused(t *testing.T, cat *locales.Catalog, layout locales.Layout, wan
 			t.Errorf("Write: %v, want it to name %s", err, w)
 		}
 	}
-	if got := readTree(t, base); len(got) > 0 {
+	if got := loctest.ReadTree(t, base); len(got) > 0 {
 		t.Errorf("Write wrote %v", keysOf(got))
 	}
 }
@@ -92,6 +93,13 @@ func TestWriteRefusesNamesThatLeaveTheTree(t *testing.T) {
 			writeRefused(t, tt.cat, tt.layout, tt.want)
 		})
 	}
+}
+
+// A name refused as a file says how to get past it.
+func TestWriteRefusedNameSaysWhatToDo(t *testing.T) {
+	writeRefused(t, catalogOf("en", entry{"con", "", "k", "v"}), singleNested, "PullOptions.Languages")
+	writeRefused(t, catalogOf("en", entry{"en", "nul", "k", "v"}), foldersFlat, "PullOptions.Namespaces")
+	writeRefused(t, catalogOf("en", entry{"en", "nul", "k", "v"}), xcstrings, "PullOptions.Namespaces")
 }
 
 // Item 4: two names that would be one file are refused, naming both,

@@ -231,7 +231,7 @@ func readCDN(ctx context.Context, cat *Catalog, cc *cdn.Client, name string, inf
 	if info.layout.Files == translations.NamespacedFolders {
 		nss = nss[:0]
 		for _, ns := range info.namespaces {
-			if len(opt.Namespaces) == 0 || contains(opt.Namespaces, ns) {
+			if len(opt.Namespaces) == 0 || slices.Contains(opt.Namespaces, ns) {
 				nss = append(nss, ns)
 			}
 		}
@@ -288,22 +288,13 @@ func readCDN(ctx context.Context, cat *Catalog, cc *cdn.Client, name string, inf
 				if ns == "" {
 					n, key = splitNamespace(m.Key)
 				}
-				if len(opt.Namespaces) == 0 || contains(opt.Namespaces, n) {
+				if len(opt.Namespaces) == 0 || slices.Contains(opt.Namespaces, n) {
 					cat.Set(lang, n, key, m.Text)
 				}
 			}
 		}
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // cdnRoot splits the project's folder on the CDN,

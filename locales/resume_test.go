@@ -11,6 +11,7 @@ import (
 
 	partner "github.com/locsvc/partner-go"
 	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/internal/loctest"
 	"github.com/locsvc/partner-go/partnertest"
 )
 
@@ -33,9 +34,9 @@ func TestInterruptedPushCompletes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFake(t)
 			ctx := context.Background()
-			f.push(t, tree(t, map[string]string{"en.json": `{"a": "A", "b": "B"}`, "de.json": `{"a": "A-de"}`}), locales.PlanOptions{}, locales.ApplyOptions{})
+			f.push(t, loctest.Tree(t, map[string]string{"en.json": `{"a": "A", "b": "B"}`, "de.json": `{"a": "A-de"}`}), locales.PlanOptions{}, locales.ApplyOptions{})
 
-			dir := tree(t, map[string]string{"en.json": `{"a": "A", "b": "B", "c": "C"}`, "de.json": `{"a": "A2-de", "b": "B-de", "c": "C-de"}`})
+			dir := loctest.Tree(t, map[string]string{"en.json": `{"a": "A", "b": "B", "c": "C"}`, "de.json": `{"a": "A2-de", "b": "B-de", "c": "C-de"}`})
 			cat, err := locales.Load(dir, locales.Layout{})
 			if err != nil {
 				t.Fatal(err)
@@ -98,7 +99,7 @@ func TestInterruptedPushCompletes(t *testing.T) {
 			if err := cat.Write(want, cat.Layout); err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(readTree(t, want), readTree(t, out)); diff != "" {
+			if diff := cmp.Diff(loctest.ReadTree(t, want), loctest.ReadTree(t, out)); diff != "" {
 				t.Errorf("after the next push the project differs (-tree +project):\n%s", diff)
 			}
 		})

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/internal/loctest"
 )
 
 // sample is a tree with two namespaces, nested keys, a region language
@@ -74,7 +75,7 @@ func TestPushEachLayout(t *testing.T) {
 			if err := sample().Write(dir, layout); err != nil {
 				t.Fatal(err)
 			}
-			files := readTree(t, dir)
+			files := loctest.ReadTree(t, dir)
 			if _, ok := files[map[translations.FileStructure]string{translations.SingleFile: "pt-BR.json", translations.NamespacedFolders: "pt-BR/common.json"}[layout.Files]]; !ok {
 				t.Fatalf("files %v: want pt-BR spelled as given", files)
 			}
@@ -131,14 +132,14 @@ func TestPushEachLayout(t *testing.T) {
 			if err := pulled.Write(out, layout); err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(readTree(t, dir), readTree(t, out)); diff != "" {
+			if diff := cmp.Diff(loctest.ReadTree(t, dir), loctest.ReadTree(t, out)); diff != "" {
 				t.Errorf("pulled tree differs (-pushed +pulled):\n%s", diff)
 			}
 		})
 	}
 }
 
-// Pushing with Publish and Wait ships the texts: the cooldown of an
+// Pushing with Publish ships the texts: the cooldown of an
 // earlier publish is waited out as the service names it, the sync job is
 // followed to its end, and a pull from the CDN, without a token, writes
 // back the files pushed, byte for byte, in each layout.
@@ -200,7 +201,7 @@ func TestPushPublishPullCDN(t *testing.T) {
 				if err := pulled.Write(out, locales.Layout{}); err != nil {
 					t.Fatal(err)
 				}
-				if diff := cmp.Diff(readTree(t, dir), readTree(t, out)); diff != "" {
+				if diff := cmp.Diff(loctest.ReadTree(t, dir), loctest.ReadTree(t, out)); diff != "" {
 					t.Errorf("CDN tree differs (-pushed +pulled):\n%s", diff)
 				}
 			})

@@ -67,7 +67,7 @@ func parseAndroid(data []byte) (*androidDoc, error) {
 	for {
 		tok, err := s.next()
 		if err == io.EOF {
-			return nil, &locales.InputError{Problems: []locales.Problem{{Line: 1, Message: "no <resources> element"}}}
+			return nil, lineError(1, "no <resources> element")
 		}
 		if err != nil {
 			return nil, err

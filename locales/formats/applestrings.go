@@ -68,7 +68,7 @@ func appleText(data []byte) (string, []byte, binary.AppendByteOrder, error) {
 	}
 	body := data[2:]
 	if len(body)%2 != 0 {
-		return "", nil, nil, &locales.InputError{Problems: []locales.Problem{{Line: 1, Message: "UTF-16 file of an odd number of bytes"}}}
+		return "", nil, nil, lineError(1, "UTF-16 file of an odd number of bytes")
 	}
 	units := make([]uint16, len(body)/2)
 	for i := range units {
@@ -141,7 +141,7 @@ type stringsParser struct {
 }
 
 func (p *stringsParser) errorf(format string, args ...any) error {
-	return &locales.InputError{Problems: []locales.Problem{{Line: p.line, Message: fmt.Sprintf(format, args...)}}}
+	return lineError(p.line, format, args...)
 }
 
 func (p *stringsParser) eat(c byte) bool {
@@ -318,10 +318,7 @@ func (AppleStrings) Encode(f locales.File, msgs []locales.Message) ([]byte, erro
 			return nil, err
 		}
 	}
-	texts := map[string]string{}
-	for _, m := range msgs {
-		texts[m.Key] = m.Text
-	}
+	texts := byKey(msgs)
 	var b strings.Builder
 	have := map[string]bool{}
 	for _, e := range doc.entries {

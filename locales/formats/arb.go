@@ -47,7 +47,7 @@ func parseARB(data []byte) ([]arbMember, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	lines := lineCounter{data: data}
+	lines := input.Lines{Data: data}
 	syntax := func(err error) error {
 		off := dec.InputOffset()
 		if se, ok := err.(*json.SyntaxError); ok {
@@ -57,14 +57,14 @@ func parseARB(data []byte) ([]arbMember, error) {
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			msg = "malformed JSON: the file ends early"
 		}
-		return &locales.InputError{Problems: []locales.Problem{{Line: lines.at(off), Message: msg}}}
+		return lineError(lines.At(off), "%s", msg)
 	}
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, syntax(err)
 	}
 	if tok != json.Delim('{') {
-		return nil, &locales.InputError{Problems: []locales.Problem{{Line: 1, Message: fmt.Sprintf("the file holds %s; want a JSON object", input.Kind(tok))}}}
+		return nil, lineError(1, "the file holds %s; want a JSON object", input.Kind(tok))
 	}
 	var out []arbMember
 	var problems []locales.Problem
@@ -75,7 +75,7 @@ func parseARB(data []byte) ([]arbMember, error) {
 			return nil, syntax(err)
 		}
 		name := tok.(string)
-		line := lines.at(dec.InputOffset())
+		line := lines.At(dec.InputOffset())
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			return nil, syntax(err)
@@ -110,7 +110,7 @@ func parseARB(data []byte) ([]arbMember, error) {
 		return nil, syntax(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, &locales.InputError{Problems: []locales.Problem{{Line: lines.at(dec.InputOffset()), Message: "more JSON after the object"}}}
+		return nil, lineError(lines.At(dec.InputOffset()), "more JSON after the object")
 	}
 	if len(problems) > 0 {
 		return nil, &locales.InputError{Problems: problems}
@@ -145,10 +145,7 @@ func (ARB) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 		raw, _ := json.Marshal(f.Language)
 		members = append(members, arbMember{name: "@@locale", raw: raw})
 	}
-	texts := map[string]string{}
-	for _, m := range msgs {
-		texts[m.Key] = m.Text
-	}
+	texts := byKey(msgs)
 	var kept []arbMember
 	have := map[string]bool{}
 	for _, m := range members {
@@ -196,22 +193,4 @@ func (ARB) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	}
 	b.WriteString("}\n")
 	return b.Bytes(), nil
-}
-
-// lineCounter finds the line of growing byte offsets.
-type lineCounter struct {
-	data []byte
-	off  int64
-	line int
-}
-
-func (l *lineCounter) at(off int64) int {
-	if off > int64(len(l.data)) {
-		off = int64(len(l.data))
-	}
-	if off > l.off {
-		l.line += bytes.Count(l.data[l.off:off], []byte{'\n'})
-		l.off = off
-	}
-	return l.line + 1
 }

@@ -68,7 +68,7 @@ func DetectFormat(dir string, formats []locales.Format) (locales.Format, error) 
 		for _, f := range formats {
 			all = append(all, f.Ext())
 		}
-		return nil, &locales.InputError{Problems: []locales.Problem{{Message: fmt.Sprintf("no locale files in %s (none ends in %s)", dir, strings.Join(all, ", "))}}}
+		return nil, lineError(0, "no locale files in %s (none ends in %s)", dir, strings.Join(all, ", "))
 	case 1:
 		return byExt[exts[0]], nil
 	}
@@ -95,6 +95,21 @@ func jsonNotUTF8(data []byte, keyOf func(path []string) input.Where) []locales.P
 // UTF-8, for the formats whose parser stops there.
 func firstNotUTF8(data []byte) error {
 	return &locales.InputError{Problems: notUTF8(data, nil)[:1]}
+}
+
+// lineError is an *locales.InputError of one problem at line (0 when
+// the format cannot tell).
+func lineError(line int, format string, args ...any) error {
+	return &locales.InputError{Problems: []locales.Problem{{Line: line, Message: fmt.Sprintf(format, args...)}}}
+}
+
+// byKey maps each message's key to its text.
+func byKey(msgs []locales.Message) map[string]string {
+	m := make(map[string]string, len(msgs))
+	for _, msg := range msgs {
+		m[msg.Key] = msg.Text
+	}
+	return m
 }
 
 func problems(bad []input.Bad) []locales.Problem {

@@ -74,10 +74,10 @@ func parseGoText(data []byte) (*gotextFile, error) {
 		if se, ok := err.(*json.SyntaxError); ok {
 			line = bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n")) + 1
 		}
-		return nil, &locales.InputError{Problems: []locales.Problem{{Line: line, Message: "malformed gotext catalog: " + err.Error()}}}
+		return nil, lineError(line, "malformed gotext catalog: %s", err.Error())
 	}
 	if dec.More() {
-		return nil, &locales.InputError{Problems: []locales.Problem{{Message: "more JSON after the catalog"}}}
+		return nil, lineError(0, "more JSON after the catalog")
 	}
 	return &f, nil
 }
@@ -230,14 +230,8 @@ func (GoText) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 			return nil, err
 		}
 	}
-	texts := map[string]string{}
-	for _, m := range msgs {
-		texts[m.Key] = m.Text
-	}
-	sources := map[string]string{}
-	for _, m := range f.Source {
-		sources[m.Key] = m.Text
-	}
+	texts := byKey(msgs)
+	sources := byKey(f.Source)
 	var out []gotextMessage
 	have := map[string]bool{}
 	for _, m := range doc.Messages {

@@ -559,14 +559,8 @@ func (PO) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 		return nil, err
 	}
 	cats := poCategories(doc.headerField("Plural-Forms"))
-	texts := map[string]string{}
-	for _, m := range msgs {
-		texts[m.Key] = m.Text
-	}
-	sources := map[string]string{}
-	for _, m := range f.Source {
-		sources[m.Key] = m.Text
-	}
+	texts := byKey(msgs)
+	sources := byKey(f.Source)
 	var problems []locales.Problem
 	var edits []splice
 	have := map[string]bool{}

@@ -50,20 +50,16 @@ type propertiesFile struct {
 	bom   bool
 }
 
-func inputError(line int, format string, args ...any) error {
-	return &locales.InputError{Problems: []locales.Problem{{Line: line, Message: fmt.Sprintf(format, args...)}}}
-}
-
 func loadProperties(data []byte) (*propertiesFile, error) {
 	f := &propertiesFile{enc: properties.UTF8}
 	switch {
 	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}), bytes.HasPrefix(data, []byte{0xFF, 0xFE}):
-		return nil, inputError(1, "the file is UTF-16, which Java does not read in a .properties file; save it as UTF-8")
+		return nil, lineError(1, "the file is UTF-16, which Java does not read in a .properties file; save it as UTF-8")
 	case bytes.HasPrefix(data, []byte(utf8BOM)):
 		f.bom, data = true, data[len(utf8BOM):]
 	}
 	if i := bytes.IndexByte(data, 0); i >= 0 {
-		return nil, inputError(1+bytes.Count(data[:i], []byte("\n")), "a NUL byte: the file is UTF-16 or binary, which Java does not read in a .properties file; save it as UTF-8")
+		return nil, lineError(1+bytes.Count(data[:i], []byte("\n")), "a NUL byte: the file is UTF-16 or binary, which Java does not read in a .properties file; save it as UTF-8")
 	}
 	text := data
 	if !utf8.Valid(data) {
@@ -83,7 +79,7 @@ func loadProperties(data []byte) (*propertiesFile, error) {
 	l := &properties.Loader{Encoding: properties.UTF8, DisableExpansion: true}
 	p, err := l.LoadBytes(text)
 	if err != nil {
-		return nil, &locales.InputError{Problems: []locales.Problem{{Message: "malformed properties: " + strings.TrimPrefix(err.Error(), "properties: ")}}}
+		return nil, lineError(0, "malformed properties: %s", strings.TrimPrefix(err.Error(), "properties: "))
 	}
 	f.p = p
 	f.lines = keyLines(text)

@@ -341,3 +341,13 @@ func encodeAll(old []byte, source string, all map[string][]locales.Message) ([]b
 	}
 	return formats.XCStrings{}.Encode(locales.File{SourceLanguage: source, Old: old}, msgs)
 }
+
+// A string catalog without its source language is refused with what to
+// add, not only what is missing.
+func TestXCStringsWithoutSourceLanguageSaysWhatToDo(t *testing.T) {
+	_, _, err := formats.XCStrings{}.Decode(locales.File{}, []byte(`{"strings": {}, "version": "1.0"}`))
+	ps := inputProblems(t, err)
+	if len(ps) != 1 || !strings.Contains(ps[0].Message, `"sourceLanguage"`) || !strings.Contains(ps[0].Message, "add") {
+		t.Fatalf("problems %+v; want one saying to add \"sourceLanguage\"", ps)
+	}
+}

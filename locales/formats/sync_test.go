@@ -5,7 +5,6 @@ import (
 	partner "github.com/locsvc/partner-go"
 	"github.com/locsvc/partner-go/partnertest"
 	"github.com/locsvc/partner-go/translations"
-	"golang.org/x/oauth2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/locsvc/partner-go/locales"
 	"github.com/locsvc/partner-go/locales/formats"
+	"github.com/locsvc/partner-go/locales/internal/loctest"
 )
 
 // syncTexts are texts every format can hold, a plural among them.
@@ -69,7 +69,7 @@ func pushPull(t *testing.T, format locales.Format, dir string) {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(entries(cat), entries(back)); diff != "" {
-		t.Fatalf("pulled tree (-pushed +pulled):\n%s\n%v", diff, readTree(t, out))
+		t.Fatalf("pulled tree (-pushed +pulled):\n%s\n%v", diff, loctest.ReadTree(t, out))
 	}
 	again, err := locales.NewPlan(ctx, f.c, f.project, back, locales.PlanOptions{})
 	if err != nil {
@@ -116,12 +116,12 @@ func TestXCStringsPushPull(t *testing.T) {
 
 // A tree of two formats is refused when the format is detected.
 func TestDetectFormatRefusesMixedTrees(t *testing.T) {
-	dir := tree(t, map[string]string{"en.po": "", "de.arb": "{}", "fr/messages.po": ""})
+	dir := loctest.Tree(t, map[string]string{"en.po": "", "de.arb": "{}", "fr/messages.po": ""})
 	_, err := formats.DetectFormat(dir, formats.All())
 	if err == nil || !strings.Contains(err.Error(), "mixes locale formats (de.arb, en.po)") {
 		t.Fatalf("error %v; want the two formats named", err)
 	}
-	dir = tree(t, map[string]string{"de/messages.gotext.json": "{}", "en/messages.gotext.json": "{}"})
+	dir = loctest.Tree(t, map[string]string{"de/messages.gotext.json": "{}", "en/messages.gotext.json": "{}"})
 	got, err := formats.DetectFormat(dir, formats.All())
 	if err != nil || got != (formats.GoText{}) {
 		t.Fatalf("got %v, %v; want GoText (the longest extension)", got, err)
@@ -138,58 +138,9 @@ type fake struct {
 }
 
 // newFake starts a fake service with project "web" (source en, targets
-// de, fr and pt-BR) and a client for it. opts go to partnertest.
+// de, fr and pt-BR) and a client for it (see loctest.NewFake).
 func newFake(t testing.TB, opts ...partnertest.Option) *fake {
 	t.Helper()
-	srv := partnertest.NewServer(opts...)
-	t.Cleanup(srv.Close)
-	g := srv.NewGrant()
-	p := srv.AddProject(g.Organizations[0].ID, partnertest.Project{Name: "Web", Slug: "web", SourceLanguage: "en",
-		TargetLanguages: []partnertest.Language{{Code: "de"}, {Code: "fr"}, {Code: "pt-br"}}})
-	c, err := partner.NewClient(partner.Config{
-		BaseURL: srv.URL, AuthURL: srv.AuthURL, MCPURL: srv.MCPURL,
-		ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
-		GrantID: g.ID, Token: &oauth2.Token{RefreshToken: g.RefreshToken},
-		HTTPClient: srv.Client(), Pacing: partner.Pacing{Off: true},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return &fake{srv: srv, c: c, project: g.Organizations[0].Slug + "/web", id: p.ID}
-}
-
-// readTree returns the files under dir, path -> content.
-func readTree(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// tree writes files (path -> content) under a new directory.
-func tree(t testing.TB, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	l := loctest.NewFake(t, opts...)
+	return &fake{srv: l.Srv, c: l.C, project: l.Project, id: l.ID}
 }

@@ -8,6 +8,7 @@ import (
 	partner "github.com/locsvc/partner-go"
 	"github.com/locsvc/partner-go/locales"
 	"github.com/locsvc/partner-go/locales/formats"
+	"github.com/locsvc/partner-go/locales/internal/loctest"
 )
 
 // A file saved in Latin-1 (or any other encoding that is not UTF-8) is
@@ -75,7 +76,7 @@ func TestReplacementCharacterInUTF8Reads(t *testing.T) {
 
 // Load names the file, the line and the key, and every line at fault.
 func TestLoadRefusesFileNotUTF8(t *testing.T) {
-	dir := tree(t, map[string]string{
+	dir := loctest.Tree(t, map[string]string{
 		"en.json": `{"cafe": "Cafe", "tea": "Tea"}`,
 		"de.json": "{\n  \"cafe\": \"Caf\xe9\",\n  \"tea\": \"T\xe9e \xe9\"\n}\n",
 	})

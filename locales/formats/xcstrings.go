@@ -59,14 +59,14 @@ func parseJSONTree(data []byte) (jsonObject, error) {
 			se = e
 			line = bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n")) + 1
 		}
-		return nil, &locales.InputError{Problems: []locales.Problem{{Line: line, Message: "malformed JSON: " + err.Error()}}}
+		return nil, lineError(line, "malformed JSON: %s", err.Error())
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, &locales.InputError{Problems: []locales.Problem{{Message: "more JSON after the object"}}}
+		return nil, lineError(0, "more JSON after the object")
 	}
 	obj, ok := v.(jsonObject)
 	if !ok {
-		return nil, &locales.InputError{Problems: []locales.Problem{{Line: 1, Message: "the file is not a JSON object"}}}
+		return nil, lineError(1, "the file is not a JSON object")
 	}
 	return obj, nil
 }
@@ -99,7 +99,7 @@ func (XCStrings) Decode(_ locales.File, data []byte) ([]locales.Message, locales
 	}
 	source, _ := root["sourceLanguage"].(string)
 	if source == "" {
-		return nil, locales.File{}, &locales.InputError{Problems: []locales.Problem{{Message: "no sourceLanguage"}}}
+		return nil, locales.File{}, lineError(0, `the string catalog has no "sourceLanguage"; add "sourceLanguage": "<code>" (the language its keys are written in) at its top level, as Xcode writes it`)
 	}
 	strs := object(root["strings"])
 	texts := map[string][]locales.Message{}
@@ -192,7 +192,7 @@ func (XCStrings) Encode(f locales.File, msgs []locales.Message) ([]byte, error) 
 		}
 	}
 	if source == "" {
-		return nil, &locales.InputError{Problems: []locales.Problem{{Message: "a new string catalog needs the source language (Catalog.SourceLanguage)"}}}
+		return nil, lineError(0, "a new string catalog needs the source language (Catalog.SourceLanguage)")
 	}
 	texts := map[string][]locales.Message{}
 	for _, m := range msgs {

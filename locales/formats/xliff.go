@@ -167,10 +167,10 @@ func parseXLIFF(data []byte) (*xliffDoc, error) {
 		}
 	}
 	if doc.version == "" {
-		return nil, &locales.InputError{Problems: []locales.Problem{{Line: 1, Message: "no <xliff> element"}}}
+		return nil, lineError(1, "no <xliff> element")
 	}
 	if doc.insert < 0 {
-		return nil, &locales.InputError{Problems: []locales.Problem{{Line: 1, Message: "no <file> to hold units"}}}
+		return nil, lineError(1, "no <file> to hold units")
 	}
 	seen := map[string]int{}
 	for _, u := range doc.units {
@@ -280,14 +280,8 @@ func (x XLIFF) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	texts := map[string]string{}
-	for _, m := range msgs {
-		texts[m.Key] = m.Text
-	}
-	sources := map[string]string{}
-	for _, m := range f.Source {
-		sources[m.Key] = m.Text
-	}
+	texts := byKey(msgs)
+	sources := byKey(f.Source)
 	var problems []locales.Problem
 	for _, m := range msgs {
 		if msg := checkXMLContent(m.Text); msg != "" {

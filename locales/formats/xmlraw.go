@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/locsvc/partner-go/locales"
+	"github.com/locsvc/partner-go/locales/internal/input"
 )
 
 // The XML formats (Android strings.xml, XLIFF) keep an element's text as
@@ -21,7 +22,7 @@ import (
 type rawScanner struct {
 	data   []byte
 	dec    *xml.Decoder
-	lines  lineCounter
+	lines  input.Lines
 	before int64 // offset before the last token
 }
 
@@ -29,7 +30,7 @@ func newRawScanner(data []byte) *rawScanner {
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
 	d.Entity = xml.HTMLEntity
-	return &rawScanner{data: data, dec: d, lines: lineCounter{data: data}}
+	return &rawScanner{data: data, dec: d, lines: input.Lines{Data: data}}
 }
 
 // next returns the next token, with its start offset in s.before.
@@ -42,14 +43,14 @@ func (s *rawScanner) next() (xml.Token, error) {
 	return xml.CopyToken(tok), nil
 }
 
-func (s *rawScanner) line() int { return s.lines.at(s.before) }
+func (s *rawScanner) line() int { return s.lines.At(s.before) }
 
 func (s *rawScanner) syntax(err error) error {
 	if err == io.EOF {
 		return err
 	}
 	var se *xml.SyntaxError
-	line := s.lines.at(s.dec.InputOffset())
+	line := s.lines.At(s.dec.InputOffset())
 	msg := err.Error()
 	if errors.As(err, &se) {
 		line, msg = se.Line, se.Msg
@@ -57,7 +58,7 @@ func (s *rawScanner) syntax(err error) error {
 	if err == io.ErrUnexpectedEOF {
 		msg = "the file ends early"
 	}
-	return &locales.InputError{Problems: []locales.Problem{{Line: line, Message: "malformed XML: " + msg}}}
+	return lineError(line, "malformed XML: %s", msg)
 }
 
 // inner reads up to the end tag of the element whose start tag was just

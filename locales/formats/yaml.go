@@ -53,14 +53,14 @@ func parseYAML(data []byte) (*yaml.Node, error) {
 		if err.Error() == "EOF" {
 			return &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Tag: "!!map"}}}, nil
 		}
-		return nil, &locales.InputError{Problems: []locales.Problem{{Line: yamlErrLine(err), Message: "malformed YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}}
+		return nil, lineError(yamlErrLine(err), "malformed YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	var more yaml.Node
 	if err := dec.Decode(&more); err == nil {
-		return nil, &locales.InputError{Problems: []locales.Problem{{Line: more.Line, Message: "more than one YAML document"}}}
+		return nil, lineError(more.Line, "more than one YAML document")
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil, &locales.InputError{Problems: []locales.Problem{{Line: 1, Message: "the file is not a mapping of keys"}}}
+		return nil, lineError(1, "the file is not a mapping of keys")
 	}
 	return &doc, nil
 }

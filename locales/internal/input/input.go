@@ -270,3 +270,23 @@ func IsDigits(s string) bool {
 	}
 	return true
 }
+
+// Lines finds the line of growing byte offsets into Data.
+type Lines struct {
+	Data []byte
+	off  int64
+	line int
+}
+
+// At returns the line (from 1) of byte offset off; offsets must not
+// shrink between calls.
+func (l *Lines) At(off int64) int {
+	if off > int64(len(l.Data)) {
+		off = int64(len(l.Data))
+	}
+	if off > l.off {
+		l.line += bytes.Count(l.Data[l.off:off], []byte{'\n'})
+		l.off = off
+	}
+	return l.line + 1
+}
