@@ -142,8 +142,9 @@ more than a tenth of the project's keys). Bad files are refused before anything
 is written, naming the file, line and key of every problem.
 
 --dry-run prints the plan and writes nothing. --publish publishes the project
-once every write succeeded (it waits out the service's cooldown), and --wait
-waits for the sync jobs. A push that stopped half way (exit 4) is completed by
+once every write succeeded and waits until the sync jobs that ship it end (it
+waits out the service's cooldown); --wait also fails the push (exit 4) unless
+every one of those jobs completed. A push that stopped half way (exit 4) is completed by
 running it again.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runPush(cmd.Context(), opts) },
@@ -153,7 +154,7 @@ running it again.`,
 	f.BoolVar(&opts.dryRun, "dry-run", false, "print what the push would do, and write nothing")
 	f.BoolVar(&opts.deleteMissing, "delete-missing", false, "delete the keys of the tree's namespaces that its source-language files lack")
 	f.BoolVar(&opts.publish, "publish", false, "publish the project once every write succeeded")
-	f.BoolVar(&opts.wait, "wait", false, "with --publish, wait for the sync jobs to end")
+	f.BoolVar(&opts.wait, "wait", false, "with --publish, fail (exit 4) unless every sync job of the publish completed")
 	return cmd
 }
 
