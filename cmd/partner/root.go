@@ -217,6 +217,16 @@ func (a *app) project(flag string) (string, error) {
 	return p, nil
 }
 
+// printResult prints a command's result: v as JSON with --json (see
+// printJSON), else what human prints.
+func (a *app) printResult(v any, human func()) error {
+	if a.json {
+		return a.printJSON(v)
+	}
+	human()
+	return nil
+}
+
 // printJSON writes v as indented JSON on stdout, with the characters
 // that drive a terminal or a CI log escaped (see jsonSafe).
 func (a *app) printJSON(v any) error {

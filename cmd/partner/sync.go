@@ -200,12 +200,8 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 	if rep == nil {
 		return err
 	}
-	if a.json {
-		if perr := a.printJSON(reportJSON(rep)); perr != nil {
-			return perr
-		}
-	} else {
-		a.printReport(rep)
+	if perr := a.printResult(reportJSON(rep), func() { a.printReport(rep) }); perr != nil {
+		return perr
 	}
 	return pushOutcome(rep, err, opts.wait)
 }
