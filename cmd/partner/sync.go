@@ -169,6 +169,9 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 	if opts.wait && !opts.publish {
 		return usageErrorf("--wait waits for the publish: give --publish too")
 	}
+	if fi, err := os.Stat(opts.dir); err != nil || !fi.IsDir() {
+		return usageErrorf("--dir %q is not a folder: give the folder of the locale files", opts.dir)
+	}
 	cat, err := locales.Load(opts.dir, layout)
 	if err != nil {
 		return err
