@@ -229,8 +229,8 @@ func pushOutcome(rep *locales.Report, err error, wait bool) error {
 		return nil
 	}
 	var syncs []syncResult
-	for _, s := range rep.Published.Syncs {
-		syncs = append(syncs, syncResult{ID: s.ID, Status: string(s.Status), Error: s.Error})
+	for i := range rep.Published.Syncs {
+		syncs = append(syncs, newSyncResult(&rep.Published.Syncs[i]))
 	}
 	return syncOutcome(syncs)
 }
