@@ -26,3 +26,15 @@ func TestHelpUnknownTopic(t *testing.T) {
 		t.Errorf("help push: exit %d, stdout %q", code, stdout.String())
 	}
 }
+
+// TestHelpCompletes checks that the shell completes "partner help pu"
+// with the commands it may name.
+func TestHelpCompletes(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	run(context.Background(), []string{"__complete", "help", "pu"}, func(string) string { return "" }, &stdout, &stderr)
+	for _, name := range []string{"push", "pull", "publish"} {
+		if !strings.Contains(stdout.String(), name) {
+			t.Errorf("completion of help pu: %q, want %s among them", stdout.String(), name)
+		}
+	}
+}
