@@ -94,6 +94,33 @@ Exit codes: 0 success; 1 failure; 2 usage; 3 the grant needs reconnecting;
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	// cobra's own help command prints the root's help and succeeds for a
+	// topic that is no command (its Find stops at the root, which takes
+	// arguments to refuse them): this one says so, through errOut.
+	root.SetHelpCommand(&cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			cmd, _, err := c.Root().Find(args)
+			if err != nil {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			var names []cobra.Completion
+			for _, sub := range cmd.Commands() {
+				if sub.IsAvailableCommand() && strings.HasPrefix(sub.Name(), toComplete) {
+					names = append(names, cobra.CompletionWithDesc(sub.Name(), sub.Short))
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, rest, err := c.Root().Find(args)
+			if err != nil || len(rest) > 0 {
+				return usageErrorf("unknown help topic %q", strings.Join(args, " "))
+			}
+			return cmd.Help()
+		},
+	})
 	a.addVersion(root) // "partner version" and "partner --version": version.go
 	root.PersistentFlags().BoolVar(&a.json, "json", false, "print only the result, as JSON (see the README for each command's schema)")
 	root.PersistentFlags().StringVar(&a.store, "store", "", "the token store (default $PARTNER_STORE): "+storeSyntax)
@@ -201,6 +228,16 @@ func (a *app) project(flag string) (string, error) {
 		return "", usageErrorf("project %q: want ORG/PROJECT, the slugs of the organization and the project", p)
 	}
 	return p, nil
+}
+
+// printResult prints a command's result: v as JSON with --json (see
+// printJSON), else what human prints.
+func (a *app) printResult(v any, human func()) error {
+	if a.json {
+		return a.printJSON(v)
+	}
+	human()
+	return nil
 }
 
 // printJSON writes v as indented JSON on stdout, with the characters

@@ -123,12 +123,8 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 	if err != nil {
 		return err
 	}
-	if a.json {
-		if err := a.printJSON(res); err != nil {
-			return err
-		}
-	} else {
-		a.printStatus(res)
+	if err := a.printResult(res, func() { a.printStatus(res) }); err != nil {
+		return err
 	}
 	if !opts.checkCoverage {
 		return nil
@@ -281,15 +277,13 @@ func runPublish(ctx context.Context, opts *publishOptions) error {
 	for i := range pub.Syncs {
 		res.Syncs = append(res.Syncs, newSyncResult(&pub.Syncs[i]))
 	}
-	if a.json {
-		if perr := a.printJSON(res); perr != nil {
-			return perr
-		}
-	} else {
+	if perr := a.printResult(res, func() {
 		a.out.printf("%s: published %d translations\n", res.Project, res.Published)
 		for _, s := range res.Syncs {
 			a.out.printf("  sync %s %s %s\n", s.ID, s.Status, s.Error)
 		}
+	}); perr != nil {
+		return perr
 	}
 	if err != nil {
 		return err

@@ -142,8 +142,9 @@ more than a tenth of the project's keys). Bad files are refused before anything
 is written, naming the file, line and key of every problem.
 
 --dry-run prints the plan and writes nothing. --publish publishes the project
-once every write succeeded (it waits out the service's cooldown), and --wait
-waits for the sync jobs. A push that stopped half way (exit 4) is completed by
+once every write succeeded and waits until the sync jobs that ship it end (it
+waits out the service's cooldown); --wait also fails the push (exit 4) unless
+every one of those jobs completed. A push that stopped half way (exit 4) is completed by
 running it again.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runPush(cmd.Context(), opts) },
@@ -153,7 +154,7 @@ running it again.`,
 	f.BoolVar(&opts.dryRun, "dry-run", false, "print what the push would do, and write nothing")
 	f.BoolVar(&opts.deleteMissing, "delete-missing", false, "delete the keys of the tree's namespaces that its source-language files lack")
 	f.BoolVar(&opts.publish, "publish", false, "publish the project once every write succeeded")
-	f.BoolVar(&opts.wait, "wait", false, "with --publish, wait for the sync jobs to end")
+	f.BoolVar(&opts.wait, "wait", false, "with --publish, fail (exit 4) unless every sync job of the publish completed")
 	return cmd
 }
 
@@ -167,6 +168,9 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 	}
 	if opts.wait && !opts.publish {
 		return usageErrorf("--wait waits for the publish: give --publish too")
+	}
+	if fi, err := os.Stat(opts.dir); err != nil || !fi.IsDir() {
+		return usageErrorf("--dir %q is not a folder: give the folder of the locale files", opts.dir)
 	}
 	cat, err := locales.Load(opts.dir, layout)
 	if err != nil {
@@ -199,12 +203,8 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 	if rep == nil {
 		return err
 	}
-	if a.json {
-		if perr := a.printJSON(reportJSON(rep)); perr != nil {
-			return perr
-		}
-	} else {
-		a.printReport(rep)
+	if perr := a.printResult(reportJSON(rep), func() { a.printReport(rep) }); perr != nil {
+		return perr
 	}
 	return pushOutcome(rep, err, opts.wait)
 }
@@ -229,8 +229,8 @@ func pushOutcome(rep *locales.Report, err error, wait bool) error {
 		return nil
 	}
 	var syncs []syncResult
-	for _, s := range rep.Published.Syncs {
-		syncs = append(syncs, syncResult{ID: s.ID, Status: string(s.Status), Error: s.Error})
+	for i := range rep.Published.Syncs {
+		syncs = append(syncs, newSyncResult(&rep.Published.Syncs[i]))
 	}
 	return syncOutcome(syncs)
 }

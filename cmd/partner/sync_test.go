@@ -156,6 +156,7 @@ func TestPushBadInput(t *testing.T) {
 		{"unknown layout", []string{"push", "--dir", empty, "--layout", "flat"}},
 		{"unknown key format", []string{"pull", "--dir", empty, "--keys", "dotted"}},
 		{"--wait without --publish", []string{"push", "--dir", empty, "--wait"}},
+		{"push of a --dir that does not exist", []string{"push", "--dir", filepath.Join(empty, "missing"), "--dry-run"}},
 		{"unknown source", []string{"pull", "--dir", empty, "--from", "s3"}},
 		{"bad project", []string{"pull", "--dir", empty, "--project", "acme"}},
 	} {

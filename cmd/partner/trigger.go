@@ -117,12 +117,10 @@ func runTrigger(ctx context.Context, opts *triggerOptions) error {
 	if err != nil {
 		return err
 	}
-	if a.json {
-		if err := a.printJSON(res); err != nil {
-			return err
-		}
-	} else {
+	if err := a.printResult(res, func() {
 		a.out.printf("sent %s %s to %s: %d %s\n", res.EventType, res.ID, res.URL, res.Status, http.StatusText(res.Status))
+	}); err != nil {
+		return err
 	}
 	if res.Status < 200 || res.Status > 299 {
 		return fmt.Errorf("trigger: the receiver answered %d: %s", res.Status, oneLine(res.Response))

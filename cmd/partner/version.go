@@ -105,8 +105,8 @@ the Go version and platform. "partner --version" prints the same line.`,
 			if a.json {
 				return a.printJSON(v)
 			}
-			_, err := fmt.Fprintln(a.stdout, "partner "+v.String())
-			return err
+			a.out.printf("partner %s\n", v.String())
+			return nil
 		},
 	})
 }
