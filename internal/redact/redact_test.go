@@ -113,8 +113,13 @@ func FuzzString(f *testing.F) {
 		s := New(secret)
 		for name, form := range forms(secret) {
 			got := s.String(pre + form + post)
-			if strings.Contains(got, form) && !strings.Contains(pre+post, form) && !strings.Contains(Mark, form) {
-				t.Fatalf("%s form %q of %q survived in %q", name, form, secret, got)
+			// The mark's own brackets may meet the text beside it and spell
+			// the secret again ("000" + "[redacted]" for "000["): that is
+			// not a leak, so look in the text between the marks.
+			for _, piece := range strings.Split(got, Mark) {
+				if strings.Contains(piece, form) && !strings.Contains(pre+post, form) {
+					t.Fatalf("%s form %q of %q survived in %q", name, form, secret, got)
+				}
 			}
 		}
 	})
