@@ -47,11 +47,17 @@ type langTexts struct {
 type nsTexts struct {
 	file  string // where the texts were read, relative to the root; "" when not read
 	texts map[string]text
+	// opaque: the keys are identifiers (a format with OpaqueKeys), taken
+	// whole and created with keys.CreateOptions.Force.
+	opaque bool
 }
 
 type text struct {
 	s    string
 	line int32 // in file; 0 when not read from one
+	// untranslated: the file marks it not translated yet (see
+	// Message.Untranslated); a plan counts it and never sends it.
+	untranslated bool
 }
 
 // Set sets the text of key in namespace ns ("" is keys.DefaultNamespace) and

@@ -29,6 +29,13 @@ type Message struct {
 	// Line is the line of the file where the key is, from 1; 0 when not
 	// known.
 	Line int
+	// Untranslated says the file marks the entry as not translated yet
+	// (gettext's fuzzy flag or empty msgstr, XLIFF's state="new", an
+	// .xcstrings "new" state, a YAML or JSON null): Text is what the file
+	// holds, if anything, and a push never sends it as a translation.
+	// Encode is given messages with texts the service holds, which are
+	// translations: it clears the file's marker for them.
+	Untranslated bool
 }
 
 // A Format reads a locale file into messages and writes messages into a
@@ -57,6 +64,13 @@ type Message struct {
 // whatever the Layout's Files, with keys whole; Decode sets each
 // Message's Language and Encode is given the messages of every language,
 // sorted by language and then key, with f.Language "".
+//
+// A format whose keys are identifiers the platform chooses (Android
+// resource names, gettext msgids, Apple and Java keys, XLIFF ids) rather
+// than paths of nested objects also has a method OpaqueKeys() bool that
+// returns true: its keys are taken whole, "a" beside "a.b", "Loading..."
+// and "%s: done" are ordinary keys, and a push creates them with
+// keys.CreateOptions.Force.
 type Format interface {
 	// Ext is the file name extension of the format, with its dot.
 	Ext() string

@@ -33,6 +33,11 @@ type File struct {
 	// Old is the file's current content when it is written over; nil
 	// for a new file (writing only).
 	Old []byte
+	// SourceFile is the content of the source language's file of the
+	// same group and namespace, when there is one (writing only): a new
+	// target file takes from it what the platform expects (ARB metadata,
+	// the XLIFF version, a Rails file's shape, a .strings encoding).
+	SourceFile []byte
 	// Keys is the key format: the one to write for Encode; for Decode,
 	// the one the file shows (translations.Nested when it has nested objects,
 	// translations.Flat when it has dotted keys at its top level only, "" when it

@@ -34,6 +34,18 @@ type Layout struct {
 	Keys translations.KeyFormat `json:"keys"`
 	// Format reads and writes the files; nil is JSON.
 	Format Format `json:"-"`
+	// Groups, when set, say where the tree's files are by path patterns
+	// (see Group), in place of Files and Format: a platform's own layout
+	// (Android's res/values-<lang>/strings.xml, Apple's <lang>.lproj,
+	// gettext's po/<lang>.po). Keys is then the default of a group that
+	// says none. Package locales/formats has each platform's groups
+	// (formats.Presets) and finds them in a tree (formats.Detect).
+	Groups []Group `json:"groups,omitempty"`
+	// SourceLanguage is the project's source language as the service
+	// spells it, for a group whose Source path names no language: Load
+	// reads that file as this language. Load copies it to
+	// Catalog.SourceLanguage.
+	SourceLanguage string `json:"sourceLanguage,omitempty"`
 }
 
 func (l Layout) format() Format {
