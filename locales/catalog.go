@@ -413,6 +413,9 @@ func otherStructure(dir string, files translations.FileStructure, ext string) st
 		return ""
 	}
 	for _, n := range names {
+		if strings.Count(n, "/") > 1 {
+			continue // no layout without groups reads deeper
+		}
 		if strings.HasSuffix(n, ext) && strings.Contains(n, "/") != (files == translations.NamespacedFolders) {
 			return n
 		}

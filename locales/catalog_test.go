@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -33,7 +34,7 @@ func TestLoadDetectsLayout(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if cat.Layout != tt.want {
+			if !reflect.DeepEqual(cat.Layout, tt.want) {
 				t.Errorf("layout %+v, want %+v", cat.Layout, tt.want)
 			}
 			var got []locales.Message

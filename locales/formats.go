@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"path"
 	"slices"
 	"strings"
 )
@@ -76,42 +75,55 @@ func sortedMessages(msgs []Message) []Message {
 }
 
 // ListFiles returns the files under dir a locale tree may hold, as
-// slash-separated paths: those at the top and one folder down, in
-// name order, passing over names that start with '.'. It lists through
-// os.Root: no link leads outside dir, and no link to a folder is
-// followed. Detection (package locales/formats) picks a format by
-// their extensions.
+// slash-separated paths in name order, at any depth, passing over names
+// that start with '.' and the folders node_modules, vendor and build
+// (dependencies and build output, not the app's own files). It lists
+// through os.Root: no link leads outside dir, and no link to a folder is
+// followed. A tree of more than maxFiles files is refused: a listing
+// never grows without bound. Detection (package locales/formats) picks
+// a format and a platform's layout from it.
 func ListFiles(dir string) ([]string, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("locales: %w", err)
 	}
 	defer root.Close()
-	fsys := root.FS()
-	entries, err := fs.ReadDir(fsys, ".")
+	var files []string
+	err = fs.WalkDir(root.FS(), ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if name == "." {
+			return nil
+		}
+		base := d.Name()
+		if strings.HasPrefix(base, ".") || d.IsDir() && skippedFolder(base) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if len(files) == maxFiles {
+			return fmt.Errorf("%s holds more than %d files; point --dir (or the tree's root) at the app's locale files", dir, maxFiles)
+		}
+		files = append(files, name)
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("locales: %w", err)
 	}
-	var files []string
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		if !e.IsDir() {
-			files = append(files, e.Name())
-			continue
-		}
-		sub, err := fs.ReadDir(fsys, e.Name())
-		if err != nil {
-			return nil, fmt.Errorf("locales: %w", err)
-		}
-		for _, s := range sub {
-			if !s.IsDir() && !strings.HasPrefix(s.Name(), ".") {
-				files = append(files, path.Join(e.Name(), s.Name()))
-			}
-		}
-	}
 	return files, nil
+}
+
+// maxFiles is the most files ListFiles lists under a tree.
+const maxFiles = 100_000
+
+// skippedFolder reports whether ListFiles passes over a folder.
+func skippedFolder(name string) bool {
+	return name == "node_modules" || name == "vendor" || name == "build"
 }
 
 // namespaceOf returns the namespace of a multilingual file's name.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"github.com/locsvc/partner-go/partnertest"
 	"github.com/locsvc/partner-go/translations"
+	"reflect"
 	"slices"
 	"testing"
 	"testing/synctest"
@@ -189,7 +190,7 @@ func TestPushPublishPullCDN(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if pulled.Layout != layout {
+				if !reflect.DeepEqual(pulled.Layout, layout) {
 					t.Errorf("pulled layout %+v, want the project's %+v", pulled.Layout, layout)
 				}
 				for _, r := range f.srv.Requests()[mark:] {

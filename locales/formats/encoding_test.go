@@ -77,7 +77,7 @@ func TestPropertiesUTF8BOM(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(msgs) != 2 || msgs[0].Key != "greeting" || msgs[0].Line != 2 {
-		t.Fatalf("read %q; want greeting on line 2 and bye", msgs)
+		t.Fatalf("read %+v; want greeting on line 2 and bye", msgs)
 	}
 	out, err := formats.Properties{}.Encode(locales.File{Language: "de", Old: data, Keys: translations.Flat}, msgs)
 	if err != nil || string(out) != string(data) {
@@ -123,7 +123,7 @@ func TestPropertiesRefusesUTF16AndNUL(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			msgs, _, err := formats.Properties{}.Decode(locales.File{}, []byte(tt.data))
 			if err == nil {
-				t.Fatalf("read %q; want an error", msgs)
+				t.Fatalf("read %+v; want an error", msgs)
 			}
 			ps := inputProblems(t, err)
 			if len(ps) != 1 || ps[0].Line != tt.line || !strings.Contains(ps[0].Message, tt.msg) {
@@ -142,7 +142,7 @@ func TestPropertiesLatin1(t *testing.T) {
 	data := []byte("caf\xe9 = Caf\xe9\n")
 	msgs, _, err := formats.Properties{}.Decode(locales.File{}, data)
 	if err != nil || len(msgs) != 1 || msgs[0].Key != "café" || msgs[0].Text != "Café" {
-		t.Fatalf("read %q, %v", msgs, err)
+		t.Fatalf("read %+v, %v", msgs, err)
 	}
 	out, err := formats.Properties{}.Encode(locales.File{Old: data, Keys: translations.Flat}, msgs)
 	if err != nil || string(out) != string(data) {
@@ -160,7 +160,7 @@ func TestYAMLRefusesNotUTF8(t *testing.T) {
 	} {
 		msgs, _, err := formats.YAML{Rails: true}.Decode(locales.File{Language: "de"}, []byte(data))
 		if err == nil {
-			t.Errorf("%q: read %q; want an error", data, msgs)
+			t.Errorf("%q: read %+v; want an error", data, msgs)
 			continue
 		}
 		ps := inputProblems(t, err)

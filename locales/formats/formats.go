@@ -54,6 +54,9 @@ func DetectFormat(dir string, formats []locales.Format) (locales.Format, error) 
 	found := map[string]string{} // Ext -> first file
 	byExt := map[string]locales.Format{}
 	for _, name := range files {
+		if strings.Count(name, "/") > 1 {
+			continue // the top and one folder down
+		}
 		if f, ok := FormatByExt(path.Base(name), formats); ok {
 			if _, seen := found[f.Ext()]; !seen {
 				found[f.Ext()] = name

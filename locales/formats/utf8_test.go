@@ -42,7 +42,7 @@ func TestNotUTF8Refused(t *testing.T) {
 			msgs, _, err := tt.format.Decode(locales.File{}, []byte(tt.data))
 			var ie *locales.InputError
 			if !errors.As(err, &ie) || !errors.Is(err, partner.ErrInvalidArgument) {
-				t.Fatalf("read %q, %v; want an *InputError", msgs, err)
+				t.Fatalf("read %+v, %v; want an *InputError", msgs, err)
 			}
 			p := ie.Problems[0]
 			if p.Line != tt.line || p.Key != tt.key || !strings.Contains(p.Message, "not UTF-8") {
@@ -70,7 +70,7 @@ func TestPOInAnotherCharsetNamesIt(t *testing.T) {
 func TestReplacementCharacterInUTF8Reads(t *testing.T) {
 	msgs, _, err := locales.JSON{}.Decode(locales.File{}, []byte("{\"a\": \"Caf\ufffd\"}"))
 	if err != nil || len(msgs) != 1 || msgs[0].Text != "Caf\ufffd" {
-		t.Errorf("read %q, %v", msgs, err)
+		t.Errorf("read %+v, %v", msgs, err)
 	}
 }
 
