@@ -668,7 +668,7 @@ type groupTarget struct {
 type groupWriter struct {
 	c        *Catalog
 	groups   []*compiledGroup
-	source   string                // the source language
+	source   string                  // the source language
 	existing map[[3]string]groupFile // group, language key, namespace -> the tree's file
 	spelled  map[[2]string]string    // group, language key -> spelling in the tree
 	nsGroup  map[string]*compiledGroup
@@ -767,7 +767,9 @@ func (c *Catalog) encodeGroups(t *dirTree, layout Layout, source string) (map[st
 			f.Source, f.SourceFile = w.sourceOf(t, tg.g, tg.ns)
 		}
 		msgs := tg.msgs
-		slices.SortFunc(msgs, func(a, b Message) int { return cmp.Or(strings.Compare(a.Language, b.Language), strings.Compare(a.Key, b.Key)) })
+		slices.SortFunc(msgs, func(a, b Message) int {
+			return cmp.Or(strings.Compare(a.Language, b.Language), strings.Compare(a.Key, b.Key))
+		})
 		data, err := encodeFile(tg.g.format, t, tg.path, f, msgs)
 		if err != nil {
 			problems = append(problems, fileProblems(err, tg.path, tg.lang, tg.ns)...)
