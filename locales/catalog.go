@@ -143,6 +143,16 @@ func (c *Catalog) where(lk, ns, key string) (file string, line int) {
 // refused without being opened, and so is a file larger than 64 MiB;
 // the tree is read through os.Root, so no name leads outside dir.
 //
+// With layout.Groups, Load reads the files the groups' patterns find
+// anywhere in the tree instead (see Group), through the same checks;
+// layout.SourceLanguage is the language of a group's Source files and
+// becomes the catalog's SourceLanguage. A group's Keys, when empty, is
+// detected from its files.
+//
+// The keys of a format with OpaqueKeys (see Format) are taken whole in
+// every layout: no namespace is split off at ':', and only an empty key
+// is refused.
+//
 // Load reads every file before it answers and reports every problem it finds as one
 // *InputError naming the file, line and key of each: malformed files,
 // duplicate keys, empty keys, values that are not text, file names that
@@ -414,6 +424,13 @@ func position(file string, line int) string {
 // space), starts with '.', or, in a translations.SingleFile, holds '.' or ':', which
 // the key syntax takes; and two files whose names differ only in case
 // or Unicode normalisation, which are one file on macOS and Windows.
+//
+// With layout.Groups (or, when layout says no Files, Format or Groups,
+// the catalog's own Layout.Groups), Write lays the catalog out as Group
+// says, each file told the source language's file of its group and
+// namespace (File.SourceFile) when the tree has one; a namespace no
+// group's pattern holds is refused. Texts Load read as untranslated are
+// written back so marked (Message.Untranslated).
 // Write writes only regular files inside dir, never through a link
 // (through os.Root): a link or a special file where a file or folder
 // is to be written is refused the same way.

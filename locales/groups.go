@@ -32,6 +32,30 @@ import (
 // DefaultName; with **, the namespace is the folders below the pattern's
 // fixed part and the stem, joined with '/' ("admin/users"), and is
 // written back to the same path.
+//
+// Load reads every file of the tree (ListFiles) that a group's Source
+// or Translation pattern fits, each as the first group's that fits it.
+// A file whose language part is not a language at all (Android's
+// values-night or values-sw600dp, Apple's Base.lproj under
+// {language}) is not a locale file and is passed over; one that looks
+// like a language the BCP 47 registry lacks ("cn") is a problem until
+// Languages maps it. Where a name fits a pattern in several ways, a
+// known language wins, then the longest spelling ("messages_pt_BR" is
+// pt_BR). The project's code of a language is its BCP 47 tag
+// lowercased, as the service spells it ("pt-br", "sr-latn"). Two files
+// of one language and namespace are a problem naming both, except a
+// file of the source language holding nothing beside the Source file
+// (Java's empty messages_en.properties, so that lookups fall back).
+//
+// Write writes each language and namespace to the tree's file of them
+// when there is one, else to the path the pattern makes (Source's for
+// the source language), spelling the language as the tree's files of
+// the group do, else as Languages does, else as the placeholder
+// writes it: pt-br is {language} "pt-BR", {locale} "pt_BR", {android}
+// "pt-rBR"; sr-latn is {android} "b+sr+Latn", {locale} "sr_Latn". A
+// namespace from the service goes through the path builder: one that
+// would leave the tree ("../x" through **), name a hidden file, or be
+// read back as another file is refused.
 type Group struct {
 	// Translation is the pattern of each language's file:
 	// "res/values-{android}/strings.xml", "{language}.lproj/{namespace}.strings",
@@ -96,9 +120,9 @@ const (
 	tokNS
 )
 
-// compilePattern compiles a Group's pattern s; lang says whether it may
-// hold a language placeholder.
-func compilePattern(s string, lang bool) (*pattern, error) {
+// compilePattern compiles a Group's pattern s. noLang, when not "",
+// says why it may hold no language placeholder.
+func compilePattern(s string, noLang string) (*pattern, error) {
 	p := &pattern{text: s, star: -1}
 	switch {
 	case s == "":
@@ -120,7 +144,7 @@ func compilePattern(s string, lang bool) (*pattern, error) {
 			p.segs = append(p.segs, patSeg{star: true})
 			continue
 		}
-		ps, err := p.compileSegment(seg, lang)
+		ps, err := p.compileSegment(seg, noLang)
 		if err != nil {
 			return nil, err
 		}
@@ -133,7 +157,7 @@ func compilePattern(s string, lang bool) (*pattern, error) {
 }
 
 // compileSegment compiles one segment (not "**") of p.
-func (p *pattern) compileSegment(seg string, lang bool) (patSeg, error) {
+func (p *pattern) compileSegment(seg string, noLang string) (patSeg, error) {
 	var ps patSeg
 	for rest := seg; rest != ""; {
 		open := strings.IndexByte(rest, '{')
@@ -162,8 +186,8 @@ func (p *pattern) compileSegment(seg string, lang bool) (patSeg, error) {
 		var tok patTok
 		form, isLang := langForms[name]
 		switch {
-		case isLang && !lang:
-			return ps, fmt.Errorf("holds {%s}; this path is the source language's and names no language", name)
+		case isLang && noLang != "":
+			return ps, fmt.Errorf("holds {%s}; %s", name, noLang)
 		case isLang && p.hasLang:
 			return ps, fmt.Errorf("holds a second language placeholder, {%s}", name)
 		case isLang:
@@ -323,7 +347,11 @@ func compileGroups(layout Layout) ([]*compiledGroup, error) {
 		cg.multi, cg.opaque = multi, opaqueKeys(cg.format)
 		cg.defaultName = cmp.Or(g.DefaultName, name, keys.DefaultNamespace)
 		var err error
-		if cg.tr, err = compilePattern(g.Translation, !multi); err != nil {
+		noLang := ""
+		if multi {
+			noLang = "its format's files hold every language, so no file name names one"
+		}
+		if cg.tr, err = compilePattern(g.Translation, noLang); err != nil {
 			return nil, fail("the translation pattern %v", err)
 		}
 		switch {
@@ -335,7 +363,7 @@ func compileGroups(layout Layout) ([]*compiledGroup, error) {
 			return nil, fail("its source path %s names no language: set the source language (Layout.SourceLanguage, partner.yaml's sourceLanguage) to read it as", quote(g.Source))
 		}
 		if g.Source != "" {
-			if cg.src, err = compilePattern(g.Source, false); err != nil {
+			if cg.src, err = compilePattern(g.Source, "the source path is the source language's and names no language"); err != nil {
 				return nil, fail("the source path %s %v", quote(g.Source), err)
 			}
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/locsvc/partner-go/locales"
 	"github.com/locsvc/partner-go/locales/internal/loctest"
+	"github.com/locsvc/partner-go/translations"
 )
 
 // keyValue is a tiny format for the tests: "key=value" lines, keys
@@ -543,4 +544,44 @@ func FuzzPattern(f *testing.F) {
 			t.Fatalf("read back (-want +got):\n%s", diff)
 		}
 	})
+}
+
+// BenchmarkLoadGroups loads a tree of 20 languages by 10 namespaces of
+// 200 nested keys (40,000 texts in 200 files) by the pattern
+// "{language}/{namespace}.json"; the baseline loads the same tree as
+// namespaced folders, without groups, so the patterns' cost reads from
+// one run.
+func BenchmarkLoadGroups(b *testing.B) {
+	langs := []string{"ar", "bg", "cs", "da", "de", "el", "en", "es", "fi", "fr", "he", "hu", "it", "ja", "ko", "nl", "pl", "pt-BR", "sr-Latn", "zh-Hans"}
+	cat := &locales.Catalog{}
+	for _, l := range langs {
+		for n := range 10 {
+			for k := range 200 {
+				cat.Set(l, fmt.Sprintf("ns%d", n), fmt.Sprintf("screen%d.item%d", k/10, k), fmt.Sprintf("Text %d of namespace %d", k, n))
+			}
+		}
+	}
+	dir := b.TempDir()
+	folders := locales.Layout{Files: translations.NamespacedFolders, Keys: translations.Nested}
+	if err := cat.Write(dir, folders); err != nil {
+		b.Fatal(err)
+	}
+	groups := locales.Layout{Keys: translations.Nested, Groups: []locales.Group{{Translation: "{language}/{namespace}.json"}}}
+	for _, bb := range []struct {
+		name   string
+		layout locales.Layout
+	}{{"baseline=folders", folders}, {"groups", groups}} {
+		b.Run(bb.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				got, err := locales.Load(dir, bb.layout)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if n := len(slices.Collect(got.All())); n != 40000 {
+					b.Fatalf("%d texts", n)
+				}
+			}
+		})
+	}
 }
