@@ -501,15 +501,10 @@ func scanGroups(names []string, groups []*compiledGroup, source string) ([]group
 
 // match returns the file name is for g, and whether g's patterns match
 // it; the error says why a name that fits spells no language it knows.
+// A name that fits Translation with a known language is a translation
+// ("app.de.json" beside a Source "{namespace}.json"); else one that
+// fits Source is the source language's.
 func (g *compiledGroup) match(name, source string) (groupFile, error, bool) {
-	if g.src != nil {
-		var b binding
-		found := false
-		g.src.matches(name, func(m binding) bool { b, found = m, true; return false })
-		if found {
-			return groupFile{g: g, path: name, lang: source, ns: g.namespace(g.src, b), source: true}, nil, true
-		}
-	}
 	// Of the ways the name fits, the one whose language is known wins,
 	// then the longest spelling ("messages_pt_BR" is pt_BR, not BR).
 	var best binding
@@ -534,13 +529,21 @@ func (g *compiledGroup) match(name, source string) (groupFile, error, bool) {
 		}
 		return true
 	})
-	switch rank {
-	case -1, 0:
-		return groupFile{}, nil, false
-	case 1:
+	if rank == 2 {
+		return groupFile{g: g, path: name, spelling: best.lang, lang: bestCode, ns: g.namespace(g.tr, best)}, nil, true
+	}
+	if g.src != nil {
+		var b binding
+		found := false
+		g.src.matches(name, func(m binding) bool { b, found = m, true; return false })
+		if found {
+			return groupFile{g: g, path: name, lang: source, ns: g.namespace(g.src, b), source: true}, nil, true
+		}
+	}
+	if rank == 1 {
 		return groupFile{}, bestErr, false
 	}
-	return groupFile{g: g, path: name, spelling: best.lang, lang: bestCode, ns: g.namespace(g.tr, best)}, nil, true
+	return groupFile{}, nil, false
 }
 
 // loadGroups reads the tree under root (dir) laid out by layout.Groups.

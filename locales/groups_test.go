@@ -585,3 +585,25 @@ func BenchmarkLoadGroups(b *testing.B) {
 		})
 	}
 }
+
+// A name that fits both patterns is a translation when its language is
+// known: a broad Source pattern does not take the targets' files.
+func TestGroupsTranslationBeforeSource(t *testing.T) {
+	layout := locales.Layout{SourceLanguage: "en", Groups: []locales.Group{{Translation: "i18n/{namespace}.{language}.json", Source: "i18n/{namespace}.json"}}}
+	cat, err := locales.Load(loctest.Tree(t, map[string]string{
+		"i18n/app.json":         `{"hi": "Hi"}`,
+		"i18n/app.de.json":      `{"hi": "Hallo"}`,
+		"i18n/date.format.json": `{"short": "D"}`,
+	}), layout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []locales.Message{
+		{Language: "de", Namespace: "app", Key: "hi", Text: "Hallo"},
+		{Language: "en", Namespace: "app", Key: "hi", Text: "Hi"},
+		{Language: "en", Namespace: "date.format", Key: "short", Text: "D"},
+	}
+	if diff := cmp.Diff(want, entries(cat)); diff != "" {
+		t.Errorf("entries (-want +got):\n%s", diff)
+	}
+}
