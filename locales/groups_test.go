@@ -607,3 +607,34 @@ func TestGroupsTranslationBeforeSource(t *testing.T) {
 		t.Errorf("entries (-want +got):\n%s", diff)
 	}
 }
+
+// Without groups too, a new target file is told its source file's
+// content (File.SourceFile), and an entry the file marks untranslated
+// is written back so marked.
+func TestWriteSourceFileWithoutGroups(t *testing.T) {
+	layout := locales.Layout{Files: translations.NamespacedFolders, Format: keyValue{}}
+	tree := map[string]string{
+		"en/common.txt": "# Licensed to you\nok=OK\nsoon=Soon\n",
+		"fr/common.txt": "ok=OK\nsoon?=Soon\n",
+	}
+	dir := loctest.Tree(t, tree)
+	cat, err := locales.Load(dir, layout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat.SourceLanguage = "en"
+	cat.Set("de", "common", "ok", "OK")
+	if err := cat.Write(dir, locales.Layout{}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"en/common.txt": tree["en/common.txt"],
+		"fr/common.txt": tree["fr/common.txt"],
+		"de/common.txt": "# Licensed to you\nok=OK\n",
+	}
+	if diff := cmp.Diff(want, loctest.ReadTree(t, dir)); diff != "" {
+		t.Errorf("tree (-want +got):\n%s", diff)
+	}
+	// A single file of identifier keys holds the default namespace only.
+	writeRefused(t, catalogOf("en", entry{"en", "common", "ok", "OK"}), locales.Layout{Files: translations.SingleFile, Format: keyValue{}}, `"common"`)
+}
