@@ -143,6 +143,16 @@ func (c *Catalog) where(lk, ns, key string) (file string, line int) {
 // refused without being opened, and so is a file larger than 64 MiB;
 // the tree is read through os.Root, so no name leads outside dir.
 //
+// With layout.Groups, Load reads the files the groups' patterns find
+// anywhere in the tree instead (see Group), through the same checks;
+// layout.SourceLanguage is the language of a group's Source files and
+// becomes the catalog's SourceLanguage. A group's Keys, when empty, is
+// detected from its files.
+//
+// The keys of a format with OpaqueKeys (see Format) are taken whole in
+// every layout: no namespace is split off at ':', and only an empty key
+// is refused.
+//
 // Load reads every file before it answers and reports every problem it finds as one
 // *InputError naming the file, line and key of each: malformed files,
 // duplicate keys, empty keys, values that are not text, file names that
@@ -158,10 +168,14 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 		return nil, fmt.Errorf("locales: %w", err)
 	}
 	defer root.Close()
+	if len(layout.Groups) > 0 {
+		return loadGroups(root, dir, layout)
+	}
 	format := layout.format()
 	if name, ok := multilingual(format); ok {
 		return loadMultilingual(root, format, name, layout)
 	}
+	opaque := opaqueKeys(format)
 	ext := format.Ext()
 	fsys := root.FS()
 	entries, err := fs.ReadDir(fsys, ".")
@@ -266,20 +280,13 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 		for _, m := range msgs {
 			ns, key := f.ns, m.Key
 			if layout.Files == translations.SingleFile {
-				ns, key = splitNamespace(m.Key)
+				if opaque {
+					ns = keys.DefaultNamespace // an identifier is taken whole, ':' and all
+				} else {
+					ns, key = splitNamespace(m.Key)
+				}
 			}
-			if msg := checkKey(key); msg != "" {
-				problems = append(problems, Problem{File: f.path, Line: m.Line, Language: f.lang, Namespace: ns, Key: m.Key, Message: msg})
-				continue
-			}
-			n := cat.nsTexts(f.lang, ns, true)
-			if old, dup := n.texts[key]; dup {
-				problems = append(problems, Problem{File: f.path, Line: m.Line, Language: f.lang, Namespace: ns, Key: m.Key, Message: fmt.Sprintf(
-					"key %s of namespace %s twice (also on line %d)", quote(key), quote(ns), old.line)})
-				continue
-			}
-			n.file = f.path
-			n.texts[key] = text{s: m.Text, line: int32(min(m.Line, 1<<31-1))}
+			problems = cat.add(problems, f.path, f.lang, ns, key, m, opaque)
 		}
 	}
 	if layout.Keys == "" {
@@ -296,12 +303,55 @@ func Load(dir string, layout Layout) (*Catalog, error) {
 	return cat, nil
 }
 
+// add adds message m of file, of language lang, as key of namespace ns,
+// or returns problems with the problem it has: a key the rules refuse
+// (only an empty one when the format's keys are opaque) or one read
+// twice.
+func (c *Catalog) add(problems []Problem, file, lang, ns, key string, m Message, opaque bool) []Problem {
+	if msg := keyProblem(key, opaque); msg != "" {
+		return append(problems, Problem{File: file, Line: m.Line, Language: lang, Namespace: ns, Key: m.Key, Message: msg})
+	}
+	n := c.nsTexts(lang, ns, true)
+	n.opaque = n.opaque || opaque
+	if old, dup := n.texts[key]; dup {
+		return append(problems, Problem{File: file, Line: m.Line, Language: lang, Namespace: ns, Key: m.Key, Message: fmt.Sprintf(
+			"key %s of namespace %s twice (also on line %d)", quote(key), quote(ns), old.line)})
+	}
+	n.file = file
+	n.texts[key] = text{s: m.Text, line: int32(min(m.Line, 1<<31-1)), untranslated: m.Untranslated}
+	return problems
+}
+
+// keyProblem returns what is wrong with a key, or "": an opaque key (a
+// format's identifier) only when it is empty, others also when a level
+// is empty ("a..b", "a.").
+func keyProblem(key string, opaque bool) string {
+	if opaque {
+		if key == "" {
+			return "empty key"
+		}
+		return ""
+	}
+	return checkKey(key)
+}
+
 // conflicts returns a problem for each key that is both a text and the
-// parent of another key of its namespace, in any of the languages.
+// parent of another key of its namespace, in any of the languages. The
+// namespaces of formats whose keys are identifiers (opaque) have none:
+// "a" beside "a.b" are two keys.
 func (c *Catalog) conflicts() []Problem {
+	opaque := map[string]bool{}
+	for _, l := range c.langs {
+		for ns, n := range l.ns {
+			opaque[ns] = opaque[ns] || n.opaque
+		}
+	}
 	byNS := map[string]map[string]string{} // ns -> key -> a language key holding it
 	for lk, l := range c.langs {
 		for ns, n := range l.ns {
+			if opaque[ns] {
+				continue
+			}
 			m := byNS[ns]
 			if m == nil {
 				m = map[string]string{}
@@ -374,6 +424,13 @@ func position(file string, line int) string {
 // space), starts with '.', or, in a translations.SingleFile, holds '.' or ':', which
 // the key syntax takes; and two files whose names differ only in case
 // or Unicode normalisation, which are one file on macOS and Windows.
+//
+// With layout.Groups (or, when layout says no Files, Format or Groups,
+// the catalog's own Layout.Groups), Write lays the catalog out as Group
+// says, each file told the source language's file of its group and
+// namespace (File.SourceFile) when the tree has one; a namespace no
+// group's pattern holds is refused. Texts Load read as untranslated are
+// written back so marked (Message.Untranslated).
 // Write writes only regular files inside dir, never through a link
 // (through os.Root): a link or a special file where a file or folder
 // is to be written is refused the same way.
@@ -381,14 +438,20 @@ func (c *Catalog) Write(dir string, layout Layout) error {
 	if err := layout.check(); err != nil {
 		return err
 	}
-	layout = Layout{Files: cmp.Or(layout.Files, c.Layout.Files), Keys: cmp.Or(layout.Keys, c.Layout.Keys), Format: cmp.Or(layout.Format, c.Layout.Format)}.orDefault()
+	if len(layout.Groups) == 0 && layout.Files == "" && layout.Format == nil {
+		layout.Groups = c.Layout.Groups
+	}
+	source := cmp.Or(c.SourceLanguage, layout.SourceLanguage, c.Layout.SourceLanguage)
+	layout = Layout{Files: cmp.Or(layout.Files, c.Layout.Files), Keys: cmp.Or(layout.Keys, c.Layout.Keys), Format: cmp.Or(layout.Format, c.Layout.Format), Groups: layout.Groups, SourceLanguage: source}.orDefault()
 	t, err := openTree(dir)
 	if err != nil {
 		return err
 	}
 	defer t.close()
 	var files map[string][]byte
-	if name, ok := multilingual(layout.format()); ok {
+	if len(layout.Groups) > 0 {
+		files, err = c.encodeGroups(t, layout, source)
+	} else if name, ok := multilingual(layout.format()); ok {
 		files, err = c.encodeMultilingual(t, layout.format(), name)
 	} else if other := otherStructure(dir, layout.Files, layout.format().Ext()); other != "" {
 		return inputError([]Problem{{File: other, Message: fmt.Sprintf(
@@ -453,6 +516,7 @@ func existingLanguages(dir string) map[string]string {
 // content in t and the source language's texts of the same file.
 func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (map[string][]byte, error) {
 	format := layout.format()
+	opaque := opaqueKeys(format)
 	files := map[string][]byte{}
 	var problems []Problem
 	type group struct {
@@ -499,6 +563,11 @@ func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (
 				g = &group{file: file, lang: name, ns: gns}
 				groups[gns] = g
 			}
+			if layout.Files == translations.SingleFile && ns != keys.DefaultNamespace && opaque {
+				problems = append(problems, Problem{File: g.file, Language: l.code, Namespace: ns, Message: fmt.Sprintf(
+					"namespace %s cannot be written in a single file of a format whose keys are identifiers: Load reads every key of it whole, in the default namespace; use translations.NamespacedFolders", quote(ns))})
+				continue
+			}
 			if layout.Files == translations.SingleFile && ns != keys.DefaultNamespace {
 				if msg := singleFileNamespace(ns); msg != "" {
 					problems = append(problems, Problem{File: g.file, Language: l.code, Namespace: ns, Message: msg})
@@ -507,7 +576,7 @@ func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (
 			}
 			for k, tx := range n.texts {
 				key := k
-				if layout.Files == translations.SingleFile {
+				if layout.Files == translations.SingleFile && !opaque {
 					if ns == keys.DefaultNamespace {
 						if other, _ := splitNamespace(k); other != keys.DefaultNamespace {
 							problems = append(problems, Problem{File: g.file, Language: l.code, Namespace: ns, Key: k, Message: fmt.Sprintf(
@@ -517,7 +586,7 @@ func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (
 					}
 					key = joinNamespace(ns, k)
 				}
-				g.msgs = append(g.msgs, Message{Key: key, Text: tx.s})
+				g.msgs = append(g.msgs, Message{Key: key, Text: tx.s, Untranslated: tx.untranslated})
 			}
 		}
 	}
@@ -527,6 +596,7 @@ func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (
 			if src := byLang[languageKey(c.SourceLanguage)][gns]; src != nil {
 				f.Source = sortedMessages(src.msgs)
 			}
+			f.SourceFile = c.sourceFile(t, layout, spelled, gns)
 			data, err := encodeFile(format, t, g.file, f, sortedMessages(g.msgs))
 			if err != nil {
 				var ie *InputError
@@ -551,6 +621,28 @@ func (c *Catalog) encode(t *dirTree, layout Layout, spelled map[string]string) (
 		return nil, err
 	}
 	return files, nil
+}
+
+// sourceFile returns the current content of the source language's file
+// of namespace ns ("" in a single file) in t, laid out in layout, or
+// nil when there is none.
+func (c *Catalog) sourceFile(t *dirTree, layout Layout, spelled map[string]string, ns string) []byte {
+	if c.SourceLanguage == "" {
+		return nil
+	}
+	name, ok := spelled[languageKey(c.SourceLanguage)]
+	if !ok {
+		name = languageFileName(c.SourceLanguage)
+	}
+	file, err := layout.filePath(name, ns, layout.format().Ext())
+	if err != nil {
+		return nil
+	}
+	data, err := t.read(file)
+	if err != nil {
+		return nil
+	}
+	return data
 }
 
 // nameHint says what to do about a language or namespace that cannot

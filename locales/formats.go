@@ -142,6 +142,7 @@ func loadMultilingual(root *os.Root, m Format, defaultName string, layout Layout
 		return nil, fmt.Errorf("locales: %w", err)
 	}
 	cat := &Catalog{Layout: Layout{Files: cmp.Or(layout.Files, translations.SingleFile), Keys: translations.Flat, Format: m}}
+	opaque := opaqueKeys(m)
 	var problems []Problem
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), m.Ext())
@@ -185,13 +186,7 @@ func loadMultilingual(root *os.Root, m Format, defaultName string, layout Layout
 				continue
 			}
 			for _, msg := range texts[lang] {
-				if s := checkKey(msg.Key); s != "" {
-					problems = append(problems, Problem{File: e.Name(), Line: msg.Line, Language: lang, Namespace: ns, Key: msg.Key, Message: s})
-					continue
-				}
-				n := cat.nsTexts(lang, ns, true)
-				n.file = e.Name()
-				n.texts[msg.Key] = text{s: msg.Text, line: int32(min(msg.Line, 1<<31-1))}
+				problems = cat.add(problems, e.Name(), lang, ns, msg.Key, msg, opaque)
 			}
 		}
 	}
@@ -216,7 +211,7 @@ func (c *Catalog) encodeMultilingual(t *dirTree, m Format, defaultName string) (
 				byNS[ns] = map[string][]Message{}
 			}
 			for k, t := range n.texts {
-				byNS[ns][l.code] = append(byNS[ns][l.code], Message{Language: l.code, Key: k, Text: t.s})
+				byNS[ns][l.code] = append(byNS[ns][l.code], Message{Language: l.code, Key: k, Text: t.s, Untranslated: t.untranslated})
 			}
 		}
 	}
