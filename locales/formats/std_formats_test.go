@@ -92,7 +92,7 @@ func TestFormatFixtureReadsWithoutLoss(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(c.want, texts(msgs)); diff != "" {
+			if diff := cmp.Diff(c.want, translatedTexts(msgs)); diff != "" {
 				t.Fatalf("texts (-want +got):\n%s", diff)
 			}
 			f.Old = data
