@@ -272,7 +272,7 @@ func TestXCStringsFixture(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]map[string]string{
-		"en": {"%lld items": "{count, plural, one {%lld item} other {%lld items}}", "Cancel": "Cancel", "Version": "Version", "welcome_message": "Welcome back, %@!"},
+		"en": {"%lld items": "{count, plural, one {%lld item} other {%lld items}}", "Cancel": "Cancel", "welcome_message": "Welcome back, %@!"},
 		"de": {"%lld items": "{count, plural, one {%lld Artikel} other {%lld Artikel}}", "Cancel": "Abbrechen", "welcome_message": "Willkommen zurück, %@!"},
 	}
 	got := map[string]map[string]string{}
@@ -292,7 +292,7 @@ func TestXCStringsFixture(t *testing.T) {
 	if diff := cmp.Diff(string(data), string(out)); diff != "" {
 		t.Fatalf("written over the fixture (-fixture +written):\n%s", diff)
 	}
-	all["de"] = append(all["de"][:0:0], locales.Message{Key: "%lld items", Text: "{count, plural, one {%lld Sache} other {%lld Sachen}}"}, locales.Message{Key: "Cancel", Text: "Abbruch"}, locales.Message{Key: "welcome_message", Text: "Willkommen zurück, %@!"})
+	all["de"] = append(all["de"][:0:0], locales.Message{Key: "%lld items", Text: "{count, plural, one {%lld Sache} other {%lld Sachen}}"}, locales.Message{Key: "Cancel", Text: "Abbruch"}, locales.Message{Key: "welcome_message", Text: "Willkommen zurück, %@!", Untranslated: true})
 	out, err = encodeAll(data, source, all)
 	if err != nil {
 		t.Fatal(err)
