@@ -26,15 +26,25 @@ import (
 // localization in the source language has its key as its source text,
 // as Xcode reads it, and is written back without one.
 //
-// Write keeps everything else (comments, extraction states,
-// shouldTranslate, each stringUnit's state; a new or changed
-// translation is "translated"), removes a localization only in a
-// language the catalog has, and a string only when the catalog's
-// source language lacks it. Files are written as Xcode writes them:
-// members sorted, two spaces, " : ". Refused: device variations and
-// substitutions (%#@arg@), which one text per key cannot hold, a plain
-// text that reads as a plural of count, the plural cases Apple lacks
-// (=N), and bytes that are not UTF-8.
+// Keys are identifiers, often the source sentence, taken whole
+// (OpaqueKeys). A target language's localization in state "new" (Xcode's
+// copy of the source text) or "needs_review" (the source changed since)
+// is read as untranslated (locales.Message.Untranslated), with its text;
+// a plural is when any case is. A string with "shouldTranslate" : false
+// is no key to translate and is read as no message in any language.
+//
+// Write splices what changes into the file and keeps every other byte
+// (Xcode's order of strings, comments, extraction states,
+// shouldTranslate, the missing final newline): a changed text's value
+// in place, a translation the service holds over an untranslated one
+// with its state made "translated", a new localization or string as
+// Xcode writes it (two spaces, " : "), before the first member that
+// sorts after it. Nothing is removed: a string or localization the
+// messages lack, or hand back untranslated, stays as it is. Refused:
+// device variations and substitutions (%#@arg@), which one text per key
+// cannot hold, a plain text that reads as a plural of count, the plural
+// cases Apple lacks (=N), a localization without a language, and bytes
+// that are not UTF-8.
 type XCStrings struct{}
 
 // Ext returns ".xcstrings".
