@@ -67,3 +67,25 @@ func TestGoTextPullKeepsWhatTheServiceLacks(t *testing.T) {
 		t.Fatalf("untranslated (-want +got):\n%s", diff)
 	}
 }
+
+// A new message goes after the one that precedes it in the source
+// language's file.
+func TestGoTextNewMessageAfterItsPredecessor(t *testing.T) {
+	src := `{"language": "en", "messages": [{"id": "Hello", "message": "Hello", "translation": "Hello"}, {"id": "Soon", "message": "Soon", "translation": "Soon"}, {"id": "Bye", "message": "Bye", "translation": "Bye"}]}`
+	f := locales.File{Language: "de", Old: []byte(gotextCatalog), SourceFile: []byte(src), Source: []locales.Message{{Key: "Bye", Text: "Bye"}, {Key: "Hello", Text: "Hello"}, {Key: "Soon", Text: "Soon"}}}
+	out, err := formats.GoText{}.Encode(f, []locales.Message{{Key: "Soon", Text: "Bald"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, _, err := formats.GoText{}.Decode(f, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, m := range msgs {
+		keys = append(keys, m.Key)
+	}
+	if diff := cmp.Diff([]string{"Hello", "Soon", "Bye", "Later", "Old"}, keys); diff != "" {
+		t.Fatalf("order (-want +got):\n%s", diff)
+	}
+}
