@@ -19,28 +19,42 @@ import (
 // comments, in UTF-8 or UTF-16 with a byte order mark. No kept Go
 // parser of the format exists, so this is a small one.
 //
-// Write keeps the file's encoding (a new file is UTF-8), the comments
-// and blank lines before each entry and at the end, and the order of
-// the entries; new entries are added at the end in key order. Values
-// are written quoted with \", \\, \n, \r and \t escaped. Refused: a key
-// twice, and anything but entries and comments.
+// Texts are read as a translator reads them: the escapes \" \\ \n \t
+// \r \0 and \UXXXX (or \uXXXX, a surrogate pair as one character) are
+// read, and written back as \" \\ \n \r \t, other control characters as
+// \UXXXX. Keys are identifiers, often the source sentence, taken whole
+// (OpaqueKeys). A key a target file lacks is not translated yet.
+//
+// Write changes only the values that changed, each in place; every other
+// byte stays: the file's encoding and byte order mark, comments, spaces,
+// order, the entries the messages lack, the final newline. A new entry
+// goes after the entry that precedes it in the source language's file
+// (File.SourceFile, else File.Source), else at the end after a blank
+// line; a new file takes the source language's file's encoding (UTF-16
+// with its byte order mark when the source is). Refused: a key twice,
+// and anything but entries and comments.
 type AppleStrings struct{}
 
 // Ext returns ".strings".
 func (AppleStrings) Ext() string { return ".strings" }
 
+// OpaqueKeys reports that keys are identifiers, often the source
+// sentence itself (see locales.Format).
+func (AppleStrings) OpaqueKeys() bool { return true }
+
 type stringsEntry struct {
-	lead       string // comments and spaces before the entry, as written
-	raw        string // the entry as written, up to its ';'
 	key, value string
 	line       int
+	// valStart and valEnd are where the value is in the file's text,
+	// end where the entry ends (past its ';').
+	valStart, valEnd, end int
 }
 
 type stringsDoc struct {
 	bom     []byte // the byte order mark, if any
 	utf16   binary.AppendByteOrder
+	text    string // the file's text, decoded
 	entries []stringsEntry
-	tail    string
 }
 
 // appleText decodes data into text by its byte order mark.
@@ -82,21 +96,17 @@ func parseAppleStrings(data []byte) (*stringsDoc, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc := &stringsDoc{bom: bom, utf16: order}
+	doc := &stringsDoc{bom: bom, utf16: order, text: s}
 	p := stringsParser{s: s, line: 1}
 	var problems []locales.Problem
 	seen := map[string]int{}
 	for {
-		leadStart := p.i
 		if err := p.trivia(); err != nil {
 			return nil, err
 		}
 		if p.i == len(s) {
-			doc.tail = s[leadStart:]
 			break
 		}
-		lead := s[leadStart:p.i]
-		entryStart := p.i
 		line := p.line
 		key, err := p.token()
 		if err != nil {
@@ -111,10 +121,12 @@ func parseAppleStrings(data []byte) (*stringsDoc, error) {
 		if err := p.trivia(); err != nil {
 			return nil, err
 		}
+		valStart := p.i
 		value, err := p.token()
 		if err != nil {
 			return nil, err
 		}
+		valEnd := p.i
 		if err := p.trivia(); err != nil {
 			return nil, err
 		}
@@ -126,7 +138,7 @@ func parseAppleStrings(data []byte) (*stringsDoc, error) {
 			continue
 		}
 		seen[key] = line
-		doc.entries = append(doc.entries, stringsEntry{lead: lead, raw: s[entryStart:p.i], key: key, value: value, line: line})
+		doc.entries = append(doc.entries, stringsEntry{key: key, value: value, line: line, valStart: valStart, valEnd: valEnd, end: p.i})
 	}
 	if len(problems) > 0 {
 		return nil, &locales.InputError{Problems: problems}
@@ -308,59 +320,81 @@ func quoteAppleString(b *strings.Builder, s string) {
 	b.WriteByte('"')
 }
 
-// Encode writes msgs over f.Old, keeping its encoding, comments and
-// order.
+// Encode writes msgs over f.Old, changing only the values that differ
+// (see AppleStrings).
 func (AppleStrings) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	doc := &stringsDoc{}
-	if f.Old != nil {
+	switch {
+	case f.Old != nil:
 		var err error
 		if doc, err = parseAppleStrings(f.Old); err != nil {
 			return nil, err
 		}
+	case f.SourceFile != nil:
+		// A new file in the source file's encoding.
+		if src, err := parseAppleStrings(f.SourceFile); err == nil {
+			doc.bom, doc.utf16 = src.bom, src.utf16
+		}
 	}
-	texts := byKey(msgs)
-	var b strings.Builder
-	have := map[string]bool{}
+	texts := map[string]string{}
+	for _, m := range msgs {
+		if !m.Untranslated {
+			texts[m.Key] = m.Text
+		}
+	}
+	s := doc.text
+	var edits []splice
+	present := map[string]bool{}
+	ends := map[string]int{}
 	for _, e := range doc.entries {
-		t, ok := texts[e.key]
-		if !ok {
-			continue
+		present[e.key] = true
+		ends[e.key] = e.end
+		if t, ok := texts[e.key]; ok && t != e.value {
+			var b strings.Builder
+			quoteAppleString(&b, t)
+			edits = append(edits, splice{e.valStart, e.valEnd, b.String()})
 		}
-		have[e.key] = true
-		b.WriteString(e.lead)
-		if t == e.value {
-			b.WriteString(e.raw)
-			continue
+	}
+	var added []string
+	for _, m := range msgs {
+		if _, ok := texts[m.Key]; ok && !present[m.Key] {
+			added = append(added, m.Key)
 		}
-		quoteAppleString(&b, e.key)
+	}
+	entry := func(b *strings.Builder, key string) {
+		quoteAppleString(b, key)
 		b.WriteString(" = ")
-		quoteAppleString(&b, t)
+		quoteAppleString(b, texts[key])
 		b.WriteString(";")
 	}
-	tail := doc.tail
-	if len(have) < len(msgs) {
-		// New entries go at the end, before the file's final spaces.
-		trimmed := strings.TrimRight(tail, " \t\r\n")
-		b.WriteString(trimmed)
-		if b.Len() > 0 {
-			b.WriteString("\n") // a blank line before the new entries
+	after, atEnd := placeNew(sourceOrder(AppleStrings{}, f), present, added)
+	for anchor, keys := range after {
+		var b strings.Builder
+		for _, k := range keys {
+			b.WriteString("\n")
+			entry(&b, k)
 		}
-		for _, m := range msgs {
-			if have[m.Key] {
-				continue
-			}
-			if b.Len() > 0 {
+		edits = append(edits, splice{ends[anchor], ends[anchor], b.String()})
+	}
+	if len(atEnd) > 0 {
+		// At the end, after a blank line, before the file's final spaces.
+		end := len(strings.TrimRight(s, " \t\r\n"))
+		var b strings.Builder
+		for i, k := range atEnd {
+			if i > 0 || end > 0 {
 				b.WriteString("\n")
 			}
-			quoteAppleString(&b, m.Key)
-			b.WriteString(" = ")
-			quoteAppleString(&b, m.Text)
-			b.WriteString(";")
+			if i == 0 && end > 0 {
+				b.WriteString("\n")
+			}
+			entry(&b, k)
 		}
-		tail = "\n"
+		if end == len(s) {
+			b.WriteString("\n")
+		}
+		edits = append(edits, splice{end, end, b.String()})
 	}
-	b.WriteString(tail)
-	out := b.String()
+	out := string(applySplices([]byte(s), edits))
 	if doc.utf16 == nil {
 		return append(bytes.Clone(doc.bom), out...), nil
 	}

@@ -18,22 +18,29 @@ import (
 // "translation": …, …}]}. Its fields are read with encoding/json into
 // the shape gotext writes.
 //
-// A message's id is its key (an id of several strings is refused) and
-// its translation its text: a string, or a plural select, as an ICU
-// plural of the select's argument whose branches keep gotext's
-// {Placeholder}s (see the package's Plural forms). A message without a
-// translation is not translated yet.
+// A message's id is its key, taken whole (OpaqueKeys; an id of several
+// strings is refused) and its translation its text: a string, or a
+// plural select, as an ICU plural of the select's argument whose
+// branches keep gotext's {Placeholder}s (see the package's Plural
+// forms). A message without a translation, or marked "fuzzy", is not
+// translated yet (locales.Message.Untranslated).
 //
 // Write keeps every other field (message, comments, placeholders,
-// fuzzy, position) and the messages' order; a message the catalog no
-// longer has in this language nor its source language goes, new ones
-// are added at the end in key order, and the file is indented as gotext
-// does. Refused: unknown fields, an id twice, selects other than
-// plural, nested selects, bytes that are not UTF-8.
+// position), the messages' order and every message the messages lack or
+// hand back untranslated; a translation the service holds clears
+// "fuzzy". A new message goes after the one that precedes it in the
+// source language's file (File.SourceFile, else File.Source), else at
+// the end, and the file is indented as gotext does. Refused: unknown
+// fields, an id twice, selects other than plural, nested selects, bytes
+// that are not UTF-8.
 type GoText struct{}
 
 // Ext returns ".gotext.json".
 func (GoText) Ext() string { return ".gotext.json" }
+
+// OpaqueKeys reports that message ids, the source sentences, are taken
+// whole (see locales.Format).
+func (GoText) OpaqueKeys() bool { return true }
 
 // gotextFile and gotextMessage have the fields, order and tags of
 // golang.org/x/text/message/pipeline's Messages and locales.Message.
@@ -195,9 +202,7 @@ func (GoText) Decode(_ locales.File, data []byte) ([]locales.Message, locales.Fi
 			problems = append(problems, locales.Problem{Key: id, Message: fmt.Sprintf("message %d: %s", i+1, problem)})
 			continue
 		}
-		if ok {
-			msgs = append(msgs, locales.Message{Key: id, Text: text})
-		}
+		msgs = append(msgs, locales.Message{Key: id, Text: text, Untranslated: !ok || m.Fuzzy})
 	}
 	if len(problems) > 0 {
 		return nil, locales.File{}, &locales.InputError{Problems: problems}
@@ -221,7 +226,8 @@ func gotextTranslation(text string) json.RawMessage {
 	return raw
 }
 
-// Encode writes msgs over f.Old, keeping every other field.
+// Encode writes msgs over f.Old, keeping every other field and every
+// message the messages lack or hand back untranslated.
 func (GoText) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	doc := &gotextFile{Language: f.Language, Messages: []gotextMessage{}}
 	if f.Old != nil {
@@ -230,33 +236,34 @@ func (GoText) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 			return nil, err
 		}
 	}
-	texts := byKey(msgs)
-	sources := byKey(f.Source)
-	var out []gotextMessage
-	have := map[string]bool{}
-	for _, m := range doc.Messages {
-		id, _ := m.id()
-		have[id] = true
-		text, ok := texts[id]
-		if !ok {
-			_, had, _ := gotextText(m.Translation)
-			if _, inSource := sources[id]; had && !inSource {
-				continue
-			}
-			out = append(out, m)
-			continue
-		}
-		if old, _, _ := gotextText(m.Translation); old != text {
-			m.Translation = gotextTranslation(text)
-		}
-		out = append(out, m)
-	}
+	texts := map[string]locales.Message{}
 	for _, m := range msgs {
-		if have[m.Key] {
+		texts[m.Key] = m
+	}
+	sources := byKey(f.Source)
+	present := map[string]bool{}
+	for i, m := range doc.Messages {
+		id, _ := m.id()
+		present[id] = true
+		msg, ok := texts[id]
+		if !ok || msg.Untranslated {
 			continue
 		}
-		id, _ := json.Marshal(m.Key)
-		src := sources[m.Key]
+		if old, _, _ := gotextText(m.Translation); old != msg.Text {
+			doc.Messages[i].Translation = gotextTranslation(msg.Text)
+		}
+		doc.Messages[i].Fuzzy = false // the service holds it as a translation
+	}
+	var added []string
+	for _, m := range msgs {
+		if !present[m.Key] {
+			added = append(added, m.Key)
+		}
+	}
+	message := func(key string) gotextMessage {
+		m := texts[key]
+		id, _ := json.Marshal(key)
+		src := sources[key]
 		if src == "" {
 			src = m.Text
 		}
@@ -264,7 +271,19 @@ func (GoText) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 		if p, ok := parsePlural(src, true); ok {
 			message, _ = json.Marshal(p.cases[len(p.cases)-1].text)
 		}
-		out = append(out, gotextMessage{ID: id, Message: message, Translation: gotextTranslation(m.Text)})
+		return gotextMessage{ID: id, Message: message, Translation: gotextTranslation(m.Text), Fuzzy: m.Untranslated && m.Text != ""}
+	}
+	after, atEnd := placeNew(sourceOrder(GoText{}, f), present, added)
+	var out []gotextMessage
+	for _, m := range doc.Messages {
+		out = append(out, m)
+		id, _ := m.id()
+		for _, k := range after[id] {
+			out = append(out, message(k))
+		}
+	}
+	for _, k := range atEnd {
+		out = append(out, message(k))
 	}
 	doc.Messages = out
 	if doc.Messages == nil {

@@ -26,19 +26,33 @@ import (
 // localization in the source language has its key as its source text,
 // as Xcode reads it, and is written back without one.
 //
-// Write keeps everything else (comments, extraction states,
-// shouldTranslate, each stringUnit's state; a new or changed
-// translation is "translated"), removes a localization only in a
-// language the catalog has, and a string only when the catalog's
-// source language lacks it. Files are written as Xcode writes them:
-// members sorted, two spaces, " : ". Refused: device variations and
-// substitutions (%#@arg@), which one text per key cannot hold, a plain
-// text that reads as a plural of count, the plural cases Apple lacks
-// (=N), and bytes that are not UTF-8.
+// Keys are identifiers, often the source sentence, taken whole
+// (OpaqueKeys). A target language's localization in state "new" (Xcode's
+// copy of the source text) or "needs_review" (the source changed since)
+// is read as untranslated (locales.Message.Untranslated), with its text;
+// a plural is when any case is. A string with "shouldTranslate" : false
+// is no key to translate and is read as no message in any language.
+//
+// Write splices what changes into the file and keeps every other byte
+// (Xcode's order of strings, comments, extraction states,
+// shouldTranslate, the missing final newline): a changed text's value
+// in place, a translation the service holds over an untranslated one
+// with its state made "translated", a new localization or string as
+// Xcode writes it (two spaces, " : "), before the first member that
+// sorts after it. Nothing is removed: a string or localization the
+// messages lack, or hand back untranslated, stays as it is. Refused:
+// device variations and substitutions (%#@arg@), which one text per key
+// cannot hold, a plain text that reads as a plural of count, the plural
+// cases Apple lacks (=N), a localization without a language, and bytes
+// that are not UTF-8.
 type XCStrings struct{}
 
 // Ext returns ".xcstrings".
 func (XCStrings) Ext() string { return ".xcstrings" }
+
+// OpaqueKeys reports that keys are identifiers, often the source
+// sentence itself (see locales.Format).
+func (XCStrings) OpaqueKeys() bool { return true }
 
 // DefaultName returns "Localizable".
 func (XCStrings) DefaultName() string { return "Localizable" }
@@ -110,17 +124,24 @@ func (XCStrings) Decode(_ locales.File, data []byte) ([]locales.Message, locales
 			problems = append(problems, problemf(0, key, "string %s is not an object", input.Quote(key)))
 			continue
 		}
+		if v, ok := entry["shouldTranslate"].(bool); ok && !v {
+			continue // not a key to translate
+		}
 		locs := object(entry["localizations"])
 		if _, ok := locs[source]; !ok {
 			texts[source] = append(texts[source], locales.Message{Language: source, Key: key, Text: key})
 		}
 		for _, lang := range slices.Sorted(maps.Keys(locs)) {
 			text, problem := xcText(object(locs[lang]))
+			if lang == "" {
+				problem = "a localization without a language"
+			}
 			if problem != "" {
 				problems = append(problems, locales.Problem{Language: lang, Key: key, Message: fmt.Sprintf("%s, %s: %s", input.Quote(key), lang, problem)})
 				continue
 			}
-			texts[lang] = append(texts[lang], locales.Message{Language: lang, Key: key, Text: text})
+			untranslated := lang != source && xcUntranslated(object(locs[lang]))
+			texts[lang] = append(texts[lang], locales.Message{Language: lang, Key: key, Text: text, Untranslated: untranslated})
 		}
 	}
 	if len(problems) > 0 {
@@ -131,6 +152,39 @@ func (XCStrings) Decode(_ locales.File, data []byte) ([]locales.Message, locales
 		msgs = append(msgs, texts[lang]...)
 	}
 	return msgs, locales.File{SourceLanguage: source, Keys: translations.Flat}, nil
+}
+
+// xcUntranslatedStates are the states of a stringUnit that say its
+// value is not a translation yet: "new" (Xcode's copy of the source
+// text) and "needs_review" (the source changed since). Of the source
+// language, whose texts are the source, they say nothing.
+var xcUntranslatedStates = map[string]bool{"new": true, "needs_review": true}
+
+// xcUntranslated reports whether a localization, or any case of its
+// plural, is in one of xcUntranslatedStates.
+func xcUntranslated(loc jsonObject) bool {
+	for _, unit := range xcUnits(loc) {
+		if s, _ := unit["state"].(string); xcUntranslatedStates[s] {
+			return true
+		}
+	}
+	return false
+}
+
+// xcUnits returns the stringUnits of a localization: its own, or its
+// plural cases'.
+func xcUnits(loc jsonObject) []jsonObject {
+	if unit := object(loc["stringUnit"]); unit != nil {
+		return []jsonObject{unit}
+	}
+	var units []jsonObject
+	plural := object(object(loc["variations"])["plural"])
+	for _, cat := range slices.Sorted(maps.Keys(plural)) {
+		if unit := object(object(plural[cat])["stringUnit"]); unit != nil {
+			units = append(units, unit)
+		}
+	}
+	return units
 }
 
 // xcText returns the text of a localization, or what keeps it from one.
@@ -176,107 +230,192 @@ func xcText(loc jsonObject) (string, string) {
 }
 
 // Encode writes msgs, the texts of every language, over f.Old,
-// keeping what they do not hold. A Message without Language is in
-// f.Language, or else in the source language: f.SourceLanguage, or the
-// one f.Old names.
+// changing only what they change (see XCStrings). A Message without
+// Language is in f.Language, or else in the source language:
+// f.SourceLanguage, or the one f.Old names.
 func (XCStrings) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	old, source := f.Old, f.SourceLanguage
-	root := jsonObject{"sourceLanguage": source, "strings": jsonObject{}, "version": "1.0"}
-	if old != nil {
-		var err error
-		if root, err = parseJSONTree(old); err != nil {
-			return nil, err
+	if old == nil {
+		if source == "" {
+			return nil, lineError(0, "a new string catalog needs the source language (Catalog.SourceLanguage)")
 		}
-		if s, _ := root["sourceLanguage"].(string); s != "" {
-			source = s
-		}
+		old = fmt.Appendf(nil, "{\n  \"sourceLanguage\" : %s,\n  \"strings\" : {\n\n  },\n  \"version\" : \"1.0\"\n}\n", jsonQuote(source))
+	}
+	root, err := parseJSONTree(old)
+	if err != nil {
+		return nil, err
+	}
+	if s, _ := root["sourceLanguage"].(string); s != "" {
+		source = s
 	}
 	if source == "" {
 		return nil, lineError(0, "a new string catalog needs the source language (Catalog.SourceLanguage)")
 	}
-	texts := map[string][]locales.Message{}
-	for _, m := range msgs {
-		lang := cmp.Or(m.Language, f.Language, source)
-		texts[lang] = append(texts[lang], m)
-	}
-	strs := object(root["strings"])
-	if strs == nil {
-		strs = jsonObject{}
-		root["strings"] = strs
-	}
-	byLang := map[string]map[string]string{}
-	var langs []string
-	for lang, msgs := range texts {
-		m := map[string]string{}
-		for _, msg := range msgs {
-			m[msg.Key] = msg.Text
-		}
-		byLang[lang] = m
-		langs = append(langs, lang)
-	}
+	tree := parseJSONSpans(old)
 	var problems []locales.Problem
-	sourceTexts, haveSource := byLang[source]
-	for key := range strs {
-		if _, ok := sourceTexts[key]; haveSource && !ok {
-			delete(strs, key)
-		}
+	var edits []splice
+	strs := tree.member("strings")
+	if strs == nil || strs.kind != '{' {
+		return nil, lineError(0, `the string catalog has no "strings" object`)
 	}
-	for _, lang := range langs {
-		for key, text := range byLang[lang] {
-			entry := object(strs[key])
-			if entry == nil {
-				entry = jsonObject{}
-				strs[key] = entry
+	newStrings := map[string]jsonObject{}
+	// Sorted by language, then key: the edits of a string's new
+	// localizations are made in language order.
+	sorted := slices.Clone(msgs)
+	for i := range sorted {
+		sorted[i].Language = cmp.Or(sorted[i].Language, f.Language, source)
+	}
+	slices.SortStableFunc(sorted, func(a, b locales.Message) int {
+		return cmp.Or(strings.Compare(a.Key, b.Key), strings.Compare(a.Language, b.Language))
+	})
+	newLocs := map[*jsonSpan]jsonObject{} // a localizations object -> the localizations it gets
+	newMembers := map[*jsonSpan]jsonObject{}
+	for _, m := range sorted {
+		lang, key, text := m.Language, m.Key, m.Text
+		state := "translated"
+		if m.Untranslated {
+			state = "new" // where the file lacks it; else the file keeps what it has
+		}
+		loc, problem := xcLocalization(text, state)
+		for _, p := range problem {
+			problems = append(problems, locales.Problem{Language: lang, Key: key, Message: fmt.Sprintf("%s, %s: %s", input.Quote(key), lang, p)})
+		}
+		entry := strs.member(key)
+		if entry == nil || entry.kind != '{' {
+			if entry != nil {
+				continue // not an object: Decode refuses it
 			}
-			locs := object(entry["localizations"])
-			if lang == source && text == key && locs[source] == nil {
+			if lang == source && text == key {
+				if newStrings[key] == nil {
+					newStrings[key] = jsonObject{}
+				}
+				continue
+			}
+			e := newStrings[key]
+			if e == nil {
+				e = jsonObject{}
+				newStrings[key] = e
+			}
+			locs := object(e["localizations"])
+			if locs == nil {
+				locs = jsonObject{}
+				e["localizations"] = locs
+			}
+			locs[lang] = loc
+			continue
+		}
+		locs := entry.member("localizations")
+		var cur *jsonSpan
+		if locs != nil {
+			cur = locs.member(lang)
+		}
+		if cur == nil {
+			if lang == source && text == key {
 				continue // the key is the source text
 			}
 			if locs == nil {
-				locs = jsonObject{}
-				entry["localizations"] = locs
-			}
-			state := "translated"
-			if oldText, problem := xcText(object(locs[lang])); locs[lang] != nil && problem == "" && oldText == text {
+				if newMembers[entry] == nil {
+					newMembers[entry] = jsonObject{}
+				}
+				l := object(newMembers[entry]["localizations"])
+				if l == nil {
+					l = jsonObject{}
+					newMembers[entry]["localizations"] = l
+				}
+				l[lang] = loc
 				continue
 			}
-			if unit := object(object(locs[lang])["stringUnit"]); unit != nil {
-				if s, ok := unit["state"].(string); ok && s != "" {
-					state = s
+			if newLocs[locs] == nil {
+				newLocs[locs] = jsonObject{}
+			}
+			newLocs[locs][lang] = loc
+			continue
+		}
+		if m.Untranslated {
+			continue
+		}
+		curObj := object(cur.value(old))
+		oldText, problem1 := xcText(curObj)
+		states := cur.states()
+		if problem1 == "" && oldText == text {
+			if lang == source {
+				continue
+			}
+			for _, st := range states { // the service holds it as a translation
+				if xcUntranslatedStates[st.str] {
+					edits = append(edits, splice{st.start, st.end, jsonQuote("translated")})
 				}
 			}
-			if p, ok := countPlural(text); ok {
-				plural := jsonObject{}
-				for _, c := range p.cases {
-					if !slices.Contains(pluralCategories, c.sel) {
-						problems = append(problems, locales.Problem{Language: lang, Key: key, Message: fmt.Sprintf("%s, %s: string catalogs have no plural case %s", input.Quote(key), lang, c.sel)})
+			continue
+		}
+		if unit := cur.member("stringUnit"); unit != nil && problem1 == "" && len(states) <= 1 {
+			if _, plural := countPlural(text); !plural {
+				if v := unit.member("value"); v != nil && v.kind == '"' {
+					edits = append(edits, splice{v.start, v.end, jsonQuote(text)})
+					for _, st := range states {
+						if xcUntranslatedStates[st.str] {
+							edits = append(edits, splice{st.start, st.end, jsonQuote("translated")})
+						}
 					}
-					plural[c.sel] = jsonObject{"stringUnit": jsonObject{"state": state, "value": c.text}}
-				}
-				locs[lang] = jsonObject{"variations": jsonObject{"plural": plural}}
-				continue
-			}
-			locs[lang] = jsonObject{"stringUnit": jsonObject{"state": state, "value": text}}
-		}
-	}
-	// A localization the catalog's language no longer has goes.
-	for key, v := range strs {
-		locs := object(object(v)["localizations"])
-		for lang := range locs {
-			if m, ok := byLang[lang]; ok {
-				if _, has := m[key]; !has {
-					delete(locs, lang)
+					continue
 				}
 			}
 		}
+		// Another shape: the whole localization is written anew, keeping
+		// a state that is no mark of an untranslated text.
+		state = "translated"
+		for _, st := range states {
+			if !xcUntranslatedStates[st.str] && st.str != "" {
+				state = st.str
+				break
+			}
+		}
+		loc, _ = xcLocalization(text, state)
+		var b bytes.Buffer
+		writeXcodeJSON(&b, loc, cur.depth)
+		edits = append(edits, splice{cur.start, cur.end, b.String()})
 	}
 	if len(problems) > 0 {
 		return nil, &locales.InputError{Problems: problems}
 	}
+	for locs, add := range newLocs {
+		edits = append(edits, locs.insert(old, add)...)
+	}
+	for entry, add := range newMembers {
+		edits = append(edits, entry.insert(old, add)...)
+	}
+	if len(newStrings) > 0 {
+		add := jsonObject{}
+		for k, v := range newStrings {
+			add[k] = v
+		}
+		edits = append(edits, strs.insert(old, add)...)
+	}
+	return applySplices(old, edits), nil
+}
+
+// xcLocalization returns the localization of text in state: a
+// stringUnit, or a plural variation; and the plural cases Apple lacks.
+func xcLocalization(text, state string) (jsonObject, []string) {
+	p, ok := countPlural(text)
+	if !ok {
+		return jsonObject{"stringUnit": jsonObject{"state": state, "value": text}}, nil
+	}
+	var problems []string
+	plural := jsonObject{}
+	for _, c := range p.cases {
+		if !slices.Contains(pluralCategories, c.sel) {
+			problems = append(problems, fmt.Sprintf("string catalogs have no plural case %s", c.sel))
+		}
+		plural[c.sel] = jsonObject{"stringUnit": jsonObject{"state": state, "value": c.text}}
+	}
+	return jsonObject{"variations": jsonObject{"plural": plural}}, problems
+}
+
+func jsonQuote(s string) string {
 	var b bytes.Buffer
-	writeXcodeJSON(&b, root, 0)
-	b.WriteByte('\n')
-	return b.Bytes(), nil
+	input.WriteJSONString(&b, s)
+	return b.String()
 }
 
 // writeXcodeJSON writes v as Xcode writes string catalogs.
@@ -321,4 +460,154 @@ func writeXcodeJSON(b *bytes.Buffer, v any, depth int) {
 	case nil:
 		b.WriteString("null")
 	}
+}
+
+// A jsonSpan is a JSON value of a file with where it is: the string
+// catalog is written over by splicing what changed into the file's
+// bytes, so that the rest stays as Xcode (or a person) wrote it.
+type jsonSpan struct {
+	start, end int // the value, in the file
+	kind       byte
+	depth      int    // of the value: the root is 0
+	str        string // a string's value
+	keys       []string
+	keyStarts  []int
+	vals       []*jsonSpan // an object's members, an array's elements
+}
+
+// parseJSONSpans reads the spans of data, which parseJSONTree read.
+func parseJSONSpans(data []byte) *jsonSpan {
+	p := spanParser{data: data}
+	v, _ := p.value(p.space(0), 0)
+	return v
+}
+
+type spanParser struct{ data []byte }
+
+func (p spanParser) space(i int) int {
+	for i < len(p.data) && isXMLSpace(p.data[i]) {
+		i++
+	}
+	return i
+}
+
+func (p spanParser) value(i, depth int) (*jsonSpan, int) {
+	v := &jsonSpan{start: i, depth: depth}
+	if i >= len(p.data) {
+		v.end = i
+		return v, i
+	}
+	v.kind = p.data[i]
+	switch v.kind {
+	case '{', '[':
+		i = p.space(i + 1)
+		for i < len(p.data) && p.data[i] != '}' && p.data[i] != ']' {
+			if v.kind == '{' {
+				key, j := p.value(i, depth+1)
+				v.keys, v.keyStarts = append(v.keys, key.str), append(v.keyStarts, i)
+				i = p.space(p.space(j) + 1) // past ':'
+			}
+			var e *jsonSpan
+			e, i = p.value(i, depth+1)
+			v.vals = append(v.vals, e)
+			i = p.space(i)
+			if i < len(p.data) && p.data[i] == ',' {
+				i = p.space(i + 1)
+			}
+		}
+		i++
+	case '"':
+		j := i + 1
+		for j < len(p.data) && p.data[j] != '"' {
+			if p.data[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		i = j + 1
+		_ = json.Unmarshal(p.data[v.start:min(i, len(p.data))], &v.str)
+	default:
+		for i < len(p.data) && !isXMLSpace(p.data[i]) && !strings.ContainsRune(",}]", rune(p.data[i])) {
+			i++
+		}
+	}
+	v.end = min(i, len(p.data))
+	return v, v.end
+}
+
+// member returns the value of an object's member key, or nil.
+func (v *jsonSpan) member(key string) *jsonSpan {
+	if v == nil || v.kind != '{' {
+		return nil
+	}
+	for i, k := range v.keys {
+		if k == key {
+			return v.vals[i]
+		}
+	}
+	return nil
+}
+
+// value decodes the span of a value.
+func (v *jsonSpan) value(data []byte) any {
+	dec := json.NewDecoder(bytes.NewReader(data[v.start:v.end]))
+	dec.UseNumber()
+	var out any
+	_ = dec.Decode(&out)
+	return out
+}
+
+// states returns the "state" strings of a localization's stringUnit or
+// of its plural cases' stringUnits.
+func (v *jsonSpan) states() []*jsonSpan {
+	var units []*jsonSpan
+	if u := v.member("stringUnit"); u != nil {
+		units = append(units, u)
+	}
+	if plural := v.member("variations").member("plural"); plural != nil {
+		for _, c := range plural.vals {
+			if u := c.member("stringUnit"); u != nil {
+				units = append(units, u)
+			}
+		}
+	}
+	var out []*jsonSpan
+	for _, u := range units {
+		if s := u.member("state"); s != nil && s.kind == '"' {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// insert returns the edits that add the members of add to the object v
+// of data, as Xcode writes them: each before the first member whose key
+// sorts after it, else after the last.
+func (v *jsonSpan) insert(data []byte, add jsonObject) []splice {
+	if len(v.keys) == 0 {
+		var b bytes.Buffer
+		writeXcodeJSON(&b, add, v.depth)
+		return []splice{{v.start, v.end, b.String()}}
+	}
+	indent := strings.Repeat("  ", v.depth+1)
+	var edits []splice
+	for _, k := range slices.Sorted(maps.Keys(add)) {
+		var b bytes.Buffer
+		input.WriteJSONString(&b, k)
+		b.WriteString(" : ")
+		writeXcodeJSON(&b, add[k], v.depth+1)
+		i := slices.IndexFunc(v.keys, func(have string) bool { return have > k })
+		if i < 0 {
+			last := v.vals[len(v.vals)-1]
+			edits = append(edits, splice{last.end, last.end, ",\n" + indent + b.String()})
+			continue
+		}
+		at := lineStart(data, v.keyStarts[i])
+		if at == v.keyStarts[i] && at > 0 && data[at-1] != '\n' {
+			edits = append(edits, splice{at, at, b.String() + ", "})
+			continue
+		}
+		edits = append(edits, splice{at, at, indent + b.String() + ",\n"})
+	}
+	return edits
 }

@@ -21,21 +21,31 @@ import (
 // written in Version ("1.2" when empty). Extension is the file name
 // extension, ".xlf" when empty (Xcode writes ".xliff").
 //
-// A unit's id is its key. A file that names a target language
-// (target-language, trgLang) holds the translations: its texts are the
-// <target>s, and a unit without one is not translated yet. A file that
-// names none holds the source texts: its texts are the <source>s. Texts
-// are the elements' content as written (see the XML formats' rule).
+// A unit's id is its key, taken whole (OpaqueKeys). A file that names
+// a target language (target-language, trgLang) holds the translations:
+// its texts are the <target>s; a unit without one, or whose state says
+// it is not translated yet (see xliffUntranslated: 1.2's new,
+// needs-translation, needs-l10n, needs-review-translation and
+// needs-review-l10n; 2.0's initial), is read as untranslated
+// (locales.Message.Untranslated). A file that names none holds the
+// source texts: its texts are the <source>s. Texts are the elements'
+// content as written (see the XML formats' rule).
 //
 // Write changes the file only where a text changed: a <target> is
-// replaced or added after its <source>, a <source> follows the source
-// language's text when the catalog has it (Catalog.SourceLanguage), a
-// unit of a key the catalog no longer has in either language is
-// removed, and new units are added at the end of the last <file>, in
-// key order, with their source text. Notes, states, groups, other
-// attributes and everything else stay byte for byte. Refused: a unit
-// id used twice, a 2.0 unit of several segments, and on writing, a new
-// translation whose source text the catalog lacks.
+// replaced or added after its <source>, and a unit the file marked
+// untranslated is marked state="translated" once the service holds its
+// translation; a target file's <source> follows the source language's
+// text when the catalog has it and it differs in more than whitespace.
+// A unit the messages lack, or hand back untranslated, stays byte for
+// byte, and so does every unit only the file has. A new unit goes after
+// the unit that precedes it in the source language's file
+// (File.SourceFile, else File.Source), else at the end of the last
+// <file>, with its source text. A new target file is the source
+// language's file (File.SourceFile) with the target language added:
+// its version, files, notes and inline markup. Notes, states, groups,
+// other attributes and everything else stay byte for byte. Refused: a
+// unit id used twice, a 2.0 unit of several segments, and on writing, a
+// new translation whose source text the catalog lacks.
 type XLIFF struct {
 	Version   string
 	Extension string
@@ -53,16 +63,36 @@ type xliffUnit struct {
 	source, target xliffSpan
 	afterSource    int    // where a new <target> goes
 	indent         string // of the <source> line
-	targetState    string
+	// stateTag is the start tag that holds the unit's state: its
+	// <target> in 1.2, its <segment> in 2.0; state is its value.
+	stateTag xliffSpan
+	state    string
 }
 
 type xliffDoc struct {
 	version  string // "1.2" or "2.0"
 	target   bool   // names a target language
 	units    []xliffUnit
-	insert   int    // where new units go
-	indent   string // of a unit
+	insert   int         // where new units go
+	indent   string      // of a unit
+	langTags []xliffSpan // where a target language goes: 1.2's <file> tags, 2.0's <xliff> tag
 	problems []locales.Problem
+}
+
+// xliffUntranslated lists the states that say a unit's target is not a
+// translation yet. XLIFF 1.2: new and needs-translation (no translation
+// yet), needs-l10n (text and the rest still to adapt), and
+// needs-review-translation and needs-review-l10n (a text still to be
+// reviewed, as gettext's fuzzy and Xcode's needs_review, which Xcode
+// exports as needs-review-translation). needs-adaptation and
+// needs-review-adaptation concern only what is not text, so their text
+// is a translation, as are translated, signed-off, final and custom
+// x- states. XLIFF 2.0: initial, when written; a segment without a
+// state (Angular writes none) holds a translation when it has a target.
+var xliffUntranslated = map[string]bool{
+	"new": true, "needs-translation": true, "needs-l10n": true,
+	"needs-review-translation": true, "needs-review-l10n": true,
+	"initial": true,
 }
 
 func parseXLIFF(data []byte) (*xliffDoc, error) {
@@ -104,6 +134,9 @@ func parseXLIFF(data []byte) (*xliffDoc, error) {
 					return nil, &locales.InputError{Problems: []locales.Problem{problemf(s.line(), "", "XLIFF version %q; want 1.2 or 2.0", v)}}
 				}
 			}
+			if len(stack) == 0 && doc.version == "2.0" || name == "file" && doc.version == "1.2" {
+				doc.langTags = append(doc.langTags, xliffSpan{int(s.before), int(s.dec.InputOffset())})
+			}
 			if name == "file" && doc.version == "1.2" {
 				if trg, ok := attr(t, "target-language"); ok && trg != "" {
 					doc.target = true
@@ -111,7 +144,7 @@ func parseXLIFF(data []byte) (*xliffDoc, error) {
 			}
 			if (name == "trans-unit" && doc.version == "1.2") || (name == "unit" && doc.version == "2.0") {
 				id, _ := attr(t, "id")
-				unit = &xliffUnit{id: id, line: s.line(), source: xliffSpan{-1, -1}, target: xliffSpan{-1, -1}}
+				unit = &xliffUnit{id: id, line: s.line(), source: xliffSpan{-1, -1}, target: xliffSpan{-1, -1}, stateTag: xliffSpan{-1, -1}}
 				unit.outer.start = lineStart(data, int(s.before))
 				segments = 0
 				if id == "" {
@@ -120,13 +153,16 @@ func parseXLIFF(data []byte) (*xliffDoc, error) {
 			}
 			if name == "segment" && unit != nil {
 				segments++
+				unit.stateTag = xliffSpan{int(s.before), int(s.dec.InputOffset())}
+				unit.state, _ = attr(t, "state")
 				if segments == 2 {
 					doc.problems = append(doc.problems, problemf(s.line(), unit.id, "unit %s has several segments; one text per key cannot hold them", input.Quote(unit.id)))
 				}
 			}
 			if (name == "source" || name == "target") && unit != nil && len(stack) > 0 && (stack[len(stack)-1] == "trans-unit" || stack[len(stack)-1] == "segment") {
-				if name == "target" {
-					unit.targetState, _ = attr(t, "state")
+				if name == "target" && doc.version == "1.2" {
+					unit.stateTag = xliffSpan{int(s.before), int(s.dec.InputOffset())}
+					unit.state, _ = attr(t, "state")
 				}
 				tagStart := int(s.before)
 				start := int(s.dec.InputOffset())
@@ -231,7 +267,10 @@ func (u xliffUnit) text(data []byte, target bool) (string, bool) {
 }
 
 // Decode reads an XLIFF file's texts: its targets when it names a
-// target language, its sources otherwise.
+// target language, its sources otherwise. A unit of a target file
+// without a <target>, or whose state is one of xliffUntranslated's, is
+// read as untranslated (Message.Untranslated), with the target's text
+// if it has one.
 func (XLIFF) Decode(_ locales.File, data []byte) ([]locales.Message, locales.File, error) {
 	doc, err := parseXLIFF(data)
 	if err != nil {
@@ -239,12 +278,14 @@ func (XLIFF) Decode(_ locales.File, data []byte) ([]locales.Message, locales.Fil
 	}
 	var msgs []locales.Message
 	for _, u := range doc.units {
-		if t, ok := u.text(data, doc.target); ok {
-			msgs = append(msgs, locales.Message{Key: u.id, Text: t, Line: u.line})
-		}
+		t, ok := u.text(data, doc.target)
+		msgs = append(msgs, locales.Message{Key: u.id, Text: t, Line: u.line, Untranslated: doc.target && (!ok || xliffUntranslated[u.state])})
 	}
 	return msgs, locales.File{Keys: translations.Flat}, nil
 }
+
+// OpaqueKeys reports that unit ids are identifiers (see locales.Format).
+func (XLIFF) OpaqueKeys() bool { return true }
 
 // skeleton returns an empty file of language f.Language.
 func (x XLIFF) skeleton(f locales.File) []byte {
@@ -264,23 +305,51 @@ func (x XLIFF) skeleton(f locales.File) []byte {
 	return fmt.Appendf(nil, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xliff xmlns=\"urn:oasis:names:tc:xliff:document:1.2\" version=\"1.2\">\n  <file original=\"messages\" datatype=\"plaintext\" source-language=%q%s>\n    <body>\n    </body>\n  </file>\n</xliff>\n", xmlEscape(src), trg)
 }
 
+// fresh returns what a new file of language f.Language starts from: the
+// source language's file (f.SourceFile) when it holds source texts only,
+// with the target language added, so that the new file has its version,
+// files, units, notes and inline markup; else an empty skeleton.
+func (x XLIFF) fresh(f locales.File) []byte {
+	src := cmp.Or(f.SourceLanguage, f.Language)
+	if f.SourceFile == nil || f.Language == "" || input.LanguageKey(f.Language) == input.LanguageKey(src) {
+		return x.skeleton(f)
+	}
+	doc, err := parseXLIFF(f.SourceFile)
+	if err != nil || doc.target {
+		return x.skeleton(f)
+	}
+	name := "target-language"
+	if doc.version == "2.0" {
+		name = "trgLang"
+	}
+	var edits []splice
+	for _, sp := range doc.langTags {
+		edits = append(edits, splice{sp.start, sp.end, setAttr(string(f.SourceFile[sp.start:sp.end]), name, f.Language)})
+	}
+	return applySplices(f.SourceFile, edits)
+}
+
 type splice struct {
 	start, end int
 	text       string
 }
 
-// Encode writes msgs over f.Old (a new file when nil), changing
-// only the texts that differ.
+// Encode writes msgs over f.Old (a new file when nil, see fresh),
+// changing only the texts that differ; a unit msgs lack, or whose
+// message is untranslated, stays as it is.
 func (x XLIFF) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	data := f.Old
 	if data == nil {
-		data = x.skeleton(f)
+		data = x.fresh(f)
 	}
 	doc, err := parseXLIFF(data)
 	if err != nil {
 		return nil, err
 	}
-	texts := byKey(msgs)
+	texts := map[string]locales.Message{}
+	for _, m := range msgs {
+		texts[m.Key] = m
+	}
 	sources := byKey(f.Source)
 	var problems []locales.Problem
 	for _, m := range msgs {
@@ -295,67 +364,101 @@ func (x XLIFF) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	}
 	var edits []splice
 	have := map[string]bool{}
+	ends := map[string]int{} // unit id -> the end of its element's line
 	for _, u := range doc.units {
 		have[u.id] = true
-		text, ok := texts[u.id]
-		_, inSource := sources[u.id]
-		if !ok {
-			_, hadText := u.text(data, doc.target)
-			if hadText && !inSource {
-				edits = append(edits, splice{u.outer.start, u.outer.end, ""})
-			}
+		ends[u.id] = u.outer.end
+		m, ok := texts[u.id]
+		if !ok || m.Untranslated {
 			continue
 		}
 		if !doc.target {
-			edits = append(edits, splice{u.source.start, u.source.end, text})
+			edits = append(edits, splice{u.source.start, u.source.end, m.Text})
 			continue
 		}
 		if src, ok := sources[u.id]; ok {
-			edits = append(edits, splice{u.source.start, u.source.end, src})
+			if old, _ := u.text(data, false); !sameXMLText(old, src) {
+				edits = append(edits, splice{u.source.start, u.source.end, src})
+			}
 		}
 		if u.target.start >= 0 {
-			edits = append(edits, splice{u.target.start, u.target.end, text})
+			edits = append(edits, splice{u.target.start, u.target.end, m.Text})
 		} else {
-			edits = append(edits, splice{u.afterSource, u.afterSource, "\n" + u.indent + "<target>" + text + "</target>"})
+			edits = append(edits, splice{u.afterSource, u.afterSource, "\n" + u.indent + "<target>" + m.Text + "</target>"})
+		}
+		if u.stateTag.start >= 0 && xliffUntranslated[u.state] {
+			tag := string(data[u.stateTag.start:u.stateTag.end])
+			edits = append(edits, splice{u.stateTag.start, u.stateTag.end, setAttr(tag, "state", "translated")})
 		}
 	}
-	var add strings.Builder
-	inner := doc.indent + "  "
+	var added []string
 	for _, m := range msgs {
-		if have[m.Key] {
-			continue
+		if !have[m.Key] {
+			added = append(added, m.Key)
 		}
+	}
+	after, atEnd := placeNew(sourceOrder(x, f), have, added)
+	inner := doc.indent + "  "
+	unit := func(b *strings.Builder, key string) {
+		m := texts[key]
 		src := m.Text
 		if doc.target {
-			s, ok := sources[m.Key]
+			s, ok := sources[key]
 			if !ok {
-				problems = append(problems, problemf(0, m.Key, "no source text for new unit %s: the catalog needs its source language (Catalog.SourceLanguage) with this key", input.Quote(m.Key)))
-				continue
+				problems = append(problems, problemf(0, key, "no source text for new unit %s: the catalog needs its source language (Catalog.SourceLanguage) with this key", input.Quote(key)))
+				return
 			}
 			src = s
 		}
-		id := strings.ReplaceAll(xmlEscape(m.Key), `"`, "&#34;")
+		id := strings.ReplaceAll(xmlEscape(key), `"`, "&#34;")
+		target := doc.target && (!m.Untranslated || m.Text != "")
 		if doc.version == "2.0" {
-			fmt.Fprintf(&add, "%s<unit id=\"%s\">\n%s<segment>\n%s  <source>%s</source>\n", doc.indent, id, inner, inner, src)
-			if doc.target {
-				fmt.Fprintf(&add, "%s  <target>%s</target>\n", inner, m.Text)
+			state := ""
+			if doc.target && m.Untranslated {
+				state = ` state="initial"`
 			}
-			fmt.Fprintf(&add, "%s</segment>\n%s</unit>\n", inner, doc.indent)
-			continue
+			fmt.Fprintf(b, "%s<unit id=\"%s\">\n%s<segment%s>\n%s  <source>%s</source>\n", doc.indent, id, inner, state, inner, src)
+			if target {
+				fmt.Fprintf(b, "%s  <target>%s</target>\n", inner, m.Text)
+			}
+			fmt.Fprintf(b, "%s</segment>\n%s</unit>\n", inner, doc.indent)
+			return
 		}
-		fmt.Fprintf(&add, "%s<trans-unit id=\"%s\">\n%s<source>%s</source>\n", doc.indent, id, inner, src)
-		if doc.target {
-			fmt.Fprintf(&add, "%s<target>%s</target>\n", inner, m.Text)
+		fmt.Fprintf(b, "%s<trans-unit id=\"%s\">\n%s<source>%s</source>\n", doc.indent, id, inner, src)
+		if target {
+			state := ""
+			if m.Untranslated {
+				state = ` state="new"`
+			}
+			fmt.Fprintf(b, "%s<target%s>%s</target>\n", inner, state, m.Text)
 		}
-		fmt.Fprintf(&add, "%s</trans-unit>\n", doc.indent)
+		fmt.Fprintf(b, "%s</trans-unit>\n", doc.indent)
+	}
+	for anchor, keys := range after {
+		var b strings.Builder
+		for _, k := range keys {
+			unit(&b, k)
+		}
+		edits = append(edits, splice{ends[anchor], ends[anchor], b.String()})
+	}
+	var b strings.Builder
+	for _, k := range atEnd {
+		unit(&b, k)
+	}
+	if b.Len() > 0 {
+		edits = append(edits, splice{doc.insert, doc.insert, b.String()})
 	}
 	if len(problems) > 0 {
+		slices.SortStableFunc(problems, func(a, b locales.Problem) int { return strings.Compare(a.Key, b.Key) })
 		return nil, &locales.InputError{Problems: problems}
 	}
-	if add.Len() > 0 {
-		edits = append(edits, splice{doc.insert, doc.insert, add.String()})
-	}
 	return applySplices(data, edits), nil
+}
+
+// sameXMLText reports whether two XML contents differ at most in
+// whitespace, as a source text re-indented by a tool does.
+func sameXMLText(a, b string) bool {
+	return strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " ")
 }
 
 // applySplices replaces the spans of edits in data.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/locsvc/partner-go/locales"
@@ -141,4 +142,113 @@ func xmlEscape(s string) string {
 
 func problemf(line int, key, format string, args ...any) locales.Problem {
 	return locales.Problem{Line: line, Key: key, Message: fmt.Sprintf(format, args...)}
+}
+
+// setAttr returns the start tag tag with attribute name (no prefix) set
+// to value: its value replaced where the tag has it, else added at its
+// end; the rest of the tag stays as written.
+func setAttr(tag, name, value string) string {
+	v := xmlEscape(value)
+	i := 1
+	for i < len(tag) && !isXMLSpace(tag[i]) && tag[i] != '>' && tag[i] != '/' {
+		i++
+	}
+	for {
+		for i < len(tag) && isXMLSpace(tag[i]) {
+			i++
+		}
+		if i >= len(tag) || tag[i] == '>' || tag[i] == '/' {
+			break
+		}
+		ns := i
+		for i < len(tag) && tag[i] != '=' && !isXMLSpace(tag[i]) {
+			i++
+		}
+		n := tag[ns:i]
+		for i < len(tag) && (isXMLSpace(tag[i]) || tag[i] == '=') {
+			i++
+		}
+		if i >= len(tag) {
+			break
+		}
+		vs := i + 1
+		e := strings.IndexByte(tag[vs:], tag[i])
+		if e < 0 {
+			break
+		}
+		if n == name {
+			return tag[:vs] + v + tag[vs+e:]
+		}
+		i = vs + e + 1
+	}
+	end := len(tag) - 1
+	if strings.HasSuffix(tag, "/>") {
+		end--
+	}
+	head := strings.TrimRight(tag[:end], " \t\r\n")
+	return head + " " + name + `="` + v + `"` + tag[end:]
+}
+
+func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// sourceOrder returns the keys of the source language's file in its
+// order: those of f.SourceFile as format reads it, then those of
+// f.Source it lacks, sorted.
+func sourceOrder(format locales.Format, f locales.File) []string {
+	var order []string
+	seen := map[string]bool{}
+	if f.SourceFile != nil {
+		msgs, _, err := format.Decode(locales.File{Language: f.SourceLanguage, Namespace: f.Namespace, SourceLanguage: f.SourceLanguage}, f.SourceFile)
+		if err == nil {
+			for _, m := range msgs {
+				if !seen[m.Key] {
+					seen[m.Key] = true
+					order = append(order, m.Key)
+				}
+			}
+		}
+	}
+	for _, m := range f.Source {
+		if !seen[m.Key] {
+			seen[m.Key] = true
+			order = append(order, m.Key)
+		}
+	}
+	return order
+}
+
+// placeNew says where each key of added, not in the file, goes: after
+// the key that precedes it in order, present in the file or itself
+// added (after, by that key, in order), or at the end (atEnd: those
+// that nothing precedes and those order lacks, in order and then in
+// key order).
+func placeNew(order []string, present map[string]bool, added []string) (after map[string][]string, atEnd []string) {
+	isNew := map[string]bool{}
+	for _, k := range added {
+		isNew[k] = true
+	}
+	after = map[string][]string{}
+	anchor := ""
+	placed := map[string]bool{}
+	for _, k := range order {
+		switch {
+		case present[k]:
+			anchor = k
+		case isNew[k] && !placed[k]:
+			placed[k] = true
+			if anchor == "" {
+				atEnd = append(atEnd, k)
+				continue
+			}
+			after[anchor] = append(after[anchor], k)
+		}
+	}
+	rest := slices.Clone(added)
+	slices.Sort(rest)
+	for _, k := range rest {
+		if !placed[k] {
+			atEnd = append(atEnd, k)
+		}
+	}
+	return after, atEnd
 }
