@@ -35,10 +35,12 @@ import (
 //
 // Source texts: in a file read as the source language (File.Language is
 // File.SourceLanguage) or as a template (File.Language is "", a .pot),
-// an entry's text is its msgstr when translated, else its msgid: for a
-// plural entry, {count, plural, one {msgid} other {msgid_plural}}. So
-// the .pot of a tree of target .po files, or any of those files read as
-// the source language, gives the source texts.
+// an entry's text is its msgid: for a plural entry, {count, plural, one
+// {msgid} other {msgid_plural}}; in a source-language file whose msgstr
+// is its text (an en.po of identifier msgids, whose Language header is
+// empty or the language it is read as), a translated entry's text is its
+// msgstr. So the .pot of a tree of target .po files, or any of those
+// files read as the source language, gives the source texts.
 //
 // Encode changes only what changed, byte for byte elsewhere (header,
 // comments #, #. #: #, #|, line wrapping, order, obsolete #~ entries):
@@ -102,6 +104,9 @@ func (e poEntry) key() string {
 type poDoc struct {
 	entries []poEntry
 	header  *poEntry
+	// otherLanguage: read as the source language, the file's Language
+	// header names another (a target file whose msgids are the source).
+	otherLanguage bool
 }
 
 // poForms returns the plural categories of the forms of a Plural-Forms
@@ -516,7 +521,7 @@ func (d *poDoc) message(e poEntry, cats []string, source bool) (poMessage, strin
 		empty, filled = empty || s == "", filled || s != ""
 	}
 	translated := !e.fuzzy && !empty
-	if source && !translated {
+	if source && (!translated || d.otherLanguage) {
 		text, problem := e.sourceText()
 		return poMessage{text: text}, problem
 	}
@@ -549,6 +554,16 @@ func (d *poDoc) message(e poEntry, cats []string, source bool) (poMessage, strin
 	return m, ""
 }
 
+// poSameLanguage reports whether a file's Language header, h, is
+// lang or empty.
+func poSameLanguage(h, lang string) bool {
+	norm := func(s string) string {
+		s, _, _ = strings.Cut(s, "@")
+		return strings.ReplaceAll(strings.ToLower(s), "_", "-")
+	}
+	return h == "" || norm(h) == norm(lang)
+}
+
 // poSource reports whether f is read or written as the source language
 // (a template when f.Language is "").
 func poSource(f locales.File) bool {
@@ -578,6 +593,7 @@ func (PO) Decode(f locales.File, data []byte) ([]locales.Message, locales.File, 
 	}
 	cats := doc.categories(f.Language)
 	source := poSource(f)
+	doc.otherLanguage = source && !poSameLanguage(doc.headerField("Language"), f.Language)
 	var msgs []locales.Message
 	var problems []locales.Problem
 	for _, e := range doc.entries {
@@ -708,7 +724,10 @@ func poMsgstr(b *strings.Builder, key, text string, plural bool, cats []string) 
 		return ""
 	}
 	if text == "" { // no translation: empty forms
-		n := max(len(cats), 2)
+		n := len(cats)
+		if cats == nil {
+			n = 2 // a template's: msgid and msgid_plural
+		}
 		for i := range n {
 			quotePO(b, "msgstr["+strconv.Itoa(i)+"]", "")
 		}
@@ -778,6 +797,7 @@ func (PO) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 		return nil, err
 	}
 	w.cats = doc.categories(f.Language)
+	doc.otherLanguage = w.source && !poSameLanguage(doc.headerField("Language"), f.Language)
 	if fresh && w.cats == nil && !w.template && w.needsForms(msgs) {
 		return nil, &locales.InputError{Problems: []locales.Problem{{Message: fmt.Sprintf(
 			"gettext's plural forms of language %s are not known (the CLDR table lacks it): add the file with a Plural-Forms header, as msginit does", input.Quote(f.Language))}}}

@@ -89,7 +89,7 @@ type forms struct {
 func generate(version, license string, cardinal map[string]map[string]string) ([]byte, error) {
 	byForms := map[forms][]string{}
 	for lang, rules := range cardinal {
-		f, err := convert(rules)
+		f, err := convert(rules, checkUpTo)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", lang, err)
 		}
@@ -135,8 +135,9 @@ func quoteAll(ss []string) string {
 	return strings.Join(q, ", ")
 }
 
-// convert turns one language's CLDR rules into gettext plural forms.
-func convert(rules map[string]string) (forms, error) {
+// convert turns one language's CLDR rules into gettext plural forms,
+// checked for every count below upTo.
+func convert(rules map[string]string, upTo uint64) (forms, error) {
 	conds := make([]expr, len(categories))
 	for i, c := range categories {
 		rule, ok := rules["pluralRule-count-"+c]
@@ -155,20 +156,23 @@ func convert(rules map[string]string) (forms, error) {
 		}
 		conds[i] = e
 	}
-	category := func(n uint64) int {
+	cat := make([]uint8, upTo) // the category of each count
+	for n := range upTo {
+		cat[n] = uint8(len(categories) - 1)
 		for i, e := range conds {
 			if e.eval(n) {
-				return i
+				cat[n] = uint8(i)
+				break
 			}
 		}
-		return len(categories) - 1
 	}
+	category := func(n uint64) int { return int(cat[n]) }
 	// The categories integers reach, and the first count reaching each.
 	first := make([]int64, len(categories))
 	for i := range first {
 		first[i] = -1
 	}
-	for n := uint64(0); n < checkUpTo; n++ {
+	for n := range upTo {
 		if c := category(n); first[c] < 0 {
 			first[c] = int64(n)
 		}
@@ -183,12 +187,14 @@ func convert(rules map[string]string) (forms, error) {
 	if len(kept) == 0 || other < 0 && len(kept) < len(categories) && slices.ContainsFunc(first, func(f int64) bool { return f >= 1_000_000 }) {
 		return forms{}, fmt.Errorf("a category only round millions reach, and no \"other\" to take them")
 	}
-	form := func(n uint64) int { // the msgstr index of n
-		if i := slices.Index(kept, category(n)); i >= 0 {
-			return i
-		}
-		return other // a category only round millions reach
+	index := make([]int, len(categories)) // the msgstr index of each category
+	for i := range index {
+		index[i] = other // a category only round millions reach
 	}
+	for j, i := range kept {
+		index[i] = j
+	}
+	form := func(n uint64) int { return index[category(n)] }
 	var names []string
 	for _, i := range kept {
 		names = append(names, categories[i])
@@ -222,22 +228,22 @@ func convert(rules map[string]string) (forms, error) {
 				{"(n != 1)", func(n uint64) int { return b2i(n != 1) }},
 				{"(n > 1)", func(n uint64) int { return b2i(n > 1) }},
 			} {
-				if agree(canon.eval, form) {
+				if agree(canon.eval, form, upTo) {
 					plural, eval = canon.c, canon.eval
 					break
 				}
 			}
 		}
 	}
-	if !agree(eval, form) {
+	if !agree(eval, form, upTo) {
 		return forms{}, fmt.Errorf("plural=%s does not give the rules' forms", plural)
 	}
 	f.header = fmt.Sprintf("nplurals=%d; plural=%s;", len(kept), plural)
 	return f, nil
 }
 
-func agree(a, b func(n uint64) int) bool {
-	for n := uint64(0); n < checkUpTo; n++ {
+func agree(a, b func(n uint64) int, upTo uint64) bool {
+	for n := range upTo {
 		if a(n) != b(n) {
 			return false
 		}
