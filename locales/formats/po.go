@@ -39,7 +39,7 @@ import (
 // {msgid} other {msgid_plural}}; in a source-language file whose msgstr
 // is its text (an en.po of identifier msgids, whose Language header is
 // empty or the language it is read as), a translated entry's text is its
-// msgstr. So the .pot of a tree of target .po files, or any of those
+// msgstr, as it is in any file read with File.Language "". So the .pot of a tree of target .po files, or any of those
 // files read as the source language, gives the source texts.
 //
 // Encode changes only what changed, byte for byte elsewhere (header,
@@ -169,7 +169,8 @@ func poPluralExpr(header string) (int, string, bool) {
 
 // poCategories returns the plural categories of a Plural-Forms header
 // value in a file of language lang, or nil when not known: the common
-// headers, and the CLDR table's forms of lang.
+// headers, and the CLDR table's forms of lang, however the file spells
+// them (an expression that gives every count the same form).
 func poCategories(header, lang string) []string {
 	n, expr, ok := poPluralExpr(header)
 	if !ok {
@@ -178,7 +179,7 @@ func poCategories(header, lang string) []string {
 	cats := poForms(expr)
 	if cats == nil {
 		if forms, lcats := poLanguageForms(lang); forms != "" {
-			if ln, lexpr, _ := poPluralExpr(forms); ln == n && lexpr == expr {
+			if ln, lexpr, _ := poPluralExpr(forms); ln == n && (lexpr == expr || poSameForms(lexpr, expr)) {
 				cats = lcats
 			}
 		}
@@ -593,7 +594,7 @@ func (PO) Decode(f locales.File, data []byte) ([]locales.Message, locales.File, 
 	}
 	cats := doc.categories(f.Language)
 	source := poSource(f)
-	doc.otherLanguage = source && !poSameLanguage(doc.headerField("Language"), f.Language)
+	doc.otherLanguage = source && f.Language != "" && !poSameLanguage(doc.headerField("Language"), f.Language)
 	var msgs []locales.Message
 	var problems []locales.Problem
 	for _, e := range doc.entries {
@@ -797,7 +798,7 @@ func (PO) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 		return nil, err
 	}
 	w.cats = doc.categories(f.Language)
-	doc.otherLanguage = w.source && !poSameLanguage(doc.headerField("Language"), f.Language)
+	doc.otherLanguage = w.source && f.Language != "" && !poSameLanguage(doc.headerField("Language"), f.Language)
 	if fresh && w.cats == nil && !w.template && w.needsForms(msgs) {
 		return nil, &locales.InputError{Problems: []locales.Problem{{Message: fmt.Sprintf(
 			"gettext's plural forms of language %s are not known (the CLDR table lacks it): add the file with a Plural-Forms header, as msginit does", input.Quote(f.Language))}}}
@@ -1003,3 +1004,189 @@ func (w *poWriter) entry(k string, m locales.Message, ok bool, te *poEntry) (str
 	}
 	return b.String(), ""
 }
+
+// poMaxDepth bounds the nesting of a plural expression, so that a
+// hostile header cannot exhaust the stack.
+const poMaxDepth = 50
+
+// poPlural reads a gettext plural expression (C's ?:, ||, &&, ==, !=,
+// <, >, <=, >=, +, -, *, /, %, ! and parentheses over n and numbers,
+// spaces removed) as a function of n; it reports false for anything
+// else.
+func poPlural(expr string) (func(n uint64) uint64, bool) {
+	p := poExpr{s: expr}
+	f := p.ternary(0)
+	if p.bad || p.i != len(p.s) {
+		return nil, false
+	}
+	return f, true
+}
+
+type poExpr struct {
+	s   string
+	i   int
+	bad bool
+}
+
+func (p *poExpr) eat(op string) bool {
+	if strings.HasPrefix(p.s[p.i:], op) {
+		p.i += len(op)
+		return true
+	}
+	return false
+}
+
+type poFn = func(n uint64) uint64
+
+func poBool(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (p *poExpr) ternary(depth int) poFn {
+	if depth > poMaxDepth {
+		p.bad = true
+		return nil
+	}
+	c := p.binary(0, depth)
+	if p.bad || !p.eat("?") {
+		return c
+	}
+	a := p.ternary(depth + 1)
+	if p.bad || !p.eat(":") {
+		p.bad = true
+		return nil
+	}
+	b := p.ternary(depth + 1)
+	if p.bad {
+		return nil
+	}
+	return func(n uint64) uint64 {
+		if c(n) != 0 {
+			return a(n)
+		}
+		return b(n)
+	}
+}
+
+// poLevels are C's binary operators by precedence, lowest first; longer
+// operators before their prefixes.
+var poLevels = [][]string{{"||"}, {"&&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"+", "-"}, {"*", "/", "%"}}
+
+func (p *poExpr) binary(level, depth int) poFn {
+	if level == len(poLevels) {
+		return p.unary(depth)
+	}
+	left := p.binary(level+1, depth)
+	for !p.bad {
+		op := ""
+		for _, o := range poLevels[level] {
+			if p.eat(o) {
+				op = o
+				break
+			}
+		}
+		if op == "" {
+			break
+		}
+		right := p.binary(level+1, depth)
+		if p.bad {
+			return nil
+		}
+		l := left
+		left = func(n uint64) uint64 {
+			a, b := l(n), right(n)
+			switch op {
+			case "||":
+				return poBool(a != 0 || b != 0)
+			case "&&":
+				return poBool(a != 0 && b != 0)
+			case "==":
+				return poBool(a == b)
+			case "!=":
+				return poBool(a != b)
+			case "<=":
+				return poBool(a <= b)
+			case ">=":
+				return poBool(a >= b)
+			case "<":
+				return poBool(a < b)
+			case ">":
+				return poBool(a > b)
+			case "+":
+				return a + b
+			case "-":
+				return a - b
+			case "*":
+				return a * b
+			}
+			if b == 0 {
+				return 0 // gettext raises SIGFPE; no count needs it
+			}
+			if op == "/" {
+				return a / b
+			}
+			return a % b
+		}
+	}
+	return left
+}
+
+func (p *poExpr) unary(depth int) poFn {
+	switch {
+	case p.eat("!"):
+		if depth > poMaxDepth {
+			p.bad = true
+			return nil
+		}
+		f := p.unary(depth + 1)
+		if p.bad {
+			return nil
+		}
+		return func(n uint64) uint64 { return poBool(f(n) == 0) }
+	case p.eat("("):
+		f := p.ternary(depth + 1)
+		if p.bad || !p.eat(")") {
+			p.bad = true
+			return nil
+		}
+		return f
+	case p.eat("n"):
+		return func(n uint64) uint64 { return n }
+	}
+	j := p.i
+	for j < len(p.s) && p.s[j] >= '0' && p.s[j] <= '9' {
+		j++
+	}
+	v, err := strconv.ParseUint(p.s[p.i:j], 10, 64)
+	if err != nil {
+		p.bad = true
+		return nil
+	}
+	p.i = j
+	return func(uint64) uint64 { return v }
+}
+
+// poSameForms reports whether two plural expressions give every count
+// below poCheckUpTo the same form.
+func poSameForms(a, b string) bool {
+	fa, ok1 := poPlural(a)
+	fb, ok2 := poPlural(b)
+	if !ok1 || !ok2 {
+		return false
+	}
+	for n := range uint64(poCheckUpTo) {
+		if fa(n) != fb(n) {
+			return false
+		}
+	}
+	return true
+}
+
+// poCheckUpTo bounds the counts two plural expressions are compared for:
+// the rules of the CLDR table repeat every 100 counts but for a few
+// that test n%1000 or above, and those differ from another spelling
+// below this bound too.
+const poCheckUpTo = 20_000
