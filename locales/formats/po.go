@@ -687,7 +687,9 @@ func poHeader(f locales.File, tmpl *poDoc, tmplData []byte) []byte {
 // fuzzy flag is dropped from "#," lines among them (other flags stay).
 func writeSkipping(b *strings.Builder, data []byte, start, end int, flags, skip []poSpan) {
 	at := start
-	for _, s := range slices.Concat(flags, skip) {
+	spans := slices.Concat(flags, skip)
+	slices.SortFunc(spans, func(a, b poSpan) int { return a.start - b.start })
+	for _, s := range spans {
 		if s.start < at || s.end > end {
 			continue
 		}
@@ -764,28 +766,21 @@ func selectors(p pluralText) string {
 
 // poWriter holds what Encode writes a file with.
 type poWriter struct {
-	f        locales.File
 	source   bool // the source language's file
 	template bool // a template: msgids are its texts
 	cats     []string
 	sources  map[string]string
 	tmpl     *poDoc // the template or source file, or nil
 	tmplData []byte
-	tmplAt   map[string]int // key -> index in tmpl.entries
 }
 
 // Encode writes msgs over f.Old, changing only the entries whose text
 // or fuzzy flag changed, and adding new ones (see PO).
 func (PO) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
-	w := poWriter{f: f, source: poSource(f), template: f.Language == "", sources: byKey(f.Source)}
+	w := poWriter{source: poSource(f), template: f.Language == "", sources: byKey(f.Source)}
 	if f.SourceFile != nil {
 		if tmpl, err := parsePO(f.SourceFile); err == nil {
-			w.tmpl, w.tmplData, w.tmplAt = tmpl, f.SourceFile, map[string]int{}
-			for i, e := range tmpl.entries {
-				if tmpl.live(e) {
-					w.tmplAt[e.key()] = i
-				}
-			}
+			w.tmpl, w.tmplData = tmpl, f.SourceFile
 		}
 	}
 	data := f.Old
@@ -888,6 +883,7 @@ func (PO) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	if len(problems) > 0 {
 		return nil, &locales.InputError{Problems: problems}
 	}
+	var inserts []splice // before the edits: they go first where one starts at the same offset
 	for at, b := range after {
 		if at < 0 {
 			at = len(data)
@@ -896,8 +892,9 @@ func (PO) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 		if at > 0 && data[at-1] != '\n' {
 			text = "\n" + text
 		}
-		edits = append(edits, splice{at, at, text})
+		inserts = append(inserts, splice{at, at, text})
 	}
+	edits = append(inserts, edits...)
 	return applySplices(data, edits), nil
 }
 

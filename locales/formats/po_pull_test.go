@@ -98,3 +98,19 @@ func TestPOPullNewEntryAtTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// Entries without blank lines between them: a new entry goes in after
+// its predecessor even where the next entry's fuzzy flag is cleared.
+func TestPOPullEntriesWithoutBlankLines(t *testing.T) {
+	old := "msgid \"a\"\nmsgstr \"A\"\n#, fuzzy\nmsgid \"c\"\nmsgstr \"C?\"\n"
+	tmpl := "msgid \"a\"\nmsgstr \"\"\n\nmsgid \"b\"\nmsgstr \"\"\n\nmsgid \"c\"\nmsgstr \"\"\n"
+	f := locales.File{Language: "de", SourceLanguage: "en", Old: []byte(old), SourceFile: []byte(tmpl)}
+	out, err := formats.PO{}.Encode(f, []locales.Message{{Key: "a", Text: "A"}, {Key: "b", Text: "B"}, {Key: "c", Text: "C"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "msgid \"a\"\nmsgstr \"A\"\n\nmsgid \"b\"\nmsgstr \"B\"\nmsgid \"c\"\nmsgstr \"C\"\n"
+	if diff := cmp.Diff(want, string(out)); diff != "" {
+		t.Fatalf("written (-want +got):\n%s", diff)
+	}
+}
