@@ -3,6 +3,7 @@ package formats
 import (
 	"fmt"
 	"github.com/locsvc/partner-go/translations"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -10,32 +11,69 @@ import (
 	"github.com/locsvc/partner-go/locales/internal/input"
 )
 
-// PO is GNU gettext's PO files (<lang>.po). The Go packages for PO files
-// are runtime translators or keep less than a file holds, so this is a
-// small reader and writer of its own.
+// PO is GNU gettext's PO files (<lang>.po) and templates (.pot). The Go
+// packages for PO files are runtime translators or keep less than a file
+// holds, so this is a small reader and writer of its own.
 //
-// An entry's key is its msgid, or msgctxt and msgid joined by U+0004 as
-// gettext joins them in .mo files. Its text is its msgstr; a plural
-// entry's msgstr[0], msgstr[1], … are one ICU plural of count (see the
-// package's Plural forms), whose cases the file's Plural-Forms header
-// names: the common headers (one form; n != 1; n > 1; the Slavic,
-// Czech and Arabic ones) are known, another is refused. An entry whose
-// msgstr is empty is not translated yet: it holds no text. Fuzzy
-// entries are texts (their flag is kept).
+// Keys are msgids, taken whole (OpaqueKeys): "%s: Snoozed until %s",
+// "Loading..." and a sentence ending in "." are ordinary keys. An entry
+// with a msgctxt is keyed by msgctxt and msgid joined by U+0004, as
+// gettext itself keys it in .mo files: the same msgid in two contexts
+// ("Open" in a menu and as a shop's status) is two keys, and the file's
+// namespace stays the file's name.
 //
-// Write changes only the msgstr lines of entries whose text changed; the
-// header, comments (#, #., #:, #,, #|), obsolete #~ entries and
-// untranslated entries stay as written. An entry the catalog no longer
-// has in this language nor in its source language is removed; new
-// entries are added at the end in key order. A new file gets a header
-// with the language and, for the languages of the table above, its
-// Plural-Forms. Refused: an entry twice, bytes that are not UTF-8 (a
-// file in another charset must be converted, as msgconv does), and on
-// writing, a plural whose cases are not the file's plural forms.
+// A message's text is its msgstr; a plural entry's msgstr[0],
+// msgstr[1], … are one ICU plural of count (see the package's Plural
+// forms), whose cases the file's Plural-Forms header names: the forms
+// of the CLDR table (see below) for the file's Language and the common
+// headers gettext's tools write are known, another is refused.
+//
+// Untranslated entries (Message.Untranslated) are the "#, fuzzy" ones
+// (Text is their msgstr) and those with an empty msgstr, or with an
+// empty msgstr[n] (Text is "" or what the forms hold). The header entry
+// (msgid "") is never a message.
+//
+// Source texts: in a file read as the source language (File.Language is
+// File.SourceLanguage) or as a template (File.Language is "", a .pot),
+// an entry's text is its msgid: for a plural entry, {count, plural, one
+// {msgid} other {msgid_plural}}; in a source-language file whose msgstr
+// is its text (an en.po of identifier msgids, whose Language header is
+// empty or the language it is read as), a translated entry's text is its
+// msgstr, as it is in any file read with File.Language "". So the .pot of a tree of target .po files, or any of those
+// files read as the source language, gives the source texts.
+//
+// Encode changes only what changed, byte for byte elsewhere (header,
+// comments #, #. #: #, #|, line wrapping, order, obsolete #~ entries):
+// the msgstr lines of an entry whose text changed, and, for a
+// translation the service holds (not Untranslated), the "fuzzy" flag
+// (other flags such as c-format are kept) and the "#|" previous-msgid
+// comments that go with it, as msgattrib --clear-fuzzy --clear-previous
+// does. An entry the messages lack stays as the file has it. A new entry
+// goes after the entry that precedes it in the template (File.SourceFile),
+// else after the file's last entry, and takes the template's comments,
+// flags, msgctxt and msgid lines. A template's msgids are its texts: a
+// source text that differs from its msgid is not written into a .pot.
+//
+// A new file is what msginit makes of the template when there is one:
+// its header comments and fields (Project-Id-Version, Report-Msgid-Bugs-To,
+// Content-Type with charset=UTF-8, …), Language, and Plural-Forms from
+// a table generated from CLDR's plural rules (pluralforms.go: categories
+// in CLDR's order zero, one, two, few, many, other, as far as integer
+// counts reach them), then every template entry in its order,
+// translated or with an empty msgstr. A file that needs plural forms
+// (a plural entry) for a language the table lacks is refused once, as an
+// *locales.InputError for that file.
+//
+// Refused: an entry twice, bytes that are not UTF-8 (a file in another
+// charset must be converted, as msgconv does), and on writing, a plural
+// whose cases are not the file's plural forms.
 type PO struct{}
 
 // Ext returns ".po".
 func (PO) Ext() string { return ".po" }
+
+// OpaqueKeys reports that PO keys are msgids, taken whole.
+func (PO) OpaqueKeys() bool { return true }
 
 // poContext joins msgctxt and msgid in a key.
 const poContext = "\x04"
@@ -48,7 +86,13 @@ type poEntry struct {
 	hasID, indexed     bool // a msgid was read; the msgstr lines are msgstr[n]
 	strs               []string
 	line               int
+	kwStart            int      // the first keyword line (msgctxt or msgid); -1 before
+	fuzzy              bool     // a "#," line has the fuzzy flag
+	flags, prev        []poSpan // the "#," lines and the "#|" lines
 }
+
+// poSpan is a line of a file: its offsets, line break included.
+type poSpan struct{ start, end int }
 
 func (e poEntry) key() string {
 	if e.hasCtxt {
@@ -60,6 +104,9 @@ func (e poEntry) key() string {
 type poDoc struct {
 	entries []poEntry
 	header  *poEntry
+	// otherLanguage: read as the source language, the file's Language
+	// header names another (a target file whose msgids are the source).
+	otherLanguage bool
 }
 
 // poForms returns the plural categories of the forms of a Plural-Forms
@@ -81,43 +128,61 @@ func poForms(expr string) []string {
 	return nil
 }
 
-// poLanguageForms returns the Plural-Forms of a new file of language
-// lk (a LanguageKey), or "".
-func poLanguageForms(lk string) string {
-	switch lk {
-	case "en", "de", "nl", "sv", "da", "nb", "nn", "no", "it", "es", "pt", "el", "fi", "et", "hu", "bg", "ca", "eo", "he":
-		return "nplurals=2; plural=(n != 1);"
-	case "fr", "pt-br", "tr":
-		return "nplurals=2; plural=(n > 1);"
-	case "ja", "zh", "ko", "vi", "th", "id", "ms":
-		return "nplurals=1; plural=0;"
-	case "ru", "uk", "be", "sr", "hr", "bs":
-		return "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);"
-	case "pl":
-		return "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);"
-	case "cs", "sk":
-		return "nplurals=3; plural=(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2;"
-	case "ar":
-		return "nplurals=6; plural=n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : n%100>=11 ? 4 : 5;"
+// poLanguageForms returns the Plural-Forms header value of a new file
+// of lang, as a file's name or Language header spells it ("pt_BR",
+// "sr@latin", "zh-Hans"), and its categories, from the CLDR table: the
+// language's own forms, else those of the language without its last
+// subtag ("pt_BR" has "pt"'s).
+func poLanguageForms(lang string) (string, []string) {
+	lk, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(lang)), "@")
+	lk = strings.ReplaceAll(lk, "_", "-")
+	for lk != "" {
+		if forms, cats, ok := cldrPluralForms(lk); ok {
+			return forms, strings.Fields(cats)
+		}
+		i := strings.LastIndexByte(lk, '-')
+		if i < 0 {
+			break
+		}
+		lk = lk[:i]
 	}
-	return ""
+	return "", nil
 }
 
-// categories returns the plural categories of a Plural-Forms header
-// value, or nil when not known.
-func poCategories(header string) []string {
+// poPluralExpr returns a Plural-Forms value's nplurals and its
+// expression without spaces and outer parentheses.
+func poPluralExpr(header string) (int, string, bool) {
 	_, expr, ok := strings.Cut(header, "plural=")
 	if !ok {
-		return nil
+		return 0, "", false
 	}
 	expr = strings.TrimSuffix(strings.Join(strings.Fields(expr), ""), ";")
 	for strings.HasPrefix(expr, "(") && strings.HasSuffix(expr, ")") && balanced(expr[1:len(expr)-1]) {
 		expr = expr[1 : len(expr)-1]
 	}
-	cats := poForms(expr)
 	n := 0
 	if _, rest, ok := strings.Cut(header, "nplurals="); ok {
 		n, _ = strconv.Atoi(strings.TrimSpace(strings.SplitN(rest, ";", 2)[0]))
+	}
+	return n, expr, true
+}
+
+// poCategories returns the plural categories of a Plural-Forms header
+// value in a file of language lang, or nil when not known: the common
+// headers, and the CLDR table's forms of lang, however the file spells
+// them (an expression that gives every count the same form).
+func poCategories(header, lang string) []string {
+	n, expr, ok := poPluralExpr(header)
+	if !ok {
+		return nil
+	}
+	cats := poForms(expr)
+	if cats == nil {
+		if forms, lcats := poLanguageForms(lang); forms != "" {
+			if ln, lexpr, _ := poPluralExpr(forms); ln == n && (lexpr == expr || poSameForms(lexpr, expr)) {
+				cats = lcats
+			}
+		}
 	}
 	if len(cats) != n {
 		return nil
@@ -188,12 +253,21 @@ func parsePO(data []byte) (*poDoc, error) {
 				flush(start) // comments start the next entry
 			}
 			if cur == nil {
-				cur = &poEntry{start: start, line: n + 1, strStart: -1}
+				cur = &poEntry{start: start, line: n + 1, strStart: -1, kwStart: -1}
+			}
+			switch {
+			case strings.HasPrefix(trim, "#,"):
+				cur.flags = append(cur.flags, poSpan{start, off})
+				for _, flag := range strings.Split(trim[2:], ",") {
+					cur.fuzzy = cur.fuzzy || strings.TrimSpace(flag) == "fuzzy"
+				}
+			case strings.HasPrefix(trim, "#|"):
+				cur.prev = append(cur.prev, poSpan{start, off})
 			}
 			continue
 		}
 		if cur == nil {
-			cur = &poEntry{start: start, line: n + 1, strStart: -1}
+			cur = &poEntry{start: start, line: n + 1, strStart: -1, kwStart: -1}
 		}
 		if strings.HasPrefix(trim, `"`) {
 			if field == nil {
@@ -216,7 +290,10 @@ func parsePO(data []byte) (*poDoc, error) {
 		}
 		if kw == "msgctxt" && section != "" || kw == "msgid" && section != "" && section != "msgctxt" {
 			flush(start)
-			cur = &poEntry{start: start, line: n + 1, strStart: -1}
+			cur = &poEntry{start: start, line: n + 1, strStart: -1, kwStart: -1}
+		}
+		if cur.kwStart < 0 {
+			cur.kwStart = start
 		}
 		switch {
 		case kw == "msgctxt":
@@ -378,7 +455,9 @@ func unquotePO(s string) (string, error) {
 // quotePO writes a keyword and its string as PO lines: one line, or,
 // for a text with line breaks inside, "" and a line per line.
 func quotePO(b *strings.Builder, kw, s string) {
-	b.WriteString(kw + " ")
+	if kw != "" {
+		b.WriteString(kw + " ")
+	}
 	parts := strings.SplitAfter(s, "\n")
 	if parts[len(parts)-1] == "" {
 		parts = parts[:len(parts)-1]
@@ -418,51 +497,116 @@ func quotePO(b *strings.Builder, kw, s string) {
 	b.WriteByte('\n')
 }
 
-func (d *poDoc) text(e poEntry, cats []string) (string, bool, string) {
+// poMessage is what an entry holds as a message.
+type poMessage struct {
+	text         string
+	untranslated bool
+}
+
+// sourceText returns the text of e's msgid: for a plural entry, the
+// ICU plural of msgid and msgid_plural.
+func (e poEntry) sourceText() (string, string) {
 	if !e.plural {
-		return e.strs[0], e.strs[0] != "", looksPlural(e.strs[0], "msgstr[n]")
+		return e.id, looksPlural(e.id, "msgid_plural")
 	}
-	empty := true
+	p := pluralText{arg: pluralArg, cases: []pluralCase{{sel: "one", text: e.id}, {sel: "other", text: e.idPlural}}}
+	return p.format(false), ""
+}
+
+// message returns e's message and a problem, or "": in a file of the
+// source language (source), a translated entry's msgstr, else its
+// msgid; in another, its msgstr, untranslated when fuzzy or empty.
+func (d *poDoc) message(e poEntry, cats []string, source bool) (poMessage, string) {
+	empty, filled := false, false
 	for _, s := range e.strs {
-		empty = empty && s == ""
+		empty, filled = empty || s == "", filled || s != ""
 	}
-	if empty {
-		return "", false, ""
+	translated := !e.fuzzy && !empty
+	if source && (!translated || d.otherLanguage) {
+		text, problem := e.sourceText()
+		return poMessage{text: text}, problem
 	}
-	if cats == nil {
-		return "", false, fmt.Sprintf("plural forms %s are not known: their cases cannot be named", input.Quote(d.headerField("Plural-Forms")))
+	m := poMessage{untranslated: !translated}
+	if !filled {
+		return m, ""
 	}
-	if len(cats) != len(e.strs) {
-		return "", false, fmt.Sprintf("%d msgstr[n] for %d plural forms", len(e.strs), len(cats))
+	if !e.plural {
+		m.text = e.strs[0]
+		return m, looksPlural(e.strs[0], "msgstr[n]")
+	}
+	problem := ""
+	switch {
+	case cats == nil:
+		problem = fmt.Sprintf("plural forms %s are not known: their cases cannot be named", input.Quote(d.headerField("Plural-Forms")))
+	case len(cats) != len(e.strs):
+		problem = fmt.Sprintf("%d msgstr[n] for %d plural forms", len(e.strs), len(cats))
+	}
+	if problem != "" {
+		if m.untranslated {
+			return m, "" // not a translation: its text is not needed
+		}
+		return m, problem
 	}
 	p := pluralText{arg: pluralArg}
 	for i, s := range e.strs {
 		p.cases = append(p.cases, pluralCase{sel: cats[i], text: s})
 	}
-	return p.format(false), true, ""
+	m.text = p.format(false)
+	return m, ""
 }
 
-// Decode reads a PO file.
-func (PO) Decode(_ locales.File, data []byte) ([]locales.Message, locales.File, error) {
+// poSameLanguage reports whether a file's Language header, h, is
+// lang or empty.
+func poSameLanguage(h, lang string) bool {
+	norm := func(s string) string {
+		s, _, _ = strings.Cut(s, "@")
+		return strings.ReplaceAll(strings.ToLower(s), "_", "-")
+	}
+	return h == "" || norm(h) == norm(lang)
+}
+
+// poSource reports whether f is read or written as the source language
+// (a template when f.Language is "").
+func poSource(f locales.File) bool {
+	norm := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "_", "-") }
+	return f.Language == "" || f.SourceLanguage != "" && norm(f.Language) == norm(f.SourceLanguage)
+}
+
+// categories returns the plural categories of d's Plural-Forms, for a
+// file of language lang (its Language header when it has one).
+func (d *poDoc) categories(lang string) []string {
+	if l := d.headerField("Language"); l != "" {
+		lang = l
+	}
+	return poCategories(d.headerField("Plural-Forms"), lang)
+}
+
+// live returns whether e is an entry with a msgid other than the header.
+func (d *poDoc) live(e poEntry) bool {
+	return e.line >= 0 && (d.header == nil || e.start != d.header.start)
+}
+
+// Decode reads a PO file or template (see PO).
+func (PO) Decode(f locales.File, data []byte) ([]locales.Message, locales.File, error) {
 	doc, err := parsePO(data)
 	if err != nil {
 		return nil, locales.File{}, err
 	}
-	cats := poCategories(doc.headerField("Plural-Forms"))
+	cats := doc.categories(f.Language)
+	source := poSource(f)
+	doc.otherLanguage = source && f.Language != "" && !poSameLanguage(doc.headerField("Language"), f.Language)
 	var msgs []locales.Message
 	var problems []locales.Problem
 	for _, e := range doc.entries {
-		if e.line < 0 || doc.header != nil && e.start == doc.header.start {
+		if !doc.live(e) {
 			continue
 		}
-		text, ok, problem := doc.text(e, cats)
+		m, problem := doc.message(e, cats, source)
 		if problem != "" {
 			problems = append(problems, problemf(e.line, e.key(), "%s", problem))
 			continue
 		}
-		if ok {
-			msgs = append(msgs, locales.Message{Key: e.key(), Text: text, Line: e.line})
-		}
+		msgs = append(msgs, locales.Message{Key: e.key(), Text: m.text, Line: e.line, Untranslated: m.untranslated})
 	}
 	if len(problems) > 0 {
 		return nil, locales.File{}, &locales.InputError{Problems: problems}
@@ -496,27 +640,100 @@ func (d *poDoc) charset() string {
 	return strings.TrimSpace(cs)
 }
 
-func poHeader(lang string) []byte {
+// poHeader returns the header entry of a new file of f's language: the
+// template's (tmpl, or nil) with its fuzzy flag dropped, charset UTF-8,
+// and Language and Plural-Forms set; the latter is left out when the
+// table lacks the language.
+func poHeader(f locales.File, tmpl *poDoc, tmplData []byte) []byte {
+	forms, _ := poLanguageForms(f.Language)
+	set := map[string]string{"Language": f.Language, "Plural-Forms": forms}
+	fields := []string{"Content-Type: text/plain; charset=UTF-8", "MIME-Version: 1.0", "Content-Transfer-Encoding: 8bit"}
 	var b strings.Builder
-	b.WriteString("msgid \"\"\nmsgstr \"\"\n")
-	b.WriteString(`"Content-Type: text/plain; charset=UTF-8\n"` + "\n")
-	if lang != "" {
-		fmt.Fprintf(&b, "\"Language: %s\\n\"\n", lang)
-		forms := poLanguageForms(input.LanguageKey(lang))
-		if forms == "" {
-			forms = poLanguageForms(strings.SplitN(input.LanguageKey(lang), "-", 2)[0])
+	if tmpl != nil && tmpl.header != nil {
+		h := tmpl.header
+		writeSkipping(&b, tmplData, h.start, h.kwStart, h.flags, h.prev)
+		fields = nil
+		for _, line := range strings.Split(h.strs[0], "\n") {
+			if strings.TrimSpace(line) != "" {
+				fields = append(fields, line)
+			}
 		}
-		if forms != "" {
-			fmt.Fprintf(&b, "\"Plural-Forms: %s\\n\"\n", forms)
+	}
+	b.WriteString("msgid \"\"\nmsgstr \"\"\n")
+	for _, line := range fields {
+		name, value, _ := strings.Cut(line, ":")
+		name = strings.TrimSpace(name)
+		if v, ok := set[name]; ok {
+			delete(set, name)
+			if v == "" && name == "Plural-Forms" {
+				continue
+			}
+			value = " " + v
+		}
+		if strings.EqualFold(name, "Content-Type") {
+			value = strings.Replace(value, "charset=CHARSET", "charset=UTF-8", 1)
+		}
+		quotePO(&b, "", name+":"+value+"\n")
+	}
+	for _, name := range []string{"Language", "Plural-Forms"} {
+		if v, ok := set[name]; ok && v != "" {
+			quotePO(&b, "", name+": "+v+"\n")
 		}
 	}
 	return []byte(b.String())
 }
 
-// msgstr writes the msgstr lines of text for entry e.
+// writeSkipping writes data[start:end] without the lines of skip; the
+// fuzzy flag is dropped from "#," lines among them (other flags stay).
+func writeSkipping(b *strings.Builder, data []byte, start, end int, flags, skip []poSpan) {
+	at := start
+	spans := slices.Concat(flags, skip)
+	slices.SortFunc(spans, func(a, b poSpan) int { return a.start - b.start })
+	for _, s := range spans {
+		if s.start < at || s.end > end {
+			continue
+		}
+		b.Write(data[at:s.start])
+		if slices.Contains(flags, s) {
+			b.WriteString(poWithoutFuzzy(string(data[s.start:s.end])))
+		}
+		at = s.end
+	}
+	b.Write(data[at:end])
+}
+
+// poWithoutFuzzy returns a "#," line without its fuzzy flag, or "" when
+// it had no other.
+func poWithoutFuzzy(line string) string {
+	body := strings.TrimRight(line, "\r\n")
+	eol := line[len(body):]
+	var keep []string
+	for _, flag := range strings.Split(strings.TrimPrefix(strings.TrimSpace(body), "#,"), ",") {
+		if flag = strings.TrimSpace(flag); flag != "" && flag != "fuzzy" {
+			keep = append(keep, flag)
+		}
+	}
+	if len(keep) == 0 {
+		return ""
+	}
+	return "#, " + strings.Join(keep, ", ") + eol
+}
+
+// poMsgstr writes the msgstr lines of text for an entry; a plural's
+// cases must be the file's forms. It returns a problem, or "".
 func poMsgstr(b *strings.Builder, key, text string, plural bool, cats []string) string {
 	if !plural {
 		quotePO(b, "msgstr", text)
+		return ""
+	}
+	if text == "" { // no translation: empty forms
+		n := len(cats)
+		if cats == nil {
+			n = 2 // a template's: msgid and msgid_plural
+		}
+		for i := range n {
+			quotePO(b, "msgstr["+strconv.Itoa(i)+"]", "")
+		}
 		return ""
 	}
 	p, ok := countPlural(text)
@@ -547,92 +764,426 @@ func selectors(p pluralText) string {
 	return strings.Join(s, ", ")
 }
 
-// Encode writes msgs over f.Old, changing only the msgstr lines of
-// changed entries.
+// poWriter holds what Encode writes a file with.
+type poWriter struct {
+	source   bool // the source language's file
+	template bool // a template: msgids are its texts
+	cats     []string
+	sources  map[string]string
+	tmpl     *poDoc // the template or source file, or nil
+	tmplData []byte
+}
+
+// Encode writes msgs over f.Old, changing only the entries whose text
+// or fuzzy flag changed, and adding new ones (see PO).
 func (PO) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
+	w := poWriter{source: poSource(f), template: f.Language == "", sources: byKey(f.Source)}
+	if f.SourceFile != nil {
+		if tmpl, err := parsePO(f.SourceFile); err == nil {
+			w.tmpl, w.tmplData = tmpl, f.SourceFile
+		}
+	}
 	data := f.Old
-	if data == nil {
-		data = poHeader(f.Language)
+	fresh := data == nil
+	if fresh {
+		data = poHeader(f, w.tmpl, w.tmplData)
 	}
 	doc, err := parsePO(data)
 	if err != nil {
 		return nil, err
 	}
-	cats := poCategories(doc.headerField("Plural-Forms"))
-	texts := byKey(msgs)
-	sources := byKey(f.Source)
+	w.cats = doc.categories(f.Language)
+	doc.otherLanguage = w.source && f.Language != "" && !poSameLanguage(doc.headerField("Language"), f.Language)
+	if fresh && w.cats == nil && !w.template && w.needsForms(msgs) {
+		return nil, &locales.InputError{Problems: []locales.Problem{{Message: fmt.Sprintf(
+			"gettext's plural forms of language %s are not known (the CLDR table lacks it): add the file with a Plural-Forms header, as msginit does", input.Quote(f.Language))}}}
+	}
+	texts := make(map[string]locales.Message, len(msgs))
+	for _, m := range msgs {
+		texts[m.Key] = m
+	}
 	var problems []locales.Problem
 	var edits []splice
 	have := map[string]bool{}
-	for _, e := range doc.entries {
-		if e.line < 0 || doc.header != nil && e.start == doc.header.start {
-			continue
-		}
-		k := e.key()
-		have[k] = true
-		text, ok := texts[k]
-		if !ok {
-			_, had, _ := doc.text(e, cats)
-			if _, inSource := sources[k]; had && !inSource {
-				end := e.end
-				if end < len(data) && data[end] == '\n' {
-					end++ // and the blank line after it
-				}
-				edits = append(edits, splice{e.start, end, ""})
-			}
-			continue
-		}
-		if old, _, _ := doc.text(e, cats); old == text {
-			continue
-		}
-		var b strings.Builder
-		if p := poMsgstr(&b, k, text, e.plural, cats); p != "" {
-			problems = append(problems, problemf(e.line, k, "%s", p))
-			continue
-		}
-		edits = append(edits, splice{e.strStart, e.strEnd, b.String()})
+	endOf := map[string]int{} // the end of each entry, by key
+	lastLive := -1            // the end of the file's last entry
+	if doc.header != nil {
+		lastLive = doc.header.end
 	}
-	var add strings.Builder
+	for _, e := range doc.entries {
+		if !doc.live(e) {
+			continue
+		}
+		lastLive = e.end
+		k := e.key()
+		have[k], endOf[k] = true, e.end
+		m, ok := texts[k]
+		if !ok {
+			continue // the service lacks it: as the file has it
+		}
+		es, problem := w.update(doc, data, e, m)
+		if problem != "" {
+			problems = append(problems, problemf(e.line, k, "%s", problem))
+			continue
+		}
+		edits = append(edits, es...)
+	}
+	// New entries: the template's, in its order, after the entry that
+	// precedes them there; then the others at the end.
+	after := map[int]*strings.Builder{}
+	added := func(at int, text string) {
+		if after[at] == nil {
+			after[at] = &strings.Builder{}
+		}
+		after[at].WriteString(text)
+	}
+	if w.tmpl != nil {
+		prev := lastLive
+		if !fresh {
+			prev = -1
+		}
+		for _, te := range w.tmpl.entries {
+			if !w.tmpl.live(te) {
+				continue
+			}
+			k := te.key()
+			if have[k] {
+				prev = endOf[k]
+				continue
+			}
+			m, ok := texts[k]
+			if !ok && !fresh {
+				continue
+			}
+			have[k] = true
+			text, problem := w.entry(k, m, ok, &te)
+			if problem != "" {
+				problems = append(problems, problemf(0, k, "%s", problem))
+				continue
+			}
+			at := prev
+			if at < 0 {
+				at = lastLive
+			}
+			added(at, text)
+		}
+	}
 	for _, m := range msgs {
 		if have[m.Key] {
 			continue
 		}
-		var b strings.Builder
-		ctxt, id, hasCtxt := strings.Cut(m.Key, poContext)
-		if !hasCtxt {
-			id = ctxt
-		}
-		b.WriteString("\n")
-		if hasCtxt {
-			quotePO(&b, "msgctxt", ctxt)
-		}
-		quotePO(&b, "msgid", id)
-		_, plural := countPlural(m.Text)
-		if plural {
-			other := ""
-			if sp, ok := countPlural(sources[m.Key]); ok {
-				other, _ = sp.text("other")
-			} else {
-				p, _ := countPlural(m.Text)
-				other, _ = p.text("other")
-			}
-			quotePO(&b, "msgid_plural", other)
-		}
-		if p := poMsgstr(&b, m.Key, m.Text, plural, cats); p != "" {
-			problems = append(problems, problemf(0, m.Key, "%s", p))
+		have[m.Key] = true
+		text, problem := w.entry(m.Key, m, true, nil)
+		if problem != "" {
+			problems = append(problems, problemf(0, m.Key, "%s", problem))
 			continue
 		}
-		add.WriteString(b.String())
+		added(lastLive, text)
 	}
 	if len(problems) > 0 {
 		return nil, &locales.InputError{Problems: problems}
 	}
-	if add.Len() > 0 {
-		end := len(data)
-		for end > 0 && (data[end-1] == '\n' || data[end-1] == '\r' || data[end-1] == ' ') {
-			end--
+	var inserts []splice // before the edits: they go first where one starts at the same offset
+	for at, b := range after {
+		if at < 0 {
+			at = len(data)
 		}
-		edits = append(edits, splice{end, len(data), "\n" + add.String()})
+		text := b.String()
+		if at > 0 && data[at-1] != '\n' {
+			text = "\n" + text
+		}
+		inserts = append(inserts, splice{at, at, text})
 	}
+	edits = append(inserts, edits...)
 	return applySplices(data, edits), nil
 }
+
+// needsForms reports whether a new file holds a plural entry.
+func (w *poWriter) needsForms(msgs []locales.Message) bool {
+	if w.tmpl != nil {
+		for _, e := range w.tmpl.entries {
+			if w.tmpl.live(e) && e.plural {
+				return true
+			}
+		}
+	}
+	for _, m := range msgs {
+		if _, ok := countPlural(m.Text); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// update returns the edits that give entry e message m's text.
+func (w *poWriter) update(doc *poDoc, data []byte, e poEntry, m locales.Message) ([]splice, string) {
+	cur, _ := doc.message(e, w.cats, w.source)
+	if w.source {
+		if m.Text == cur.text || w.template {
+			return nil, "" // a template's msgids are its texts
+		}
+	} else if m.Text == cur.text && (m.Untranslated || !cur.untranslated) {
+		return nil, ""
+	}
+	var edits []splice
+	if !m.Untranslated && e.fuzzy || !m.Untranslated && len(e.prev) > 0 && !cur.untranslated {
+		for _, s := range e.flags {
+			edits = append(edits, splice{s.start, s.end, poWithoutFuzzy(string(data[s.start:s.end]))})
+		}
+		for _, s := range e.prev {
+			edits = append(edits, splice{s.start, s.end, ""})
+		}
+	}
+	if m.Text == cur.text {
+		return edits, "" // the same text, reviewed: the flag goes
+	}
+	var b strings.Builder
+	if p := poMsgstr(&b, e.key(), m.Text, e.plural, w.cats); p != "" {
+		return nil, p
+	}
+	return append(edits, splice{e.strStart, e.strEnd, b.String()}), ""
+}
+
+// entry returns a new entry of key k: with m's text when ok, else
+// empty; with the template entry te's comments, flags and msgid lines
+// when te is not nil. Each line ends in "\n" and a blank line comes
+// before it.
+func (w *poWriter) entry(k string, m locales.Message, ok bool, te *poEntry) (string, string) {
+	var b strings.Builder
+	b.WriteString("\n")
+	plural := false
+	written := poEntry{} // the msgid lines written
+	if te != nil {
+		written = *te
+		writeSkipping(&b, w.tmplData, te.start, te.kwStart, te.flags, te.prev)
+		if ok && m.Untranslated && m.Text != "" {
+			b.WriteString("#, fuzzy\n")
+		}
+		b.Write(w.tmplData[te.kwStart:te.strStart])
+		if w.tmplData[te.strStart-1] != '\n' {
+			b.WriteByte('\n')
+		}
+		plural = te.plural
+	} else {
+		ctxt, id, hasCtxt := strings.Cut(k, poContext)
+		if !hasCtxt {
+			id = ctxt
+		}
+		if ok && m.Untranslated && m.Text != "" {
+			b.WriteString("#, fuzzy\n")
+		}
+		if hasCtxt {
+			quotePO(&b, "msgctxt", ctxt)
+		}
+		quotePO(&b, "msgid", id)
+		written.id = id
+		var p pluralText
+		p, plural = countPlural(m.Text)
+		if plural {
+			other, _ := p.text("other")
+			if sp, ok := countPlural(w.sources[k]); ok {
+				other, _ = sp.text("other")
+			}
+			quotePO(&b, "msgid_plural", other)
+			written.plural, written.idPlural = true, other
+		}
+	}
+	text := m.Text
+	if !ok || w.template {
+		text = ""
+	} else if w.source {
+		if s, _ := written.sourceText(); s == text {
+			text = "" // the msgid is the text
+		}
+	}
+	if p := poMsgstr(&b, k, text, plural, w.cats); p != "" {
+		return "", p
+	}
+	return b.String(), ""
+}
+
+// poMaxDepth bounds the nesting of a plural expression, so that a
+// hostile header cannot exhaust the stack.
+const poMaxDepth = 50
+
+// poPlural reads a gettext plural expression (C's ?:, ||, &&, ==, !=,
+// <, >, <=, >=, +, -, *, /, %, ! and parentheses over n and numbers,
+// spaces removed) as a function of n; it reports false for anything
+// else.
+func poPlural(expr string) (func(n uint64) uint64, bool) {
+	p := poExpr{s: expr}
+	f := p.ternary(0)
+	if p.bad || p.i != len(p.s) {
+		return nil, false
+	}
+	return f, true
+}
+
+type poExpr struct {
+	s   string
+	i   int
+	bad bool
+}
+
+func (p *poExpr) eat(op string) bool {
+	if strings.HasPrefix(p.s[p.i:], op) {
+		p.i += len(op)
+		return true
+	}
+	return false
+}
+
+type poFn = func(n uint64) uint64
+
+func poBool(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (p *poExpr) ternary(depth int) poFn {
+	if depth > poMaxDepth {
+		p.bad = true
+		return nil
+	}
+	c := p.binary(0, depth)
+	if p.bad || !p.eat("?") {
+		return c
+	}
+	a := p.ternary(depth + 1)
+	if p.bad || !p.eat(":") {
+		p.bad = true
+		return nil
+	}
+	b := p.ternary(depth + 1)
+	if p.bad {
+		return nil
+	}
+	return func(n uint64) uint64 {
+		if c(n) != 0 {
+			return a(n)
+		}
+		return b(n)
+	}
+}
+
+// poLevels are C's binary operators by precedence, lowest first; longer
+// operators before their prefixes.
+var poLevels = [][]string{{"||"}, {"&&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"+", "-"}, {"*", "/", "%"}}
+
+func (p *poExpr) binary(level, depth int) poFn {
+	if level == len(poLevels) {
+		return p.unary(depth)
+	}
+	left := p.binary(level+1, depth)
+	for !p.bad {
+		op := ""
+		for _, o := range poLevels[level] {
+			if p.eat(o) {
+				op = o
+				break
+			}
+		}
+		if op == "" {
+			break
+		}
+		right := p.binary(level+1, depth)
+		if p.bad {
+			return nil
+		}
+		l := left
+		left = func(n uint64) uint64 {
+			a, b := l(n), right(n)
+			switch op {
+			case "||":
+				return poBool(a != 0 || b != 0)
+			case "&&":
+				return poBool(a != 0 && b != 0)
+			case "==":
+				return poBool(a == b)
+			case "!=":
+				return poBool(a != b)
+			case "<=":
+				return poBool(a <= b)
+			case ">=":
+				return poBool(a >= b)
+			case "<":
+				return poBool(a < b)
+			case ">":
+				return poBool(a > b)
+			case "+":
+				return a + b
+			case "-":
+				return a - b
+			case "*":
+				return a * b
+			}
+			if b == 0 {
+				return 0 // gettext raises SIGFPE; no count needs it
+			}
+			if op == "/" {
+				return a / b
+			}
+			return a % b
+		}
+	}
+	return left
+}
+
+func (p *poExpr) unary(depth int) poFn {
+	switch {
+	case p.eat("!"):
+		if depth > poMaxDepth {
+			p.bad = true
+			return nil
+		}
+		f := p.unary(depth + 1)
+		if p.bad {
+			return nil
+		}
+		return func(n uint64) uint64 { return poBool(f(n) == 0) }
+	case p.eat("("):
+		f := p.ternary(depth + 1)
+		if p.bad || !p.eat(")") {
+			p.bad = true
+			return nil
+		}
+		return f
+	case p.eat("n"):
+		return func(n uint64) uint64 { return n }
+	}
+	j := p.i
+	for j < len(p.s) && p.s[j] >= '0' && p.s[j] <= '9' {
+		j++
+	}
+	v, err := strconv.ParseUint(p.s[p.i:j], 10, 64)
+	if err != nil {
+		p.bad = true
+		return nil
+	}
+	p.i = j
+	return func(uint64) uint64 { return v }
+}
+
+// poSameForms reports whether two plural expressions give every count
+// below poCheckUpTo the same form.
+func poSameForms(a, b string) bool {
+	fa, ok1 := poPlural(a)
+	fb, ok2 := poPlural(b)
+	if !ok1 || !ok2 {
+		return false
+	}
+	for n := range uint64(poCheckUpTo) {
+		if fa(n) != fb(n) {
+			return false
+		}
+	}
+	return true
+}
+
+// poCheckUpTo bounds the counts two plural expressions are compared for:
+// the rules of the CLDR table repeat every 100 counts but for a few
+// that test n%1000 or above, and those differ from another spelling
+// below this bound too.
+const poCheckUpTo = 20_000

@@ -50,6 +50,7 @@ var formatCases = []formatCase{
 		"shop status\x04Open":                 "Geöffnet",
 		"Checkout":                            "Zur Kasse",
 		"Need help? Write to us\nor call us.": "Brauchen Sie Hilfe? Schreiben Sie uns\noder rufen Sie an.",
+		"New arrivals":                        "", // untranslated (empty msgstr), as is "Checkout" (fuzzy)
 	}},
 	{"GoText", formats.GoText{}, "messages.gotext.json", "de", map[string]string{
 		"Hello {City}!":       "Hallo {City}!",
