@@ -16,26 +16,36 @@ import (
 )
 
 // Properties is Java's .properties resource bundles
-// (messages_de.properties in Java, <lang>.properties here), read and
-// written with github.com/magiconair/properties, the kept Go parser of
-// the format (viper's), with ${…} expansion off: a text is what the file
-// says.
+// (messages_de.properties in Java, <lang>.properties here), read with
+// github.com/magiconair/properties, the kept Go parser of the format
+// (viper's), with ${…} expansion off: a text is what the file says.
+// Keys are identifiers, taken whole (OpaqueKeys). Texts are as a
+// translator reads them: escapes (\uXXXX, \t, \n, \\, \:, …) are undone
+// on reading and done again on writing.
 //
 // A file is read as UTF-8 (Java 9 and later read resource bundles so)
-// or, when it is not valid UTF-8, as ISO-8859-1 (older Java), and is
-// written back in the same encoding (unless no character that made it
-// ISO-8859-1 is left: then in UTF-8), a new file in UTF-8. A UTF-8 byte
-// order mark is passed over and written back. Java reads neither UTF-16
-// nor NUL bytes in a .properties file: a file with a UTF-16 byte order
-// mark or a NUL byte (UTF-16 without a mark) is refused. In
-// ISO-8859-1 the library writes other characters as \uXXXX but those
-// beyond U+FFFF as '?': such texts are refused there. A key
-// written twice is read as Java reads it: the last wins. Write keeps the
-// comments before each key and the keys' order; new keys are added at
-// the end in key order. Keys are flat: dotted keys are written whole.
-// The library's writer escapes ' ' and ':' in a key but not '=' or a
-// leading '#' or '!', nor NUL anywhere: a key holding those reads, but
-// is refused on write, as is a text holding NUL.
+// or, when it is not valid UTF-8, as ISO-8859-1 (older Java). A UTF-8
+// byte order mark is passed over and written back. Java reads neither
+// UTF-16 nor NUL bytes in a .properties file: a file with a UTF-16 byte
+// order mark or a NUL byte (UTF-16 without a mark) is refused. A key
+// written twice is read as Java reads it: the last wins.
+//
+// Written over a file, only the values whose texts changed change:
+// separators (k=v, k = v, k: v), comments, blank lines, continued lines
+// and order stay. A changed value is written in the file's style:
+// characters beyond ASCII as they are in a UTF-8 file, as \uXXXX in an
+// ASCII file that escapes them, as bytes (U+0080 to U+00FF, \uXXXX
+// beyond) in an ISO-8859-1 file, where a character beyond U+FFFF is
+// refused; ':', '=', '#' and '!' escaped where the file escapes them.
+// A value continued over lines keeps its continued lines at its line
+// breaks. A new key goes after the key before it in the source file's
+// order (File.SourceFile, else File.Source), else at the end; a key only
+// the file has stays. A new file is written in the source file's style
+// and order (key=value, UTF-8, without one).
+//
+// Keys starting with '#' or '!', keys holding '=' (which other readers
+// than Java's take for a separator) and NUL characters are refused on
+// writing.
 type Properties struct{}
 
 // Ext returns ".properties".
@@ -47,11 +57,18 @@ const utf8BOM = "\ufeff"
 // propertiesFile is a .properties file read: its texts and what
 // writing it back keeps.
 type propertiesFile struct {
-	p       *properties.Properties
-	lines   map[string]int // key -> line of its last definition
-	entries []propEntry    // every definition, in the file's order
-	enc     properties.Encoding
-	bom     bool
+	p     *properties.Properties
+	lines map[string]int // key -> line of its last definition
+	data  []byte         // the file after its byte order mark
+	enc   properties.Encoding
+	bom   bool
+}
+
+// entries returns every definition of the file, in its order.
+func (f *propertiesFile) entries() []propEntry {
+	var entries []propEntry
+	scanProperties(f.data, f.enc == properties.ISO_8859_1, func(e propEntry) { entries = append(entries, e) })
+	return entries
 }
 
 func loadProperties(data []byte) (*propertiesFile, error) {
@@ -86,11 +103,9 @@ func loadProperties(data []byte) (*propertiesFile, error) {
 		return nil, lineError(0, "malformed properties: %s", strings.TrimPrefix(err.Error(), "properties: "))
 	}
 	f.p = p
-	f.entries = scanProperties(data, f.enc == properties.ISO_8859_1)
-	f.lines = make(map[string]int, len(f.entries))
-	for _, e := range f.entries {
-		f.lines[e.key] = e.line
-	}
+	f.data = data
+	f.lines = make(map[string]int, p.Len())
+	scanProperties(data, f.enc == properties.ISO_8859_1, func(e propEntry) { f.lines[e.key] = e.line })
 	return f, nil
 }
 
@@ -136,12 +151,11 @@ type propEntry struct {
 	contIndent string
 }
 
-// scanProperties returns the definitions of data, a file the library
+// scanProperties visits the definitions of data, a file the library
 // read: it follows the library's lexer (lex.go) for where keys, their
 // separators and values start and end, and unescapes keys as it does.
 // The syntax is ASCII, so it reads ISO-8859-1 (latin1) and UTF-8 alike.
-func scanProperties(data []byte, latin1 bool) []propEntry {
-	var entries []propEntry
+func scanProperties(data []byte, latin1 bool, visit func(propEntry)) {
 	line, i := 1, 0
 	eol := func() { // i is at '\r' or '\n': pass over it, counting lines
 		if data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
@@ -211,9 +225,8 @@ func scanProperties(data []byte, latin1 bool) []propEntry {
 			i++
 		}
 		e.end = i
-		entries = append(entries, e)
+		visit(e)
 	}
-	return entries
 }
 
 // unescapeProperties returns the text of raw, a key or value as the
@@ -376,7 +389,7 @@ func (Properties) Encode(file locales.File, msgs []locales.Message) ([]byte, err
 	if file.Old == nil {
 		st := propStyle{sep: "=", eol: "\n"}
 		if src, err := loadProperties(file.SourceFile); file.SourceFile != nil && err == nil {
-			st = styleOf(file.SourceFile, src.enc == properties.ISO_8859_1, src.entries)
+			st = styleOf(file.SourceFile, src.enc == properties.ISO_8859_1, src.entries())
 		}
 		return writeProperties(nil, st, propOrderKeys(msgs, propSourceOrder(file)), msgs)
 	}
@@ -390,9 +403,10 @@ func (Properties) Encode(file locales.File, msgs []locales.Message) ([]byte, err
 	}
 	data := file.Old[bom:]
 	latin1 := old.enc == properties.ISO_8859_1
-	st := styleOf(data, latin1, old.entries)
-	last := make(map[string]int, len(old.entries)) // key -> its last definition
-	for i, e := range old.entries {
+	entries := old.entries()
+	st := styleOf(data, latin1, entries)
+	last := make(map[string]int, len(entries)) // key -> its last definition
+	for i, e := range entries {
 		last[e.key] = i
 	}
 	consistent := len(last) == old.p.Len()
@@ -423,7 +437,7 @@ func (Properties) Encode(file locales.File, msgs []locales.Message) ([]byte, err
 		if v, _ := old.p.Get(m.Key); v == m.Text {
 			continue
 		}
-		e := old.entries[i]
+		e := entries[i]
 		var text []byte
 		if e.valStart == e.keyEnd && m.Text != "" {
 			text = append(text, st.sep...)
@@ -461,13 +475,13 @@ func (Properties) Encode(file locales.File, msgs []locales.Message) ([]byte, err
 	for i, keys := range after {
 		pos, seq, sep := len(data), 1, st.sep
 		if i >= 0 {
-			e := old.entries[i]
+			e := entries[i]
 			pos, seq, sep = propLineEnd(data, e.end), 0, e.sepOf(data)
 		}
 		// At the end of a file without a final line end, the new lines
 		// come after one, and end without one.
 		atEOF := pos == len(data) && len(data) > 0 && (data[len(data)-1] != '\n' && data[len(data)-1] != '\r' ||
-			len(old.entries) > 0 && old.entries[len(old.entries)-1].end == len(data)) // a value continued past the last line end
+			len(entries) > 0 && entries[len(entries)-1].end == len(data)) // a value continued past the last line end
 		var text []byte
 		for j, k := range keys {
 			if atEOF || j > 0 {
@@ -568,10 +582,8 @@ func writeProperties(prefix []byte, st propStyle, keys []string, msgs []locales.
 func propSourceOrder(file locales.File) []string {
 	if file.SourceFile != nil {
 		if src, err := loadProperties(file.SourceFile); err == nil {
-			keys := make([]string, len(src.entries))
-			for i, e := range src.entries {
-				keys[i] = e.key
-			}
+			var keys []string
+			scanProperties(src.data, src.enc == properties.ISO_8859_1, func(e propEntry) { keys = append(keys, e.key) })
 			return keys
 		}
 	}

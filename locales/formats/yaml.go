@@ -124,6 +124,11 @@ func (y YAML) Decode(f locales.File, data []byte) ([]locales.Message, locales.Fi
 	if err != nil {
 		return nil, locales.File{}, err
 	}
+	return y.messages(f, doc)
+}
+
+// messages returns the texts of doc, a file of language f.Language.
+func (y YAML) messages(f locales.File, doc *yaml.Node) ([]locales.Message, locales.File, error) {
 	m, _ := y.root(doc, f.Language)
 	var msgs []locales.Message
 	var problems []locales.Problem
@@ -1144,7 +1149,7 @@ func (y YAML) patch(f locales.File, msgs []locales.Message) ([]byte, bool, error
 	if err != nil {
 		return nil, true, err
 	}
-	old, _, err := y.Decode(f, data)
+	old, _, err := y.messages(f, doc)
 	if err != nil {
 		return nil, false, nil
 	}
@@ -1282,6 +1287,9 @@ func (y YAML) patch(f locales.File, msgs []locales.Message) ([]byte, bool, error
 			text := (&yamlEntry{kids: []*yamlEntry{g}}).write(nil, n.Column-1, cmp.Or(p.unit, 2))
 			p.edits = append(p.edits, yamlEdit{start: pos, end: pos, depth: depths[n], place: g.place, text: text})
 		}
+	}
+	if len(p.edits) == 0 {
+		return data, true, nil
 	}
 	out := p.apply()
 	// What was written must read as meant; else the library writes it.
