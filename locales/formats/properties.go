@@ -340,7 +340,7 @@ func appendProperties(b []byte, s string, key bool, st propStyle, cont string) (
 			b = append(b, '\\', byte(r))
 		case !key && st.sepEscapes && strings.ContainsRune(":=#!", r):
 			b = append(b, '\\', byte(r))
-		case r < 0x20 || r == 0x7F:
+		case r < 0x20 || r == 0x7F || r == 0xFEFF: // a byte order mark would not begin a file's first key
 			b = fmt.Appendf(b, `\u%04X`, r)
 		case r < 0x80:
 			b = append(b, byte(r))
