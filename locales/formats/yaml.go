@@ -1291,6 +1291,11 @@ func (y YAML) patch(f locales.File, msgs []locales.Message) ([]byte, bool, error
 	if len(p.edits) == 0 {
 		return data, true, nil
 	}
+	if bytes.Contains(data, []byte("\r\n")) {
+		for i := range p.edits { // the file's line ends
+			p.edits[i].text = bytes.ReplaceAll(p.edits[i].text, []byte("\n"), []byte("\r\n"))
+		}
+	}
 	out := p.apply()
 	// What was written must read as meant; else the library writes it.
 	back, _, err := y.Decode(f, out)

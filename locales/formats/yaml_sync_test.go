@@ -226,3 +226,12 @@ func textsOf(msgs map[string]locales.Message) map[string]string {
 	}
 	return out
 }
+
+// A file with CRLF line ends gets new lines with CRLF line ends.
+func TestYAMLKeepsCRLF(t *testing.T) {
+	old := "de:\r\n  a: |\r\n    x\r\n  b: y\r\n"
+	got := yamlOver(t, locales.File{Language: "de"}, old, map[string]string{"a": "1\n2\n", "c": "z"})
+	if want := "de:\r\n  a: |\r\n    1\r\n    2\r\n  b: y\r\n  c: z\r\n"; got != want {
+		t.Errorf("got %q; want %q", got, want)
+	}
+}
