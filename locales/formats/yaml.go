@@ -1120,9 +1120,13 @@ func (p *yamlPatch) changed(leaf *yamlLeaf, msg locales.Message) error {
 		b = append(b, '\'')
 	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 && blockOK(msg.Text, n.Style&yaml.FoldedStyle != 0):
 		indent := leaf.indent + cmp.Or(p.unit, 2)
-		if _, next := p.lineOf(start); next < len(p.data) && end > next {
-			line := p.data[next:]
-			indent = len(line) - len(bytes.TrimLeft(line, " "))
+		for _, next := p.lineOf(start); next < end; { // the old content's indentation
+			lineEnd, after := p.lineOf(next)
+			if line := p.data[next:lineEnd]; len(bytes.TrimSpace(line)) > 0 {
+				indent = len(line) - len(bytes.TrimLeft(line, " "))
+				break
+			}
+			next = after
 		}
 		b = appendBlock(b, msg.Text, n.Style&yaml.FoldedStyle != 0, indent)
 	case n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && plainOK(msg.Text, leaf.flow):
