@@ -239,9 +239,9 @@ func TestYAMLKeepsCRLF(t *testing.T) {
 // A literal block that begins with an empty line keeps its content's
 // indentation when its text changes.
 func TestYAMLBlockAfterEmptyLine(t *testing.T) {
-	old := "de:\n  a: |\n\n    x\n  b: y\n"
+	old := "de:\n    a: |\n\n        x\n    b: y\n"
 	got := yamlOver(t, locales.File{Language: "de"}, old, map[string]string{"a": "neu\n"})
-	if want := "de:\n  a: |\n    neu\n  b: y\n"; got != want {
+	if want := "de:\n    a: |\n        neu\n    b: y\n"; got != want {
 		t.Errorf("got %q; want %q", got, want)
 	}
 }
