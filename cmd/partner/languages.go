@@ -47,8 +47,11 @@ func serviceLanguage(code string) (string, error) {
 			script = language.MustParseScript("Cyrl")
 		}
 		base, _ := tag.Base()
-		region, _ := tag.Region()
-		if tag, err = language.Raw.Compose(base, script, region); err != nil {
+		parts := []any{base, script}
+		if region, conf := tag.Region(); conf == language.Exact { // not a guess
+			parts = append(parts, region)
+		}
+		if tag, err = language.Raw.Compose(parts...); err != nil {
 			return "", fmt.Errorf("%q is not a language code: %v", code, err)
 		}
 	default:

@@ -61,10 +61,17 @@ type result struct {
 // runPartner runs the command with args in env and returns what it did.
 func runPartner(t testing.TB, env map[string]string, args ...string) result {
 	t.Helper()
+	return runPartnerIn(t, "", env, args...)
+}
+
+// runPartnerIn runs the command in folder dir ("": the test's).
+func runPartnerIn(t testing.TB, dir string, env map[string]string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, partnerBin, args...)
 	cmd.Env = environ(env)
+	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
