@@ -91,8 +91,8 @@ func TestConfigPushPullStatus(t *testing.T) {
 	// A pull into a copy holding only partner.yaml writes the tree at its paths.
 	out := t.TempDir()
 	writeConfigFile(t, out, cfg)
-	if r := runPartnerIn(t, out, env, "pull"); r.code != 0 {
-		t.Fatalf("pull in a folder with partner.yaml: exit %d\n%s", r.code, r.stderr)
+	if r := runPartnerIn(t, out, env, "pull"); r.code != 0 || !strings.Contains(r.stdout, "the file groups of partner.yaml") {
+		t.Fatalf("pull in a folder with partner.yaml: exit %d, %q\n%s", r.code, r.stdout, r.stderr)
 	}
 	got := readTree(t, out)
 	for name, want := range tree {

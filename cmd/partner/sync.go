@@ -285,7 +285,7 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 func (opts *pushOptions) projectLanguages(ctx context.Context, c *partner.Client, project string, cat *locales.Catalog, popt *locales.PlanOptions) ([]string, error) {
 	p, err := c.Translations.GetProject(ctx, project)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("project %s: %w", project, err)
 	}
 	has := map[string]bool{strings.ToLower(p.SourceLanguage): true}
 	for _, l := range p.Languages {
@@ -535,6 +535,11 @@ func runPull(ctx context.Context, opts *pullOptions) error {
 	}
 	if a.json {
 		return a.printJSON(res)
+	}
+	if len(layout.Groups) > 0 {
+		a.out.printf("%s: wrote %d texts in %s to %s (the file groups of %s)\n", project, res.Texts,
+			strings.Join(res.Languages, ", "), opts.dir, locales.ConfigFile)
+		return nil
 	}
 	a.out.printf("%s: wrote %d texts in %s to %s (%s, %s keys)\n", project, res.Texts,
 		strings.Join(res.Languages, ", "), opts.dir, layoutName(layout.Files), layout.Keys)
