@@ -103,3 +103,23 @@ func TestProjectsList(t *testing.T) {
 		t.Errorf("projects list: exit %d, %q", r.code, r.stdout)
 	}
 }
+
+// FuzzServiceLanguage: any string either is refused or reads as a code
+// of 2 to 10 characters, lower case, that reads as itself again.
+func FuzzServiceLanguage(f *testing.F) {
+	for _, s := range []string{"pt_BR", "pt-rBR", "b+sr+Latn", "zh-Hans", "sr@latin", "de", "Base", "values-de", "x-klingon", "b+", "@latin"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := serviceLanguage(s)
+		if err != nil {
+			return
+		}
+		if len(got) < 2 || len(got) > 10 || got != strings.ToLower(got) {
+			t.Fatalf("serviceLanguage(%q) = %q: want 2 to 10 characters, lower case", s, got)
+		}
+		if again, err := serviceLanguage(got); err != nil || again != got {
+			t.Fatalf("serviceLanguage(%q) = %q, which reads as %q, %v", s, got, again, err)
+		}
+	})
+}
