@@ -118,7 +118,8 @@ func runInit(ctx context.Context, opts *initOptions) error {
 		res.Groups = append(res.Groups, groupView{Translation: g.Translation, Source: g.Source, Format: name})
 	}
 	if cat, err := locales.Load(opts.dir, cfg.Layout()); err != nil {
-		a.errOut.printf("partner: init: reading the tree as push will (fix this before pushing): %v\n", err)
+		// println keeps the error's lines: it lists a problem a line.
+		a.errOut.println("partner: init: reading the tree as push will (fix this before pushing): " + err.Error())
 	} else {
 		res.Languages, res.Lacking = treeLanguages(cat, known, opts.serviceChecked)
 	}
