@@ -175,3 +175,21 @@ func TestInit(t *testing.T) {
 		t.Errorf("push --add-languages after init: exit %d, %q\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestInitReportsProblems: init writes partner.yaml for a tree whose
+// files push would refuse, and lists every problem, one a line.
+func TestInitReportsProblems(t *testing.T) {
+	needsPresets(t)
+	env := startFake(t)
+	dir := writeTree(t, map[string]string{
+		"locales/en.json": "{\"a\": \"A\", \"b\": \"B\"}\n",
+		"locales/de.json": "{\n\"a\": 42,\n\"b\": 1}\n",
+	})
+	r := runPartnerIn(t, dir, env, "init", "--project", "acme/web")
+	if r.code != 0 || !strings.Contains(r.stderr, "\n\tlocales/de.json:2: ") || !strings.Contains(r.stderr, "\n\tlocales/de.json:3: ") || !strings.Contains(r.stdout, "not read") {
+		t.Errorf("init of a tree with bad files: exit %d, stdout %q, stderr %q; want 0 and each problem on a line", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, locales.ConfigFile)); err != nil {
+		t.Errorf("init of a tree with bad files wrote no partner.yaml: %v", err)
+	}
+}

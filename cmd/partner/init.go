@@ -34,6 +34,9 @@ type initResult struct {
 	// Lacking are the tree's languages the project lacks (the service's
 	// spelling): push --add-languages adds them.
 	Lacking []string `json:"lacking,omitempty"`
+	// unread: the tree's files could not be read (the problems were
+	// printed on stderr).
+	unread bool
 }
 
 // groupView is a file group of partner.yaml.
@@ -120,6 +123,7 @@ func runInit(ctx context.Context, opts *initOptions) error {
 	if cat, err := locales.Load(opts.dir, cfg.Layout()); err != nil {
 		// println keeps the error's lines: it lists a problem a line.
 		a.errOut.println("partner: init: reading the tree as push will (fix this before pushing): " + err.Error())
+		res.unread = true
 	} else {
 		res.Languages, res.Lacking = treeLanguages(cat, known, opts.serviceChecked)
 	}
@@ -235,7 +239,11 @@ func (a *app) printInit(r *initResult) {
 	if r.CDN != "" {
 		a.out.printf("  CDN %s\n", r.CDN)
 	}
-	a.out.printf("  languages in the tree: %s\n", strings.Join(r.Languages, ", "))
+	if r.unread {
+		a.out.println("  languages in the tree: not read (see the problems above)")
+	} else {
+		a.out.printf("  languages in the tree: %s\n", strings.Join(r.Languages, ", "))
+	}
 	if len(r.Lacking) > 0 {
 		a.out.printf("  the project lacks %s: `partner push --add-languages` adds them (or `partner languages add --project %s %s`)\n",
 			strings.Join(r.Lacking, ", "), r.Project, strings.Join(r.Lacking, " "))
