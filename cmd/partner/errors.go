@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	partner "github.com/locsvc/partner-go"
+	"github.com/locsvc/partner-go/locales"
 )
 
 // Exit codes, as the README documents them.
@@ -89,4 +90,57 @@ func advice(err error) string {
 func reauth(err error) bool {
 	return errors.Is(err, partner.ErrReauthorizationRequired) ||
 		errors.Is(err, partner.ErrGrantRevoked) || errors.Is(err, partner.ErrInvalidGrant)
+}
+
+// errorDoc is what a command run with --json prints on stdout when it
+// fails before it printed its result: {"error": {...}}.
+type errorDoc struct {
+	Error errorView `json:"error"`
+}
+
+type errorView struct {
+	Message  string `json:"message"`
+	ExitCode int    `json:"exitCode"`
+	// Problems are those of a *locales.InputError (bad locale files, a
+	// tree's languages the project lacks), every one; [] for others.
+	Problems []problemView `json:"problems"`
+}
+
+// problemView is one problem of the input: file and line ("" and 0 when
+// not in one file), key ("" when none) and what is wrong.
+type problemView struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Key     string `json:"key"`
+	Message string `json:"message"`
+}
+
+// errorJSON returns err as the --json error document.
+func errorJSON(err error) errorDoc {
+	v := errorView{Message: strings.TrimPrefix(err.Error(), "partner: "), ExitCode: exitCode(err), Problems: []problemView{}}
+	var ie *locales.InputError
+	if errors.As(err, &ie) {
+		for _, p := range ie.Problems {
+			msg := p.Message
+			if p.File == "" && p.Language != "" && !strings.Contains(msg, p.Language) {
+				msg = p.Language + ": " + msg
+			}
+			v.Problems = append(v.Problems, problemView{File: p.File, Line: p.Line, Key: p.Key, Message: msg})
+		}
+	}
+	return errorDoc{v}
+}
+
+// wantsJSON reports whether the command line asks for --json, for an
+// error found before the flags were all parsed (a wrong flag before it).
+func wantsJSON(args []string) bool {
+	for _, arg := range args {
+		switch arg {
+		case "--":
+			return false
+		case "--json", "--json=true", "--json=1":
+			return true
+		}
+	}
+	return false
 }

@@ -103,3 +103,34 @@ func TestGoldenJSON(t *testing.T) {
 		checkGolden(t, "pull-"+from+".json", normalise(r.stdout, dirs))
 	}
 }
+
+// TestGoldenErrorJSON: with --json, a failure's document (bad files, a
+// missing folder, languages the project lacks) and the JSON of the
+// languages and projects commands are what the README documents.
+func TestGoldenErrorJSON(t *testing.T) {
+	env := startFake(t)
+	bad := writeTree(t, map[string]string{
+		"en.json": "{\n  \"a\": \"A\",\n  \"a\": \"again\"\n}\n",
+		"de.json": "{\"a\": 42}\n",
+	})
+	lacks := writeTree(t, map[string]string{"en.json": `{"a": "A"}`, "pt-BR.json": `{"a": "Á"}`})
+	dirs := map[string]string{bad: "<tree>", lacks: "<tree>", env["PARTNER_CDN_URL"]: "<cdn>"}
+	for _, s := range []struct {
+		golden string
+		args   []string
+		code   int
+	}{
+		{"error-input.json", []string{"push", "--dir", bad, "--json"}, 1},
+		{"error-missing-folder.json", []string{"push", "--dir", "does-not-exist", "--json"}, 2},
+		{"error-languages.json", []string{"push", "--dir", lacks, "--json"}, 1},
+		{"languages-add.json", []string{"languages", "add", "pt_BR", "de", "--json"}, 0},
+		{"languages-list.json", []string{"languages", "list", "--json"}, 0},
+		{"projects-list.json", []string{"projects", "list", "--json"}, 0},
+	} {
+		r := runPartner(t, env, s.args...)
+		if r.code != s.code {
+			t.Fatalf("partner %s: exit %d, want %d\n%s", strings.Join(s.args, " "), r.code, s.code, r.stderr)
+		}
+		checkGolden(t, s.golden, normalise(r.stdout, dirs))
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,6 +21,12 @@ import (
 var partnerBin string
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if f := flag.Lookup("test.fuzzworker"); f != nil && f.Value.String() == "true" {
+		// A fuzzing worker runs one fuzz target, which needs no binary:
+		// building it in each worker would take the fuzzing time.
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "partner-cli-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -61,10 +68,17 @@ type result struct {
 // runPartner runs the command with args in env and returns what it did.
 func runPartner(t testing.TB, env map[string]string, args ...string) result {
 	t.Helper()
+	return runPartnerIn(t, "", env, args...)
+}
+
+// runPartnerIn runs the command in folder dir ("": the test's).
+func runPartnerIn(t testing.TB, dir string, env map[string]string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, partnerBin, args...)
 	cmd.Env = environ(env)
+	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

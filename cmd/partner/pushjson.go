@@ -21,6 +21,8 @@ type planView struct {
 	Skipped        []locales.Item   `json:"skipped,omitempty"`
 	Counts         []locales.Count  `json:"counts"`
 	Listed         int              `json:"listed"`
+	// AddLanguages are the languages push --add-languages would add.
+	AddLanguages []string `json:"addLanguages,omitempty"`
 }
 
 type newKeyView struct {
@@ -59,6 +61,8 @@ type reportView struct {
 	Counts       []locales.Count `json:"counts"`
 	Calls        map[string]int  `json:"calls"`
 	Published    *publishedView  `json:"published,omitempty"`
+	// AddedLanguages are the languages push --add-languages added.
+	AddedLanguages []string `json:"addedLanguages,omitempty"`
 }
 
 type publishedView struct {

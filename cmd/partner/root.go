@@ -31,7 +31,10 @@ type app struct {
 	// out and errOut print the human-readable text on stdout and stderr:
 	// every string from outside goes through them (see printer).
 	out, errOut *printer
-	json        bool   // --json
+	json        bool // --json
+	// printedJSON is set once a JSON document was written on stdout: a
+	// failure after it prints no second one.
+	printedJSON bool
 	store       string // --store, else PARTNER_STORE
 }
 
@@ -52,6 +55,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		msg := err.Error()
 		if !strings.HasPrefix(msg, "partner: ") {
 			msg = "partner: " + msg
+		}
+		if (a.json || wantsJSON(args)) && !a.printedJSON {
+			a.printJSON(errorJSON(err)) // nothing more to say if stdout is gone
 		}
 		a.errOut.println(msg)
 		if hint := advice(err); hint != "" {
@@ -124,7 +130,8 @@ Exit codes: 0 success; 1 failure; 2 usage; 3 the grant needs reconnecting;
 	a.addVersion(root) // "partner version" and "partner --version": version.go
 	root.PersistentFlags().BoolVar(&a.json, "json", false, "print only the result, as JSON (see the README for each command's schema)")
 	root.PersistentFlags().StringVar(&a.store, "store", "", "the token store (default $PARTNER_STORE): "+storeSyntax)
-	root.AddCommand(a.fakeCmd(), a.triggerCmd(), a.connectCmd(), a.statusCmd(), a.publishCmd(), a.pushCmd(), a.pullCmd())
+	root.AddCommand(a.fakeCmd(), a.triggerCmd(), a.connectCmd(), a.statusCmd(), a.publishCmd(), a.pushCmd(), a.pullCmd(),
+		a.initCmd(), a.languagesCmd(), a.projectsCmd())
 	return root
 }
 
@@ -247,6 +254,7 @@ func (a *app) printJSON(v any) error {
 	if err != nil {
 		return err
 	}
+	a.printedJSON = true
 	_, err = a.stdout.Write(append(jsonSafe(b), '\n'))
 	return err
 }

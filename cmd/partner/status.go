@@ -73,8 +73,8 @@ func newSyncResult(s *translations.Sync) syncResult {
 // statusOptions are what status is asked to do: its flags, and the app
 // it runs in.
 type statusOptions struct {
-	app     *app
-	project string
+	app             *app
+	project, config string
 	// minCoverage, with checkCoverage, is the translated share (percent)
 	// every target language must reach: --min-coverage.
 	minCoverage   int
@@ -84,7 +84,7 @@ type statusOptions struct {
 func (a *app) statusCmd() *cobra.Command {
 	opts := &statusOptions{app: a}
 	cmd := &cobra.Command{
-		Use:   "status --project ORG/PROJECT [--min-coverage PERCENT] [--json]",
+		Use:   "status [--project ORG/PROJECT | --config FILE] [--min-coverage PERCENT] [--json]",
 		Short: "Show how translated each language is, what waits to be published, and the recent sync jobs",
 		Long: `status shows, per target language, the share of the project's keys translated
 (the service's coverage) and the translations waiting to be published; then
@@ -98,7 +98,8 @@ translated below PERCENT: a CI gate.`,
 			return runStatus(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.project, "project", "", "the project, ORG/PROJECT (default $PARTNER_PROJECT)")
+	cmd.Flags().StringVar(&opts.project, "project", "", "the project, ORG/PROJECT (default: partner.yaml's, else $PARTNER_PROJECT)")
+	cmd.Flags().StringVar(&opts.config, "config", "", "the partner.yaml whose project to take (default: ./"+locales.ConfigFile+")")
 	cmd.Flags().IntVar(&opts.minCoverage, "min-coverage", 0, "exit 4 when a target language is translated below this share, in percent (0-100)")
 	return cmd
 }
@@ -107,7 +108,7 @@ translated below PERCENT: a CI gate.`,
 // and the recent sync jobs.
 func runStatus(ctx context.Context, opts *statusOptions) error {
 	a := opts.app
-	p, err := a.project(opts.project)
+	p, err := a.projectOrConfig(opts.project, opts.config)
 	if err != nil {
 		return err
 	}

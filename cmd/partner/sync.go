@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"reflect"
 	"slices"
@@ -19,22 +21,29 @@ import (
 )
 
 // layoutFlags are the flags push and pull share to say how a tree is laid
-// out.
+// out, and the partner.yaml they read it from.
 type layoutFlags struct {
 	project, dir, format, files, keys string
+	// config is --config: the partner.yaml to read ("": the current
+	// folder's, when --dir is not given).
+	config string
+	// cfg is the partner.yaml read, or nil.
+	cfg *locales.Config
 }
 
 func (f *layoutFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.project, "project", "", "the project, ORG/PROJECT (default $PARTNER_PROJECT)")
-	fl.StringVar(&f.dir, "dir", "", "the locale tree's folder (required)")
-	fl.StringVar(&f.format, "format", "", "the files' format: "+strings.Join(formatNames(), ", ")+"; default: detected from the files (push), json (pull)")
+	fl.StringVar(&f.project, "project", "", "the project, ORG/PROJECT (default: partner.yaml's, else $PARTNER_PROJECT)")
+	fl.StringVar(&f.dir, "dir", "", "the locale tree's folder (default: the folder of partner.yaml, read from the current folder or --config)")
+	fl.StringVar(&f.config, "config", "", "the partner.yaml to read (default: ./"+locales.ConfigFile+" when --dir is not given); the tree's root is its folder")
+	fl.StringVar(&f.format, "format", "", "the files' format: "+strings.Join(formatNames(), ", ")+"; default: partner.yaml's, else detected from the files (push), json (pull)")
 	fl.StringVar(&f.files, "layout", "", "single (DIR/LANG.json) or namespaced (DIR/LANG/NAMESPACE.json); default: detected (push) or the project's (pull)")
-	fl.StringVar(&f.keys, "keys", "", "flat ({\"a.b\": ...}) or nested ({\"a\": {\"b\": ...}}); default: detected (push) or the project's (pull)")
+	fl.StringVar(&f.keys, "keys", "", "flat ({\"a.b\": ...}) or nested ({\"a\": {\"b\": ...}}); default: partner.yaml's, else detected (push) or the project's (pull)")
 	cmd.RegisterFlagCompletionFunc("layout", cobra.FixedCompletions([]string{"single", "namespaced"}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("keys", cobra.FixedCompletions([]string{"flat", "nested"}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formatNames(), cobra.ShellCompDirectiveNoFileComp))
 	cmd.MarkFlagDirname("dir")
+	cmd.MarkFlagFilename("config", "yaml", "yml")
 }
 
 // formatName is the name --format gives f: its type's name in lower
@@ -70,6 +79,11 @@ func (f *layoutFlags) fileFormat() (locales.Format, error) {
 		}
 		return ff, nil
 	}
+	return f.namedFormat()
+}
+
+// namedFormat returns the format --format names.
+func (f *layoutFlags) namedFormat() (locales.Format, error) {
 	for _, ff := range formats.All() {
 		if formatName(ff) == f.format {
 			return ff, nil
@@ -78,9 +92,13 @@ func (f *layoutFlags) fileFormat() (locales.Format, error) {
 	return nil, usageErrorf("--format %q: want one of %s", f.format, strings.Join(formatNames(), ", "))
 }
 
-// target returns the layout and the project the flags (or, for the
-// project, the environment) name.
+// target returns the layout and the project: those of partner.yaml (see
+// fromConfig) when --dir is not given or --config is, else those the
+// flags (or, for the project, the environment) name.
 func (f *layoutFlags) target(a *app) (locales.Layout, string, error) {
+	if f.dir == "" || f.config != "" {
+		return f.fromConfig(a)
+	}
 	layout, err := f.layout()
 	if err != nil {
 		return layout, "", err
@@ -109,16 +127,36 @@ func (f *layoutFlags) layout() (locales.Layout, error) {
 	default:
 		return l, usageErrorf("--layout %q: want single or namespaced", f.files)
 	}
+	l.Keys, err = f.keyFormat()
+	return l, err
+}
+
+// keyFormat returns the key format --keys names, or "".
+func (f *layoutFlags) keyFormat() (translations.KeyFormat, error) {
 	switch f.keys {
 	case "":
+		return "", nil
 	case "flat":
-		l.Keys = translations.Flat
+		return translations.Flat, nil
 	case "nested":
-		l.Keys = translations.Nested
-	default:
-		return l, usageErrorf("--keys %q: want flat or nested", f.keys)
+		return translations.Nested, nil
 	}
-	return l, nil
+	return "", usageErrorf("--keys %q: want flat or nested", f.keys)
+}
+
+// checkFolder returns a usage error unless dir is a folder, naming it as
+// given: "does-not-exist: no such folder".
+func checkFolder(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return usageErrorf("%s: no such folder", dir)
+	case err != nil:
+		return usageErrorf("%s: %v", dir, errors.Unwrap(err))
+	case !fi.IsDir():
+		return usageErrorf("%s is a file, not a folder", dir)
+	}
+	return nil
 }
 
 // pushOptions are what push is asked to do: its flags, and the app it
@@ -127,6 +165,9 @@ type pushOptions struct {
 	app *app
 	layoutFlags
 	dryRun, deleteMissing, publish, wait bool
+	// addLanguages is --add-languages: add the languages the tree has and
+	// the project lacks before planning.
+	addLanguages bool
 }
 
 func (a *app) pushCmd() *cobra.Command {
@@ -140,6 +181,14 @@ texts and translations to change, and with --delete-missing the keys of the
 tree's namespaces that the source language's files lack (refused when that is
 more than a tenth of the project's keys). Bad files are refused before anything
 is written, naming the file, line and key of every problem.
+
+Without --dir it reads partner.yaml in the current folder (or --config FILE):
+the project, the file groups and their formats; the tree's root is the file's
+folder, and --project, --format and --keys override it.
+
+A tree with languages the project lacks is refused before anything is written,
+naming them; --add-languages adds them first (proposeLanguages: the translation
+tools' token, no projects:write scope needed), as "partner languages add" does.
 
 --dry-run prints the plan and writes nothing. --publish publishes the project
 once every write succeeded and waits until the sync jobs that ship it end (it
@@ -155,6 +204,7 @@ running it again.`,
 	f.BoolVar(&opts.deleteMissing, "delete-missing", false, "delete the keys of the tree's namespaces that its source-language files lack")
 	f.BoolVar(&opts.publish, "publish", false, "publish the project once every write succeeded")
 	f.BoolVar(&opts.wait, "wait", false, "with --publish, fail (exit 4) unless every sync job of the publish completed")
+	f.BoolVar(&opts.addLanguages, "add-languages", false, "add the languages the tree has and the project lacks (proposeLanguages) before pushing")
 	return cmd
 }
 
@@ -169,8 +219,8 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 	if opts.wait && !opts.publish {
 		return usageErrorf("--wait waits for the publish: give --publish too")
 	}
-	if fi, err := os.Stat(opts.dir); err != nil || !fi.IsDir() {
-		return usageErrorf("--dir %q is not a folder: give the folder of the locale files", opts.dir)
+	if err := checkFolder(opts.dir); err != nil {
+		return err
 	}
 	cat, err := locales.Load(opts.dir, layout)
 	if err != nil {
@@ -181,8 +231,14 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 		return err
 	}
 	defer done()
+	popt := locales.PlanOptions{Delete: opts.deleteMissing}
+	added, err := opts.projectLanguages(ctx, c, project, cat, &popt)
+	if err != nil {
+		return err
+	}
 	report, finish := a.progress()
-	plan, err := locales.NewPlan(ctx, c, project, cat, locales.PlanOptions{Delete: opts.deleteMissing, OnProgress: report})
+	popt.OnProgress = report
+	plan, err := locales.NewPlan(ctx, c, project, cat, popt)
 	finish()
 	if errors.Is(err, locales.ErrMassDelete) {
 		return fmt.Errorf("%w: delete fewer keys at a time, or in the service's dashboard", err)
@@ -192,7 +248,12 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 	}
 	if opts.dryRun {
 		if a.json {
-			return a.printJSON(planJSON(plan))
+			v := planJSON(plan)
+			v.AddLanguages = added
+			return a.printJSON(v)
+		}
+		if len(added) > 0 {
+			a.out.printf("%s: would add languages %s, and push their texts once added\n", project, strings.Join(added, ", "))
 		}
 		a.printPlan(plan)
 		return nil
@@ -203,11 +264,90 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 	if rep == nil {
 		return err
 	}
-	if perr := a.printResult(reportJSON(rep), func() { a.printReport(rep) }); perr != nil {
+	v := reportJSON(rep)
+	v.AddedLanguages = added
+	if perr := a.printResult(v, func() {
+		if len(added) > 0 {
+			a.out.printf("%s: added languages %s\n", project, strings.Join(added, ", "))
+		}
+		a.printReport(rep)
+	}); perr != nil {
 		return perr
 	}
 	return pushOutcome(rep, err, opts.wait)
 }
+
+// projectLanguages compares the tree's languages with the project's.
+// When the project lacks some, it refuses the push (a *languagesError)
+// unless --add-languages is given; then it adds them, and returns them
+// (the service's spelling). A dry run adds nothing: it plans the
+// languages the project has, and returns those it would add.
+func (opts *pushOptions) projectLanguages(ctx context.Context, c *partner.Client, project string, cat *locales.Catalog, popt *locales.PlanOptions) ([]string, error) {
+	p, err := c.Translations.GetProject(ctx, project)
+	if err != nil {
+		return nil, fmt.Errorf("project %s: %w", project, err)
+	}
+	has := map[string]bool{strings.ToLower(p.SourceLanguage): true}
+	for _, l := range p.Languages {
+		has[strings.ToLower(l)] = true
+	}
+	var lacking, kept []string
+	seen := map[string]bool{}
+	for m := range cat.All() {
+		if seen[m.Language] {
+			continue
+		}
+		seen[m.Language] = true
+		code, err := serviceLanguage(m.Language)
+		if err != nil {
+			code = strings.ToLower(m.Language) // the plan names it
+		}
+		if has[code] || has[strings.ToLower(m.Language)] {
+			kept = append(kept, m.Language)
+		} else if !slices.Contains(lacking, code) {
+			lacking = append(lacking, code)
+		}
+	}
+	switch {
+	case len(lacking) == 0:
+		return nil, nil
+	case !opts.addLanguages:
+		return nil, newLanguagesError(project, lacking)
+	case opts.dryRun:
+		popt.Languages = kept
+		return lacking, nil
+	}
+	res, err := addLanguages(ctx, c, project, lacking)
+	if err != nil {
+		return nil, err
+	}
+	return res.Added, nil
+}
+
+// languagesError refuses a push of languages the project lacks, naming
+// them and the commands that add them. It wraps a *locales.InputError
+// (a problem per language), as the library's own refusals of input do.
+type languagesError struct {
+	project string
+	lacking []string
+	input   *locales.InputError
+}
+
+func newLanguagesError(project string, lacking []string) error {
+	e := &languagesError{project: project, lacking: lacking, input: &locales.InputError{}}
+	for _, l := range lacking {
+		e.input.Problems = append(e.input.Problems, locales.Problem{Language: l,
+			Message: fmt.Sprintf("project %s has no language %s, which the tree has", project, l)})
+	}
+	return e
+}
+
+func (e *languagesError) Error() string {
+	return fmt.Sprintf("project %s lacks languages the tree has: %s; nothing written. Add them with `partner languages add --project %s %s`, or push with --add-languages",
+		e.project, strings.Join(e.lacking, ", "), e.project, strings.Join(e.lacking, " "))
+}
+
+func (e *languagesError) Unwrap() error { return e.input }
 
 // pushOutcome is the error a push exits with: nil when everything was
 // written (and, with wait, every sync job completed); a partialError when
@@ -353,7 +493,7 @@ func runPull(ctx context.Context, opts *pullOptions) error {
 		if popt.CDN, err = opts.cdnClient(a); err != nil {
 			return err
 		}
-		popt.SourceLanguage, popt.Layout = opts.source, layout
+		popt.SourceLanguage, popt.Layout = opts.sourceLanguage(), layout
 	} else {
 		if opts.cdnURL != "" || opts.source != "" {
 			return usageErrorf("--cdn-url and --source-language go with --from cdn")
@@ -380,6 +520,9 @@ func runPull(ctx context.Context, opts *pullOptions) error {
 	if layout.Keys == "" {
 		layout.Keys = cat.Layout.Keys
 	}
+	if err := opts.sameStructure(layout); err != nil {
+		return err
+	}
 	if err := cat.Write(opts.dir, layout); err != nil {
 		return err
 	}
@@ -393,6 +536,11 @@ func runPull(ctx context.Context, opts *pullOptions) error {
 	if a.json {
 		return a.printJSON(res)
 	}
+	if len(layout.Groups) > 0 {
+		a.out.printf("%s: wrote %d texts in %s to %s (the file groups of %s)\n", project, res.Texts,
+			strings.Join(res.Languages, ", "), opts.dir, locales.ConfigFile)
+		return nil
+	}
 	a.out.printf("%s: wrote %d texts in %s to %s (%s, %s keys)\n", project, res.Texts,
 		strings.Join(res.Languages, ", "), opts.dir, layoutName(layout.Files), layout.Keys)
 	return nil
@@ -403,13 +551,16 @@ func runPull(ctx context.Context, opts *pullOptions) error {
 // --source-language.
 func (opts *pullOptions) cdnClient(a *app) (*cdn.Client, error) {
 	u := opts.cdnURL
+	if u == "" && opts.cfg != nil {
+		u = opts.cfg.CDN
+	}
 	if u == "" {
 		u = a.env("PARTNER_CDN_URL")
 	}
 	if u == "" {
 		return nil, usageErrorf("pull --from cdn without a grant needs the CDN's address: give --cdn-url or set PARTNER_CDN_URL (or set up a grant: PARTNER_CLIENT_ID and the rest)")
 	}
-	if opts.source == "" {
+	if opts.sourceLanguage() == "" {
 		return nil, usageErrorf("pull --from cdn without a grant needs the project's source language: give --source-language")
 	}
 	cc, err := cdn.NewClient(u, a.httpClient)
@@ -417,6 +568,64 @@ func (opts *pullOptions) cdnClient(a *app) (*cdn.Client, error) {
 		return nil, usageErrorf("the CDN's address %q: want an http or https URL of a host", u)
 	}
 	return cc, nil
+}
+
+// sourceLanguage is --source-language, else partner.yaml's.
+func (opts *pullOptions) sourceLanguage() string {
+	if opts.source == "" && opts.cfg != nil {
+		return opts.cfg.SourceLanguage
+	}
+	return opts.source
+}
+
+// sameStructure refuses, before anything is written, a pull in single
+// files into a tree of namespaced folders or the other way round, naming
+// both, the file that shows the tree's, and where the pull's came from.
+// File groups (partner.yaml) say their own paths, and a format whose
+// files hold every language has no file structure: neither is checked.
+func (opts *pullOptions) sameStructure(layout locales.Layout) error {
+	format := cmp.Or[locales.Format](layout.Format, locales.JSON{})
+	if len(layout.Groups) > 0 || isMultilingual(format) {
+		return nil
+	}
+	names, err := locales.ListFiles(opts.dir)
+	if err != nil {
+		return nil // a missing tree has no layout; Write says what else is wrong
+	}
+	pulled := cmp.Or(layout.Files, translations.SingleFile)
+	for _, n := range names {
+		depth := strings.Count(n, "/")
+		if depth > 1 || !strings.HasSuffix(n, format.Ext()) || (depth == 1) == (pulled == translations.NamespacedFolders) {
+			continue
+		}
+		tree := translations.SingleFile
+		if depth == 1 {
+			tree = translations.NamespacedFolders
+		}
+		from := "the project's layout"
+		if opts.files != "" {
+			from = "--layout " + opts.files
+		}
+		return usageErrorf("%s is laid out in %s (%s) and this pull writes %s (%s): give --layout %s to pull into it, or pull into an empty folder; nothing written",
+			opts.dir, structureWords(tree), n, structureWords(pulled), from, layoutName(tree))
+	}
+	return nil
+}
+
+// isMultilingual reports whether f's files hold every language of a
+// namespace (.xcstrings), as locales.Format's doc says such a format
+// shows it.
+func isMultilingual(f locales.Format) bool {
+	_, ok := f.(interface{ DefaultName() string })
+	return ok
+}
+
+// structureWords names a file structure in a message.
+func structureWords(fs translations.FileStructure) string {
+	if fs == translations.NamespacedFolders {
+		return "namespaced folders"
+	}
+	return "single files"
 }
 
 // layoutName returns the --layout name of a file structure.
