@@ -49,19 +49,60 @@ func typeName(f locales.Format) string {
 type Preset struct {
 	Name   string
 	Groups []locales.Group
+	// SourceLanguage is the source language when the tree names it
+	// (Detect); "" when it does not, for the caller to fill in
+	// (Layout.SourceLanguage, Config.SourceLanguage).
+	SourceLanguage string
 }
 
 // Presets returns every platform's preset, with the patterns its tooling
-// uses by default.
+// uses by default: Android Studio's app module, Xcode's .lproj folders
+// and string catalogs, gen-l10n's lib/l10n/app_<locale>.arb, gettext's
+// po/<locale>.po and locale/<locale>/LC_MESSAGES/<domain>.po, Angular's
+// src/locale/messages.xlf, Rails' config/locales, i18next's
+// locales/<lang>/<ns>.json (and next-i18next's public/locales), Spring
+// Boot's messages.properties, gotext's locales and the service's own
+// two JSON layouts. Detect fits them to a tree.
 func Presets() []Preset {
-	panic("base31: not built yet")
-}
-
-// Detect returns the preset of the tree under dir, its groups fitted to
-// what the tree has (Flutter's l10n.yaml arb-dir and template file, the
-// gettext domain, the folder a Rails or i18next tree keeps its files
-// in). A tree that matches no preset, or several, is refused as a
-// *locales.InputError listing what it found.
-func Detect(dir string) (Preset, error) {
-	panic("base31: not built yet")
+	json := locales.JSON{}
+	return []Preset{
+		{Name: "android", Groups: []locales.Group{{
+			Translation: "app/src/main/res/values-{android}/{namespace}.xml",
+			Source:      "app/src/main/res/values/{namespace}.xml",
+			DefaultName: "strings", Format: Android{},
+		}}},
+		{Name: "apple-strings", Groups: []locales.Group{{
+			Translation: "{language}.lproj/{namespace}.strings",
+			Source:      "Base.lproj/{namespace}.strings",
+			DefaultName: "Localizable", Format: AppleStrings{},
+		}}},
+		{Name: "xcstrings", Groups: []locales.Group{{
+			Translation: "**/{namespace}.xcstrings", DefaultName: "Localizable", Format: XCStrings{},
+		}}},
+		{Name: "flutter", Groups: []locales.Group{{Translation: "lib/l10n/app_{locale}.arb", Format: ARB{}}}},
+		{Name: "gettext", Groups: []locales.Group{
+			{Translation: "po/{locale}.po", Format: PO{}},
+			{Translation: "locale/{locale}/LC_MESSAGES/{namespace}.po", Source: "locale/{namespace}.pot", Format: PO{}},
+		}},
+		{Name: "angular", Groups: []locales.Group{{
+			Translation: "src/locale/messages.{language}.xlf", Source: "src/locale/messages.xlf", Format: XLIFF{},
+		}}},
+		{Name: "rails", Groups: []locales.Group{
+			{Translation: "config/locales/**/{namespace}.{language}.yml", Format: YAML{}},
+			{Translation: "config/locales/{language}.yml", Format: YAML{}},
+		}},
+		{Name: "i18next", Groups: []locales.Group{
+			{Translation: "locales/{language}/**/{namespace}.json", DefaultName: "translation", Format: json},
+			{Translation: "public/locales/{language}/**/{namespace}.json", DefaultName: "translation", Format: json},
+		}},
+		{Name: "properties", Groups: []locales.Group{{
+			Translation: "src/main/resources/messages_{locale}.properties",
+			Source:      "src/main/resources/messages.properties", Format: Properties{},
+		}}},
+		{Name: "gotext", Groups: []locales.Group{{Translation: "locales/{language}/messages.gotext.json", Format: GoText{}}}},
+		{Name: "json", Groups: []locales.Group{
+			{Translation: "{language}.json", Format: json},
+			{Translation: "{language}/{namespace}.json", Format: json},
+		}},
+	}
 }
