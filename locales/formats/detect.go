@@ -2,6 +2,7 @@ package formats
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -128,8 +129,7 @@ func (t *tree) read(file string) ([]byte, error) {
 
 // has reports whether the tree holds file.
 func (t *tree) has(file string) bool {
-	_, ok := slices.BinarySearch(t.files, file)
-	return ok
+	return slices.Contains(t.files, file)
 }
 
 // matches yields each file whose path re matches, with the submatches.
@@ -155,8 +155,8 @@ var androidQualifier = regexp.MustCompile(`^(?:[a-z]{2,3}(?:-r[A-Z]{2})?|b\+[a-z
 // SourceLanguage.
 func bcp47(lang string) string { return strings.ReplaceAll(lang, "_", "-") }
 
-// roots returns the keys of m sorted, for messages.
-func roots[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+// sortedKeys returns the keys of m sorted.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // several is the problem of a platform's files in several folders
 // whose namespaces would be one.
@@ -196,7 +196,7 @@ func detectAndroid(t *tree) match {
 		r.langs[qual] = true
 	}
 	stemRoots := map[string][]string{}
-	for _, root := range roots(byRoot) {
+	for _, root := range sortedKeys(byRoot) {
 		r := byRoot[root]
 		m.languages = max(m.languages, len(r.langs))
 		for _, stem := range stemOrder(r.stems, "strings") {
@@ -212,7 +212,7 @@ func detectAndroid(t *tree) match {
 			m.preset.Groups = append(m.preset.Groups, g)
 		}
 	}
-	for _, stem := range roots(stemRoots) {
+	for _, stem := range sortedKeys(stemRoots) {
 		if rs := stemRoots[stem]; len(rs) > 1 {
 			m.problem = several("Android resources", rs)
 		}
@@ -222,7 +222,7 @@ func detectAndroid(t *tree) match {
 
 // stemOrder returns the stems, first the default one if there.
 func stemOrder(stems map[string]bool, first string) []string {
-	s := roots(stems)
+	s := sortedKeys(stems)
 	if i := slices.Index(s, first); i > 0 {
 		s = slices.Concat([]string{first}, s[:i], s[i+1:])
 	}
@@ -287,7 +287,7 @@ func detectAppleStrings(t *tree) match {
 	}
 	stemRoots := map[string][]string{}
 	base := false
-	for _, root := range roots(byRoot) {
+	for _, root := range sortedKeys(byRoot) {
 		r := byRoot[root]
 		g := locales.Group{Translation: root + "{language}.lproj/{namespace}.strings", DefaultName: "Localizable", Format: AppleStrings{}}
 		if r.langs["Base"] {
@@ -295,7 +295,7 @@ func detectAppleStrings(t *tree) match {
 			base = true
 		}
 		for stem := range r.stems {
-			stemRoots[stem] = append(stemRoots[stem], cmpOr(strings.TrimSuffix(root, "/"), "."))
+			stemRoots[stem] = append(stemRoots[stem], cmp.Or(strings.TrimSuffix(root, "/"), "."))
 		}
 		m.preset.Groups = append(m.preset.Groups, g)
 	}
@@ -306,19 +306,12 @@ func detectAppleStrings(t *tree) match {
 	if !base && langs["en"] {
 		m.preset.SourceLanguage = "en"
 	}
-	for _, stem := range roots(stemRoots) {
+	for _, stem := range sortedKeys(stemRoots) {
 		if rs := stemRoots[stem]; len(rs) > 1 {
 			m.problem = several(".lproj folders", rs)
 		}
 	}
 	return m
-}
-
-func cmpOr(s, or string) string {
-	if s == "" {
-		return or
-	}
-	return s
 }
 
 // detectXCStrings finds string catalogs: one group under the folder
@@ -422,8 +415,8 @@ func detectFlutter(t *tree) match {
 		if data, err := t.read(f); err != nil || yaml.Unmarshal(data, &cfg) != nil {
 			continue
 		}
-		dir := path.Clean(folderPath(path.Dir(f), cmpOr(cfg.ArbDir, "lib/l10n")))
-		sm := arbName.FindStringSubmatch(strings.TrimSuffix(cmpOr(cfg.Template, "app_en.arb"), ".arb"))
+		dir := path.Clean(folderPath(path.Dir(f), cmp.Or(cfg.ArbDir, "lib/l10n")))
+		sm := arbName.FindStringSubmatch(strings.TrimSuffix(cmp.Or(cfg.Template, "app_en.arb"), ".arb"))
 		if sm == nil || byFolder[dir] == nil {
 			continue
 		}
@@ -434,8 +427,8 @@ func detectFlutter(t *tree) match {
 		return m
 	}
 	var found []string
-	for _, dir := range roots(byFolder) {
-		for _, prefix := range roots(byFolder[dir]) {
+	for _, dir := range sortedKeys(byFolder) {
+		for _, prefix := range sortedKeys(byFolder[dir]) {
 			found = append(found, folderPath(dir, prefix+"{locale}.arb"))
 			m.languages = max(m.languages, len(byFolder[dir][prefix]))
 			if m.file == "" {
@@ -480,7 +473,7 @@ func detectGettext(t *tree) match {
 		}
 	}
 	if len(poLangs) > 1 {
-		m.problem = several(".po files", roots(poLangs))
+		m.problem = several(".po files", sortedKeys(poLangs))
 		return m
 	}
 	for dir, langs := range poLangs {
@@ -489,7 +482,7 @@ func detectGettext(t *tree) match {
 			g.Source = pot[0]
 			m.file = pot[0]
 			if len(pot) > 1 {
-				m.problem = fmt.Sprintf("%s holds several templates (%s); choose the source in partner.yaml", cmpOr(strings.TrimSuffix(dir, "/"), "."), strings.Join(pot, ", "))
+				m.problem = fmt.Sprintf("%s holds several templates (%s); choose the source in partner.yaml", cmp.Or(strings.TrimSuffix(dir, "/"), "."), strings.Join(pot, ", "))
 			}
 			m.languages++
 		}
@@ -512,16 +505,16 @@ func detectGettext(t *tree) match {
 		}
 	}
 	if len(lcRoots) > 1 {
-		m.problem = several("LC_MESSAGES folders", roots(lcRoots))
+		m.problem = several("LC_MESSAGES folders", sortedKeys(lcRoots))
 		return m
 	}
 	for root, domains := range lcRoots {
 		g := locales.Group{Translation: root + "{locale}/LC_MESSAGES/{namespace}.po", Format: PO{}}
-		if !slices.ContainsFunc(roots(domains), func(d string) bool { return !t.has(root + d + ".pot") }) {
+		if !slices.ContainsFunc(sortedKeys(domains), func(d string) bool { return !t.has(root + d + ".pot") }) {
 			g.Source = root + "{namespace}.pot"
 		}
 		if len(domains) == 1 {
-			g.DefaultName = roots(domains)[0]
+			g.DefaultName = sortedKeys(domains)[0]
 		}
 		m.languages = max(m.languages, len(lcLangs))
 		m.preset.Groups = append(m.preset.Groups, g)
@@ -533,7 +526,7 @@ func detectGettext(t *tree) match {
 func potFiles(t *tree, dir string) []string {
 	var pots []string
 	for _, f := range t.files {
-		if strings.HasSuffix(f, ".pot") && path.Dir(f) == cmpOr(strings.TrimSuffix(dir, "/"), ".") {
+		if strings.HasSuffix(f, ".pot") && path.Dir(f) == cmp.Or(strings.TrimSuffix(dir, "/"), ".") {
 			pots = append(pots, f)
 		}
 	}
@@ -579,7 +572,7 @@ func detectAngular(t *tree) match {
 		}
 	}
 	if len(byDir) > 1 {
-		m.problem = several("Angular messages files", roots(byDir))
+		m.problem = several("Angular messages files", sortedKeys(byDir))
 		return m
 	}
 	for dir, f := range byDir {
@@ -629,7 +622,7 @@ func detectRails(t *tree) match {
 		}
 	}
 	if len(byRoot) > 1 {
-		m.problem = several("config/locales folders", roots(byRoot))
+		m.problem = several("config/locales folders", sortedKeys(byRoot))
 		return m
 	}
 	for root, f := range byRoot {
@@ -703,7 +696,7 @@ func detectI18next(t *tree) match {
 		}
 	}
 	if len(byRoot) > 1 {
-		m.problem = several("locales folders", roots(byRoot))
+		m.problem = several("locales folders", sortedKeys(byRoot))
 		return m
 	}
 	for root, f := range byRoot {
@@ -755,13 +748,13 @@ func detectProperties(t *tree) match {
 		}
 	}
 	bases := map[string][]string{} // base -> folders
-	for _, key := range roots(bundles) {
+	for _, key := range sortedKeys(bundles) {
 		b := bundles[key]
 		if len(b.langs) == 0 {
 			continue // application.properties, no bundle
 		}
 		base := strings.TrimPrefix(key, b.dir)
-		bases[base] = append(bases[base], cmpOr(strings.TrimSuffix(b.dir, "/"), "."))
+		bases[base] = append(bases[base], cmp.Or(strings.TrimSuffix(b.dir, "/"), "."))
 		g := locales.Group{Translation: b.dir + base + "_{locale}.properties", Format: Properties{}}
 		if b.source {
 			g.Source = b.dir + base + ".properties"
@@ -772,11 +765,11 @@ func detectProperties(t *tree) match {
 		}
 		m.languages = max(m.languages, n)
 		if m.file == "" || base == "messages" {
-			m.file = cmpOr(g.Source, b.dir+base+"_"+roots(b.langs)[0]+".properties")
+			m.file = cmp.Or(g.Source, b.dir+base+"_"+sortedKeys(b.langs)[0]+".properties")
 		}
 		m.preset.Groups = append(m.preset.Groups, g)
 	}
-	for _, base := range roots(bases) {
+	for _, base := range sortedKeys(bases) {
 		if len(bases[base]) > 1 {
 			m.problem = several(base+" bundles", bases[base])
 		}
@@ -808,7 +801,7 @@ func detectGoText(t *tree) match {
 		}
 	}
 	if len(byRoot) > 1 {
-		m.problem = several("messages.gotext.json files", roots(byRoot))
+		m.problem = several("messages.gotext.json files", sortedKeys(byRoot))
 		return m
 	}
 	for root, n := range byRoot {
