@@ -195,8 +195,19 @@ func checkKeyFormat(k translations.KeyFormat) string {
 // yamlLine finds the line yaml.v3 names in its messages.
 var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): `)
 
+// yamlTypes names this file's types as partner.yaml's parts in yaml.v3's
+// messages.
+var yamlTypes = strings.NewReplacer(
+	"type locales.configFile", "partner.yaml",
+	"locales.configFile", "partner.yaml",
+	"type locales.groupFile", "a file group",
+	"[]locales.groupFile", "a list of file groups",
+	"locales.groupFile", "a file group",
+)
+
 // yamlProblem turns a message of yaml.v3 into a problem at its line.
 func yamlProblem(msg string) Problem {
+	msg = yamlTypes.Replace(msg)
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		return Problem{Line: line, Message: strings.TrimPrefix(msg, m[0])}

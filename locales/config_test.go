@@ -87,7 +87,8 @@ func TestReadConfigRefuses(t *testing.T) {
 		want       string
 	}{
 		{"unknown field", "project: acme/web\nsourceLanguage: en\ntoken: secret\nfiles:\n  - translation: '{language}.json'\n", 3, "field token not found"},
-		{"unknown group field", "project: acme/web\nfiles:\n  - translation: '{language}.json'\n    pattern: x\n", 4, "field pattern not found"},
+		{"unknown group field", "project: acme/web\nfiles:\n  - translation: '{language}.json'\n    pattern: x\n", 4, "field pattern not found in a file group"},
+		{"files not a list", "project: acme/web\nfiles: '{language}.json'\n", 2, "into a list of file groups"},
 		{"syntax", "project: [acme\nfiles: x\n", 0, "did not find expected"},
 		{"group without translation", "project: acme/web\nfiles:\n  - source: en.json\n    format: json\n", 3, "no translation pattern"},
 		{"unknown format", "files:\n  - translation: '{language}.json'\n    format: jsonc\n", 3, `format "jsonc": want one of catalog, json, option`},
