@@ -48,11 +48,11 @@ type configFile struct {
 	SourceLanguage string                     `yaml:"sourceLanguage"`
 	FileStructure  translations.FileStructure `yaml:"fileStructure,omitempty"`
 	KeyFormat      translations.KeyFormat     `yaml:"keyFormat,omitempty"`
-	Files          []groupFile                `yaml:"files"`
+	Files          []configGroup                `yaml:"files"`
 }
 
-// groupFile is a Group as partner.yaml spells it.
-type groupFile struct {
+// configGroup is a Group as partner.yaml spells it.
+type configGroup struct {
 	Format string `yaml:"format,omitempty"`
 	Group  `yaml:",inline"`
 }
@@ -200,9 +200,9 @@ var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): `)
 var yamlTypes = strings.NewReplacer(
 	"type locales.configFile", "partner.yaml",
 	"locales.configFile", "partner.yaml",
-	"type locales.groupFile", "a file group",
-	"[]locales.groupFile", "a list of file groups",
-	"locales.groupFile", "a file group",
+	"type locales.configGroup", "a file group",
+	"[]locales.configGroup", "a list of file groups",
+	"locales.configGroup", "a file group",
 )
 
 // yamlProblem turns a message of yaml.v3 into a problem at its line.
@@ -354,7 +354,7 @@ func (c *Config) Marshal(formats map[string]Format) ([]byte, error) {
 				return nil, fmt.Errorf("locales: file group %d (%s): its format %T is none of the formats named %s", i+1, quoteName(g.Translation), g.Format, strings.Join(slices.Sorted(maps.Keys(formats)), ", "))
 			}
 		}
-		f.Files = append(f.Files, groupFile{Format: name, Group: g})
+		f.Files = append(f.Files, configGroup{Format: name, Group: g})
 	}
 	var root yaml.Node
 	if err := root.Encode(f); err != nil {
