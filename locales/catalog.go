@@ -99,7 +99,8 @@ func (c *Catalog) Text(lang, ns, key string) (string, bool) {
 }
 
 // All returns every text, sorted by language, namespace and key, as
-// messages with Language and Namespace set (and no Line). Count them,
+// messages with Language and Namespace set (and no Line), Untranslated
+// for a text its file marks not translated yet. Count them,
 // or collect their languages, for what a caller reports.
 func (c *Catalog) All() iter.Seq[Message] {
 	return func(yield func(Message) bool) {
@@ -108,7 +109,8 @@ func (c *Catalog) All() iter.Seq[Message] {
 			for _, ns := range slices.Sorted(maps.Keys(l.ns)) {
 				n := l.ns[ns]
 				for _, k := range slices.Sorted(maps.Keys(n.texts)) {
-					if !yield(Message{Language: l.code, Namespace: ns, Key: k, Text: n.texts[k].s}) {
+					t := n.texts[k]
+					if !yield(Message{Language: l.code, Namespace: ns, Key: k, Text: t.s, Untranslated: t.untranslated}) {
 						return
 					}
 				}
@@ -158,7 +160,9 @@ func (c *Catalog) where(lk, ns, key string) (file string, line int) {
 // duplicate keys, empty keys, values that are not text, file names that
 // are not language codes, one language spelled twice, and a key that
 // would be both a text and the parent of others ("a" and "a.b" in one
-// namespace, in any languages).
+// language and namespace; across languages they are no conflict, since
+// keys are created from the source language's texts and a target's key
+// the source lacks is skipped).
 func Load(dir string, layout Layout) (*Catalog, error) {
 	if err := layout.check(); err != nil {
 		return nil, err
@@ -336,47 +340,27 @@ func keyProblem(key string, opaque bool) string {
 }
 
 // conflicts returns a problem for each key that is both a text and the
-// parent of another key of its namespace, in any of the languages. The
+// parent of another key of its language and namespace. The
 // namespaces of formats whose keys are identifiers (opaque) have none:
 // "a" beside "a.b" are two keys.
 func (c *Catalog) conflicts() []Problem {
-	opaque := map[string]bool{}
-	for _, l := range c.langs {
-		for ns, n := range l.ns {
-			opaque[ns] = opaque[ns] || n.opaque
-		}
-	}
-	byNS := map[string]map[string]string{} // ns -> key -> a language key holding it
+	var ps []Problem
 	for lk, l := range c.langs {
 		for ns, n := range l.ns {
-			if opaque[ns] {
+			if n.opaque {
 				continue
 			}
-			m := byNS[ns]
-			if m == nil {
-				m = map[string]string{}
-				byNS[ns] = m
-			}
 			for k := range n.texts {
-				if _, ok := m[k]; !ok {
-					m[k] = lk
+				for i := strings.IndexByte(k, '.'); i >= 0; i = next(k, i) {
+					parent := k[:i]
+					if _, ok := n.texts[parent]; !ok {
+						continue
+					}
+					file, line := c.where(lk, ns, k)
+					pfile, pline := c.where(lk, ns, parent)
+					ps = append(ps, Problem{File: file, Line: line, Language: l.code, Namespace: ns, Key: k, Message: fmt.Sprintf(
+						"key %s is below %s (%s), which is a text: a key cannot be both a text and a parent", quote(k), quote(parent), position(pfile, pline))})
 				}
-			}
-		}
-	}
-	var ps []Problem
-	for ns, m := range byNS {
-		for k, lk := range m {
-			for i := strings.IndexByte(k, '.'); i >= 0; i = next(k, i) {
-				parent := k[:i]
-				plk, ok := m[parent]
-				if !ok {
-					continue
-				}
-				file, line := c.where(lk, ns, k)
-				pfile, pline := c.where(plk, ns, parent)
-				ps = append(ps, Problem{File: file, Line: line, Language: c.langs[lk].code, Namespace: ns, Key: k, Message: fmt.Sprintf(
-					"key %s is below %s (%s), which is a text: a key cannot be both a text and a parent", quote(k), quote(parent), position(pfile, pline))})
 			}
 		}
 	}

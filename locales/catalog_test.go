@@ -129,3 +129,20 @@ func TestWriteRefusesATreeOfTheOtherStructure(t *testing.T) {
 		})
 	}
 }
+
+// A key that is a text in one language and a parent in another (a
+// target file that went its own way, as Blacklight's de.yml has
+// "missing" as a list where en has a text) is no conflict: keys come
+// from the source language, and the target's key is skipped by a plan.
+func TestLoadTextAndParentInTwoLanguages(t *testing.T) {
+	cat, err := locales.Load(loctest.Tree(t, map[string]string{
+		"en.json": `{"search": {"missing": "[Missing]"}}`,
+		"de.json": `{"search": {"missing": {"0": "fehlt"}}}`,
+	}), locales.Layout{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := cat.Text("de", "", "search.missing.0"); !ok || got != "fehlt" {
+		t.Errorf("de search.missing.0 = %q, %v", got, ok)
+	}
+}

@@ -106,7 +106,7 @@ func TestLoadGroupsAndroid(t *testing.T) {
 		{Language: "en", Namespace: "default", Key: "loading", Text: "Loading..."},
 		{Language: "en", Namespace: "default", Key: "snoozed", Text: "%s: snoozed"},
 		{Language: "pt-br", Namespace: "default", Key: "app", Text: "Aplicativo"},
-		{Language: "pt-br", Namespace: "default", Key: "snoozed", Text: "%s: snoozed"},
+		{Language: "pt-br", Namespace: "default", Key: "snoozed", Text: "%s: snoozed", Untranslated: true},
 		{Language: "sr-latn", Namespace: "default", Key: "app", Text: "Aplikacija"},
 	}
 	if diff := cmp.Diff(want, entries(cat)); diff != "" {
@@ -216,7 +216,7 @@ func TestGroupsLocale(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []locales.Message{
-		{Language: "de", Namespace: "default", Key: "hello", Text: "Hallo"},
+		{Language: "de", Namespace: "default", Key: "hello", Text: "Hallo", Untranslated: true},
 		{Language: "en", Namespace: "default", Key: "hello", Text: ""},
 		{Language: "pt-br", Namespace: "default", Key: "hello", Text: "Olá"},
 		{Language: "sr-latn", Namespace: "default", Key: "hello", Text: "Zdravo"},
