@@ -4,47 +4,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/locsvc/partner-go/locales"
 	"github.com/locsvc/partner-go/locales/formats"
 )
-
-// needsConfig skips a test while the library's partner.yaml is the
-// shape only (base31: ReadConfig, Marshal and formats.ByName panic "not
-// built yet"); once built, the test runs.
-func needsConfig(t *testing.T) {
-	t.Helper()
-	needs(t, func() { formats.ByName() },
-		func() { locales.ReadConfig(filepath.Join(t.TempDir(), "none.yaml"), nil) },
-		func() { (&locales.Config{Project: "a/b"}).Marshal(nil) })
-}
-
-// needsPresets is needsConfig, and skips also while formats.Detect and
-// formats.Name are not built.
-func needsPresets(t *testing.T) {
-	t.Helper()
-	needsConfig(t)
-	needs(t, func() { formats.Name(locales.JSON{}) }, func() { formats.Detect(t.TempDir()) })
-}
-
-// needs skips the test unless every probe returns without a panic.
-func needs(t *testing.T, probes ...func()) {
-	t.Helper()
-	for _, probe := range probes {
-		if !built(probe) {
-			t.Skip("needs h6-presets: partner.yaml and presets are not built yet")
-		}
-	}
-}
-
-// built reports whether f returns without a panic.
-func built(f func()) (ok bool) {
-	defer func() { ok = recover() == nil }()
-	f()
-	return true
-}
 
 // writeConfig writes cfg as dir/partner.yaml.
 func writeConfigFile(t *testing.T, dir string, cfg *locales.Config) {
@@ -63,7 +29,6 @@ func writeConfigFile(t *testing.T, dir string, cfg *locales.Config) {
 // the file's folder, the file's project wins over PARTNER_PROJECT, and
 // flags win over the file.
 func TestConfigPushPullStatus(t *testing.T) {
-	needsConfig(t)
 	env := with(startFake(t), "PARTNER_PROJECT", "acme/elsewhere")
 	cfg := &locales.Config{Project: "acme/web", SourceLanguage: "en",
 		Files: []locales.Group{{Translation: "i18n/{language}.json", Format: locales.JSON{}}}}
@@ -143,7 +108,6 @@ func TestInitRefuses(t *testing.T) {
 // which push then uses), and prints what it found; a second init needs
 // --force.
 func TestInit(t *testing.T) {
-	needsPresets(t)
 	env := startFake(t)
 	dir := writeTree(t, map[string]string{
 		"app/src/main/res/values/strings.xml":        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources>\n    <string name=\"home\">Home</string>\n</resources>\n",
@@ -179,7 +143,6 @@ func TestInit(t *testing.T) {
 // TestInitReportsProblems: init writes partner.yaml for a tree whose
 // files push would refuse, and lists every problem, one a line.
 func TestInitReportsProblems(t *testing.T) {
-	needsPresets(t)
 	env := startFake(t)
 	dir := writeTree(t, map[string]string{
 		"locales/en.json": "{\"a\": \"A\", \"b\": \"B\"}\n",
@@ -191,5 +154,38 @@ func TestInitReportsProblems(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, locales.ConfigFile)); err != nil {
 		t.Errorf("init of a tree with bad files wrote no partner.yaml: %v", err)
+	}
+}
+
+// TestInitMapsLanguages: a folder no standard knows as a language ("cn"
+// for Simplified Chinese, as Crowdin's exports name it) is reported by
+// init, and --language cn=zh-cn maps it in partner.yaml, which push and
+// pull then read.
+func TestInitMapsLanguages(t *testing.T) {
+	tree := map[string]string{
+		"public/locales/en/common.json": `{"hello": "Hello"}`,
+		"public/locales/de/common.json": `{"hello": "Hallo"}`,
+		"public/locales/cn/common.json": `{"hello": "你好"}`,
+	}
+	env := map[string]string{"PARTNER_PROJECT": "acme/web"}
+	dir := writeTree(t, tree)
+	if r := runPartner(t, env, "init", "--dir", dir); !strings.Contains(r.stderr, `"cn"`) {
+		t.Errorf("init of a tree with a cn folder: exit %d, stderr %q; want the cn folder named", r.code, r.stderr)
+	}
+	dir = writeTree(t, tree)
+	var res initResult
+	r := runPartner(t, env, "init", "--dir", dir, "--language", "cn=zh-cn", "--json")
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &res) != nil {
+		t.Fatalf("init --language cn=zh-cn: exit %d, %q\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !slices.Contains(res.Languages, "zh-cn") || slices.Contains(res.Languages, "cn") {
+		t.Errorf("languages %q, want zh-cn for the cn folder", res.Languages)
+	}
+	cfg, err := locales.ReadConfig(filepath.Join(dir, locales.ConfigFile), formats.ByName())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.Files[0].Languages["cn"]; got != "zh-cn" {
+		t.Errorf("partner.yaml maps cn to %q, want zh-cn", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -51,13 +52,14 @@ type initOptions struct {
 	app            *app
 	project, dir   string
 	force          bool
-	serviceChecked bool // set when the service was asked about the project
+	languages      map[string]string // --language SPELLING=CODE
+	serviceChecked bool              // set when the service was asked about the project
 }
 
 func (a *app) initCmd() *cobra.Command {
 	opts := &initOptions{app: a}
 	cmd := &cobra.Command{
-		Use:   "init --project ORG/PROJECT [--dir DIR] [--force] [--json]",
+		Use:   "init --project ORG/PROJECT [--dir DIR] [--language SPELLING=CODE]... [--force] [--json]",
 		Short: "Detect the locale tree's layout and write partner.yaml",
 		Long: `init finds which platform's layout the tree in --dir (default: the current
 folder) has (Android, Apple .strings, .xcstrings, Flutter, gettext, Angular
@@ -67,6 +69,10 @@ a grant is set up, the project's source language, CDN address, file structure
 and key format as the service gives them. A tree that matches no preset, or
 several, is refused, listing what was found. It prints what it found: the
 preset, the groups, the languages the files hold and those the project lacks.
+
+A language the files spell in a way no standard knows (a folder "cn" for
+Simplified Chinese) is refused when the tree is read: map it with --language
+cn=zh-cn, which init writes into every group (partner.yaml's languages).
 
 The project comes from --project (or PARTNER_PROJECT): init asks nothing. An
 existing partner.yaml is kept unless --force is given. The file holds no
@@ -80,6 +86,7 @@ without --dir.`,
 	f.StringVar(&opts.project, "project", "", "the project, ORG/PROJECT (default $PARTNER_PROJECT)")
 	f.StringVar(&opts.dir, "dir", ".", "the locale tree's root, where partner.yaml is written")
 	f.BoolVar(&opts.force, "force", false, "overwrite an existing partner.yaml")
+	f.StringToStringVar(&opts.languages, "language", nil, "a language as the files spell it and the project's code for it, SPELLING=CODE, for spellings no standard knows (repeatable: --language cn=zh-cn --language tw=zh-tw)")
 	cmd.MarkFlagDirname("dir")
 	return cmd
 }
@@ -103,6 +110,11 @@ func runInit(ctx context.Context, opts *initOptions) error {
 		return err
 	}
 	cfg := &locales.Config{Project: project, Files: preset.Groups}
+	if len(opts.languages) > 0 {
+		for i := range cfg.Files {
+			cfg.Files[i].Languages = maps.Clone(opts.languages)
+		}
+	}
 	var known []string // the project's languages, when the service was asked
 	if p, cdnRoot, err := opts.serviceProject(ctx, project); err != nil {
 		return err
