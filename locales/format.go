@@ -9,6 +9,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/locsvc/partner-go/locales/internal/input"
 )
@@ -439,15 +440,18 @@ func encodeJSONOver(f File, msgs []Message) ([]byte, error) {
 	var st input.JSONStyle
 	switch {
 	case f.Old != nil:
-		if _, _, err := (JSON{}).Decode(File{}, f.Old); err != nil {
-			return nil, err
-		}
+		// One pass over the file: Decode tells what is wrong with one
+		// that does not parse or that index finds wrong.
 		old, err := input.ParseJSONObject(f.Old)
-		if err != nil {
-			return nil, err // Decode refuses what does not parse
+		if err == nil {
+			st, e.out = old.Style(f.Old), input.NewJSONOut(old)
 		}
-		st, e.out = old.Style(f.Old), input.NewJSONOut(old)
-		e.index(e.out, "", nil)
+		if err != nil || !utf8.Valid(f.Old) || !e.index(e.out, "", nil) {
+			if _, _, err := (JSON{}).Decode(File{}, f.Old); err != nil {
+				return nil, err
+			}
+			return nil, errors.New("locales: the JSON file does not read") // not reached: Decode refuses it
+		}
 	case src != nil:
 		st, e.out = src.Style(f.SourceFile), input.NewJSONOut(nil)
 	default:
@@ -519,17 +523,35 @@ type jsonEdit struct {
 }
 
 // index records the texts of o, whose members' keys start with prefix
-// and are reached through path.
-func (e *jsonEdit) index(o *input.JSONOut, prefix string, path []*input.JSONOutMember) {
+// and are reached through path. It returns false for what Decode
+// refuses: a member twice in an object, a key twice once joined, an
+// empty key or level, a value that is not a string, null or an object,
+// objects nested too deep.
+func (e *jsonEdit) index(o *input.JSONOut, prefix string, path []*input.JSONOutMember) bool {
+	if len(path) > maxDepth {
+		return false
+	}
 	for _, m := range o.Members() {
+		if o.Member(m.Name) != m {
+			return false
+		}
 		p := append(path[:len(path):len(path)], m)
 		key := prefix + m.Name
 		if m.Object != nil {
-			e.index(m.Object, key+".", p)
+			if !e.index(m.Object, key+".", p) {
+				return false
+			}
 			continue
+		}
+		if _, isText := m.Old.Value.(string); !isText && m.Old.Value != nil {
+			return false
+		}
+		if _, dup := e.paths[key]; dup || checkKey(key) != "" {
+			return false
 		}
 		e.paths[key] = p
 	}
+	return true
 }
 
 // leafKeys appends the joined keys of o's texts, in o's order.

@@ -3,6 +3,7 @@ package locales_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -246,4 +247,45 @@ func texts(msgs []locales.Message) map[string]string {
 		m[msg.Key] = fmt.Sprintf("%q %v", msg.Text, msg.Untranslated)
 	}
 	return m
+}
+
+// BenchmarkJSONEncodeOverOld writes a pull of a 2,000-key nested file
+// (four spaces, i18next's shape) with 20 changed texts and 10 new keys
+// over the file, beside the same messages written as a new, sorted file
+// (the baseline, what Encode did before it kept the file's bytes).
+func BenchmarkJSONEncodeOverOld(b *testing.B) {
+	var msgs []locales.Message
+	for i := range 2000 {
+		msgs = append(msgs, locales.Message{Key: fmt.Sprintf("section%d.group%d.key%d", i/200, i/20, i), Text: fmt.Sprintf("The text of key number %d, with {{count}} and <b>markup</b>", i)})
+	}
+	old, err := locales.JSON{}.Encode(locales.File{Keys: translations.Nested}, msgs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	old = []byte(strings.ReplaceAll(string(old), "  ", "    "))
+	pulled := append([]locales.Message(nil), msgs...)
+	for i := 0; i < len(pulled); i += 100 {
+		pulled[i].Text += " (changed)"
+	}
+	for i := range 10 {
+		pulled = append(pulled, locales.Message{Key: fmt.Sprintf("section%d.group%d.new%d", i, i*10, i), Text: "A new text"})
+	}
+	slices.SortFunc(pulled, func(x, y locales.Message) int { return strings.Compare(x.Key, y.Key) })
+	for _, bb := range []struct {
+		name string
+		file locales.File
+	}{
+		{"new", locales.File{Keys: translations.Nested}},
+		{"over-old", locales.File{Old: old, Source: pulled, Keys: translations.Nested}},
+	} {
+		b.Run(bb.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(old)))
+			for b.Loop() {
+				if _, err := (locales.JSON{}).Encode(bb.file, pulled); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
