@@ -452,6 +452,12 @@ func encodeJSONOver(f File, msgs []Message) ([]byte, error) {
 			}
 			return nil, errors.New("locales: the JSON file does not read") // not reached: Decode refuses it
 		}
+		if len(old.Members) == 0 && src != nil {
+			// An empty file shows no indentation: take the source's.
+			end := st.End
+			st = src.Style(f.SourceFile)
+			st.End = end
+		}
 	case src != nil:
 		st, e.out = src.Style(f.SourceFile), input.NewJSONOut(nil)
 	default:

@@ -289,3 +289,16 @@ func BenchmarkJSONEncodeOverOld(b *testing.B) {
 		})
 	}
 }
+
+// An empty file shows no indentation: what a pull adds to it takes the
+// source file's, and the file's own end.
+func TestJSONEncodeOverEmptyFileTakesSourceIndent(t *testing.T) {
+	source := "{\n\t\"a\": \"A\"\n}\n"
+	got, err := locales.JSON{}.Encode(locales.File{Old: []byte("{}"), SourceFile: []byte(source), Keys: translations.Flat}, []locales.Message{{Key: "a", Text: "Ä"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\n\t\"a\": \"Ä\"\n}"; string(got) != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -173,6 +173,12 @@ func (a ARB) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 			return nil, err // parseARB refuses what does not parse
 		}
 		st, out = old.Style(f.Old), input.NewJSONOut(old)
+		if len(old.Members) == 0 && tmpl != nil {
+			// An empty file shows no indentation: take the template's.
+			end := st.End
+			st = tmpl.Style(tdata)
+			st.End = end
+		}
 		for _, m := range old.Members {
 			if isARBMeta(m.Name) && !strings.HasPrefix(m.Name, "@@") {
 				metadata = true

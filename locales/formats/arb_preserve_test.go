@@ -191,3 +191,13 @@ func FuzzARBEncodeOverOld(f *testing.F) {
 		}
 	})
 }
+
+// An empty file shows no indentation: what a pull adds takes the
+// template's.
+func TestARBEncodeOverEmptyFileTakesTemplateIndent(t *testing.T) {
+	tmpl := "{\n\t\"title\": \"Shop\"\n}\n"
+	got := arbEncode(t, formats.ARB{}, locales.File{Language: "de", Old: []byte("{}\n"), SourceFile: []byte(tmpl)}, []locales.Message{{Key: "title", Text: "Laden"}})
+	if want := "{\n\t\"title\": \"Laden\"\n}\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
