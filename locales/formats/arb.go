@@ -30,7 +30,8 @@ import (
 // its name spells it (gen-l10n refuses one that differs from the name)
 // and follows the template's order and indentation, each message with
 // the template's "@key" unless BareTargets; without a template, its
-// messages are sorted. A message that is not a string, an "@key" that
+// messages are sorted. A null message is one not translated yet (see
+// locales.Message.Untranslated), as in JSON. A message that is not a string, an "@key" that
 // is not an object, and bytes that are not UTF-8 are refused.
 type ARB struct {
 	// BareTargets says the tree's target files hold no "@key" metadata,
@@ -54,6 +55,8 @@ type arbMember struct {
 	text string          // a message's text
 	raw  json.RawMessage // a metadata member's value
 	line int
+	// untranslated: the message is null, not translated yet.
+	untranslated bool
 }
 
 func isARBMeta(name string) bool { return strings.HasPrefix(name, "@") }
@@ -113,6 +116,8 @@ func parseARB(data []byte) ([]arbMember, error) {
 				problems = append(problems, locales.Problem{Line: line, Key: name, Message: fmt.Sprintf("metadata %s is not an object", input.Quote(name))})
 				continue
 			}
+		case string(raw) == "null":
+			m.untranslated = true
 		default:
 			if err := json.Unmarshal(raw, &m.text); err != nil {
 				problems = append(problems, locales.Problem{Line: line, Key: name, Message: fmt.Sprintf("the value of %s is not a string", input.Quote(name))})
@@ -146,7 +151,7 @@ func (ARB) Decode(_ locales.File, data []byte) ([]locales.Message, locales.File,
 	var msgs []locales.Message
 	for _, m := range members {
 		if !isARBMeta(m.name) {
-			msgs = append(msgs, locales.Message{Key: m.name, Text: m.text, Line: m.line})
+			msgs = append(msgs, locales.Message{Key: m.name, Text: m.text, Line: m.line, Untranslated: m.untranslated})
 		}
 	}
 	return msgs, locales.File{Keys: translations.Flat}, nil
@@ -212,10 +217,14 @@ func (a ARB) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 			added = append(added, m)
 			continue
 		}
-		if om.Old == nil {
-			om.Value = arbText(m.Text)
-		} else if text, _ := om.Old.Value.(string); text != m.Text {
-			om.Value = arbText(m.Text)
+		text, isText := "", false
+		if om.Old != nil {
+			text, isText = om.Old.Value.(string)
+		}
+		switch {
+		case m.Untranslated && om.Old != nil && om.Old.Value == nil:
+		case m.Untranslated || !isText || text != m.Text:
+			om.Value = arbValue(m)
 		}
 	}
 	// New messages in the template's order, then the others in key order.
@@ -239,7 +248,7 @@ func (a ARB) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 		for j := r - 1; ok && j >= 0 && after == nil; j-- {
 			after = out.Member(tmpl.Members[j].Name)
 		}
-		nm := &input.JSONOutMember{Name: m.Key, Value: arbText(m.Text)}
+		nm := &input.JSONOutMember{Name: m.Key, Value: arbValue(m)}
 		out.Add(after, nm)
 		if !ok || !metadata || out.Member("@"+m.Key) != nil {
 			continue
@@ -269,8 +278,13 @@ func templateARB(data []byte) (*input.JSONObject, []byte) {
 	return o, data
 }
 
-func arbText(s string) []byte {
+// arbValue returns m's text as a JSON value: null when m is
+// untranslated.
+func arbValue(m locales.Message) []byte {
+	if m.Untranslated {
+		return []byte("null")
+	}
 	var b bytes.Buffer
-	input.WriteJSONString(&b, s)
+	input.WriteJSONString(&b, m.Text)
 	return b.Bytes()
 }

@@ -201,3 +201,18 @@ func TestARBEncodeOverEmptyFileTakesTemplateIndent(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A null message is not translated yet, as in JSON: read with no text,
+// kept where the service has no text for it.
+func TestARBNullIsUntranslated(t *testing.T) {
+	in := "{\n  \"a\": null,\n  \"b\": null\n}\n"
+	msgs := arbDecode(t, in)
+	want := []locales.Message{{Key: "a", Line: 2, Untranslated: true}, {Key: "b", Line: 3, Untranslated: true}}
+	if diff := cmp.Diff(want, msgs); diff != "" {
+		t.Errorf("messages (-want +got):\n%s", diff)
+	}
+	got := arbEncode(t, formats.ARB{}, locales.File{Language: "de", Old: []byte(in)}, []locales.Message{{Key: "b", Text: "B"}})
+	if want := "{\n  \"a\": null,\n  \"b\": \"B\"\n}\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
