@@ -24,12 +24,11 @@ type JSONMember struct {
 	// Lead is the white space between the ',' or '{' before the member
 	// and its name; Colon what is between its name and its value.
 	Lead, Colon string
-	// Start is the offset of the name's opening quote; ValueStart and
-	// ValueEnd delimit the value.
-	Start, ValueStart, ValueEnd int
-	// Value is the value's token when it is not an object or an array:
-	// a string, nil for null, a bool or a json.Number; json.Delim('[')
-	// for an array.
+	// ValueStart and ValueEnd delimit the value.
+	ValueStart, ValueEnd int
+	// Value is the value's token: a string, nil for null, a bool, a
+	// json.Number, or json.Delim('{') for an object (Object) and
+	// json.Delim('[') for an array.
 	Value json.Token
 	// Object is the value when it is an object.
 	Object *JSONObject
@@ -108,7 +107,7 @@ func (p *jsonParser) object(depth int) (*JSONObject, error) {
 	o := &JSONObject{Open: p.end - 1}
 	for p.dec.More() {
 		before := p.end
-		tok, start, err := p.token()
+		tok, start, err := p.token() // the name
 		if err != nil {
 			return nil, err
 		}
@@ -117,14 +116,13 @@ func (p *jsonParser) object(depth int) (*JSONObject, error) {
 			lead = lead[i+1:]
 		}
 		nameEnd := p.end
-		m := &JSONMember{Name: tok.(string), Lead: string(lead), Start: start}
+		m := &JSONMember{Name: tok.(string), Lead: string(lead)}
 		if m.Value, m.ValueStart, err = p.token(); err != nil {
 			return nil, err
 		}
 		m.Colon = string(p.data[nameEnd:m.ValueStart])
 		switch m.Value {
 		case json.Delim('{'):
-			m.Value = nil
 			if m.Object, err = p.object(depth + 1); err != nil {
 				return nil, err
 			}
