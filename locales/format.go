@@ -9,6 +9,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/locsvc/partner-go/locales/internal/input"
 )
@@ -80,18 +81,28 @@ type Format interface {
 
 // JSON is the service's file format: one JSON object per file whose
 // members are keys (translations.Flat) or nested objects whose member names join
-// with dots (translations.Nested), and whose leaves are strings.
+// with dots (translations.Nested), and whose leaves are strings. A null
+// leaf is a key not translated yet, as i18next writes it: Decode reads
+// it as an untranslated Message with no text.
 //
 // Decode refuses, with the line and key of each: a member repeated in
 // one object, a key repeated once levels are joined ({"a.b":…} beside
 // {"a":{"b":…}}), an empty key or an empty level ("", "a..b", "a."), and
-// a value that is not a string or an object, and bytes that are not
-// UTF-8 (encoding/json would read them as U+FFFD). Empty objects hold no
-// text and are passed over.
+// a value that is not a string, null or an object, and bytes that are
+// not UTF-8 (encoding/json would read them as U+FFFD). Empty objects
+// hold no text and are passed over.
 //
-// Encode writes members sorted by name (byte order), indented by two
-// spaces, with characters as they are (no \u escapes for <, > or &) and
-// a final newline.
+// Encode over a file (File.Old) keeps its bytes: indentation, member
+// order, escapes, final newline. A text that changed replaces that
+// string's bytes alone; a null the messages give no text for stays; a
+// member the messages lack stays. A new key goes after the member
+// holding the key before it in the source file (File.SourceFile, else
+// File.Source), else at the end of its object, indented as the member
+// it follows. A new file takes the order, indentation and final newline
+// of File.SourceFile when there is one; else Encode writes members
+// sorted by name (byte order), indented by two spaces, with characters
+// as they are (no \u escapes for <, > or &) and a final newline. An
+// untranslated message is written as null.
 type JSON struct{}
 
 // Ext returns ".json".
@@ -190,7 +201,11 @@ func (d *jsonDecoder) object(prefix string, depth int) error {
 		switch v := tok.(type) {
 		case string:
 			if !dup {
-				d.leaf(key, v, line)
+				d.leaf(key, v, line, false)
+			}
+		case nil:
+			if !dup {
+				d.leaf(key, "", line, true)
 			}
 		case json.Delim:
 			if v == '[' {
@@ -214,7 +229,7 @@ func (d *jsonDecoder) object(prefix string, depth int) error {
 	return nil
 }
 
-func (d *jsonDecoder) leaf(key, text string, line int) {
+func (d *jsonDecoder) leaf(key, text string, line int, untranslated bool) {
 	if msg := checkKey(key); msg != "" {
 		d.problem(line, key, "%s", msg)
 		return
@@ -224,7 +239,7 @@ func (d *jsonDecoder) leaf(key, text string, line int) {
 		return
 	}
 	d.seen[key] = line
-	d.msgs = append(d.msgs, Message{Key: key, Text: text, Line: line})
+	d.msgs = append(d.msgs, Message{Key: key, Text: text, Line: line, Untranslated: untranslated})
 }
 
 // skip reads past the rest of an array whose '[' was read.
@@ -267,11 +282,22 @@ func kind(tok json.Token) string { return input.Kind(tok) }
 // quote quotes s for a message, cut to a readable length.
 func quote(s string) string { return input.Quote(s) }
 
-// Encode writes msgs as a JSON locale file in key format f.Keys.
+// Encode writes msgs as a JSON locale file in key format f.Keys: over
+// f.Old, keeping its bytes but for the texts that changed and the
+// members it adds; a new file in the order and indentation of
+// f.SourceFile when there is one, else sorted.
 func (JSON) Encode(f File, msgs []Message) ([]byte, error) {
-	keys := f.Keys
 	msgs = slices.Clone(msgs)
 	slices.SortFunc(msgs, func(a, b Message) int { return strings.Compare(a.Key, b.Key) })
+	if f.Old != nil || f.SourceFile != nil {
+		return encodeJSONOver(f, msgs)
+	}
+	return encodeSorted(f.Keys, msgs)
+}
+
+// encodeSorted writes msgs, sorted by key, as a new file whose members
+// are sorted by name.
+func encodeSorted(keys translations.KeyFormat, msgs []Message) ([]byte, error) {
 	var b bytes.Buffer
 	if len(msgs) == 0 {
 		return []byte("{}\n"), nil
@@ -285,7 +311,7 @@ func (JSON) Encode(f File, msgs []Message) ([]byte, error) {
 			b.WriteString("  ")
 			input.WriteJSONString(&b, m.Key)
 			b.WriteString(": ")
-			input.WriteJSONString(&b, m.Text)
+			writeText(&b, m)
 			if i < len(msgs)-1 {
 				b.WriteByte(',')
 			}
@@ -306,8 +332,8 @@ func (JSON) Encode(f File, msgs []Message) ([]byte, error) {
 // node is one object of a nested file: its members in order.
 type node struct {
 	names    []string
-	texts    []string // for a leaf member
-	children []*node  // for an object member; nil for a leaf
+	texts    []Message // for a leaf member
+	children []*node   // for an object member; nil for a leaf
 	index    map[string]int
 }
 
@@ -330,10 +356,10 @@ func tree(msgs []Message) (*node, error) {
 			last := i == len(levels)-1
 			switch {
 			case j < 0 && last:
-				n.add(level, m.Text, nil)
+				n.add(level, m, nil)
 			case j < 0:
 				c := &node{}
-				n.add(level, "", c)
+				n.add(level, Message{}, c)
 				n = c
 			case last || n.children[j] == nil:
 				return nil, fmt.Errorf("locales: key %s is both a text and a parent of other keys; nested keys cannot hold it", quote(m.Key))
@@ -345,7 +371,7 @@ func tree(msgs []Message) (*node, error) {
 	return root, nil
 }
 
-func (n *node) add(name, text string, child *node) {
+func (n *node) add(name string, text Message, child *node) {
 	if n.index == nil {
 		n.index = map[string]int{}
 	}
@@ -367,7 +393,7 @@ func (n *node) write(b *bytes.Buffer, depth int) {
 		if c := n.children[i]; c != nil {
 			c.write(b, depth+1)
 		} else {
-			input.WriteJSONString(b, n.texts[i])
+			writeText(b, n.texts[i])
 		}
 		if k < len(order)-1 {
 			b.WriteByte(',')
@@ -382,4 +408,244 @@ func indent(b *bytes.Buffer, depth int) {
 	for range depth {
 		b.WriteString("  ")
 	}
+}
+
+// writeText writes m's text as a JSON value: null when m is
+// untranslated.
+func writeText(b *bytes.Buffer, m Message) {
+	if m.Untranslated {
+		b.WriteString("null")
+		return
+	}
+	input.WriteJSONString(b, m.Text)
+}
+
+// encodeJSONOver writes msgs, sorted by key, over f.Old, or as a new
+// file after the example of f.SourceFile.
+func encodeJSONOver(f File, msgs []Message) ([]byte, error) {
+	for i := 1; i < len(msgs); i++ {
+		if msgs[i-1].Key == msgs[i].Key {
+			return nil, fmt.Errorf("locales: key %s twice", quote(msgs[i].Key))
+		}
+	}
+	e := jsonEdit{nested: f.Keys == translations.Nested, paths: map[string][]*input.JSONOutMember{}}
+	var src *input.JSONObject
+	if f.SourceFile != nil {
+		// Load read the source file: a file that does not parse is one
+		// whose example is not taken.
+		if _, _, err := (JSON{}).Decode(File{}, f.SourceFile); err == nil {
+			src, _ = input.ParseJSONObject(f.SourceFile)
+		}
+	}
+	var st input.JSONStyle
+	switch {
+	case f.Old != nil:
+		// One pass over the file: Decode tells what is wrong with one
+		// that does not parse or that index finds wrong.
+		old, err := input.ParseJSONObject(f.Old)
+		if err == nil {
+			st, e.out = old.Style(f.Old), input.NewJSONOut(old)
+		}
+		if err != nil || !utf8.Valid(f.Old) || !e.index(e.out, "", nil) {
+			if _, _, err := (JSON{}).Decode(File{}, f.Old); err != nil {
+				return nil, err
+			}
+			return nil, errors.New("locales: the JSON file does not read") // not reached: Decode refuses it
+		}
+		if len(old.Members) == 0 && src != nil {
+			// An empty file shows no indentation: take the source's.
+			end := st.End
+			st = src.Style(f.SourceFile)
+			st.End = end
+		}
+	case src != nil:
+		st, e.out = src.Style(f.SourceFile), input.NewJSONOut(nil)
+	default:
+		return encodeSorted(f.Keys, msgs)
+	}
+	// order is the source file's keys in its order, else those of
+	// f.Source (sorted).
+	if src != nil {
+		e.order = leafKeys(src, "", nil)
+	} else {
+		for _, m := range f.Source {
+			e.order = append(e.order, m.Key)
+		}
+	}
+	rank := make(map[string]int, len(e.order))
+	for i, k := range e.order {
+		rank[k] = i
+	}
+	var added []Message
+	for _, m := range msgs {
+		path, ok := e.paths[m.Key]
+		if !ok {
+			added = append(added, m)
+			continue
+		}
+		leaf := path[len(path)-1]
+		switch text, isText := leaf.Old.Value.(string); {
+		case m.Untranslated && leaf.Old.Value == nil:
+		case m.Untranslated:
+			leaf.Value = []byte("null")
+		case !isText || text != m.Text:
+			leaf.Value = jsonValue(m)
+		}
+	}
+	// New keys in the source's order, then the others in key order.
+	slices.SortStableFunc(added, func(a, b Message) int {
+		ra, ina := rank[a.Key]
+		rb, inb := rank[b.Key]
+		switch {
+		case ina && inb:
+			return ra - rb
+		case ina != inb:
+			if ina {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	})
+	for _, m := range added {
+		r, ok := rank[m.Key]
+		if !ok {
+			r = -1
+		}
+		if err := e.add(m, r); err != nil {
+			return nil, err
+		}
+	}
+	return e.out.Write(f.Old, st), nil
+}
+
+// jsonEdit is a JSON file being written over.
+type jsonEdit struct {
+	out    *input.JSONOut
+	nested bool
+	// paths holds the members down to each text, by joined key.
+	paths map[string][]*input.JSONOutMember
+	order []string // the source's keys, in its order
+}
+
+// index records the texts of o, whose members' keys start with prefix
+// and are reached through path. It returns false for what Decode
+// refuses: a member twice in an object, a key twice once joined, an
+// empty key or level, a value that is not a string, null or an object,
+// objects nested too deep.
+func (e *jsonEdit) index(o *input.JSONOut, prefix string, path []*input.JSONOutMember) bool {
+	if len(path) > maxDepth {
+		return false
+	}
+	for _, m := range o.Members() {
+		if o.Member(m.Name) != m {
+			return false
+		}
+		p := append(path[:len(path):len(path)], m)
+		key := prefix + m.Name
+		if m.Object != nil {
+			if !e.index(m.Object, key+".", p) {
+				return false
+			}
+			continue
+		}
+		if _, isText := m.Old.Value.(string); !isText && m.Old.Value != nil {
+			return false
+		}
+		if _, dup := e.paths[key]; dup || checkKey(key) != "" {
+			return false
+		}
+		e.paths[key] = p
+	}
+	return true
+}
+
+// leafKeys appends the joined keys of o's texts, in o's order.
+func leafKeys(o *input.JSONObject, prefix string, keys []string) []string {
+	for _, m := range o.Members {
+		if m.Object != nil {
+			keys = leafKeys(m.Object, prefix+m.Name+".", keys)
+		} else {
+			keys = append(keys, prefix+m.Name)
+		}
+	}
+	return keys
+}
+
+// add adds m, the file lacks, after the member holding the nearest key
+// before it in the source's order (r is its place there, -1 when the
+// source lacks it), else at the end of its object.
+func (e *jsonEdit) add(m Message, r int) error {
+	if e.nested {
+		if msg := checkKey(m.Key); msg != "" {
+			return fmt.Errorf("locales: %s", msg)
+		}
+	}
+	conflict := func() error {
+		return fmt.Errorf("locales: key %s is both a text and a parent of other keys; nested keys cannot hold it", quote(m.Key))
+	}
+	o, rest := e.out, m.Key
+	var path []*input.JSONOutMember
+	for {
+		if o.Member(rest) != nil {
+			return conflict()
+		}
+		// An object of the file whose name starts the rest holds it.
+		var next *input.JSONOutMember
+		for i := 0; i < len(rest); i++ {
+			if rest[i] != '.' {
+				continue
+			}
+			c := o.Member(rest[:i])
+			if c == nil {
+				continue
+			}
+			if c.Object == nil && e.nested {
+				return conflict()
+			}
+			if c.Object != nil {
+				next = c
+				break
+			}
+		}
+		if next == nil {
+			name := rest
+			if e.nested {
+				name, _, _ = strings.Cut(rest, ".")
+			}
+			next = &input.JSONOutMember{Name: name}
+			if name == rest {
+				next.Value = jsonValue(m)
+			} else {
+				next.Object = input.NewJSONOut(nil)
+			}
+			o.Add(e.anchor(o, len(path), r), next)
+		}
+		path = append(path, next)
+		if next.Object == nil {
+			e.paths[m.Key] = path
+			return nil
+		}
+		o, rest = next.Object, rest[len(next.Name)+1:]
+	}
+}
+
+// anchor returns the member of o, at depth d, that holds the nearest
+// key written before the r-th of the source's order, or nil.
+func (e *jsonEdit) anchor(o *input.JSONOut, d, r int) *input.JSONOutMember {
+	for j := r - 1; j >= 0; j-- {
+		p, ok := e.paths[e.order[j]]
+		if ok && len(p) > d && (d == 0 || p[d-1].Object == o) {
+			return p[d]
+		}
+	}
+	return nil
+}
+
+// jsonValue returns m's text as a JSON value: null when m is
+// untranslated.
+func jsonValue(m Message) []byte {
+	var b bytes.Buffer
+	writeText(&b, m)
+	return b.Bytes()
 }

@@ -135,9 +135,13 @@ func writeSample(dir string) error {
 			return err
 		}
 	}
-	// Lay the sample out as the library writes files: sorted, indented.
+	// Lay the sample out as the library writes new files: sorted,
+	// indented (written over, a file keeps its own layout).
 	cat, err := locales.Load(dir, locales.Layout{})
 	if err != nil {
+		return err
+	}
+	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
 	return cat.Write(dir, cat.Layout)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/locsvc/partner-go/translations"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/locsvc/partner-go/locales"
@@ -16,18 +17,37 @@ import (
 // whose members are messages ("key": "ICU text") and metadata: "@key"
 // (the message's description and placeholders) and "@@locale" and
 // other "@@" members of the file. Texts are ICU MessageFormat already,
-// plurals included, and are kept as they are.
+// plurals included, and are kept as they are. Keys are message names,
+// taken whole (see OpaqueKeys).
 //
-// Metadata is not a text: Load passes it over and Write keeps it, the
-// "@key" of a message beside it, in the file's order; a message the
-// catalog no longer has goes with its "@key". New messages are added at
-// the end in key order, and a new file starts with "@@locale". A
-// message that is not a string, an "@key" that is not an object, and
-// bytes that are not UTF-8 are refused.
-type ARB struct{}
+// Metadata is not a text: Load passes it over and Write keeps it.
+// Written over a file, ARB keeps the file's bytes but for the texts
+// that changed and the messages it adds, as JSON does; a message the
+// catalog lacks (one only the target files have) stays. A new message
+// goes after the member that precedes it in the template (File.SourceFile),
+// else at the end, with the template's "@key" when the file holds
+// metadata. A new file starts with "@@locale" set to its language as
+// its name spells it (gen-l10n refuses one that differs from the name)
+// and follows the template's order and indentation, each message with
+// the template's "@key" unless BareTargets; without a template, its
+// messages are sorted. A null message is one not translated yet (see
+// locales.Message.Untranslated), as in JSON. A message that is not a string, an "@key" that
+// is not an object, and bytes that are not UTF-8 are refused.
+type ARB struct {
+	// BareTargets says the tree's target files hold no "@key" metadata,
+	// only the template does (as in Flutter Gallery): a new target file
+	// then has messages only. gen-l10n reads a target's placeholders
+	// where it has them and the template's otherwise, so copies of the
+	// template's are the same; a tree's own convention is what keeps a
+	// pull from showing as a change.
+	BareTargets bool
+}
 
 // Ext returns ".arb".
 func (ARB) Ext() string { return ".arb" }
+
+// OpaqueKeys returns true: ARB keys are message names.
+func (ARB) OpaqueKeys() bool { return true }
 
 // arbMember is one member of an ARB file, in the file's order.
 type arbMember struct {
@@ -35,6 +55,8 @@ type arbMember struct {
 	text string          // a message's text
 	raw  json.RawMessage // a metadata member's value
 	line int
+	// untranslated: the message is null, not translated yet.
+	untranslated bool
 }
 
 func isARBMeta(name string) bool { return strings.HasPrefix(name, "@") }
@@ -94,13 +116,15 @@ func parseARB(data []byte) ([]arbMember, error) {
 				problems = append(problems, locales.Problem{Line: line, Key: name, Message: fmt.Sprintf("metadata %s is not an object", input.Quote(name))})
 				continue
 			}
+		case string(raw) == "null":
+			m.untranslated = true
 		default:
 			if err := json.Unmarshal(raw, &m.text); err != nil {
 				problems = append(problems, locales.Problem{Line: line, Key: name, Message: fmt.Sprintf("the value of %s is not a string", input.Quote(name))})
 				continue
 			}
-			if msg := input.CheckKey(name); msg != "" {
-				problems = append(problems, locales.Problem{Line: line, Key: name, Message: msg})
+			if name == "" {
+				problems = append(problems, locales.Problem{Line: line, Message: "empty key"})
 				continue
 			}
 		}
@@ -127,70 +151,140 @@ func (ARB) Decode(_ locales.File, data []byte) ([]locales.Message, locales.File,
 	var msgs []locales.Message
 	for _, m := range members {
 		if !isARBMeta(m.name) {
-			msgs = append(msgs, locales.Message{Key: m.name, Text: m.text, Line: m.line})
+			msgs = append(msgs, locales.Message{Key: m.name, Text: m.text, Line: m.line, Untranslated: m.untranslated})
 		}
 	}
 	return msgs, locales.File{Keys: translations.Flat}, nil
 }
 
-// Encode writes msgs over f.Old, keeping its metadata and order.
-func (ARB) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
-	var members []arbMember
+// Encode writes msgs over f.Old, keeping its bytes, or as a new file
+// after the template f.SourceFile.
+func (a ARB) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
+	for _, m := range msgs {
+		if isARBMeta(m.Key) {
+			return nil, &locales.InputError{Problems: []locales.Problem{{Key: m.Key, Message: fmt.Sprintf("key %s starts with '@', which ARB reads as metadata", input.Quote(m.Key))}}}
+		}
+	}
+	tmpl, tdata := templateARB(f.SourceFile)
+	st := input.DefaultJSONStyle()
+	var out *input.JSONOut
+	metadata := false // whether a new message gets its "@key"
 	if f.Old != nil {
-		var err error
-		if members, err = parseARB(f.Old); err != nil {
+		if _, err := parseARB(f.Old); err != nil {
 			return nil, err
 		}
-	} else if f.Language != "" {
-		raw, _ := json.Marshal(f.Language)
-		members = append(members, arbMember{name: "@@locale", raw: raw})
-	}
-	texts := byKey(msgs)
-	var kept []arbMember
-	have := map[string]bool{}
-	for _, m := range members {
-		switch {
-		case !isARBMeta(m.name):
-			t, ok := texts[m.name]
-			if !ok {
-				continue
-			}
-			m.text = t
-			have[m.name] = true
-		case !strings.HasPrefix(m.name, "@@"):
-			if _, ok := texts[m.name[1:]]; !ok {
-				continue
+		old, err := input.ParseJSONObject(f.Old)
+		if err != nil {
+			return nil, err // parseARB refuses what does not parse
+		}
+		st, out = old.Style(f.Old), input.NewJSONOut(old)
+		if len(old.Members) == 0 && tmpl != nil {
+			// An empty file shows no indentation: take the template's.
+			end := st.End
+			st = tmpl.Style(tdata)
+			st.End = end
+		}
+		for _, m := range old.Members {
+			if isARBMeta(m.Name) && !strings.HasPrefix(m.Name, "@@") {
+				metadata = true
+				break
 			}
 		}
-		kept = append(kept, m)
+	} else {
+		out = input.NewJSONOut(nil)
+		if tmpl != nil {
+			st = tmpl.Style(tdata)
+			metadata = !a.BareTargets
+		}
+		if f.Language != "" {
+			raw, _ := json.Marshal(f.Language)
+			out.Add(nil, &input.JSONOutMember{Name: "@@locale", Value: raw})
+		}
 	}
+	// rank is each member's place in the template.
+	rank := map[string]int{}
+	if tmpl != nil {
+		for i, m := range tmpl.Members {
+			if _, dup := rank[m.Name]; !dup {
+				rank[m.Name] = i
+			}
+		}
+	}
+	var added []locales.Message
 	for _, m := range msgs {
-		if !have[m.Key] {
-			kept = append(kept, arbMember{name: m.Key, text: m.Text})
+		om := out.Member(m.Key)
+		if om == nil {
+			added = append(added, m)
+			continue
 		}
+		text, isText := "", false
+		if om.Old != nil {
+			text, isText = om.Old.Value.(string)
+		}
+		switch {
+		case m.Untranslated && om.Old != nil && om.Old.Value == nil:
+		case m.Untranslated || !isText || text != m.Text:
+			om.Value = arbValue(m)
+		}
+	}
+	// New messages in the template's order, then the others in key order.
+	slices.SortStableFunc(added, func(x, y locales.Message) int {
+		rx, inx := rank[x.Key]
+		ry, iny := rank[y.Key]
+		switch {
+		case inx && iny:
+			return rx - ry
+		case inx != iny:
+			if inx {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(x.Key, y.Key)
+	})
+	for _, m := range added {
+		r, ok := rank[m.Key]
+		var after *input.JSONOutMember
+		for j := r - 1; ok && j >= 0 && after == nil; j-- {
+			after = out.Member(tmpl.Members[j].Name)
+		}
+		nm := &input.JSONOutMember{Name: m.Key, Value: arbValue(m)}
+		out.Add(after, nm)
+		if !ok || !metadata || out.Member("@"+m.Key) != nil {
+			continue
+		}
+		if i, ok := rank["@"+m.Key]; ok {
+			tm := tmpl.Members[i]
+			ind, _ := tm.Indent()
+			out.Add(nm, &input.JSONOutMember{Name: tm.Name, Value: tdata[tm.ValueStart:tm.ValueEnd], ValueIndent: ind})
+		}
+	}
+	return out.Write(f.Old, st), nil
+}
+
+// templateARB returns the root object of the template data, or nil
+// when there is none or it does not read.
+func templateARB(data []byte) (*input.JSONObject, []byte) {
+	if data == nil {
+		return nil, nil
+	}
+	if _, err := parseARB(data); err != nil {
+		return nil, nil
+	}
+	o, err := input.ParseJSONObject(data)
+	if err != nil {
+		return nil, nil
+	}
+	return o, data
+}
+
+// arbValue returns m's text as a JSON value: null when m is
+// untranslated.
+func arbValue(m locales.Message) []byte {
+	if m.Untranslated {
+		return []byte("null")
 	}
 	var b bytes.Buffer
-	b.WriteString("{")
-	for i, m := range kept {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString("\n  ")
-		input.WriteJSONString(&b, m.name)
-		b.WriteString(": ")
-		if m.raw != nil {
-			var ind bytes.Buffer
-			if err := json.Indent(&ind, m.raw, "  ", "  "); err != nil {
-				return nil, err
-			}
-			b.Write(ind.Bytes())
-		} else {
-			input.WriteJSONString(&b, m.text)
-		}
-	}
-	if len(kept) > 0 {
-		b.WriteByte('\n')
-	}
-	b.WriteString("}\n")
-	return b.Bytes(), nil
+	input.WriteJSONString(&b, m.Text)
+	return b.Bytes()
 }
