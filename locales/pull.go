@@ -64,6 +64,19 @@ type PullOptions struct {
 // files instead. Both give the same catalog for a project whose texts
 // are all published, so a tree pulled either way is the same, byte for
 // byte. With opt.CDN set, c may be nil: see PullOptions.CDN.
+//
+// The catalog holds every language the pull kept (Catalog.Languages),
+// one without texts too: a language with nothing published yet (from
+// the CDN) or no text (from the API) is there with none, and Write
+// writes no file of it. From the CDN, the files are found where the
+// project's manifest says, as the service writes their paths (languages
+// in lowercase: pt-br/translations.json), else by the project's URL
+// pattern with the language in lowercase. A language that the manifest
+// lists as published, or (without a manifest naming files) that
+// getProject's coverage gives texts while the CDN serves other
+// languages' files, and whose file the CDN does not serve fails the pull
+// with an error matching ErrNotOnCDN that names each such language,
+// unless opt.Languages leaves it out.
 func Pull(ctx context.Context, c *partner.Client, project string, opt PullOptions) (*Catalog, error) {
 	start := time.Now()
 	var cat *Catalog
