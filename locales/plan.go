@@ -545,10 +545,8 @@ func (pl *planner) clash(parents map[nsKey]string, ns, key string) (string, bool
 // texts counted as untranslated (those so marked) or skipped.
 func (pl *planner) untranslatedKey(ns, key string) {
 	p := pl.plan
-	pl.skip(ns, key, p.SourceLanguage, untranslatedInFile)
-	c := pl.count(p.SourceLanguage, ns)
-	c.Skipped--
-	c.Untranslated++
+	pl.listSkipped(ns, key, p.SourceLanguage, untranslatedInFile)
+	pl.count(p.SourceLanguage, ns).Untranslated++
 	for i, l := range pl.targets {
 		n := l.ns[ns]
 		if n == nil {
@@ -564,7 +562,15 @@ func (pl *planner) untranslatedKey(ns, key string) {
 	}
 }
 
+// skip lists a text as skipped, and counts it.
 func (pl *planner) skip(ns, key, lang, reason string) {
+	pl.listSkipped(ns, key, lang, reason)
+	pl.count(lang, ns).Skipped++
+}
+
+// listSkipped adds lang to the item of a key in Skipped, making the
+// item, with reason, when it is the key's first.
+func (pl *planner) listSkipped(ns, key, lang, reason string) {
 	if pl.skipped == nil {
 		pl.skipped = map[nsKey]*Item{}
 	}
@@ -574,7 +580,6 @@ func (pl *planner) skip(ns, key, lang, reason string) {
 		pl.skipped[nsKey{ns, key}] = it
 	}
 	it.Languages = append(it.Languages, lang)
-	pl.count(lang, ns).Skipped++
 }
 
 // finish sorts the plan's lists.
