@@ -431,12 +431,15 @@ func languages(source string, hasSource bool, tr map[string]string) []string {
 // being no rule of theirs.
 func (a *applier) createBatches() []batch {
 	p := a.plan
-	var plain, forced []keys.NewKey
-	for _, k := range p.Create {
-		if slices.Contains(p.Opaque, k.Namespace) {
-			forced = append(forced, k)
-		} else {
-			plain = append(plain, k)
+	plain, forced := p.Create, []keys.NewKey(nil)
+	if len(p.Opaque) > 0 {
+		plain = nil
+		for _, k := range p.Create {
+			if slices.Contains(p.Opaque, k.Namespace) {
+				forced = append(forced, k)
+			} else {
+				plain = append(plain, k)
+			}
 		}
 	}
 	var bs []batch

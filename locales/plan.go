@@ -397,7 +397,8 @@ func (pl *planner) compare(k *keys.Key, del bool) {
 		case src.untranslated:
 			pl.count(p.SourceLanguage, k.Namespace).Untranslated++
 		case src.s != k.SourceText:
-			u.Source = &src.s
+			s := src.s // only the text escapes
+			u.Source = &s
 			pl.count(p.SourceLanguage, k.Namespace).Updated++
 		default:
 			pl.count(p.SourceLanguage, k.Namespace).Unchanged++
