@@ -215,17 +215,21 @@ func newPlan(ctx context.Context, r remote, project string, cat *Catalog, opt Pl
 			problems = append(problems, pr)
 		}
 	}
-	if err := inputError(problems); err != nil {
-		return nil, err
-	}
 	if len(p.Namespaces) == 0 {
+		if err := inputError(problems); err != nil {
+			return nil, err
+		}
 		p.Counts = []Count{}
 		return p, nil
 	}
+	// The keys are listed even when the catalog has problems already, so
+	// that those with the project's keys are reported with them, in one
+	// error: a user fixes them all in one go.
 	if err := pl.list(ctx, r, opt); err != nil {
 		return nil, err
 	}
-	if err := inputError(pl.creates()); err != nil {
+	problems = append(problems, pl.creates()...)
+	if err := inputError(problems); err != nil {
 		return nil, err
 	}
 	if opt.Delete && !opt.AllowMassDelete && float64(len(p.Delete)) > maxDeleteShare*float64(p.Listed) {

@@ -1,8 +1,10 @@
 package locales_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -77,5 +79,39 @@ func TestInputErrorOrderIsStable(t *testing.T) {
 	want := "locales: 5 problems in 2 files, nothing written:\n\tnot in a file\na.json: 3 problems\n\ta.json:1: w\n\ta.json:9: x\n\ta.json:9: y\nb.json: 1 problem\n\tb.json:2: z"
 	if got := (&locales.InputError{Problems: ps}).Error(); got != want {
 		t.Errorf("Error() =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A plan reports the problems of the catalog and those it meets with
+// the project's keys in one error, not one round after another.
+func TestPlanReportsEveryProblemInOneRun(t *testing.T) {
+	f := newFake(t)
+	ctx := context.Background()
+	if _, err := f.c.Keys.Create(ctx, f.project, []keysNewKey{{Name: "existing", SourceText: "E"}}, keysCreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	dir := loctest.Tree(t, map[string]string{
+		"en.json": "{\n  \"existing\": {\"child\": \"x\"},\n  \"ok\": \"OK\"\n}\n",
+		"it.json": `{"ok": "Bene"}`, // a language the project lacks
+	})
+	cat, err := locales.Load(dir, locales.Layout{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mark := f.mark()
+	_, err = locales.NewPlan(ctx, f.c, f.project, cat, locales.PlanOptions{})
+	var ie *locales.InputError
+	if !errors.As(err, &ie) {
+		t.Fatalf("NewPlan: %v, want an *InputError", err)
+	}
+	var files []string
+	for _, p := range ie.Problems {
+		files = append(files, p.File)
+	}
+	if !slices.Equal(files, []string{"en.json", "it.json"}) {
+		t.Errorf("problems %+v, want the clash in en.json and the language of it.json", ie.Problems)
+	}
+	if got := f.writes(mark); len(got) != 0 {
+		t.Errorf("wrote with %v", got)
 	}
 }
