@@ -257,8 +257,8 @@ type cdnLanguage struct {
 }
 
 // cdnLanguages reads the languages of a manifest, by cdnKey; nil when
-// it lists none, or a path that is not {language}/{name}.json, a shape
-// this version does not know.
+// it lists none, or a path that is not {language}/{name}.json of two
+// names (not "." or ".."), a shape this version does not know.
 func cdnLanguages(m *cdn.Manifest) map[string]*cdnLanguage {
 	if m == nil || len(m.Files) == 0 {
 		return nil
@@ -268,7 +268,7 @@ func cdnLanguages(m *cdn.Manifest) map[string]*cdnLanguage {
 		for _, p := range paths {
 			spelled, file, ok := strings.Cut(p, "/")
 			name, json := strings.CutSuffix(file, ".json")
-			if !ok || !json || spelled == "" || name == "" || strings.Contains(name, "/") {
+			if !ok || !json || checkSegment(spelled) != "" || checkSegment(name) != "" || strings.Contains(name, "/") {
 				return nil
 			}
 			l := out[cdnKey(spelled)]
