@@ -131,7 +131,7 @@ func (p *Plan) apply(ctx context.Context, r remote, opt ApplyOptions) (*Report, 
 	a := &applier{plan: p, r: r, opt: opt, rep: &Report{Project: p.Project, Calls: map[string]int{}}, counts: map[countKey]*Count{}}
 	a.rep.Skipped = slices.Clone(p.Skipped)
 	for _, c := range p.Counts {
-		a.counts[countKey{c.Language, c.Namespace}] = &Count{Language: c.Language, Namespace: c.Namespace, Unchanged: c.Unchanged, Skipped: c.Skipped}
+		a.counts[countKey{c.Language, c.Namespace}] = &Count{Language: c.Language, Namespace: c.Namespace, Unchanged: c.Unchanged, Skipped: c.Skipped, Untranslated: c.Untranslated}
 	}
 	a.run(ctx, StepDelete, a.deleteBatches())
 	a.run(ctx, StepCreate, a.createBatches())
@@ -425,24 +425,48 @@ func languages(source string, hasSource bool, tr map[string]string) []string {
 	return append(out, slices.Sorted(maps.Keys(tr))...)
 }
 
+// createBatches cuts the plan's new keys into createKeys calls: those
+// of the plan's opaque namespaces (Plan.Opaque) in calls of their own,
+// with keys.CreateOptions.Force, the service's leaf-and-parent rule
+// being no rule of theirs.
 func (a *applier) createBatches() []batch {
 	p := a.plan
+	plain, forced := p.Create, []keys.NewKey(nil)
+	if len(p.Opaque) > 0 {
+		plain = nil
+		for _, k := range p.Create {
+			if slices.Contains(p.Opaque, k.Namespace) {
+				forced = append(forced, k)
+			} else {
+				plain = append(plain, k)
+			}
+		}
+	}
 	var bs []batch
-	for _, part := range new(partner.KeysService).CreateBatches(p.Project, p.Create, keys.CreateOptions{}) {
-		bs = append(bs, a.createBatch(part))
+	for _, opt := range []keys.CreateOptions{{}, {Force: true}} {
+		ks := plain
+		if opt.Force {
+			ks = forced
+		}
+		if len(ks) == 0 {
+			continue
+		}
+		for _, part := range new(partner.KeysService).CreateBatches(p.Project, ks, opt) {
+			bs = append(bs, a.createBatch(part, opt))
+		}
 	}
 	return bs
 }
 
 // createBatch is the createKeys call of nks.
-func (a *applier) createBatch(nks []keys.NewKey) batch {
+func (a *applier) createBatch(nks []keys.NewKey, opt keys.CreateOptions) batch {
 	p := a.plan
 	items := make([]Item, len(nks))
 	for i, k := range nks {
 		items[i] = Item{Namespace: k.Namespace, Key: k.Name, Languages: languages(p.SourceLanguage, true, k.Translations)}
 	}
 	return batch{items: items, send: func(ctx context.Context) error {
-		res, err := a.r.createKeys(ctx, p.Project, nks)
+		res, err := a.r.createKeys(ctx, p.Project, nks, opt)
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		a.call("createKeys")

@@ -21,11 +21,11 @@ type sizing struct {
 	sets    [][]translations.Values
 }
 
-func (r *sizing) createKeys(ctx context.Context, p string, ks []keys.NewKey) (*keys.CreateResult, error) {
+func (r *sizing) createKeys(ctx context.Context, p string, ks []keys.NewKey, opt keys.CreateOptions) (*keys.CreateResult, error) {
 	r.mu.Lock()
 	r.creates = append(r.creates, ks)
 	r.mu.Unlock()
-	return r.prepared.createKeys(ctx, p, ks)
+	return r.prepared.createKeys(ctx, p, ks, opt)
 }
 
 func (r *sizing) setTranslations(ctx context.Context, p string, vs []translations.Values) (*translations.SetResult, error) {

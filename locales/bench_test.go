@@ -89,7 +89,7 @@ func (r *prepared) keyPages(context.Context, string, keys.ListOptions) iter.Seq2
 	}
 }
 
-func (r *prepared) createKeys(_ context.Context, _ string, ks []keys.NewKey) (*keys.CreateResult, error) {
+func (r *prepared) createKeys(_ context.Context, _ string, ks []keys.NewKey, _ keys.CreateOptions) (*keys.CreateResult, error) {
 	r.count("createKeys")
 	res := &keys.CreateResult{OK: true, Count: len(ks), Created: make([]keys.CreatedKey, len(ks))}
 	for i, k := range ks {

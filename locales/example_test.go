@@ -158,8 +158,10 @@ func ExampleLoad() {
 	_, err := locales.Load(dir, locales.Layout{})
 	fmt.Println(err)
 	// Output:
-	// locales: 3 problems, nothing written:
+	// locales: 3 problems in 2 files, nothing written:
+	// de.json: 1 problem
 	// 	de.json:3: key "nav.home" is below "nav" (de.json:2), which is a text: a key cannot be both a text and a parent
+	// en.json: 2 problems
 	// 	en.json:3: duplicate key "title" in one object
 	// 	en.json:4: the value of "count" is a number; want a string or an object
 }

@@ -68,8 +68,15 @@ type Plan struct {
 	Update []Change `json:"update,omitempty"`
 	// Delete are the keys to delete (PlanOptions.Delete).
 	Delete []keys.KeyRef `json:"delete,omitempty"`
-	// Skipped are texts the plan does not send, with the reason.
+	// Skipped are texts the plan does not send, with the reason. A new
+	// key whose source text the file marks untranslated is listed here
+	// (reason "untranslated in the file"); a translation so marked is
+	// only counted (Count.Untranslated).
 	Skipped []Item `json:"skipped,omitempty"`
+	// Opaque are the namespaces whose keys are identifiers (read with a
+	// Format whose OpaqueKeys is true): no dotted-path rule applies to
+	// them, and their keys are created with keys.CreateOptions.Force.
+	Opaque []string `json:"opaque,omitempty"`
 	// Counts counts the texts by language and namespace: Created,
 	// Updated and Deleted are what the plan would do.
 	Counts []Count `json:"counts"`
@@ -109,6 +116,10 @@ type Count struct {
 	Unchanged int    `json:"unchanged"`
 	Skipped   int    `json:"skipped"`
 	Failed    int    `json:"failed"`
+	// Untranslated counts the texts the files mark not translated yet
+	// (Message.Untranslated): never sent, neither as a translation nor
+	// as the source text of a new key.
+	Untranslated int `json:"untranslated,omitempty"`
 	// NotConfirmed counts the texts a report lists in
 	// Report.NotConfirmed; a plan's is 0.
 	NotConfirmed int `json:"notConfirmed,omitempty"`
@@ -151,10 +162,14 @@ type nsKey struct{ ns, key string }
 // Before the plan is returned, every problem is reported at once as an
 // *InputError naming the file, line and key (for catalogs that Load
 // read): a language the project lacks, a key that would be both a text
-// and the parent of another key here or on the service. A key only in
+// and the parent of another key here or on the service (except in a
+// namespace whose keys are identifiers, see Plan.Opaque). A key only in
 // target languages (not in the source language's files) is skipped with
-// its reason: keys are created from their source text. A plan that
-// would delete too much fails with ErrMassDelete.
+// its reason: keys are created from their source text. A text the file
+// marks untranslated (Message.Untranslated) is never sent, only counted
+// (Count.Untranslated); a new key whose source text is so marked is not
+// created and is listed in Skipped. A plan that would delete too much
+// fails with ErrMassDelete.
 func NewPlan(ctx context.Context, c *partner.Client, project string, cat *Catalog, opt PlanOptions) (*Plan, error) {
 	start := time.Now()
 	p, err := newPlan(ctx, client{c}, project, cat, opt)
@@ -190,22 +205,31 @@ func newPlan(ctx context.Context, r remote, project string, cat *Catalog, opt Pl
 	pl := planner{plan: p, cat: cat, counts: map[countKey]*Count{}}
 	problems := pl.languages(info, opt.Languages)
 	pl.namespaces(opt.Namespaces)
+	pl.opaqueNamespaces()
 	if opt.Delete && pl.src == nil {
 		problems = append(problems, Problem{Language: info.source, Message: fmt.Sprintf(
 			"Delete needs the source language %s in the catalog: keys are deleted when its files lack them", info.source)})
 	}
-	problems = append(problems, cat.conflicts()...)
-	if err := inputError(problems); err != nil {
-		return nil, err
+	for _, pr := range cat.conflicts() {
+		if !pl.opaque[pr.Namespace] {
+			problems = append(problems, pr)
+		}
 	}
 	if len(p.Namespaces) == 0 {
+		if err := inputError(problems); err != nil {
+			return nil, err
+		}
 		p.Counts = []Count{}
 		return p, nil
 	}
+	// The keys are listed even when the catalog has problems already, so
+	// that those with the project's keys are reported with them, in one
+	// error: a user fixes them all in one go.
 	if err := pl.list(ctx, r, opt); err != nil {
 		return nil, err
 	}
-	if err := inputError(pl.creates()); err != nil {
+	problems = append(problems, pl.creates()...)
+	if err := inputError(problems); err != nil {
 		return nil, err
 	}
 	if opt.Delete && !opt.AllowMassDelete && float64(len(p.Delete)) > maxDeleteShare*float64(p.Listed) {
@@ -227,6 +251,7 @@ type planner struct {
 	deleted map[nsKey]bool
 	counts  map[countKey]*Count
 	skipped map[nsKey]*Item
+	opaque  map[string]bool // namespaces whose keys are identifiers
 }
 
 // languages matches the catalog's languages with the project's.
@@ -285,6 +310,24 @@ func (pl *planner) namespaces(keep []string) {
 	pl.plan.Namespaces = slices.Sorted(maps.Keys(pl.covered))
 }
 
+// opaqueNamespaces settles the namespaces whose keys are identifiers:
+// those a file of any language read as such.
+func (pl *planner) opaqueNamespaces() {
+	pl.opaque = map[string]bool{}
+	for _, l := range pl.cat.langs {
+		for ns, n := range l.ns {
+			if n.opaque {
+				pl.opaque[ns] = true
+			}
+		}
+	}
+	for _, ns := range pl.plan.Namespaces {
+		if pl.opaque[ns] {
+			pl.plan.Opaque = append(pl.plan.Opaque, ns)
+		}
+	}
+}
+
 // langs returns the catalog's languages the plan covers.
 func (pl *planner) langs() []*langTexts {
 	if pl.src == nil {
@@ -302,16 +345,16 @@ func (pl *planner) count(lang, ns string) *Count {
 	return c
 }
 
-func (pl *planner) source(ns, key string) (string, bool) {
+func (pl *planner) source(ns, key string) (text, bool) {
 	if pl.src == nil {
-		return "", false
+		return text{}, false
 	}
 	n := pl.src.ns[ns]
 	if n == nil {
-		return "", false
+		return text{}, false
 	}
 	t, ok := n.texts[key]
-	return t.s, ok
+	return t, ok
 }
 
 // list lists the project's keys of the covered namespaces and compares
@@ -354,10 +397,14 @@ func (pl *planner) compare(k *keys.Key, del bool) {
 		return
 	}
 	if hasSrc {
-		if src != k.SourceText {
-			u.Source = &src
+		switch {
+		case src.untranslated:
+			pl.count(p.SourceLanguage, k.Namespace).Untranslated++
+		case src.s != k.SourceText:
+			s := src.s // only the text escapes
+			u.Source = &s
 			pl.count(p.SourceLanguage, k.Namespace).Updated++
-		} else {
+		default:
 			pl.count(p.SourceLanguage, k.Namespace).Unchanged++
 		}
 	}
@@ -371,6 +418,10 @@ func (pl *planner) compare(k *keys.Key, del bool) {
 			continue
 		}
 		code := pl.codes[i]
+		if t.untranslated {
+			pl.count(code, k.Namespace).Untranslated++
+			continue
+		}
 		if old, ok := translation(k.Translations, code); ok && old == t.s {
 			pl.count(code, k.Namespace).Unchanged++
 			continue
@@ -386,9 +437,13 @@ func (pl *planner) compare(k *keys.Key, del bool) {
 	}
 }
 
+// untranslatedInFile is the reason a new key whose source text the file
+// marks untranslated is not created.
+const untranslatedInFile = "untranslated in the file: a key is created from its source text"
+
 // creates adds the catalog's keys the service lacks, and returns the
 // problems they meet: a key that would be both a text and a parent with
-// the keys the project keeps.
+// the keys the project keeps (not in an opaque namespace).
 func (pl *planner) creates() []Problem {
 	p := pl.plan
 	var problems []Problem
@@ -402,14 +457,20 @@ func (pl *planner) creates() []Problem {
 			if _, ok := pl.remote[nsKey{ns, key}]; ok {
 				continue
 			}
-			if parents == nil {
-				parents = pl.parents()
-			}
-			if other, ok := pl.clash(parents, ns, key); ok {
-				file, line := pl.cat.where(languageKey(pl.src.code), ns, key)
-				problems = append(problems, Problem{File: file, Line: line, Language: pl.src.code, Namespace: ns, Key: key, Message: fmt.Sprintf(
-					"new key %s and the project's key %s would make one both a text and a parent", quote(key), quote(other))})
+			if t.untranslated {
+				pl.untranslatedKey(ns, key)
 				continue
+			}
+			if !pl.opaque[ns] {
+				if parents == nil {
+					parents = pl.parents()
+				}
+				if other, ok := pl.clash(parents, ns, key); ok {
+					file, line := pl.cat.where(languageKey(pl.src.code), ns, key)
+					problems = append(problems, Problem{File: file, Line: line, Language: pl.src.code, Namespace: ns, Key: key, Message: fmt.Sprintf(
+						"new key %s and the project's key %s would make one both a text and a parent", quote(key), quote(other))})
+					continue
+				}
 			}
 			nk := keys.NewKey{Namespace: ns, Name: key, SourceText: t.s}
 			pl.count(p.SourceLanguage, ns).Created++
@@ -419,6 +480,10 @@ func (pl *planner) creates() []Problem {
 					continue
 				}
 				if tt, ok := n.texts[key]; ok {
+					if tt.untranslated {
+						pl.count(pl.codes[i], ns).Untranslated++
+						continue
+					}
 					if nk.Translations == nil {
 						nk.Translations = make(map[string]string, len(pl.targets)-i)
 					}
@@ -438,6 +503,10 @@ func (pl *planner) creates() []Problem {
 					continue
 				}
 				if _, ok := srcTexts[key]; ok {
+					continue
+				}
+				if n.texts[key].untranslated {
+					pl.count(pl.codes[i], ns).Untranslated++
 					continue
 				}
 				pl.skip(ns, key, pl.codes[i], fmt.Sprintf("not in the source language %s: keys are created from their source text", p.SourceLanguage))
@@ -476,7 +545,37 @@ func (pl *planner) clash(parents map[nsKey]string, ns, key string) (string, bool
 	return "", false
 }
 
+// untranslatedKey skips a new key whose source text the file marks
+// untranslated, with its translations: it is listed once in Skipped, its
+// texts counted as untranslated (those so marked) or skipped.
+func (pl *planner) untranslatedKey(ns, key string) {
+	p := pl.plan
+	pl.listSkipped(ns, key, p.SourceLanguage, untranslatedInFile)
+	pl.count(p.SourceLanguage, ns).Untranslated++
+	for i, l := range pl.targets {
+		n := l.ns[ns]
+		if n == nil {
+			continue
+		}
+		if t, ok := n.texts[key]; ok {
+			if t.untranslated {
+				pl.count(pl.codes[i], ns).Untranslated++
+				continue
+			}
+			pl.skip(ns, key, pl.codes[i], untranslatedInFile)
+		}
+	}
+}
+
+// skip lists a text as skipped, and counts it.
 func (pl *planner) skip(ns, key, lang, reason string) {
+	pl.listSkipped(ns, key, lang, reason)
+	pl.count(lang, ns).Skipped++
+}
+
+// listSkipped adds lang to the item of a key in Skipped, making the
+// item, with reason, when it is the key's first.
+func (pl *planner) listSkipped(ns, key, lang, reason string) {
 	if pl.skipped == nil {
 		pl.skipped = map[nsKey]*Item{}
 	}
@@ -486,7 +585,6 @@ func (pl *planner) skip(ns, key, lang, reason string) {
 		pl.skipped[nsKey{ns, key}] = it
 	}
 	it.Languages = append(it.Languages, lang)
-	pl.count(lang, ns).Skipped++
 }
 
 // finish sorts the plan's lists.

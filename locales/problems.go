@@ -43,31 +43,50 @@ func (p Problem) String() string {
 }
 
 // InputError is the error of input the library refuses: it lists every
-// problem found, sorted by file and line. Nothing was written. It
-// matches partner.ErrInvalidArgument with errors.Is.
+// problem found, sorted by file, line and key (see inputError). Nothing
+// was written. It matches partner.ErrInvalidArgument with errors.Is.
 type InputError struct {
 	Problems []Problem
 }
 
-// maxListed is how many problems Error lists.
-const maxListed = 20
-
-// Error lists the problems, one a line, up to 20.
+// Error lists every problem, grouped by file in the order of the files'
+// paths, each file's by line and key; the problems not in a file come
+// first. A file's problems follow a line naming it and their count, one
+// a line as "file:line: message".
 func (e *InputError) Error() string {
+	ps := slices.Clone(e.Problems)
+	sortProblems(ps)
 	var b strings.Builder
-	fmt.Fprintf(&b, "locales: %d problem", len(e.Problems))
-	if len(e.Problems) != 1 {
-		b.WriteByte('s')
+	files := 0
+	for i, p := range ps {
+		if p.File != "" && (i == 0 || ps[i-1].File != p.File) {
+			files++
+		}
+	}
+	fmt.Fprintf(&b, "locales: %s", plural(len(ps), "problem"))
+	if files > 0 {
+		fmt.Fprintf(&b, " in %s", plural(files, "file"))
 	}
 	b.WriteString(", nothing written:")
-	for i, p := range e.Problems {
-		if i == maxListed {
-			fmt.Fprintf(&b, "\n\t… and %d more", len(e.Problems)-maxListed)
-			break
+	for i, p := range ps {
+		if p.File != "" && (i == 0 || ps[i-1].File != p.File) {
+			n := 1
+			for n < len(ps)-i && ps[i+n].File == p.File {
+				n++
+			}
+			fmt.Fprintf(&b, "\n%s: %s", p.File, plural(n, "problem"))
 		}
 		b.WriteString("\n\t" + p.String())
 	}
 	return b.String()
+}
+
+// plural returns "1 problem" or "n problems".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }
 
 // Is reports whether target is partner.ErrInvalidArgument.
@@ -79,10 +98,17 @@ func inputError(ps []Problem) error {
 	if len(ps) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(ps, func(a, b Problem) int {
-		return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), strings.Compare(a.Key, b.Key))
-	})
+	sortProblems(ps)
 	return &InputError{Problems: ps}
+}
+
+// sortProblems sorts ps by file, line and key, then by what else tells
+// two apart, so that one input always lists its problems in one order.
+func sortProblems(ps []Problem) {
+	slices.SortStableFunc(ps, func(a, b Problem) int {
+		return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), strings.Compare(a.Key, b.Key),
+			strings.Compare(a.Language, b.Language), strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Message, b.Message))
+	})
 }
 
 // jsonNotUTF8 returns the problems of a JSON document's bytes that are

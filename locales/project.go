@@ -11,6 +11,12 @@ func (r client) project(ctx context.Context, project string) (*projectInfo, erro
 	}
 	info := &projectInfo{source: p.SourceLanguage, targets: p.Languages,
 		layout: Layout{Files: p.FileStructure(), Keys: p.KeyFormat()}}
+	for l, c := range p.Coverage {
+		if info.coverage == nil {
+			info.coverage = map[string]int{}
+		}
+		info.coverage[languageKey(l)] = c.Translated
+	}
 	for _, ns := range p.Namespaces {
 		info.namespaces = append(info.namespaces, ns.Name)
 	}

@@ -64,6 +64,19 @@ type PullOptions struct {
 // files instead. Both give the same catalog for a project whose texts
 // are all published, so a tree pulled either way is the same, byte for
 // byte. With opt.CDN set, c may be nil: see PullOptions.CDN.
+//
+// The catalog holds every language the pull kept (Catalog.Languages),
+// one without texts too: a language with nothing published yet (from
+// the CDN) or no text (from the API) is there with none, and Write
+// writes no file of it. From the CDN, the files are found where the
+// project's manifest says, as the service writes their paths (languages
+// in lowercase: pt-br/translations.json), else by the project's URL
+// pattern with the language in lowercase. A language that the manifest
+// lists as published, or (without a manifest naming files) that
+// getProject's coverage gives texts while the CDN serves other
+// languages' files, and whose file the CDN does not serve fails the pull
+// with an error matching ErrNotOnCDN that names each such language,
+// unless opt.Languages leaves it out.
 func Pull(ctx context.Context, c *partner.Client, project string, opt PullOptions) (*Catalog, error) {
 	start := time.Now()
 	var cat *Catalog
@@ -100,6 +113,14 @@ func pull(ctx context.Context, r remote, project string, opt PullOptions) (*Cata
 	for _, t := range info.targets {
 		if keep(t) {
 			langs[languageKey(t)] = t
+		}
+	}
+	if keep(info.source) {
+		cat.addLanguage(info.source)
+	}
+	for _, code := range info.targets {
+		if keep(code) {
+			cat.addLanguage(code)
 		}
 	}
 	done := 0
@@ -202,7 +223,7 @@ func pullCDNOnly(ctx context.Context, project string, opt PullOptions) (*Catalog
 		return nil, fmt.Errorf("locales: a pull from the CDN without a client of namespaced files needs the project's namespaces (PullOptions.Namespaces): the CDN's manifest of %s names none: %w", project, partner.ErrInvalidArgument)
 	}
 	cat := &Catalog{Layout: info.layout, SourceLanguage: info.source}
-	return cat, readCDN(ctx, cat, opt.CDN, project, info, opt.keep, opt)
+	return cat, readCDN(ctx, cat, opt.CDN, project, info, m, opt.keep, opt)
 }
 
 // pullCDN reads the project's published files into cat. A file the CDN
@@ -221,12 +242,65 @@ func pullCDN(ctx context.Context, cat *Catalog, info *projectInfo, keep func(str
 			return fmt.Errorf("locales: the project's CDN folder %s: %w", info.cdn.base, err)
 		}
 	}
-	return readCDN(ctx, cat, cc, name, info, keep, opt)
+	return readCDN(ctx, cat, cc, name, info, nil, keep, opt)
 }
+
+// ErrNotOnCDN is matched (with cdn.ErrNotFound) by the error of a pull
+// from the CDN that finds no file of a language the project says is
+// published; the error names each such language.
+var ErrNotOnCDN = errors.New("locales: a published language has no file on the CDN")
+
+// cdnLanguage is what a project's CDN manifest lists of one language.
+type cdnLanguage struct {
+	spelled string          // as the CDN's paths spell it ("pt-br")
+	files   map[string]bool // "translations" or a namespace, by file name without ".json"
+}
+
+// cdnLanguages reads the languages of a manifest, by cdnKey; nil when
+// it lists none, or a path that is not {language}/{name}.json of two
+// names (not "." or ".."), a shape this version does not know.
+func cdnLanguages(m *cdn.Manifest) map[string]*cdnLanguage {
+	if m == nil || len(m.Files) == 0 {
+		return nil
+	}
+	out := map[string]*cdnLanguage{}
+	for _, paths := range m.Files {
+		for _, p := range paths {
+			spelled, file, ok := strings.Cut(p, "/")
+			name, json := strings.CutSuffix(file, ".json")
+			if !ok || !json || checkSegment(spelled) != "" || checkSegment(name) != "" || strings.Contains(name, "/") {
+				return nil
+			}
+			l := out[cdnKey(spelled)]
+			if l == nil {
+				l = &cdnLanguage{spelled: spelled, files: map[string]bool{}}
+				out[cdnKey(spelled)] = l
+			}
+			l.files[name] = true
+		}
+	}
+	return out
+}
+
+// cdnKey is how a language is matched with the CDN's spelling of it:
+// without regard to case, '_' read as '-'.
+func cdnKey(lang string) string { return strings.ReplaceAll(languageKey(lang), "_", "-") }
 
 // readCDN reads the files of project name on cc into cat: the source's
 // and targets' that keep keeps, of each namespace (namespaced_folders).
-func readCDN(ctx context.Context, cat *Catalog, cc *cdn.Client, name string, info *projectInfo, keep func(string) bool, opt PullOptions) error {
+// m is the CDN's manifest when the caller has read it; nil reads it.
+//
+// The files' paths are the manifest's, as the service writes them (it
+// spells languages in lowercase: "pt-br/translations.json"). A language
+// the manifest lists whose file the CDN does not serve is an error
+// (ErrNotOnCDN); one it does not list has nothing published yet. With
+// no manifest that names files, each file is looked for with the
+// language in lowercase, as the project's URL pattern has it written,
+// then as the project spells it; a file found for no spelling holds
+// nothing yet, unless getProject's coverage gives the language texts
+// while the CDN serves other languages' files: that is an error too.
+// Every language kept is in cat (Catalog.Languages), with texts or not.
+func readCDN(ctx context.Context, cat *Catalog, cc *cdn.Client, name string, info *projectInfo, m *cdn.Manifest, keep func(string) bool, opt PullOptions) error {
 	nss := []string{""}
 	if info.layout.Files == translations.NamespacedFolders {
 		nss = nss[:0]
@@ -242,8 +316,6 @@ func readCDN(ctx context.Context, cat *Catalog, cc *cdn.Client, name string, inf
 			langs = append(langs, l)
 		}
 	}
-	format := JSON{}
-	total, done := len(langs)*len(nss), 0
 	for _, name := range append(slices.Clone(langs), nss...) {
 		if name == "" {
 			continue
@@ -252,27 +324,67 @@ func readCDN(ctx context.Context, cat *Catalog, cc *cdn.Client, name string, inf
 			return fmt.Errorf("locales: the project's language or namespace %s cannot be part of a CDN file's path: it %s: %w", quote(name), why, partner.ErrUnexpectedResponse)
 		}
 	}
+	if m == nil {
+		var err error
+		m, err = cc.Manifest(ctx, name)
+		if errors.Is(err, cdn.ErrNotFound) || errors.Is(err, partner.ErrUnexpectedResponse) {
+			m, err = nil, nil // no manifest to go by: the pattern's spelling
+		}
+		if err != nil {
+			return fmt.Errorf("locales: %w", err)
+		}
+	}
+	listed := cdnLanguages(m)
+	format := JSON{}
+	total, done := len(langs)*len(nss), 0
+	var missing []string // languages the project says are published, not on the CDN
+	found := map[string]bool{}
 	for _, lang := range langs {
+		cat.addLanguage(lang)
+		ml := listed[cdnKey(lang)]
 		for _, ns := range nss {
-			url := strings.ReplaceAll(info.cdn.pattern, "{locale}", lang)
-			url = strings.ReplaceAll(url, "{namespace}", ns)
-			if info.cdn.pattern == "" {
-				url = name + "/" + lang + "/" + cmp.Or(ns, "translations") + ".json"
+			file := cmp.Or(ns, "translations")
+			var spellings []string
+			switch {
+			case ml != nil && ml.files[file]:
+				spellings = []string{ml.spelled}
+			case listed != nil:
+				// not in the manifest: nothing published yet
+			default:
+				spellings = []string{strings.ToLower(lang)}
+				if lang != spellings[0] {
+					spellings = append(spellings, lang)
+				}
 			}
-			data, err := cc.File(ctx, name, info.layout.Files, lang, ns)
-			if errors.Is(err, cdn.ErrNotFound) {
-				data, err = nil, nil // nothing published yet
-			}
-			if err != nil {
-				return fmt.Errorf("locales: %w", err)
+			var data []byte
+			var url string
+			for _, sp := range spellings {
+				url = strings.ReplaceAll(info.cdn.pattern, "{locale}", sp)
+				url = strings.ReplaceAll(url, "{namespace}", ns)
+				if info.cdn.pattern == "" {
+					url = name + "/" + sp + "/" + file + ".json"
+				}
+				var err error
+				data, err = cc.File(ctx, name, info.layout.Files, sp, ns)
+				if errors.Is(err, cdn.ErrNotFound) {
+					continue
+				}
+				if err != nil {
+					return fmt.Errorf("locales: %w", err)
+				}
+				break
 			}
 			done++
 			if opt.OnProgress != nil {
 				opt.OnProgress(Progress{Step: StepFetch, Done: done, Total: total})
 			}
 			if data == nil {
+				if ml != nil && ml.files[file] {
+					missing = append(missing, fmt.Sprintf("%s (%s, which the CDN's manifest lists)", lang, url))
+				}
 				continue
 			}
+			found[languageKey(lang)] = true
 			msgs, _, err := format.Decode(File{Language: lang, Namespace: ns}, data)
 			if err != nil {
 				var ie *InputError
@@ -294,7 +406,44 @@ func readCDN(ctx context.Context, cat *Catalog, cc *cdn.Client, name string, inf
 			}
 		}
 	}
+	if listed == nil && len(found) > 0 {
+		for _, lang := range langs {
+			if n := info.coverage[languageKey(lang)]; n > 0 && !found[languageKey(lang)] {
+				missing = append(missing, fmt.Sprintf("%s (%s on the service, by getProject's coverage, and no file on the CDN, which serves other languages' files)", lang, plural(n, "text")))
+			}
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("locales: the CDN serves no file of %s: publish again, or leave the language out of the pull (PullOptions.Languages; partner pull --languages): %w: %w",
+			strings.Join(missing, "; "), ErrNotOnCDN, cdn.ErrNotFound)
+	}
 	return nil
+}
+
+// addLanguage adds lang to the catalog, with no texts, unless it holds
+// it already.
+func (c *Catalog) addLanguage(lang string) {
+	lk := languageKey(lang)
+	if c.langs[lk] != nil {
+		return
+	}
+	if c.langs == nil {
+		c.langs = map[string]*langTexts{}
+	}
+	c.langs[lk] = &langTexts{code: lang, ns: map[string]*nsTexts{}}
+}
+
+// Languages returns the catalog's languages, sorted, as it spells them,
+// those without texts too: a pulled catalog holds every language the
+// pull kept, and one with nothing published yet (FromCDN), or no text
+// at all, is there without texts (All yields nothing of it, Write
+// writes no file of it).
+func (c *Catalog) Languages() []string {
+	out := make([]string, 0, len(c.langs))
+	for _, lk := range slices.Sorted(maps.Keys(c.langs)) {
+		out = append(out, c.langs[lk].code)
+	}
+	return out
 }
 
 // cdnRoot splits the project's folder on the CDN,

@@ -14,7 +14,7 @@ import (
 type remote interface {
 	project(ctx context.Context, project string) (*projectInfo, error)
 	keyPages(ctx context.Context, project string, opt keys.ListOptions) iter.Seq2[*keys.Page, error]
-	createKeys(ctx context.Context, project string, ks []keys.NewKey) (*keys.CreateResult, error)
+	createKeys(ctx context.Context, project string, ks []keys.NewKey, opt keys.CreateOptions) (*keys.CreateResult, error)
 	updateKeys(ctx context.Context, project string, us []keys.Update) (*keys.UpdateResult, error)
 	setTranslations(ctx context.Context, project string, vs []translations.Values) (*translations.SetResult, error)
 	deleteKeys(ctx context.Context, project string, ids []string) (*keys.DeleteResult, error)
@@ -28,6 +28,9 @@ type projectInfo struct {
 	namespaces []string
 	layout     Layout
 	cdn        cdnInfo
+	// coverage is how many texts each target language has, by
+	// languageKey (getProject's coverage); nil when not known.
+	coverage map[string]int
 }
 
 // cdnInfo says where the project's published files are.
@@ -43,8 +46,8 @@ func (r client) keyPages(ctx context.Context, project string, opt keys.ListOptio
 	return r.c.Keys.Pages(ctx, project, opt)
 }
 
-func (r client) createKeys(ctx context.Context, project string, ks []keys.NewKey) (*keys.CreateResult, error) {
-	return r.c.Keys.Create(ctx, project, ks, keys.CreateOptions{})
+func (r client) createKeys(ctx context.Context, project string, ks []keys.NewKey, opt keys.CreateOptions) (*keys.CreateResult, error) {
+	return r.c.Keys.Create(ctx, project, ks, opt)
 }
 
 func (r client) updateKeys(ctx context.Context, project string, us []keys.Update) (*keys.UpdateResult, error) {

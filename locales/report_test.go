@@ -25,9 +25,9 @@ type answering struct {
 	del    func(ctx context.Context, ids []string) (*keys.DeleteResult, error)
 }
 
-func (r *answering) createKeys(ctx context.Context, p string, ks []keys.NewKey) (*keys.CreateResult, error) {
+func (r *answering) createKeys(ctx context.Context, p string, ks []keys.NewKey, opt keys.CreateOptions) (*keys.CreateResult, error) {
 	if r.create == nil {
-		return r.prepared.createKeys(ctx, p, ks)
+		return r.prepared.createKeys(ctx, p, ks, opt)
 	}
 	r.count("createKeys")
 	return r.create(ctx, ks)

@@ -3,7 +3,9 @@ package partnertest
 import (
 	"cmp"
 	"encoding/json"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,7 +23,12 @@ import (
 // of the project's published texts (every live key's source text, and
 // each translation whose status is "published"), and the CDN serves it
 // once the publish's sync job has completed; until then it serves the
-// previous one. keyFormat flat writes keys whole, nested a level per dot.
+// previous one. Every language is spelled as the service spells codes,
+// in lowercase, the source language too ("pt-br/translations.json" of a
+// project whose source is "pt-BR"). keyFormat flat writes keys whole,
+// nested a level per dot; of a key that is also the parent of others
+// (created with createKeys' force), the parent keeps its place and the
+// keys below it are written whole beside it: {"a": "A", "a.b": "AB"}.
 // How the service puts a namespace other than "default" in a single file
 // is not documented: the fake writes its keys as "namespace:key"
 // (i18next's namespace separator), which is how package locales reads
@@ -49,7 +56,7 @@ func (s *Server) cdnSnapshotLocked(p *Project, tp *tproject) cdnFiles {
 		files[path][key] = text
 	}
 	for _, k := range tp.liveKeys() {
-		add(p.SourceLanguage, k.ns, k.name, k.src)
+		add(strings.ToLower(p.SourceLanguage), k.ns, k.name, k.src)
 		for l, t := range k.tr {
 			if t.status == "published" {
 				add(l, k.ns, k.name, t.text)
@@ -74,10 +81,13 @@ func (s *Server) cdnSnapshotLocked(p *Project, tp *tproject) cdnFiles {
 }
 
 // nest writes dotted keys as nested objects. A key that is also the
-// parent of others stays whole beside them.
+// parent of others keeps its place, and the keys below it are written
+// whole beside it: keys are taken in order, so a parent comes before
+// the keys below it, whatever the map's order.
 func nest(texts map[string]string) map[string]any {
 	root := map[string]any{}
-	for key, text := range texts {
+	for _, key := range slices.Sorted(maps.Keys(texts)) {
+		text := texts[key]
 		levels := strings.Split(key, ".")
 		m := root
 		ok := true

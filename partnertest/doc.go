@@ -233,7 +233,15 @@
 // the project's published texts in the project's layout
 // (SetProjectLayout): {org}/{project}/{locale}/translations.json or
 // {org}/{project}/{locale}/{namespace}.json, flat or nested keys, and a
-// manifest.json. getProject's cdn object names these URLs.
+// manifest.json. {locale} is the language as the service spells codes,
+// in lowercase, the source language too (pt-br, zh-hans): a path in
+// another spelling is not found. getProject's cdn object names these
+// URLs.
+//
+// createKeys refuses with CONFLICT a batch that would make a key both a
+// leaf and a parent, with the project's keys or within the batch, unless
+// its force argument is set; a nested CDN file keeps such a parent in its
+// place and writes the keys below it whole beside it.
 //
 // # Content tools (MCP)
 //

@@ -506,7 +506,7 @@ func (tc *toolCall) getProject() (any, error) {
 	for _, l := range langs {
 		tr := 0
 		for _, k := range live {
-			if k.tr[l] != nil {
+			if k.tr[strings.ToLower(l)] != nil { // texts are kept by the lowercase code
 				tr++
 			}
 		}
@@ -518,11 +518,12 @@ func (tc *toolCall) getProject() (any, error) {
 	}
 	base := tc.s.CDNURL + "/" + slug
 	fs, kf := tp.fileLayout()
-	pat, ex := base+"/{locale}/translations.json", []string{base + "/" + p.SourceLanguage + "/translations.json"}
+	src := strings.ToLower(p.SourceLanguage) // the CDN spells every language in lowercase
+	pat, ex := base+"/{locale}/translations.json", []string{base + "/" + src + "/translations.json"}
 	if fs == translations.NamespacedFolders {
 		pat, ex = base+"/{locale}/{namespace}.json", nil
 		for _, ns := range tp.nsOrder {
-			ex = append(ex, base+"/"+p.SourceLanguage+"/"+ns+".json")
+			ex = append(ex, base+"/"+src+"/"+ns+".json")
 		}
 	}
 	return map[string]any{
