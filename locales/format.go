@@ -113,10 +113,19 @@ func (JSON) Decode(_ File, data []byte) ([]Message, File, error) {
 	if ps := jsonNotUTF8(data, func(path []string) input.Where { return input.Where{Key: strings.Join(path, ".")} }); ps != nil {
 		return nil, File{}, &InputError{Problems: ps}
 	}
-	d := jsonDecoder{lines: input.Lines{Data: data}, dec: json.NewDecoder(bytes.NewReader(data)), seen: map[string]int{}}
-	d.dec.UseNumber()
-	msgs, keys, err := d.decode()
+	msgs, keys, err := decodeJSON(data, false)
 	return msgs, File{Keys: keys}, err
+}
+
+// decodeJSON reads a JSON locale file. A file the service wrote (a CDN
+// file: served) may hold any key the service took, since keys of
+// formats with OpaqueKeys are created with Force: a level may be empty
+// ("Try again." nested is {"Try again": {"": …}}), and joining the levels
+// with dots gives the key back.
+func decodeJSON(data []byte, served bool) ([]Message, translations.KeyFormat, error) {
+	d := jsonDecoder{lines: input.Lines{Data: data}, dec: json.NewDecoder(bytes.NewReader(data)), seen: map[string]int{}, served: served}
+	d.dec.UseNumber()
+	return d.decode()
 }
 
 type jsonDecoder struct {
@@ -127,6 +136,7 @@ type jsonDecoder struct {
 	problems []Problem
 	nested   bool
 	dotted   bool
+	served   bool // see decodeJSON
 }
 
 func (d *jsonDecoder) problem(line int, key, format string, args ...any) {
@@ -141,7 +151,7 @@ func (d *jsonDecoder) decode() ([]Message, translations.KeyFormat, error) {
 	if tok != json.Delim('{') {
 		return nil, "", &InputError{Problems: []Problem{{Line: 1, Message: fmt.Sprintf("the file holds %s; want a JSON object of keys", kind(tok))}}}
 	}
-	if err := d.object("", 0); err != nil {
+	if err := d.object("", 0, true); err != nil {
 		return nil, "", err
 	}
 	if _, err := d.dec.Token(); err != io.EOF {
@@ -170,7 +180,7 @@ const maxDepth = 100
 
 // object reads the members of an object whose '{' was read; prefix is
 // its joined key ("" at the top).
-func (d *jsonDecoder) object(prefix string, depth int) error {
+func (d *jsonDecoder) object(prefix string, depth int, top bool) error {
 	if depth > maxDepth {
 		return &InputError{Problems: []Problem{{Line: d.lines.At(d.dec.InputOffset()), Key: prefix, Message: fmt.Sprintf("objects nested more than %d deep", maxDepth)}}}
 	}
@@ -183,7 +193,7 @@ func (d *jsonDecoder) object(prefix string, depth int) error {
 		name := tok.(string) // object keys are strings: the decoder checks
 		line := d.lines.At(d.dec.InputOffset())
 		key := name
-		if prefix != "" {
+		if !top {
 			key = prefix + "." + name
 		}
 		if depth == 0 && strings.Contains(name, ".") {
@@ -216,7 +226,7 @@ func (d *jsonDecoder) object(prefix string, depth int) error {
 				continue
 			}
 			d.nested = true
-			if err := d.object(key, depth+1); err != nil {
+			if err := d.object(key, depth+1, false); err != nil {
 				return err
 			}
 		default:
@@ -230,7 +240,7 @@ func (d *jsonDecoder) object(prefix string, depth int) error {
 }
 
 func (d *jsonDecoder) leaf(key, text string, line int, untranslated bool) {
-	if msg := checkKey(key); msg != "" {
+	if msg := checkKey(key); msg != "" && !(d.served && key != "") {
 		d.problem(line, key, "%s", msg)
 		return
 	}

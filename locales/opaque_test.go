@@ -163,3 +163,48 @@ func TestApplyForcesOpaqueNamespacesOnly(t *testing.T) {
 		t.Errorf("createKeys calls (-want +got):\n%s", diff)
 	}
 }
+
+// A project whose keys are identifiers is served on the CDN as the
+// service nests them: "Try again." is {"Try again": {"": …}}, and in a
+// single file another namespace's key is "ns:key". A pull from the CDN
+// reads every such key back whole: an empty level joins back to the
+// trailing dot, and a default-namespace key holding a colon ("%s: done")
+// stays in the default namespace, since no namespace of the project is
+// named "%s".
+func TestPullCDNOpaqueKeys(t *testing.T) {
+	ctx := context.Background()
+	l := loctest.NewFake(t)
+	cat := &Catalog{}
+	for ns, texts := range map[string]map[string]string{
+		"default": {"Try again.": "Try again.", "%s: done": "%s: done", "a": "A", "a.b": "A B"},
+		"Sparkle": {"Update now.": "Update now.", "5.title": "Title"},
+	} {
+		for k, s := range texts {
+			cat.Set("en", ns, k, s)
+			cat.Set("de", ns, k, "de "+s)
+		}
+	}
+	markOpaque(cat, "default")
+	markOpaque(cat, "Sparkle")
+	plan, err := NewPlan(ctx, l.C, l.Project, cat, PlanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := plan.Apply(ctx, l.C, ApplyOptions{Publish: true}); err != nil {
+		t.Fatal(err)
+	}
+	pulled, err := Pull(ctx, l.C, l.Project, PullOptions{FromCDN: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, got := map[string]string{}, map[string]string{}
+	for m := range cat.All() {
+		want[m.Language+" "+m.Namespace+" "+m.Key] = m.Text
+	}
+	for m := range pulled.All() {
+		got[m.Language+" "+m.Namespace+" "+m.Key] = m.Text
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("pulled from the CDN (-pushed +pulled):\n%s", diff)
+	}
+}

@@ -335,7 +335,6 @@ func readCDN(ctx context.Context, cat *Catalog, cc *cdn.Client, name string, inf
 		}
 	}
 	listed := cdnLanguages(m)
-	format := JSON{}
 	total, done := len(langs)*len(nss), 0
 	var missing []string // languages the project says are published, not on the CDN
 	found := map[string]bool{}
@@ -385,7 +384,7 @@ func readCDN(ctx context.Context, cat *Catalog, cc *cdn.Client, name string, inf
 				continue
 			}
 			found[languageKey(lang)] = true
-			msgs, _, err := format.Decode(File{Language: lang, Namespace: ns}, data)
+			msgs, _, err := decodeJSON(data, true)
 			if err != nil {
 				var ie *InputError
 				if errors.As(err, &ie) {
@@ -398,7 +397,7 @@ func readCDN(ctx context.Context, cat *Catalog, cc *cdn.Client, name string, inf
 			for _, m := range msgs {
 				n, key := ns, m.Key
 				if ns == "" {
-					n, key = splitNamespace(m.Key)
+					n, key = splitServed(m.Key, info.namespaces)
 				}
 				if len(opt.Namespaces) == 0 || slices.Contains(opt.Namespaces, n) {
 					cat.Set(lang, n, key, m.Text)
@@ -461,4 +460,21 @@ func cdnRoot(folder string) (root, project string, err error) {
 	project = segs[len(segs)-2] + "/" + segs[len(segs)-1]
 	u.Path = strings.Join(segs[:len(segs)-2], "/")
 	return u.String(), project, nil
+}
+
+// splitServed reads a key of a single CDN file: "ns:key" is key in
+// namespace ns when ns is one of the project's namespaces (known), so
+// that a key of the default namespace holding a colon ("%s: done", as
+// gettext msgids do) stays whole; without the project's namespaces, as
+// splitNamespace reads a tree's file.
+func splitServed(key string, known []string) (ns, rest string) {
+	if len(known) == 0 {
+		return splitNamespace(key)
+	}
+	for _, n := range known {
+		if n != keys.DefaultNamespace && strings.HasPrefix(key, n+nsSeparator) {
+			return n, key[len(n)+len(nsSeparator):]
+		}
+	}
+	return keys.DefaultNamespace, key
 }
