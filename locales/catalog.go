@@ -29,7 +29,11 @@ import (
 // Catalog is not safe for concurrent writes.
 type Catalog struct {
 	// Layout is the layout the tree was read in (Load: given or
-	// detected) or the project's (Pull); Write takes its own.
+	// detected) or the project's (Pull); Write takes its own. Load adds
+	// to each group's Languages the spellings the tree uses where the
+	// group's placeholder would spell a language otherwise (Apple's
+	// legacy zh_CN.lproj, gettext's sr@latin.po): written to
+	// partner.yaml, they give a fresh pull the tree's file names.
 	Layout Layout
 	// SourceLanguage is the project's source language when known (Pull
 	// sets it). Formats that write the source text beside a translation

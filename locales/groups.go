@@ -630,6 +630,12 @@ func loadGroups(root *os.Root, dir string, layout Layout) (*Catalog, error) {
 		}
 	}
 	layout.Groups = slices.Clone(layout.Groups)
+	for i := range layout.Groups {
+		layout.Groups[i].Languages = maps.Clone(layout.Groups[i].Languages)
+	}
+	for _, r := range reads {
+		recordSpelling(&layout.Groups[r.f.g.n], r.f)
+	}
 	anyNested, anyFlat := false, false
 	for i := range layout.Groups {
 		g := &layout.Groups[i]
@@ -647,6 +653,26 @@ func loadGroups(root *os.Root, dir string, layout Layout) (*Catalog, error) {
 		return nil, err
 	}
 	return cat, nil
+}
+
+// recordSpelling adds to g's Languages the spelling of f's language
+// when the group's placeholder would spell the language otherwise
+// (Apple's legacy zh_CN.lproj, gettext's sr@latin.po), so that a
+// language's new files (a namespace it lacked, a fresh pull of
+// partner.yaml's groups) take the spelling the tree uses.
+func recordSpelling(g *Group, f groupFile) {
+	if f.source || f.g.multi || f.spelling == "" {
+		return
+	}
+	if _, ok := f.g.mapped(f.spelling); ok {
+		return
+	}
+	if own, err := spellLanguage(f.g.tr.form, f.lang); err == nil && own != f.spelling {
+		if g.Languages == nil {
+			g.Languages = map[string]string{}
+		}
+		g.Languages[f.spelling] = f.lang
+	}
 }
 
 // detectedKeys returns the key format a tree shows: translations.Flat

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -637,4 +638,44 @@ func TestWriteSourceFileWithoutGroups(t *testing.T) {
 	}
 	// A single file of identifier keys holds the default namespace only.
 	writeRefused(t, catalogOf("en", entry{"en", "common", "ok", "OK"}), locales.Layout{Files: translations.SingleFile, Format: keyValue{}}, `"common"`)
+}
+
+// Load records the spellings a tree uses that its placeholder would
+// spell otherwise (Apple's legacy zh_CN.lproj beside pt-BR.lproj,
+// gettext's sr@latin), in the catalog's Layout: a fresh write with that
+// layout, into a copy of the source files only, names every file as the
+// tree did.
+func TestLoadRecordsTheTreesSpellings(t *testing.T) {
+	layout := locales.Layout{SourceLanguage: "en", Groups: []locales.Group{
+		{Translation: "{language}.lproj/{namespace}.txt", Format: keyValue{}, DefaultName: "Localizable"},
+		{Translation: "po/{locale}.txt", Source: "po/app.txt", Format: keyValue{}, Namespace: "po"},
+	}}
+	tree := map[string]string{
+		"en.lproj/Localizable.txt":    "hello=Hello\n",
+		"pt-BR.lproj/Localizable.txt": "hello=Olá\n",
+		"zh_CN.lproj/Localizable.txt": "hello=你好\n",
+		"po/app.txt":                  "bye=Bye\n",
+		"po/sr@latin.txt":             "bye=Zbogom\n",
+		"po/pt_BR.txt":                "bye=Tchau\n",
+	}
+	cat, err := locales.Load(loctest.Tree(t, tree), layout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := cat.Layout.Groups[0].Languages, map[string]string{"zh_CN": "zh-cn"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("the .lproj group's languages %v, want %v", got, want)
+	}
+	if got, want := cat.Layout.Groups[1].Languages, map[string]string{"sr@latin": "sr-latn"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("the po group's languages %v, want %v", got, want)
+	}
+	if layout.Groups[0].Languages != nil {
+		t.Errorf("Load changed the caller's groups: %v", layout.Groups[0].Languages)
+	}
+	fresh := loctest.Tree(t, map[string]string{"en.lproj/Localizable.txt": tree["en.lproj/Localizable.txt"], "po/app.txt": tree["po/app.txt"]})
+	if err := cat.Write(fresh, cat.Layout); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(tree, loctest.ReadTree(t, fresh)); diff != "" {
+		t.Errorf("fresh write (-tree +written):\n%s", diff)
+	}
 }

@@ -138,6 +138,9 @@ func runInit(ctx context.Context, opts *initOptions) error {
 		res.unread = true
 	} else {
 		res.Languages, res.Lacking = treeLanguages(cat, known, opts.serviceChecked)
+		for i := range cfg.Files { // the tree's own spellings (zh_CN.lproj), for fresh pulls
+			cfg.Files[i].Languages = cat.Layout.Groups[i].Languages
+		}
 	}
 	data, err := cfg.Marshal(formats.ByName())
 	if err != nil {
