@@ -48,7 +48,7 @@ type configFile struct {
 	SourceLanguage string                     `yaml:"sourceLanguage"`
 	FileStructure  translations.FileStructure `yaml:"fileStructure,omitempty"`
 	KeyFormat      translations.KeyFormat     `yaml:"keyFormat,omitempty"`
-	Files          []configGroup                `yaml:"files"`
+	Files          []configGroup              `yaml:"files"`
 }
 
 // configGroup is a Group as partner.yaml spells it.
