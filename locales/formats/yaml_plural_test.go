@@ -328,3 +328,18 @@ func TestYAMLPluralRewritten(t *testing.T) {
 		t.Errorf("b is not a mapping of its cases:\n%s", out)
 	}
 }
+
+// yamlReadsAs returns what text reads back as, written in a new file: a
+// plural written as a mapping reads back in ICU's spacing.
+func yamlReadsAs(y formats.YAML, text string) string {
+	file := locales.File{Language: "de", Keys: translations.Flat}
+	out, err := y.Encode(file, []locales.Message{{Key: "k", Text: text}})
+	if err != nil {
+		return text
+	}
+	back, _, err := y.Decode(file, out)
+	if err != nil || len(back) != 1 {
+		return text
+	}
+	return back[0].Text
+}
