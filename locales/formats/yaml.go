@@ -1427,13 +1427,12 @@ func (y YAML) patch(f locales.File, msgs []locales.Message) ([]byte, bool, error
 	m, hasRoot := y.root(doc, f.Language)
 	top := doc.Content[0]
 	switch {
+	case len(top.Content) == 0 && len(msgs) == 0:
+		return data, true, nil // comments only, or {}
 	case top.Style&yaml.FlowStyle != 0 || hasRoot && top.Content[1] != m:
 		return nil, false, nil
 	case len(top.Content) == 0:
 		// Comments only: the texts go after them.
-		if len(msgs) == 0 {
-			return data, true, nil
-		}
 		prefix := slices.Clip(data)
 		if !bytes.HasSuffix(data, []byte("\n")) {
 			prefix = append(prefix, '\n')
