@@ -363,6 +363,7 @@ func (y YAML) rewrite(f locales.File, msgs []locales.Message) ([]byte, error) {
 			return nil, &locales.InputError{Problems: problems}
 		}
 	}
+	flowNulls(doc, false)
 	var b bytes.Buffer
 	if yamlMarker(f.Old) {
 		b.WriteString("---\n")
@@ -376,6 +377,18 @@ func (y YAML) rewrite(f locales.File, msgs []locales.Message) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// flowNulls spells the empty nulls in flow collections under n ~, which
+// the library's encoder would write as ''.
+func flowNulls(n *yaml.Node, flow bool) {
+	flow = flow || n.Style&yaml.FlowStyle != 0
+	for _, c := range n.Content {
+		if flow && c.Kind == yaml.ScalarNode && c.Tag == "!!null" && c.Value == "" {
+			c.Value = "~"
+		}
+		flowNulls(c, flow)
+	}
 }
 
 // mergedProblem is what is wrong with keys of plural categories that
@@ -1429,7 +1442,7 @@ func (y YAML) patch(f locales.File, msgs []locales.Message) ([]byte, bool, error
 	switch {
 	case len(top.Content) == 0 && len(msgs) == 0:
 		return data, true, nil // comments only, or {}
-	case top.Style&yaml.FlowStyle != 0 || hasRoot && top.Content[1] != m:
+	case len(top.Content) == 0 && top.Style&yaml.FlowStyle != 0 || hasRoot && top.Content[1] != m:
 		return nil, false, nil
 	case len(top.Content) == 0:
 		// Comments only: the texts go after them.

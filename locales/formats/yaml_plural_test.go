@@ -343,3 +343,19 @@ func yamlReadsAs(y formats.YAML, text string) string {
 	}
 	return back[0].Text
 }
+
+// A null in a flow mapping stays a null when the library's encoder
+// writes the file (it would write an empty null there as '').
+func TestYAMLRewriteKeepsFlowNulls(t *testing.T) {
+	y := formats.YAML{}
+	old := "\ufeff{a: , b: x}\n"
+	file := locales.File{Language: "de", Keys: translations.Flat, Old: []byte(old)}
+	out, err := y.Encode(file, []locales.Message{{Key: "a", Untranslated: true}, {Key: "b", Text: "y"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _, err := y.Decode(file, out)
+	if err != nil || len(back) != 2 || !back[0].Untranslated || back[1].Text != "y" {
+		t.Fatalf("read back %+v, %v\n%s", back, err, out)
+	}
+}
