@@ -380,7 +380,7 @@ func (y YAML) rewrite(f locales.File, msgs []locales.Message) ([]byte, error) {
 }
 
 // flowNulls spells the empty nulls in flow collections under n ~, which
-// the library's encoder would write as ''.
+// the library's encoder would write as an empty quoted string.
 func flowNulls(n *yaml.Node, flow bool) {
 	flow = flow || n.Style&yaml.FlowStyle != 0
 	for _, c := range n.Content {

@@ -345,7 +345,8 @@ func yamlReadsAs(y formats.YAML, text string) string {
 }
 
 // A null in a flow mapping stays a null when the library's encoder
-// writes the file (it would write an empty null there as '').
+// writes the file (it would write an empty null there as an empty
+// quoted string).
 func TestYAMLRewriteKeepsFlowNulls(t *testing.T) {
 	y := formats.YAML{}
 	old := "\ufeff{a: , b: x}\n"
