@@ -700,10 +700,10 @@ func appendYAMLPlural(b []byte, p pluralText, indent int) []byte {
 	return b
 }
 
-// merged returns the keys below e that would be written as a mapping of
-// plural categories with other, which reads back as one plural text.
-func (e *yamlEntry) merged(key string) []string {
-	var out []string
+// merged appends to out the keys below e that would be written as a
+// mapping of plural categories with other, which reads back as one
+// plural text.
+func (e *yamlEntry) merged(key string, out []string) []string {
 	plural := key != "" && e.msg == nil && !e.seq && len(e.kids) > 0 && e.index["other"] != nil
 	for _, k := range e.kids {
 		if plural = plural && slices.Contains(pluralCategories, k.name) && k.msg != nil && !null(*k.msg); plural {
@@ -712,6 +712,9 @@ func (e *yamlEntry) merged(key string) []string {
 		}
 	}
 	for _, k := range e.kids {
+		if !plural && k.msg != nil {
+			continue // a text
+		}
 		kk := k.name
 		if key != "" {
 			kk = key + "." + k.name
@@ -719,7 +722,7 @@ func (e *yamlEntry) merged(key string) []string {
 		if plural {
 			out = append(out, kk)
 		} else {
-			out = append(out, k.merged(kk)...)
+			out = k.merged(kk, out)
 		}
 	}
 	return out
@@ -752,7 +755,7 @@ func (y YAML) fresh(f locales.File, msgs []locales.Message, prefix []byte) ([]by
 		return nil, &locales.InputError{Problems: problems}
 	}
 	tree.arrange(src, "")
-	for _, k := range tree.merged("") {
+	for _, k := range tree.merged("", nil) {
 		problems = append(problems, locales.Problem{Key: k, Message: mergedProblem})
 	}
 	if len(problems) > 0 {
