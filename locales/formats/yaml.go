@@ -346,7 +346,14 @@ func (y YAML) rewrite(f locales.File, msgs []locales.Message) ([]byte, error) {
 	}
 	ix := index{}
 	var problems []locales.Problem
+	leaves := newYAMLPatch(nil).leaves(m) // the file's texts by joined key, dotted keys too
 	for _, msg := range msgs {
+		if leaf, ok := leaves[msg.Key]; ok {
+			if err := setText(leaf.node, msg); err != "" {
+				problems = append(problems, locales.Problem{Key: msg.Key, Message: err})
+			}
+			continue
+		}
 		path := []string{msg.Key}
 		if f.Keys != translations.Flat || ix.hasPath(m, strings.Split(msg.Key, ".")) {
 			path = strings.Split(msg.Key, ".")
@@ -484,29 +491,35 @@ func (ix index) set(m *yaml.Node, path []string, msg locales.Message) string {
 			}
 		}
 		if last {
-			old, wasPlural := yamlPlural(c)
-			if c.Kind != yaml.ScalarNode && !wasPlural {
-				return "the key is both a text and a parent of other keys"
-			}
-			p, plural := yamlPluralText(msg)
-			switch {
-			case plural && wasPlural && slices.Equal(p.cases, old.cases):
-			case plural:
-				c.Kind, c.Tag, c.Style, c.Value, c.Content = yaml.MappingNode, "!!map", 0, "", nil
-				for _, pc := range p.cases {
-					c.Content = append(c.Content, yamlString(pc.sel), yamlString(pc.text))
-				}
-			case null(msg):
-				c.Kind, c.Value, c.Tag, c.Style, c.Content = yaml.ScalarNode, "", "!!null", 0, nil
-			case wasPlural || c.Value != msg.Text || c.Tag != "!!str":
-				c.Kind, c.Value, c.Tag, c.Style, c.Content = yaml.ScalarNode, msg.Text, "!!str", yamlString(msg.Text).Style, nil
-			}
-			return ""
+			return setText(c, msg)
 		}
 		if c.Kind == yaml.ScalarNode || isYAMLPlural(c) {
 			return "the key is below another key's text"
 		}
 		n = c
+	}
+	return ""
+}
+
+// setText sets the text of c, a scalar or a mapping of plural
+// categories, to msg's.
+func setText(c *yaml.Node, msg locales.Message) string {
+	old, wasPlural := yamlPlural(c)
+	if c.Kind != yaml.ScalarNode && !wasPlural {
+		return "the key is both a text and a parent of other keys"
+	}
+	p, plural := yamlPluralText(msg)
+	switch {
+	case plural && wasPlural && slices.Equal(p.cases, old.cases):
+	case plural:
+		c.Kind, c.Tag, c.Style, c.Value, c.Content = yaml.MappingNode, "!!map", 0, "", nil
+		for _, pc := range p.cases {
+			c.Content = append(c.Content, yamlString(pc.sel), yamlString(pc.text))
+		}
+	case null(msg):
+		c.Kind, c.Value, c.Tag, c.Style, c.Content = yaml.ScalarNode, "", "!!null", 0, nil
+	case wasPlural || c.Value != msg.Text || c.Tag != "!!str":
+		c.Kind, c.Value, c.Tag, c.Style, c.Content = yaml.ScalarNode, msg.Text, "!!str", yamlString(msg.Text).Style, nil
 	}
 	return ""
 }
