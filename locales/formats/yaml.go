@@ -26,11 +26,24 @@ import (
 // i18next's have none. A file whose one root key is the file's language
 // is read as Rails and written back so. Nested mappings join with dots
 // (nav.home); a sequence's items are key.0, key.1, …, as i18next names
-// an array's items. Plurals are texts as the platform writes them:
-// Rails' one:/other: and i18next's key_one are keys like any other. A
-// null (a key with no value, ~ or null) is a text not translated yet:
-// a message with Untranslated set, written back as a null while the
-// service has no text for it.
+// an array's items. A null (a key with no value, ~ or null) is a text
+// not translated yet: a message with Untranslated set, written back as
+// a null while the service has no text for it.
+//
+// A mapping below the top whose keys are all CLDR plural categories
+// (zero, one, two, few, many, other) and that has other is, as in Rails,
+// one plural text, not a parent of keys: the message of the mapping's
+// key, in ICU MessageFormat (see package locales, "Plural forms"), its
+// branches the texts as they are (%{count} stays) in the file's order:
+//
+//	entry_name:
+//	  one: entry            {count, plural, one {entry} other {entries}}
+//	  other: entries
+//
+// A text that is exactly an ICU plural of count is written as such a
+// mapping (a plural with =N cases is refused); a plain text that reads
+// as one is refused on reading. i18next's plurals (key_one, key_other)
+// are keys like any other.
 //
 // Written over a file, only the bytes of the texts that changed change:
 // the --- marker, comments, quoting, folded and literal blocks,
@@ -127,6 +140,60 @@ func (y YAML) Decode(f locales.File, data []byte) ([]locales.Message, locales.Fi
 	return y.messages(f, doc)
 }
 
+// yamlPlural returns the plural text n is when it is a mapping of CLDR
+// plural categories to strings that has other, its cases in the file's
+// order.
+func yamlPlural(n *yaml.Node) (pluralText, bool) {
+	if n.Kind != yaml.MappingNode || len(n.Content) < 2 || n.Anchor != "" {
+		return pluralText{}, false
+	}
+	p := pluralText{arg: pluralArg, cases: make([]pluralCase, 0, len(n.Content)/2)}
+	other := false
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode || k.Tag != "!!str" || k.Anchor != "" || !slices.Contains(pluralCategories, k.Value) ||
+			v.Kind != yaml.ScalarNode || v.Tag != "!!str" || v.Anchor != "" {
+			return pluralText{}, false
+		}
+		if _, twice := p.text(k.Value); twice {
+			return pluralText{}, false
+		}
+		other = other || k.Value == "other"
+		p.cases = append(p.cases, pluralCase{sel: k.Value, text: v.Value})
+	}
+	return p, other
+}
+
+// isYAMLPlural reports whether n is a mapping yamlPlural reads as a
+// plural text.
+func isYAMLPlural(n *yaml.Node) bool {
+	if n.Kind != yaml.MappingNode {
+		return false
+	}
+	_, ok := yamlPlural(n)
+	return ok
+}
+
+// yamlPluralText returns the plural a text is written as, or false for a
+// plain text.
+func yamlPluralText(m locales.Message) (pluralText, bool) {
+	if null(m) || !strings.HasPrefix(strings.TrimLeft(m.Text, " \t\n\r"), "{") {
+		return pluralText{}, false
+	}
+	return countPlural(m.Text)
+}
+
+// sameYAMLText reports whether texts a and b are written alike: equal,
+// or the same plural but for spacing.
+func sameYAMLText(a, b string) bool {
+	if a == b {
+		return true
+	}
+	p, ok := yamlPluralText(locales.Message{Text: a})
+	q, ok2 := yamlPluralText(locales.Message{Text: b})
+	return ok && ok2 && slices.Equal(p.cases, q.cases)
+}
+
 // messages returns the texts of doc, a file of language f.Language.
 func (y YAML) messages(f locales.File, doc *yaml.Node) ([]locales.Message, locales.File, error) {
 	m, _ := y.root(doc, f.Language)
@@ -134,8 +201,16 @@ func (y YAML) messages(f locales.File, doc *yaml.Node) ([]locales.Message, local
 	var problems []locales.Problem
 	nested := false
 	seenKeys := map[string]int{}
-	var walk func(n *yaml.Node, prefix string, depth int)
-	walk = func(n *yaml.Node, prefix string, depth int) {
+	text := func(key string, line int) bool {
+		if first, ok := seenKeys[key]; ok {
+			problems = append(problems, locales.Problem{Line: line, Key: key, Message: fmt.Sprintf("key %q twice once levels are joined (also on line %d)", key, first)})
+			return false
+		}
+		seenKeys[key] = line
+		return true
+	}
+	var walk func(n *yaml.Node, prefix string, depth, line int)
+	walk = func(n *yaml.Node, prefix string, depth, line int) {
 		join := func(k string) string {
 			if prefix == "" {
 				return k
@@ -148,6 +223,15 @@ func (y YAML) messages(f locales.File, doc *yaml.Node) ([]locales.Message, local
 		}
 		switch n.Kind {
 		case yaml.MappingNode:
+			if p, ok := yamlPlural(n); ok && depth > 0 {
+				// Its branches were keys below the top, unless it is a
+				// flat file's dotted key.
+				nested = nested || depth > 1 || !strings.Contains(prefix, ".")
+				if text(prefix, line) {
+					msgs = append(msgs, locales.Message{Key: prefix, Text: p.format(false), Line: line})
+				}
+				return
+			}
 			seen := map[string]bool{}
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k, v := n.Content[i], n.Content[i+1]
@@ -167,20 +251,22 @@ func (y YAML) messages(f locales.File, doc *yaml.Node) ([]locales.Message, local
 				if depth > 0 {
 					nested = true
 				}
-				walk(v, join(k.Value), depth+1)
+				walk(v, join(k.Value), depth+1, k.Line)
 			}
 		case yaml.SequenceNode:
 			for i, v := range n.Content {
-				walk(v, join(strconv.Itoa(i)), depth+1)
+				walk(v, join(strconv.Itoa(i)), depth+1, v.Line)
 			}
 		case yaml.ScalarNode:
-			if first, ok := seenKeys[prefix]; ok {
-				problems = append(problems, locales.Problem{Line: n.Line, Key: prefix, Message: fmt.Sprintf("key %q twice once levels are joined (also on line %d)", prefix, first)})
+			if !text(prefix, n.Line) {
 				return
 			}
-			seenKeys[prefix] = n.Line
 			switch n.Tag {
 			case "!!str":
+				if _, ok := yamlPluralText(locales.Message{Text: n.Value}); ok {
+					problems = append(problems, locales.Problem{Line: n.Line, Key: prefix, Message: looksPlural(n.Value, "a mapping of plural categories (one:, other:)")})
+					return
+				}
 				msgs = append(msgs, locales.Message{Key: prefix, Text: n.Value, Line: n.Line})
 			case "!!null":
 				msgs = append(msgs, locales.Message{Key: prefix, Line: n.Line, Untranslated: true})
@@ -194,7 +280,7 @@ func (y YAML) messages(f locales.File, doc *yaml.Node) ([]locales.Message, local
 			problems = append(problems, locales.Problem{Line: n.Line, Key: prefix, Message: "anchors (&name) are not mapped: each text is written once"})
 		}
 	}
-	walk(m, "", 0)
+	walk(m, "", 0, m.Line)
 	if len(problems) > 0 {
 		return nil, locales.File{}, &locales.InputError{Problems: problems}
 	}
@@ -208,6 +294,22 @@ func (y YAML) messages(f locales.File, doc *yaml.Node) ([]locales.Message, local
 // Encode writes msgs over f.Old, changing only the texts that changed
 // and adding new keys, or as a new file in the shape of f.SourceFile.
 func (y YAML) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
+	var problems []locales.Problem
+	for _, m := range msgs {
+		p, ok := yamlPluralText(m)
+		if !ok {
+			continue
+		}
+		for _, c := range p.cases {
+			if !slices.Contains(pluralCategories, c.sel) {
+				problems = append(problems, locales.Problem{Key: m.Key, Message: fmt.Sprintf("Rails plurals have no case %s, only CLDR's categories", c.sel)})
+				break
+			}
+		}
+	}
+	if len(problems) > 0 {
+		return nil, &locales.InputError{Problems: problems}
+	}
 	switch {
 	case f.Old != nil && len(msgs) == 0 && len(bytes.TrimSpace(f.Old)) == 0:
 		return f.Old, nil
@@ -244,7 +346,14 @@ func (y YAML) rewrite(f locales.File, msgs []locales.Message) ([]byte, error) {
 	}
 	ix := index{}
 	var problems []locales.Problem
+	leaves := newYAMLPatch(nil).leaves(m) // the file's texts by joined key, dotted keys too
 	for _, msg := range msgs {
+		if leaf, ok := leaves[msg.Key]; ok {
+			if err := setText(leaf.node, msg); err != "" {
+				problems = append(problems, locales.Problem{Key: msg.Key, Message: err})
+			}
+			continue
+		}
 		path := []string{msg.Key}
 		if f.Keys != translations.Flat || ix.hasPath(m, strings.Split(msg.Key, ".")) {
 			path = strings.Split(msg.Key, ".")
@@ -256,6 +365,12 @@ func (y YAML) rewrite(f locales.File, msgs []locales.Message) ([]byte, error) {
 	if len(problems) > 0 {
 		return nil, &locales.InputError{Problems: problems}
 	}
+	if back, _, err := y.messages(f, doc); err == nil {
+		if problems := merged(back, msgs); len(problems) > 0 {
+			return nil, &locales.InputError{Problems: problems}
+		}
+	}
+	flowNulls(doc, false)
 	var b bytes.Buffer
 	if yamlMarker(f.Old) {
 		b.WriteString("---\n")
@@ -269,6 +384,39 @@ func (y YAML) rewrite(f locales.File, msgs []locales.Message) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// flowNulls spells the empty nulls in flow collections under n ~, which
+// the library's encoder would write as an empty quoted string.
+func flowNulls(n *yaml.Node, flow bool) {
+	flow = flow || n.Style&yaml.FlowStyle != 0
+	for _, c := range n.Content {
+		if flow && c.Kind == yaml.ScalarNode && c.Tag == "!!null" && c.Value == "" {
+			c.Value = "~"
+		}
+		flowNulls(c, flow)
+	}
+}
+
+// mergedProblem is what is wrong with keys of plural categories that
+// would be written under one mapping with other.
+const mergedProblem = "the mapping of this key holds only plural categories (one, other, …) with other, so it would read back as one plural text; send that key's plural as one ICU text instead"
+
+// merged returns a problem for each text of msgs that back, the texts of
+// a file written, lacks: keys of plural categories that make a mapping
+// one plural text.
+func merged(back, msgs []locales.Message) []locales.Problem {
+	keys := make(map[string]bool, len(back))
+	for _, b := range back {
+		keys[b.Key] = true
+	}
+	var problems []locales.Problem
+	for _, m := range msgs {
+		if !keys[m.Key] {
+			problems = append(problems, locales.Problem{Key: m.Key, Message: mergedProblem})
+		}
+	}
+	return problems
 }
 
 // yamlString returns a scalar node of s, quoted when a YAML 1.1 reader
@@ -296,7 +444,7 @@ func (ix index) hasPath(m *yaml.Node, path []string) bool {
 		}
 		n = c
 	}
-	return n.Kind == yaml.ScalarNode
+	return n.Kind == yaml.ScalarNode || isYAMLPlural(n)
 }
 
 func (ix index) child(n *yaml.Node, name string) *yaml.Node {
@@ -343,21 +491,35 @@ func (ix index) set(m *yaml.Node, path []string, msg locales.Message) string {
 			}
 		}
 		if last {
-			if c.Kind != yaml.ScalarNode {
-				return "the key is both a text and a parent of other keys"
-			}
-			switch {
-			case null(msg):
-				c.Value, c.Tag, c.Style = "", "!!null", 0
-			case c.Value != msg.Text || c.Tag != "!!str":
-				c.Value, c.Tag, c.Style = msg.Text, "!!str", yamlString(msg.Text).Style
-			}
-			return ""
+			return setText(c, msg)
 		}
-		if c.Kind == yaml.ScalarNode {
+		if c.Kind == yaml.ScalarNode || isYAMLPlural(c) {
 			return "the key is below another key's text"
 		}
 		n = c
+	}
+	return ""
+}
+
+// setText sets the text of c, a scalar or a mapping of plural
+// categories, to msg's.
+func setText(c *yaml.Node, msg locales.Message) string {
+	old, wasPlural := yamlPlural(c)
+	if c.Kind != yaml.ScalarNode && !wasPlural {
+		return "the key is both a text and a parent of other keys"
+	}
+	p, plural := yamlPluralText(msg)
+	switch {
+	case plural && wasPlural && slices.Equal(p.cases, old.cases):
+	case plural:
+		c.Kind, c.Tag, c.Style, c.Value, c.Content = yaml.MappingNode, "!!map", 0, "", nil
+		for _, pc := range p.cases {
+			c.Content = append(c.Content, yamlString(pc.sel), yamlString(pc.text))
+		}
+	case null(msg):
+		c.Kind, c.Value, c.Tag, c.Style, c.Content = yaml.ScalarNode, "", "!!null", 0, nil
+	case wasPlural || c.Value != msg.Text || c.Tag != "!!str":
+		c.Kind, c.Value, c.Tag, c.Style, c.Content = yaml.ScalarNode, msg.Text, "!!str", yamlString(msg.Text).Style, nil
 	}
 	return ""
 }
@@ -403,6 +565,8 @@ func (y YAML) source(f locales.File) yamlSource {
 			}
 			switch {
 			case depth > 100:
+			case n.Kind == yaml.MappingNode && depth > 0 && isYAMLPlural(n):
+				src.keys = append(src.keys, prefix)
 			case n.Kind == yaml.MappingNode:
 				for i := 0; i+1 < len(n.Content); i += 2 {
 					walk(n.Content[i+1], join(n.Content[i].Value), depth+1)
@@ -525,13 +689,56 @@ func (e *yamlEntry) write(b []byte, indent, unit int) []byte {
 			b = k.write(b, indent+unit, unit)
 			continue
 		}
-		if !null(*k.msg) {
+		if p, ok := yamlPluralText(*k.msg); ok {
+			b = appendYAMLPlural(b, p, indent+unit)
+		} else if !null(*k.msg) {
 			b = append(b, ' ')
 			b = appendYAMLText(b, k.msg.Text)
 		}
 		b = append(b, '\n')
 	}
 	return b
+}
+
+// appendYAMLPlural appends the cases of p as the lines of a mapping
+// indented by indent, each after a line end.
+func appendYAMLPlural(b []byte, p pluralText, indent int) []byte {
+	for _, c := range p.cases {
+		b = append(b, '\n')
+		b = append(b, strings.Repeat(" ", indent)...)
+		b = append(b, c.sel...)
+		b = append(b, ": "...)
+		b = appendYAMLText(b, c.text)
+	}
+	return b
+}
+
+// merged appends to out the keys below e that would be written as a
+// mapping of plural categories with other, which reads back as one
+// plural text.
+func (e *yamlEntry) merged(key string, out []string) []string {
+	plural := key != "" && e.msg == nil && !e.seq && len(e.kids) > 0 && e.index["other"] != nil
+	for _, k := range e.kids {
+		if plural = plural && slices.Contains(pluralCategories, k.name) && k.msg != nil && !null(*k.msg); plural {
+			_, nested := yamlPluralText(*k.msg)
+			plural = !nested
+		}
+	}
+	for _, k := range e.kids {
+		if !plural && k.msg != nil {
+			continue // a text
+		}
+		kk := k.name
+		if key != "" {
+			kk = key + "." + k.name
+		}
+		if plural {
+			out = append(out, kk)
+		} else {
+			out = k.merged(kk, out)
+		}
+	}
+	return out
 }
 
 // yamlPath returns the levels of key: one, for a flat file.
@@ -561,6 +768,12 @@ func (y YAML) fresh(f locales.File, msgs []locales.Message, prefix []byte) ([]by
 		return nil, &locales.InputError{Problems: problems}
 	}
 	tree.arrange(src, "")
+	for _, k := range tree.merged("", nil) {
+		problems = append(problems, locales.Problem{Key: k, Message: mergedProblem})
+	}
+	if len(problems) > 0 {
+		return nil, &locales.InputError{Problems: problems}
+	}
 	b := prefix
 	if prefix == nil && src.marker {
 		b = append(b, "---\n"...)
@@ -807,12 +1020,13 @@ type yamlEdit struct {
 	text                     []byte
 }
 
-// A yamlLeaf is a scalar of the file: where it is and the mapping
-// members that lead to it.
+// A yamlLeaf is a text of the file, a scalar or a mapping of plural
+// categories: where it is and the mapping members that lead to it.
 type yamlLeaf struct {
 	node   *yaml.Node
-	indent int  // of the collection that holds it
-	flow   bool // in a flow collection
+	key    *yaml.Node // its key, nil for a sequence's item
+	indent int        // of the collection that holds it
+	flow   bool       // in a flow collection
 	chain  []yamlRef
 }
 
@@ -871,36 +1085,43 @@ func (p *yamlPatch) member(m *yaml.Node, name string) (int, bool) {
 	return i, ok
 }
 
-// leaves returns the scalars under n by joined key.
+// leaves returns the texts under n by joined key.
 func (p *yamlPatch) leaves(n *yaml.Node) map[string]*yamlLeaf {
 	out := map[string]*yamlLeaf{}
-	var walk func(n *yaml.Node, prefix string, indent int, flow bool, chain []yamlRef)
-	walk = func(n *yaml.Node, prefix string, indent int, flow bool, chain []yamlRef) {
+	var walk func(n, key *yaml.Node, prefix string, indent int, flow bool, chain []yamlRef)
+	walk = func(n, key *yaml.Node, prefix string, indent int, flow bool, chain []yamlRef) {
 		join := func(k string) string {
 			if prefix == "" {
 				return k
 			}
 			return prefix + "." + k
 		}
-		flow = flow || n.Style&yaml.FlowStyle != 0
+		leaf := func() { out[prefix] = &yamlLeaf{node: n, key: key, indent: indent, flow: flow, chain: chain} }
 		switch n.Kind {
 		case yaml.MappingNode:
+			if prefix != "" && isYAMLPlural(n) {
+				leaf()
+				return
+			}
+			flow = flow || n.Style&yaml.FlowStyle != 0
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				v := n.Content[i+1]
 				if p.unit == 0 && !flow && v.Kind == yaml.MappingNode && v.Style&yaml.FlowStyle == 0 && v.Column > n.Column {
 					p.unit = v.Column - n.Column
 				}
-				walk(v, join(n.Content[i].Value), n.Column-1, flow, append(slices.Clip(chain), yamlRef{n, i / 2}))
+				walk(v, n.Content[i], join(n.Content[i].Value), n.Column-1, flow, append(slices.Clip(chain), yamlRef{n, i / 2}))
 			}
 		case yaml.SequenceNode:
+			flow = flow || n.Style&yaml.FlowStyle != 0
 			for i, v := range n.Content {
-				walk(v, join(strconv.Itoa(i)), n.Column-1, flow, chain)
+				walk(v, nil, join(strconv.Itoa(i)), n.Column-1, flow, chain)
 			}
 		case yaml.ScalarNode:
-			out[prefix] = &yamlLeaf{node: n, indent: indent, flow: flow, chain: chain}
+			flow = flow || n.Style&yaml.FlowStyle != 0
+			leaf()
 		}
 	}
-	walk(n, "", -1, false, nil)
+	walk(n, nil, "", -1, false, nil)
 	return out
 }
 
@@ -1141,6 +1362,81 @@ func (p *yamlPatch) changed(leaf *yamlLeaf, msg locales.Message) error {
 	return nil
 }
 
+// text writes the text of msg at leaf. A text that keeps its shape (a
+// plain text, or a plural with the same cases in the same order)
+// changes only the scalars that changed; another is written anew after
+// the leaf's key.
+func (p *yamlPatch) text(leaf *yamlLeaf, msg locales.Message) error {
+	n := leaf.node
+	plural, isPlural := yamlPluralText(msg)
+	if n.Kind == yaml.ScalarNode && !isPlural {
+		switch {
+		case null(msg) && n.Tag == "!!null":
+		case !null(msg) && n.Tag == "!!str" && n.Value == msg.Text:
+		default:
+			return p.changed(leaf, msg)
+		}
+		return nil
+	}
+	if old, ok := yamlPlural(n); ok && isPlural && slices.EqualFunc(old.cases, plural.cases, func(a, b pluralCase) bool { return a.sel == b.sel }) {
+		for i, c := range plural.cases {
+			if c.text != old.cases[i].text {
+				branch := &yamlLeaf{node: n.Content[2*i+1], key: n.Content[2*i], indent: n.Column - 1, flow: leaf.flow || n.Style&yaml.FlowStyle != 0}
+				if err := p.changed(branch, locales.Message{Text: c.text}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return p.reshape(leaf, msg)
+}
+
+// reshape writes the text of msg after the key of leaf, in place of its
+// old value: a plural written as a mapping of its cases, a plain text as
+// a scalar.
+func (p *yamlPatch) reshape(leaf *yamlLeaf, msg locales.Message) error {
+	n := leaf.node
+	if leaf.key == nil || leaf.flow {
+		return errYAMLFallback
+	}
+	_, start, err := p.scalar(leaf.key, leaf.indent, false)
+	if err != nil {
+		return err
+	}
+	for start < len(p.data) && (p.data[start] == ' ' || p.data[start] == '\t') {
+		start++
+	}
+	if start == len(p.data) || p.data[start] != ':' {
+		return errYAMLFallback
+	}
+	start++
+	end := start
+	switch {
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!null" && n.Value == "":
+	case n.Kind == yaml.ScalarNode:
+		_, end, err = p.scalar(n, leaf.indent, false)
+	default:
+		end, err = p.valueEnd(n, leaf.indent, false)
+	}
+	if err != nil || end < start {
+		return errYAMLFallback
+	}
+	var b []byte
+	if plural, ok := yamlPluralText(msg); ok {
+		indent := leaf.indent + cmp.Or(p.unit, 2)
+		if n.Kind == yaml.MappingNode && n.Style&yaml.FlowStyle == 0 {
+			indent = n.Column - 1 // the old mapping's
+		}
+		b = appendYAMLPlural(b, plural, indent)
+	} else if !null(msg) {
+		b = append(b, ' ')
+		b = appendYAMLText(b, msg.Text)
+	}
+	p.edits = append(p.edits, yamlEdit{start: start, end: end, text: b})
+	return nil
+}
+
 // patch writes msgs into f.Old's bytes. It reports false when it cannot
 // (a flow mapping or a sequence to add to, anchors, tags, a file that
 // does not read as texts), for rewrite to write the file.
@@ -1160,13 +1456,12 @@ func (y YAML) patch(f locales.File, msgs []locales.Message) ([]byte, bool, error
 	m, hasRoot := y.root(doc, f.Language)
 	top := doc.Content[0]
 	switch {
-	case top.Style&yaml.FlowStyle != 0 || hasRoot && top.Content[1] != m:
+	case len(top.Content) == 0 && len(msgs) == 0:
+		return data, true, nil // comments only, or {}
+	case len(top.Content) == 0 && top.Style&yaml.FlowStyle != 0 || hasRoot && top.Content[1] != m:
 		return nil, false, nil
 	case len(top.Content) == 0:
 		// Comments only: the texts go after them.
-		if len(msgs) == 0 {
-			return data, true, nil
-		}
 		prefix := slices.Clip(data)
 		if !bytes.HasSuffix(data, []byte("\n")) {
 			prefix = append(prefix, '\n')
@@ -1192,13 +1487,8 @@ func (y YAML) patch(f locales.File, msgs []locales.Message) ([]byte, bool, error
 	for i, msg := range msgs {
 		want[msg.Key] = msg
 		if leaf, ok := leaves[msg.Key]; ok {
-			switch {
-			case null(msg) && leaf.node.Tag == "!!null":
-			case !null(msg) && leaf.node.Tag == "!!str" && leaf.node.Value == msg.Text:
-			default:
-				if err := p.changed(leaf, msg); err != nil {
-					return nil, false, nil
-				}
+			if err := p.text(leaf, msg); err != nil {
+				return nil, false, nil
 			}
 			continue
 		}
@@ -1241,7 +1531,7 @@ func (y YAML) patch(f locales.File, msgs []locales.Message) ([]byte, bool, error
 			if c == nil {
 				break
 			}
-			if last || c.Kind == yaml.ScalarNode {
+			if last || c.Kind == yaml.ScalarNode || isYAMLPlural(c) {
 				problem := "the key is below another key's text"
 				if last {
 					problem = "the key is both a text and a parent of other keys"
@@ -1308,7 +1598,7 @@ func (y YAML) patch(f locales.File, msgs []locales.Message) ([]byte, bool, error
 	}
 	for _, b := range back {
 		w, ok := want[b.Key]
-		if !ok || b.Text != w.Text || b.Untranslated != null(w) {
+		if !ok || !sameYAMLText(b.Text, w.Text) || b.Untranslated != null(w) {
 			return nil, false, nil
 		}
 	}

@@ -61,7 +61,7 @@ func FuzzYAMLOverOld(f *testing.F) {
 			t.Fatalf("reading what was written: %v\n%q", err, out)
 		}
 		for _, m := range changed {
-			want[m.Key] = m.Text
+			want[m.Key] = yamlReadsAs(y, m.Text)
 		}
 		if diff := cmp.Diff(want, texts(back)); diff != "" {
 			t.Fatalf("read back (-want +got):\n%s\n%q", diff, out)
