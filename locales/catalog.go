@@ -393,9 +393,13 @@ func position(file string, line int) string {
 // Write writes the catalog under dir in layout (empty fields take the
 // catalog's own Layout, then the service's defaults), one file per
 // language (translations.SingleFile) or per language and namespace
-// (translations.NamespacedFolders), creating folders as needed. The files are stable:
-// members sorted, two-space indentation, a final newline; a file whose
-// content would not change is not touched. A language keeps the
+// (translations.NamespacedFolders), creating folders as needed. A file
+// that exists is written over by its format, which changes only the
+// texts that changed and keeps every other byte (order, indentation,
+// comments, entries the catalog lacks); a new file takes the shape of
+// the source language's file when there is one, else the format's own
+// (JSON: members sorted, two-space indentation, a final newline). A
+// file whose content would not change is not touched. A language keeps the
 // spelling of an existing file or folder of the same language under dir
 // (pt-BR.json stays pt-BR.json when the service says pt-br); a new one
 // is spelled by the BCP 47 convention ("pt-BR"). Files of languages and

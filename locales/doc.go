@@ -1,10 +1,27 @@
 // Package locales keeps a project's locale files and the service in
-// step: read a tree of JSON locale files (Load), compare it with the
-// project and say what a push would do (NewPlan), carry that out
-// (Plan.Apply, optionally publishing and waiting for the sync jobs), and
-// bring the project's texts back into a tree (Pull, then Catalog.Write).
+// step: read a tree of locale files (Load), compare it with the project
+// and say what a push would do (NewPlan), carry that out (Plan.Apply,
+// optionally publishing and waiting for the sync jobs), and bring the
+// project's texts back into a tree (Pull, then Catalog.Write).
 //
-// # Layouts
+// # Where a platform keeps its files
+//
+// An app's files sit where its platform's tooling keeps them
+// (res/values-pt-rBR/strings.xml, zh-Hans.lproj/Localizable.strings,
+// po/pt_BR.po beside po/app.pot, config/locales/blacklight.de.yml). A
+// Layout's Groups find them by path patterns with placeholders for the
+// language in each platform's spelling, the namespace and folders (see
+// Group); package locales/formats has each platform's groups
+// (formats.Presets) and finds them in a tree (formats.Detect). A tree's
+// partner.yaml (Config, ReadConfig) holds its groups and project, so a
+// Go program and the partner command read and write the same paths.
+//
+// A pull writes over a file through its format, which changes only the
+// texts that changed and keeps every other byte; an entry a file marks
+// not translated yet (Message.Untranslated) is never pushed; keys of
+// formats whose keys are identifiers (OpaqueKeys) are taken whole.
+//
+// # The service's JSON layouts
 //
 // The service lays its files out as a project's fileStructure and
 // keyFormat say, and a tree here follows the same rules (see Layout):
@@ -18,9 +35,10 @@
 // another namespace's keys are written "namespace:key". Languages are
 // compared as the service compares them, without regard to case:
 // pt-BR.json on disk is the project's pt-br, and stays pt-BR.json when
-// written back. Files are written stable (members sorted, two-space
-// indentation, a final newline), so a pull followed by a push changes
-// nothing and a diff of a tree shows only real changes.
+// written back. A new JSON file is written stable (members sorted,
+// two-space indentation, a final newline); an existing one keeps its
+// own order and indentation. A pull followed by a push changes nothing,
+// and a diff of a tree shows only real changes.
 //
 // # Push
 //

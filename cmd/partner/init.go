@@ -109,7 +109,7 @@ func runInit(ctx context.Context, opts *initOptions) error {
 	if err != nil {
 		return err
 	}
-	cfg := &locales.Config{Project: project, Files: preset.Groups}
+	cfg := &locales.Config{Project: project, Files: preset.Groups, SourceLanguage: preset.SourceLanguage}
 	if len(opts.languages) > 0 {
 		for i := range cfg.Files {
 			cfg.Files[i].Languages = maps.Clone(opts.languages)
