@@ -208,3 +208,58 @@ func TestPullCDNOpaqueKeys(t *testing.T) {
 		t.Errorf("pulled from the CDN (-pushed +pulled):\n%s", diff)
 	}
 }
+
+// Texts pushed before a format's escapes were read (Android's \' and
+// &amp; went to the service as the file spelled them) read as changed
+// once; the plan says the change is only the escapes, so nobody takes it
+// for an edit.
+func TestPlanReportsEscapingChanges(t *testing.T) {
+	for _, tc := range []struct {
+		old, s string
+		want   bool
+	}{
+		{`Don\'t stop`, "Don't stop", true},
+		{`Tom &amp; Jerry`, "Tom & Jerry", true},
+		{`Line 1\nLine 2 \u00e9`, "Line 1\nLine 2 é", true},
+		{`\"Quoted\"`, `"Quoted"`, true},
+		{"Don't stop", "Don't stop", false},
+		{`Don\'t stop`, "Do not stop", false},
+		{`\u00`, "\u0000", false},
+		{"plain", "other", false},
+	} {
+		if got := onlyEscapes(tc.old, tc.s); got != tc.want {
+			t.Errorf("onlyEscapes(%q, %q) = %v, want %v", tc.old, tc.s, got, tc.want)
+		}
+	}
+
+	ctx := context.Background()
+	l := loctest.NewFake(t)
+	if _, err := l.C.Keys.Create(ctx, l.Project, []keys.NewKey{
+		{Name: "stop", SourceText: `Don\'t stop`, Translations: map[string]string{"de": `Nicht aufhören`}},
+		{Name: "edited", SourceText: "Old text"},
+	}, keys.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	cat := &Catalog{}
+	cat.Set("en", "", "stop", "Don't stop")
+	cat.Set("de", "", "stop", "Nicht aufhören")
+	cat.Set("en", "", "edited", "New text")
+	plan, err := NewPlan(ctx, l.C, l.Project, cat, PlanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, u := range plan.Update {
+		got[u.Key] = u.Unescaped
+	}
+	if want := map[string]bool{"stop": true, "edited": false}; !cmp.Equal(got, want) {
+		t.Errorf("updates' Unescaped %v, want %v", got, want)
+	}
+	unescaped := 0
+	for _, c := range plan.Counts {
+		unescaped += c.Unescaped
+	}
+	if unescaped != 1 {
+		t.Errorf("counts say %d unescaped texts, want 1: %+v", unescaped, plan.Counts)
+	}
+}

@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"html"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -93,6 +95,12 @@ type Change struct {
 	Source *string `json:"source,omitempty"`
 	// Translations are the texts to write, by target language.
 	Translations map[string]string `json:"translations,omitempty"`
+	// Unescaped says every text of the change differs from the
+	// service's only in a file format's escapes: the service holds it as
+	// a file spelled it (Android's \' or &amp;), from a push before
+	// texts were read as a translator reads them. Writing it stores the
+	// text once as read; no person edited it.
+	Unescaped bool `json:"unescaped,omitempty"`
 }
 
 // An Item is one key in a plan's or a report's lists: the languages
@@ -120,6 +128,9 @@ type Count struct {
 	// (Message.Untranslated): never sent, neither as a translation nor
 	// as the source text of a new key.
 	Untranslated int `json:"untranslated,omitempty"`
+	// Unescaped counts the Updated texts that differ from the
+	// service's only in escapes (see Change.Unescaped).
+	Unescaped int `json:"unescaped,omitempty"`
 	// NotConfirmed counts the texts a report lists in
 	// Report.NotConfirmed; a plan's is 0.
 	NotConfirmed int `json:"notConfirmed,omitempty"`
@@ -389,6 +400,7 @@ func (pl *planner) list(ctx context.Context, r remote, opt PlanOptions) error {
 func (pl *planner) compare(k *keys.Key, del bool) {
 	p := pl.plan
 	u := Change{Namespace: k.Namespace, Key: k.Name, ID: k.ID}
+	escaped := 0 // texts of u that differ only in escapes
 	src, hasSrc := pl.source(k.Namespace, k.Name)
 	if del && !hasSrc {
 		p.Delete = append(p.Delete, keys.KeyRef{Namespace: k.Namespace, Name: k.Name, ID: k.ID})
@@ -403,7 +415,12 @@ func (pl *planner) compare(k *keys.Key, del bool) {
 		case src.s != k.SourceText:
 			s := src.s // only the text escapes
 			u.Source = &s
-			pl.count(p.SourceLanguage, k.Namespace).Updated++
+			c := pl.count(p.SourceLanguage, k.Namespace)
+			c.Updated++
+			if onlyEscapes(k.SourceText, src.s) {
+				c.Unescaped++
+				escaped++
+			}
 		default:
 			pl.count(p.SourceLanguage, k.Namespace).Unchanged++
 		}
@@ -422,7 +439,8 @@ func (pl *planner) compare(k *keys.Key, del bool) {
 			pl.count(code, k.Namespace).Untranslated++
 			continue
 		}
-		if old, ok := translation(k.Translations, code); ok && old == t.s {
+		old, ok := translation(k.Translations, code)
+		if ok && old == t.s {
 			pl.count(code, k.Namespace).Unchanged++
 			continue
 		}
@@ -430,11 +448,59 @@ func (pl *planner) compare(k *keys.Key, del bool) {
 			u.Translations = make(map[string]string, len(pl.targets)-i)
 		}
 		u.Translations[code] = t.s
-		pl.count(code, k.Namespace).Updated++
+		c := pl.count(code, k.Namespace)
+		c.Updated++
+		if onlyEscapes(old, t.s) {
+			c.Unescaped++
+			escaped++
+		}
 	}
 	if u.Source != nil || u.Translations != nil {
+		u.Unescaped = escaped == len(u.Translations)+btoi(u.Source != nil)
 		p.Update = append(p.Update, u)
 	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// onlyEscapes reports whether old, the service's text, is the file's
+// text s with a format's escapes still in it: backslash escapes (\'
+// \" \\ \n \t \@ \? \uXXXX, as Android, Apple and .properties files
+// write them) and XML character references (&amp; &#39;).
+func onlyEscapes(old, s string) bool {
+	if old == s || !strings.ContainsAny(old, "\\&") {
+		return false
+	}
+	var b strings.Builder
+	for i := 0; i < len(old); i++ {
+		c := old[i]
+		if c != '\\' || i+1 == len(old) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := old[i]; e {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			r, err := strconv.ParseUint(old[i+1:min(i+5, len(old))], 16, 32)
+			if err != nil || i+5 > len(old) {
+				return false // not an escape: the text differs otherwise
+			}
+			b.WriteRune(rune(r))
+			i += 4
+		default:
+			b.WriteByte(e)
+		}
+	}
+	return html.UnescapeString(b.String()) == s
 }
 
 // untranslatedInFile is the reason a new key whose source text the file

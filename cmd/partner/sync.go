@@ -376,17 +376,25 @@ func pushOutcome(rep *locales.Report, err error, wait bool) error {
 }
 
 func (a *app) printPlan(p *locales.Plan) {
-	var create, update, del int
+	var create, update, del, unescaped, untranslated int
 	for _, c := range p.Counts {
 		create += c.Created
 		update += c.Updated
 		del += c.Deleted
+		unescaped += c.Unescaped
+		untranslated += c.Untranslated
 	}
 	if p.Empty() {
 		a.out.printf("%s: up to date, nothing to push (%d keys listed)\n", p.Project, p.Listed)
 	} else {
 		a.out.printf("%s: would create %d keys, write %d texts to existing keys and delete %d keys (%d texts created)\n",
 			p.Project, len(p.Create), update, len(p.Delete), create)
+	}
+	if unescaped > 0 {
+		a.out.printf("  %d of the texts written differ from the service's only in escapes (pushed before texts were read unescaped): stored once as a translator reads them\n", unescaped)
+	}
+	if untranslated > 0 {
+		a.out.printf("  %d texts the files mark not translated yet are not sent\n", untranslated)
 	}
 	a.printItems("skipped", p.Skipped)
 }
