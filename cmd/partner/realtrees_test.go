@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -111,6 +115,7 @@ var initArgs = map[string][]string{
 // change no byte, and a pull into a copy holding only the source files
 // that creates every target file where the platform keeps it.
 func TestRealTrees(t *testing.T) {
+	missing := map[string]bool{}
 	for name, src := range realTrees(t) {
 		t.Run(name, func(t *testing.T) {
 			env := startFake(t)
@@ -190,8 +195,251 @@ func TestRealTrees(t *testing.T) {
 					t.Errorf("fresh pull: %s = %q, want %q", k, have[k], want[k])
 				}
 			}
+
+			// What the fresh pull wrote, read by the platform's own tools
+			// and by a parser other than the one under test.
+			copied := readTree(t, copyTree(t, dir, func(rel string) bool { return rel == locales.ConfigFile || source[rel] }))
+			for _, f := range slices.Sorted(maps.Keys(got)) {
+				if got[f] == copied[f] || f == locales.ConfigFile {
+					continue
+				}
+				checkExternally(t, missing, filepath.Join(dir, filepath.FromSlash(f)), filepath.Join(fresh, filepath.FromSlash(f)), f)
+			}
 		})
 	}
+	if len(missing) > 0 {
+		t.Logf("platform tools missing, their checks not run (.ci/run installs those Debian has): %s", strings.Join(slices.Sorted(maps.Keys(missing)), ", "))
+	}
+}
+
+// errToolMissing says a platform tool is not installed.
+var errToolMissing = errors.New("tool missing")
+
+// tool runs a platform tool and returns its standard output; a tool not
+// installed is errToolMissing, a failure has the tool's output.
+func tool(name string, args ...string) ([]byte, error) {
+	if _, err := exec.LookPath(name); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, errToolMissing)
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command(name, args...)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.Bytes())
+	}
+	return out, nil
+}
+
+// entriesPy prints, as one JSON object, the translated entries of the
+// locale file argv[2] of kind argv[1], by key: Python's own readers
+// (json, xml.etree, gettext's .mo reader), independent of the library.
+// Entries the file marks untranslated are left out.
+const entriesPy = `
+import json, sys, gettext
+import xml.etree.ElementTree as ET
+kind, path = sys.argv[1], sys.argv[2]
+out = {}
+def local(tag): return tag.rsplit('}', 1)[-1]
+def inner(e, text=lambda s: s or ''):
+    out = text(e.text)
+    for c in e:
+        tail, c.tail = c.tail, None
+        out += ET.tostring(c, encoding='unicode') + text(tail)
+        c.tail = tail
+    return out
+def aapt(s):
+    # Android's resource compiler: double quotes keep whitespace and are
+    # dropped, a backslash escapes, other whitespace runs are one space.
+    out, quoted, i, s = [], False, 0, s or ''
+    while i < len(s):
+        ch = s[i]
+        if ch == '\\' and i + 1 < len(s):
+            nx = s[i + 1]
+            if nx == 'u' and i + 6 <= len(s):
+                out.append(chr(int(s[i + 2:i + 6], 16))); i += 6; continue
+            out.append({'n': '\n', 't': '\t'}.get(nx, nx)); i += 2; continue
+        if ch == '"':
+            quoted = not quoted
+        elif ch.isspace() and not quoted:
+            if not out or out[-1] != ' ':
+                out.append(' ')
+        else:
+            out.append(ch)
+        i += 1
+    return ''.join(out)
+def android(e):
+    return inner(e, aapt).strip(' ')
+def flat(prefix, v):
+    if isinstance(v, dict):
+        if kind == 'xcstrings' and isinstance(v.get('stringUnit'), dict) and v['stringUnit'].get('state') in ('new', 'needs_review'):
+            return
+        for k, x in v.items():
+            flat(prefix + [k], x)
+    elif isinstance(v, list):
+        for i, x in enumerate(v):
+            flat(prefix + [str(i)], x)
+    elif v is not None:
+        out['\x1f'.join(prefix)] = v
+if kind == 'json' or kind == 'xcstrings':
+    with open(path, encoding='utf-8-sig') as f:
+        flat([], json.load(f))
+elif kind == 'mo':
+    with open(path, 'rb') as f:
+        for k, v in gettext.GNUTranslations(f)._catalog.items():
+            if k != '':
+                out[json.dumps(k)] = v
+elif kind == 'android':
+    for e in ET.parse(path).getroot():
+        name, tag = e.get('name'), local(e.tag)
+        if e.get('translatable') == 'false' or name is None:
+            continue
+        if tag == 'string':
+            out[name] = android(e)
+        elif tag in ('string-array', 'array'):
+            for i, item in enumerate(e):
+                out[name + '[' + str(i) + ']'] = android(item)
+        elif tag == 'plurals':
+            for item in e:
+                out[name + '#' + str(item.get('quantity'))] = android(item)
+elif kind == 'xliff':
+    pre = ('new', 'needs-translation', 'needs-adaptation', 'needs-l10n', 'needs-review-translation', 'needs-review-adaptation', 'needs-review-l10n', 'initial')
+    for u in ET.parse(path).getroot().iter():
+        if local(u.tag) not in ('trans-unit', 'unit'):
+            continue
+        for t in u.iter():
+            if local(t.tag) != 'target':
+                continue
+            parent = [s for s in u.iter() if t in list(s)][0]
+            if t.get('state') in pre or parent.get('state') in pre:
+                continue
+            out[u.get('id') + ('/' + parent.get('id') if local(parent.tag) == 'segment' and parent.get('id') else '')] = inner(t)
+json.dump(out, sys.stdout)
+`
+
+// entriesRb is entriesPy for YAML, by Ruby's own YAML (Psych): every
+// leaf by its path, null (untranslated) left out; a leaf other than a
+// string is written with its class, so a YAML 1.1 word read as true shows.
+const entriesRb = `
+require "yaml"; require "json"
+out = {}
+walk = lambda do |prefix, v|
+  case v
+  when Hash then v.each { |k, x| walk.call(prefix + [k.is_a?(String) ? k : "#{k.class}:#{k}"], x) }
+  when Array then v.each_with_index { |x, i| walk.call(prefix + [i.to_s], x) }
+  when nil then nil
+  when String then out[prefix.join("\x1f")] = v
+  else out[prefix.join("\x1f")] = "#{v.class}:#{v}"
+  end
+end
+walk.call([], YAML.load_file(ARGV[0], aliases: true))
+print JSON.generate(out)
+`
+
+// checkExternally checks the locale file fresh, written by a fresh pull:
+// it passes the platform's own tool, and each entry it shares with orig,
+// the tree's file, which orig has translated, reads the same by a parser
+// other than the one under test. Entries only one file has are counted
+// in the log, not compared (untranslated and target-only entries), except
+// a YAML key Ruby reads as no string (on: read as true). A missing tool,
+// or a format no Debian tool reads, is recorded in missing.
+func checkExternally(t *testing.T, missing map[string]bool, orig, fresh, rel string) {
+	t.Helper()
+	var read func(path string) (map[string]any, error)
+	validate := func(path string) error { _, err := read(path); return err }
+	entries := func(prog []byte, err error) (map[string]any, error) {
+		if err != nil {
+			return nil, err
+		}
+		var m map[string]any
+		return m, json.Unmarshal(prog, &m)
+	}
+	python := func(kind string) func(string) (map[string]any, error) {
+		return func(path string) (map[string]any, error) {
+			return entries(tool("python3", "-c", entriesPy, kind, path))
+		}
+	}
+	switch ext := strings.ToLower(filepath.Ext(rel)); ext {
+	case ".po":
+		validate = func(path string) error { _, err := tool("msgfmt", "--check", "-o", os.DevNull, path); return err }
+		read = func(path string) (map[string]any, error) {
+			// msgfmt leaves out fuzzy and empty entries; Python's gettext
+			// reads what it compiled.
+			mo := filepath.Join(t.TempDir(), "messages.mo")
+			if _, err := tool("msgfmt", "-o", mo, path); err != nil {
+				return nil, err
+			}
+			return python("mo")(mo)
+		}
+	case ".yml", ".yaml":
+		read = func(path string) (map[string]any, error) { return entries(tool("ruby", "-e", entriesRb, path)) }
+	case ".json", ".arb", ".xcstrings":
+		kind := "json"
+		if ext == ".xcstrings" {
+			kind = "xcstrings"
+		}
+		read = python(kind)
+	case ".xml", ".xlf", ".xliff":
+		validate = func(path string) error { _, err := tool("xmllint", "--noout", path); return err }
+		kind := "android"
+		if ext != ".xml" {
+			kind = "xliff"
+		}
+		read = python(kind)
+	default:
+		missing["none in Debian for "+ext] = true // checked by the catalog comparison only
+		return
+	}
+	report := func(err error) bool {
+		if errors.Is(err, errToolMissing) {
+			missing[strings.SplitN(err.Error(), ":", 2)[0]] = true
+			return true
+		}
+		if err != nil {
+			t.Errorf("fresh pull wrote %s, which its platform's tool refuses: %v", rel, err)
+			return true
+		}
+		return false
+	}
+	if report(validate(fresh)) {
+		return
+	}
+	got, err := read(fresh)
+	if report(err) {
+		return
+	}
+	if _, err := os.Stat(orig); err != nil {
+		return // a file the tree did not have
+	}
+	want, err := read(orig)
+	if report(err) {
+		return
+	}
+	compared, onlyOrig, onlyFresh := 0, 0, 0
+	for _, k := range slices.Sorted(maps.Keys(want)) {
+		g, ok := got[k]
+		if !ok {
+			onlyOrig++
+			continue
+		}
+		compared++
+		if !reflect.DeepEqual(g, want[k]) {
+			t.Errorf("fresh pull: %s: %q reads %#v, the tree's file %#v", rel, strings.ReplaceAll(k, "\x1f", "."), g, want[k])
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(got)) {
+		if _, ok := want[k]; ok {
+			continue
+		}
+		onlyFresh++
+		if strings.Contains(k, "Class:") {
+			t.Errorf("fresh pull: %s: a key Ruby reads as no string: %q", rel, strings.ReplaceAll(k, "\x1f", "."))
+		}
+	}
+	if compared == 0 && len(want) > 0 {
+		t.Errorf("fresh pull: %s shares no translated entry with the tree's file (%d entries there, %d in it)", rel, len(want), len(got))
+	}
+	t.Logf("%s: tool ok; %d entries equal by an external parser, %d only in the tree's file, %d only in the fresh file", rel, compared, onlyOrig, onlyFresh)
 }
 
 // localeFiles sorts the files of the tree under dir (as cat, its
