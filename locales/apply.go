@@ -130,6 +130,11 @@ type applier struct {
 func (p *Plan) apply(ctx context.Context, r remote, opt ApplyOptions) (*Report, error) {
 	a := &applier{plan: p, r: r, opt: opt, rep: &Report{Project: p.Project, Calls: map[string]int{}}, counts: map[countKey]*Count{}}
 	a.rep.Skipped = slices.Clone(p.Skipped)
+	// Room for the usual outcome, so 100,000 keys are not copied as the
+	// lists grow (Grow by 0 leaves a list nil).
+	a.rep.Created = slices.Grow(a.rep.Created, len(p.Create))
+	a.rep.Updated = slices.Grow(a.rep.Updated, len(p.Update))
+	a.rep.Deleted = slices.Grow(a.rep.Deleted, len(p.Delete))
 	for _, c := range p.Counts {
 		a.counts[countKey{c.Language, c.Namespace}] = &Count{Language: c.Language, Namespace: c.Namespace, Unchanged: c.Unchanged, Skipped: c.Skipped, Untranslated: c.Untranslated}
 	}
