@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/locsvc/partner-go/locales"
 	"github.com/locsvc/partner-go/locales/internal/input"
@@ -448,6 +449,11 @@ func unquotePO(s string) (string, error) {
 			b.WriteByte(byte(v))
 			i = j - 1
 		}
+	}
+	if !utf8.ValidString(b.String()) {
+		// "\200": the file is UTF-8, the text it spells is not, and
+		// writing it back would give a file that is not UTF-8.
+		return "", fmt.Errorf(`its escapes (\x or octal) spell bytes that are not UTF-8; write the characters themselves`)
 	}
 	return b.String(), nil
 }
