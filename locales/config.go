@@ -176,6 +176,9 @@ func parseConfig(data []byte, formats map[string]Format) (*Config, error) {
 				bad(at("languages"), "languages maps %s to %s; want a file's spelling to a language code", quoteName(from), quoteName(to))
 			}
 		}
+		if len(g.Languages) == 0 {
+			g.Languages = nil // "languages: {}" says nothing, as Marshal writes it
+		}
 		c.Files = append(c.Files, g)
 	}
 	if err := inputError(ps); err != nil {
