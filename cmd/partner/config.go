@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/spf13/cobra"
+
 	"github.com/locsvc/partner-go/locales"
 	"github.com/locsvc/partner-go/locales/formats"
 )
@@ -35,16 +37,25 @@ func readConfig(path string) (*locales.Config, error) {
 	return locales.ReadConfig(path, formats.ByName())
 }
 
-// projectOrConfig returns the project: the --project flag, else the
-// partner.yaml's (config, else the current folder's), else
-// PARTNER_PROJECT. A tree's committed file wins over the environment, so
-// that a shell's PARTNER_PROJECT never sends a tree to another project
-// than its own.
-func (a *app) projectOrConfig(flag, config string) (string, error) {
-	if flag != "" {
-		return a.project(flag)
+// projectFlags are --project and --config of a command that needs a
+// project and no locale tree.
+type projectFlags struct{ project, config string }
+
+func (f *projectFlags) add(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.project, "project", "", "the project, ORG/PROJECT (default: partner.yaml's, else $PARTNER_PROJECT)")
+	cmd.Flags().StringVar(&f.config, "config", "", "the partner.yaml whose project to take (default: ./"+locales.ConfigFile+")")
+	cmd.MarkFlagFilename("config", "yaml", "yml")
+}
+
+// resolve returns the project: --project, else the partner.yaml's
+// (--config, else the current folder's), else PARTNER_PROJECT. A tree's
+// committed file wins over the environment, so that a shell's
+// PARTNER_PROJECT never sends a tree to another project than its own.
+func (f *projectFlags) resolve(a *app) (string, error) {
+	if f.project != "" {
+		return a.project(f.project)
 	}
-	cfg, err := readConfig(config)
+	cfg, err := readConfig(f.config)
 	if err != nil {
 		return "", err
 	}

@@ -11,7 +11,6 @@ import (
 	"golang.org/x/text/language"
 
 	partner "github.com/locsvc/partner-go"
-	"github.com/locsvc/partner-go/locales"
 	"github.com/locsvc/partner-go/translations"
 )
 
@@ -111,9 +110,9 @@ type addLanguagesResult struct {
 // languagesOptions are what "languages list" and "languages add" are
 // asked to do.
 type languagesOptions struct {
-	app             *app
-	project, config string
-	codes           []string
+	app *app
+	projectFlags
+	codes []string
 }
 
 func (a *app) languagesCmd() *cobra.Command {
@@ -130,8 +129,7 @@ func (a *app) languagesCmd() *cobra.Command {
 		Args:  usageArgs(cobra.NoArgs),
 		RunE:  func(cmd *cobra.Command, _ []string) error { return runLanguagesList(cmd.Context(), list) },
 	}
-	listCmd.Flags().StringVar(&list.project, "project", "", "the project, ORG/PROJECT (default: partner.yaml's, else $PARTNER_PROJECT)")
-	listCmd.Flags().StringVar(&list.config, "config", "", "the partner.yaml whose project to take (default: ./"+locales.ConfigFile+")")
+	list.projectFlags.add(listCmd)
 	add := &languagesOptions{app: a}
 	addCmd := &cobra.Command{
 		Use:   "add --project ORG/PROJECT CODE... [--json]",
@@ -148,8 +146,7 @@ which were added and which the project had already (skipped).`,
 			return runLanguagesAdd(cmd.Context(), add)
 		},
 	}
-	addCmd.Flags().StringVar(&add.project, "project", "", "the project, ORG/PROJECT (default: partner.yaml's, else $PARTNER_PROJECT)")
-	addCmd.Flags().StringVar(&add.config, "config", "", "the partner.yaml whose project to take (default: ./"+locales.ConfigFile+")")
+	add.projectFlags.add(addCmd)
 	cmd.AddCommand(listCmd, addCmd)
 	return cmd
 }
@@ -157,7 +154,7 @@ which were added and which the project had already (skipped).`,
 // runLanguagesList runs "partner languages list".
 func runLanguagesList(ctx context.Context, opts *languagesOptions) error {
 	a := opts.app
-	project, err := a.projectOrConfig(opts.project, opts.config)
+	project, err := opts.resolve(a)
 	if err != nil {
 		return err
 	}
@@ -189,7 +186,7 @@ func runLanguagesList(ctx context.Context, opts *languagesOptions) error {
 // runLanguagesAdd runs "partner languages add".
 func runLanguagesAdd(ctx context.Context, opts *languagesOptions) error {
 	a := opts.app
-	project, err := a.projectOrConfig(opts.project, opts.config)
+	project, err := opts.resolve(a)
 	if err != nil {
 		return err
 	}

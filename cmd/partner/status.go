@@ -73,8 +73,8 @@ func newSyncResult(s *translations.Sync) syncResult {
 // statusOptions are what status is asked to do: its flags, and the app
 // it runs in.
 type statusOptions struct {
-	app             *app
-	project, config string
+	app *app
+	projectFlags
 	// minCoverage, with checkCoverage, is the translated share (percent)
 	// every target language must reach: --min-coverage.
 	minCoverage   int
@@ -98,8 +98,7 @@ translated below PERCENT: a CI gate.`,
 			return runStatus(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.project, "project", "", "the project, ORG/PROJECT (default: partner.yaml's, else $PARTNER_PROJECT)")
-	cmd.Flags().StringVar(&opts.config, "config", "", "the partner.yaml whose project to take (default: ./"+locales.ConfigFile+")")
+	opts.projectFlags.add(cmd)
 	cmd.Flags().IntVar(&opts.minCoverage, "min-coverage", 0, "exit 4 when a target language is translated below this share, in percent (0-100)")
 	return cmd
 }
@@ -108,7 +107,7 @@ translated below PERCENT: a CI gate.`,
 // and the recent sync jobs.
 func runStatus(ctx context.Context, opts *statusOptions) error {
 	a := opts.app
-	p, err := a.projectOrConfig(opts.project, opts.config)
+	p, err := opts.resolve(a)
 	if err != nil {
 		return err
 	}

@@ -143,7 +143,7 @@ func TestRunStatusAndPublish(t *testing.T) {
 	}
 	// The SDK's rule for project names (partner.ParseProject).
 	for _, p := range []string{"acme", "acme/web/x", "acme/ web"} {
-		if err := runStatus(ctx, &statusOptions{app: ta.app, project: p}); exitCode(err) != exitUsage {
+		if err := runStatus(ctx, &statusOptions{app: ta.app, projectFlags: projectFlags{project: p}}); exitCode(err) != exitUsage {
 			t.Errorf("runStatus of project %q: %v, want a usage error", p, err)
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -46,18 +45,11 @@ func (f *layoutFlags) add(cmd *cobra.Command) {
 	cmd.MarkFlagFilename("config", "yaml", "yml")
 }
 
-// formatName is the name --format gives f: its type's name in lower
-// case (json, arb, android, applestrings, xcstrings, po, gotext, xliff,
-// yaml, properties).
-func formatName(f locales.Format) string {
-	return strings.ToLower(reflect.TypeOf(f).Name())
-}
-
-// formatNames are the names of formats.All(), once each, in its order.
+// formatNames are formats.ByName's names, in formats.All()'s order.
 func formatNames() []string {
 	var names []string
 	for _, f := range formats.All() {
-		if n := formatName(f); !slices.Contains(names, n) {
+		if n := formats.Name(f); n != "" && !slices.Contains(names, n) {
 			names = append(names, n)
 		}
 	}
@@ -84,10 +76,8 @@ func (f *layoutFlags) fileFormat() (locales.Format, error) {
 
 // namedFormat returns the format --format names.
 func (f *layoutFlags) namedFormat() (locales.Format, error) {
-	for _, ff := range formats.All() {
-		if formatName(ff) == f.format {
-			return ff, nil
-		}
+	if ff := formats.ByName()[f.format]; ff != nil {
+		return ff, nil
 	}
 	return nil, usageErrorf("--format %q: want one of %s", f.format, strings.Join(formatNames(), ", "))
 }

@@ -306,7 +306,7 @@ func TestFormatFlag(t *testing.T) {
 	dir := t.TempDir()
 	names := formatNames()
 	for _, f := range formats.All() {
-		lf := layoutFlags{dir: dir, format: formatName(f)}
+		lf := layoutFlags{dir: dir, format: formats.Name(f)}
 		got, err := lf.fileFormat()
 		if err != nil || reflect.TypeOf(got) != reflect.TypeOf(f) {
 			t.Errorf("--format %s: %T, %v; want %T", lf.format, got, err, f)
