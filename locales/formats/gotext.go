@@ -90,11 +90,15 @@ func parseGoText(data []byte) (*gotextFile, error) {
 }
 
 // gotextKeyOf names the message of a path in data ("messages", index,
-// …) by its id, as far as data reads.
+// …) by its id, as far as data reads. It reads data on its first call
+// only, when there is a problem to name: a valid file is decoded once.
 func gotextKeyOf(data []byte) func(path []string) input.Where {
-	var f gotextFile
-	_ = json.Unmarshal(data, &f) // what reads is enough to name the message
+	var f *gotextFile
 	return func(path []string) input.Where {
+		if f == nil {
+			f = &gotextFile{}
+			_ = json.Unmarshal(data, f) // what reads is enough to name the message
+		}
 		if len(path) < 2 || path[0] != "messages" {
 			return input.Where{}
 		}
