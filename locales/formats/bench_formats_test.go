@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -115,6 +116,15 @@ func benchFormatFile(b *testing.B, format locales.Format, base fmtBaseline, ff f
 			b.Fatal(err)
 		}
 	}
+	// What write-over measures writes the changes: it reads back as
+	// changed.
+	out, err := format.Encode(over, changed)
+	check(err)
+	back, _, err := format.Decode(file, out)
+	check(err)
+	if want, got := textsByLanguage(changed), textsByLanguage(back); !maps.Equal(want, got) {
+		b.Fatalf("written over, the file reads back as %d texts, %d as changed; want them all", len(got), countEqual(want, got))
+	}
 
 	var read, write, writeOver against
 	b.Run("read/baseline", func(b *testing.B) {
@@ -148,6 +158,25 @@ func benchFormatFile(b *testing.B, format locales.Format, base fmtBaseline, ff f
 	b.Run("write-over/Encode", func(b *testing.B) {
 		writeOver.row(b, func() { _, err := format.Encode(over, changed); check(err) })
 	})
+}
+
+// textsByLanguage maps each message's language and key to its text.
+func textsByLanguage(msgs []locales.Message) map[[2]string]string {
+	m := make(map[[2]string]string, len(msgs))
+	for _, msg := range msgs {
+		m[[2]string{msg.Language, msg.Key}] = msg.Text
+	}
+	return m
+}
+
+func countEqual(want, got map[[2]string]string) int {
+	n := 0
+	for k, v := range want {
+		if got[k] == v {
+			n++
+		}
+	}
+	return n
 }
 
 func cmp2(a1, b1, a2, b2 string) int {
