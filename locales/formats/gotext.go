@@ -189,9 +189,9 @@ func (GoText) Decode(_ locales.File, data []byte) ([]locales.Message, locales.Fi
 	if err != nil {
 		return nil, locales.File{}, err
 	}
-	var msgs []locales.Message
+	msgs := make([]locales.Message, 0, len(f.Messages))
 	var problems []locales.Problem
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(f.Messages))
 	for i, m := range f.Messages {
 		id, problem := m.id()
 		if problem == "" && seen[id] {
