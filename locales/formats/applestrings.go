@@ -367,7 +367,11 @@ func (AppleStrings) Encode(f locales.File, msgs []locales.Message) ([]byte, erro
 		quoteAppleString(b, texts[key])
 		b.WriteString(";")
 	}
-	after, atEnd := placeNew(sourceOrder(AppleStrings{}, f), present, added)
+	var order []string
+	if len(added) > 0 { // else the source file need not be read
+		order = sourceOrder(AppleStrings{}, f)
+	}
+	after, atEnd := placeNew(order, present, added)
 	for anchor, keys := range after {
 		var b strings.Builder
 		for _, k := range keys {

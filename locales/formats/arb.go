@@ -148,7 +148,7 @@ func (ARB) Decode(_ locales.File, data []byte) ([]locales.Message, locales.File,
 	if err != nil {
 		return nil, locales.File{}, err
 	}
-	var msgs []locales.Message
+	msgs := make([]locales.Message, 0, len(members))
 	for _, m := range members {
 		if !isARBMeta(m.name) {
 			msgs = append(msgs, locales.Message{Key: m.name, Text: m.text, Line: m.line, Untranslated: m.untranslated})

@@ -90,11 +90,15 @@ func parseGoText(data []byte) (*gotextFile, error) {
 }
 
 // gotextKeyOf names the message of a path in data ("messages", index,
-// …) by its id, as far as data reads.
+// …) by its id, as far as data reads. It reads data on its first call
+// only, when there is a problem to name: a valid file is decoded once.
 func gotextKeyOf(data []byte) func(path []string) input.Where {
-	var f gotextFile
-	_ = json.Unmarshal(data, &f) // what reads is enough to name the message
+	var f *gotextFile
 	return func(path []string) input.Where {
+		if f == nil {
+			f = &gotextFile{}
+			_ = json.Unmarshal(data, f) // what reads is enough to name the message
+		}
 		if len(path) < 2 || path[0] != "messages" {
 			return input.Where{}
 		}
@@ -185,9 +189,9 @@ func (GoText) Decode(_ locales.File, data []byte) ([]locales.Message, locales.Fi
 	if err != nil {
 		return nil, locales.File{}, err
 	}
-	var msgs []locales.Message
+	msgs := make([]locales.Message, 0, len(f.Messages))
 	var problems []locales.Problem
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(f.Messages))
 	for i, m := range f.Messages {
 		id, problem := m.id()
 		if problem == "" && seen[id] {
@@ -273,7 +277,11 @@ func (GoText) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 		}
 		return gotextMessage{ID: id, Message: message, Translation: gotextTranslation(m.Text), Fuzzy: m.Untranslated && m.Text != ""}
 	}
-	after, atEnd := placeNew(sourceOrder(GoText{}, f), present, added)
+	var order []string
+	if len(added) > 0 { // else the source file need not be read
+		order = sourceOrder(GoText{}, f)
+	}
+	after, atEnd := placeNew(order, present, added)
 	var out []gotextMessage
 	for _, m := range doc.Messages {
 		out = append(out, m)

@@ -472,7 +472,8 @@ type jsonSpan struct {
 	str        string // a string's value
 	keys       []string
 	keyStarts  []int
-	vals       []*jsonSpan // an object's members, an array's elements
+	vals       []*jsonSpan    // an object's members, an array's elements
+	index      map[string]int // keys' first indexes, made by member for a large object
 }
 
 // parseJSONSpans reads the spans of data, which parseJSONTree read.
@@ -535,9 +536,25 @@ func (p spanParser) value(i, depth int) (*jsonSpan, int) {
 	return v, v.end
 }
 
-// member returns the value of an object's member key, or nil.
+// member returns the value of an object's member key (its first), or
+// nil. An object of many members (a catalog's "strings") is indexed on
+// the first call, so that looking up every string is not quadratic.
 func (v *jsonSpan) member(key string) *jsonSpan {
 	if v == nil || v.kind != '{' {
+		return nil
+	}
+	if len(v.keys) > 32 {
+		if v.index == nil {
+			v.index = make(map[string]int, len(v.keys))
+			for i, k := range v.keys {
+				if _, dup := v.index[k]; !dup {
+					v.index[k] = i
+				}
+			}
+		}
+		if i, ok := v.index[key]; ok {
+			return v.vals[i]
+		}
 		return nil
 	}
 	for i, k := range v.keys {

@@ -397,7 +397,11 @@ func (x XLIFF) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 			added = append(added, m.Key)
 		}
 	}
-	after, atEnd := placeNew(sourceOrder(x, f), have, added)
+	var order []string
+	if len(added) > 0 { // else the source file need not be read
+		order = sourceOrder(x, f)
+	}
+	after, atEnd := placeNew(order, have, added)
 	inner := doc.indent + "  "
 	unit := func(b *strings.Builder, key string) {
 		m := texts[key]
