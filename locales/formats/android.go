@@ -476,13 +476,11 @@ func (Android) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 		}
 	}
 	var order []string
-	if len(added) > 0 { // else the source file need not be read
-		for _, k := range sourceOrder(Android{}, f) {
-			if name, i := arrayItem(k); i >= 0 {
-				k = name
-			}
-			order = append(order, k)
+	for _, k := range sourceOrder(Android{}, f, added) {
+		if name, i := arrayItem(k); i >= 0 {
+			k = name
 		}
+		order = append(order, k)
 	}
 	after, atEnd := placeNew(order, present, added)
 	write := func(b *strings.Builder, name string) {

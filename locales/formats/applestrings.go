@@ -367,11 +367,7 @@ func (AppleStrings) Encode(f locales.File, msgs []locales.Message) ([]byte, erro
 		quoteAppleString(b, texts[key])
 		b.WriteString(";")
 	}
-	var order []string
-	if len(added) > 0 { // else the source file need not be read
-		order = sourceOrder(AppleStrings{}, f)
-	}
-	after, atEnd := placeNew(order, present, added)
+	after, atEnd := placeNew(sourceOrder(AppleStrings{}, f, added), present, added)
 	for anchor, keys := range after {
 		var b strings.Builder
 		for _, k := range keys {

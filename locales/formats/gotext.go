@@ -277,11 +277,7 @@ func (GoText) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 		}
 		return gotextMessage{ID: id, Message: message, Translation: gotextTranslation(m.Text), Fuzzy: m.Untranslated && m.Text != ""}
 	}
-	var order []string
-	if len(added) > 0 { // else the source file need not be read
-		order = sourceOrder(GoText{}, f)
-	}
-	after, atEnd := placeNew(order, present, added)
+	after, atEnd := placeNew(sourceOrder(GoText{}, f, added), present, added)
 	var out []gotextMessage
 	for _, m := range doc.Messages {
 		out = append(out, m)

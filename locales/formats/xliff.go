@@ -397,11 +397,7 @@ func (x XLIFF) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 			added = append(added, m.Key)
 		}
 	}
-	var order []string
-	if len(added) > 0 { // else the source file need not be read
-		order = sourceOrder(x, f)
-	}
-	after, atEnd := placeNew(order, have, added)
+	after, atEnd := placeNew(sourceOrder(x, f, added), have, added)
 	inner := doc.indent + "  "
 	unit := func(b *strings.Builder, key string) {
 		m := texts[key]

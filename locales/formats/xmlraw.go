@@ -193,8 +193,12 @@ func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c ==
 
 // sourceOrder returns the keys of the source language's file in its
 // order: those of f.SourceFile as format reads it, then those of
-// f.Source it lacks, sorted.
-func sourceOrder(format locales.Format, f locales.File) []string {
+// f.Source it lacks, sorted. Only new entries need the order: with none
+// added, it reads nothing and returns nil.
+func sourceOrder(format locales.Format, f locales.File, added []string) []string {
+	if len(added) == 0 {
+		return nil
+	}
 	var order []string
 	seen := map[string]bool{}
 	if f.SourceFile != nil {
