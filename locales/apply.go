@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -421,13 +420,20 @@ func (a *applier) deleteBatches() []batch {
 }
 
 // languages returns the languages of a key's texts: source first when
-// there is one, then the translations' sorted.
+// there is one, then the translations' sorted, in the one slice it
+// makes (for 100,000 keys, collecting the map's keys into a slice of
+// their own and then copying it was most of the report's cost).
 func languages(source string, hasSource bool, tr map[string]string) []string {
 	out := make([]string, 0, len(tr)+1)
 	if hasSource {
 		out = append(out, source)
 	}
-	return append(out, slices.Sorted(maps.Keys(tr))...)
+	n := len(out)
+	for l := range tr {
+		out = append(out, l)
+	}
+	slices.Sort(out[n:])
+	return out
 }
 
 // createBatches cuts the plan's new keys into createKeys calls: those

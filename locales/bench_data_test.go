@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/locsvc/partner-go/keys"
 	"github.com/locsvc/partner-go/translations"
@@ -17,37 +18,61 @@ import (
 
 // The benchmarks here weigh locale sync against the cost of its data:
 // each runs its baseline first and its measured rows after, in the same
-// run, and reports x-time and x-bytes, the row's ns/op and B/op over the
-// baseline's.
+// run, and reports x-time and x-bytes, the row's time and B/op over the
+// baseline's. A row takes turns with its baseline (the baseline's turns
+// are not counted in the row's ns/op), so that a loaded machine slows
+// both alike.
 
-// against records a baseline's ns/op and B/op and reports a row's ratio
-// to them.
-type against struct{ ns, bytes float64 }
+// against is a baseline, which rows are measured against.
+type against struct{ f func() }
 
-// measure runs f in b.Loop and returns its ns/op and B/op.
-func measure(b *testing.B, f func()) (ns, bytes float64) {
-	b.ReportAllocs()
+// measure runs f once and returns its time and the bytes it allocated.
+func measure(f func()) (time.Duration, uint64) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	n := 0
+	start := time.Now()
+	f()
+	d := time.Since(start)
+	runtime.ReadMemStats(&after)
+	return d, after.TotalAlloc - before.TotalAlloc
+}
+
+// baseline measures f, the baseline of the rows after it.
+func (a *against) baseline(b *testing.B, f func()) {
+	a.f = f
+	b.ReportAllocs()
 	for b.Loop() {
 		f()
-		n++
 	}
-	runtime.ReadMemStats(&after)
-	return float64(b.Elapsed().Nanoseconds()) / float64(n), float64(after.TotalAlloc-before.TotalAlloc) / float64(n)
 }
 
-func (a *against) baseline(b *testing.B, f func()) {
-	a.ns, a.bytes = measure(b, f)
-}
-
+// row measures f, taking turns with the baseline, and reports x-time,
+// the median of f's times over the median of the baseline's, and
+// x-bytes, f's bytes over the baseline's.
 func (a *against) row(b *testing.B, f func()) {
-	ns, bytes := measure(b, f)
-	if a.ns > 0 {
-		b.ReportMetric(ns/a.ns, "x-time")
-		b.ReportMetric(bytes/a.bytes, "x-bytes")
+	b.ReportAllocs()
+	if a.f == nil { // -bench picked the row without its baseline
+		for b.Loop() {
+			f()
+		}
+		return
 	}
+	var times, baseTimes []time.Duration
+	var bytes, baseBytes uint64
+	for b.Loop() {
+		b.StopTimer()
+		d, n := measure(a.f)
+		baseTimes, baseBytes = append(baseTimes, d), baseBytes+n
+		b.StartTimer()
+		d, n = measure(f)
+		times, bytes = append(times, d), bytes+n
+	}
+	median := func(ds []time.Duration) float64 {
+		slices.Sort(ds)
+		return float64(ds[len(ds)/2])
+	}
+	b.ReportMetric(median(times)/median(baseTimes), "x-time")
+	b.ReportMetric(float64(bytes)/float64(baseBytes), "x-bytes")
 }
 
 // wireKey and wirePage are a listKeys page as the service sends it

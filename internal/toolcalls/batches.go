@@ -20,27 +20,35 @@ type sized[T any] struct {
 	bytes int
 }
 
-// sizer measures values as the MCP go-sdk encodes a call's arguments:
-// encoding/json without HTML escaping. It reuses one buffer.
-type sizer struct {
+// sizer measures values of type W as the MCP go-sdk encodes a call's
+// arguments: encoding/json without HTML escaping. It reuses one buffer,
+// and encodes a pointer to its own copy of the value, so that measuring
+// an item costs no allocation of its own (an interface holding a W
+// would be one per item).
+type sizer[W any] struct {
 	buf bytes.Buffer
 	enc *json.Encoder
+	w   W
 }
 
-func newSizer() *sizer {
-	s := &sizer{}
+func newSizer[W any]() *sizer[W] {
+	s := &sizer[W]{}
 	s.enc = json.NewEncoder(&s.buf)
 	s.enc.SetEscapeHTML(false)
 	return s
 }
 
-// size returns the encoded length of v. The wire structs hold strings,
+// size returns the encoded length of w. The wire structs hold strings,
 // maps of strings and bools only, which always encode.
-func (s *sizer) size(v any) int {
+func (s *sizer[W]) size(w W) int {
+	s.w = w
 	s.buf.Reset()
-	_ = s.enc.Encode(v)
+	_ = s.enc.Encode(&s.w)
 	return s.buf.Len() - 1 // Encode ends with a newline
 }
+
+// sizeOf returns the encoded length of v, as sizer does.
+func sizeOf[W any](v W) int { return newSizer[W]().size(v) }
 
 // split cuts items into batches, in order, each of at most maxItems items
 // (0: no limit) and arguments of at most MaxBatchBytes: base, the
@@ -99,26 +107,26 @@ func updateWireOf(u keys.Update) updateWire {
 func valuesWireOf(v translations.Values) valuesWire { return valuesWire{ID: v.KeyID, T: v.Text} }
 
 func splitCreateKeys(project string, ks []keys.NewKey, opt keys.CreateOptions) []sized[keys.NewKey] {
-	s := newSizer()
-	base := s.size(createKeysArgs{Project: project, K: []newKeyWire{}, Force: opt.Force})
+	s := newSizer[newKeyWire]()
+	base := sizeOf(createKeysArgs{Project: project, K: []newKeyWire{}, Force: opt.Force})
 	return split(ks, 0, base, func(k keys.NewKey) int { return s.size(newKeyWireOf(k)) }, func(k keys.NewKey) string { return k.Name })
 }
 
 func splitUpdateKeys(project string, us []keys.Update) []sized[keys.Update] {
-	s := newSizer()
-	base := s.size(updateKeysArgs{Project: project, T: []updateWire{}})
+	s := newSizer[updateWire]()
+	base := sizeOf(updateKeysArgs{Project: project, T: []updateWire{}})
 	return split(us, 0, base, func(u keys.Update) int { return s.size(updateWireOf(u)) }, nil)
 }
 
 func splitDeleteKeys(project string, ids []string) []sized[string] {
-	s := newSizer()
-	base := s.size(deleteKeysArgs{Project: project, KeyIDs: []string{}})
-	return split(ids, keys.MaxDelete, base, func(id string) int { return s.size(id) }, nil)
+	s := newSizer[string]()
+	base := sizeOf(deleteKeysArgs{Project: project, KeyIDs: []string{}})
+	return split(ids, keys.MaxDelete, base, s.size, nil)
 }
 
 func splitSetTranslations(project string, vs []translations.Values) []sized[translations.Values] {
-	s := newSizer()
-	base := s.size(setTranslationsArgs{Project: project, T: []valuesWire{}})
+	s := newSizer[valuesWire]()
+	base := sizeOf(setTranslationsArgs{Project: project, T: []valuesWire{}})
 	return split(vs, translations.MaxSet, base, func(v translations.Values) int { return s.size(valuesWireOf(v)) }, nil)
 }
 

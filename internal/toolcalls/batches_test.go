@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/locsvc/partner-go/internal/benchcmp"
 	"github.com/locsvc/partner-go/internal/mcpsession"
 	"github.com/locsvc/partner-go/internal/mcptest"
 	"github.com/locsvc/partner-go/internal/toolcalls"
@@ -254,36 +255,30 @@ func lens[T any](bs [][]T) []int {
 }
 
 // BenchmarkBatches splits 5,000 keys with three translations each (about
-// 2.4 MiB of arguments) into createKeys calls; marshal-all is the
+// 2.4 MiB of arguments) into createKeys calls (split); marshal-all is the
 // baseline, json.Marshal of the same arguments as one call, which sending
-// them costs anyway.
+// them costs anyway. The two take turns in one run (benchcmp): read
+// split-x-marshal-all.
 func BenchmarkBatches(b *testing.B) {
 	ks := newKeys(5000, 120)
-	b.Run("split", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			toolcalls.CreateKeysBatches(batchProject, ks, keys.CreateOptions{})
+	type wire struct {
+		N  string            `json:"n"`
+		NS string            `json:"ns,omitempty"`
+		V  string            `json:"v,omitempty"`
+		T  map[string]string `json:"t,omitempty"`
+	}
+	marshalAll := func(b *testing.B) {
+		args := struct {
+			Project string `json:"project"`
+			K       []wire `json:"k"`
+		}{batchProject, make([]wire, len(ks))}
+		for i, k := range ks {
+			args.K[i] = wire{k.Name, k.Namespace, k.SourceText, k.Translations}
 		}
-	})
-	b.Run("marshal-all", func(b *testing.B) {
-		b.ReportAllocs()
-		type wire struct {
-			N  string            `json:"n"`
-			NS string            `json:"ns,omitempty"`
-			V  string            `json:"v,omitempty"`
-			T  map[string]string `json:"t,omitempty"`
+		if _, err := json.Marshal(args); err != nil {
+			b.Fatal(err)
 		}
-		for b.Loop() {
-			args := struct {
-				Project string `json:"project"`
-				K       []wire `json:"k"`
-			}{batchProject, make([]wire, len(ks))}
-			for i, k := range ks {
-				args.K[i] = wire{k.Name, k.Namespace, k.SourceText, k.Translations}
-			}
-			if _, err := json.Marshal(args); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	}
+	split := func(*testing.B) { toolcalls.CreateKeysBatches(batchProject, ks, keys.CreateOptions{}) }
+	benchcmp.Compare(b, benchcmp.Contender{Name: "marshal-all", Run: marshalAll}, benchcmp.Contender{Name: "split", Run: split})
 }
