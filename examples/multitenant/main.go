@@ -31,6 +31,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers "pgx"
 	"golang.org/x/oauth2"
@@ -137,6 +138,7 @@ func run(ctx context.Context, out io.Writer, pgDSN string) error {
 		}
 	}()
 	var live, gone result
+	var outMu sync.Mutex                          // out is any io.Writer: one worker writes at a time
 	served := make([]atomic.Bool, replicas*users) // [replica*users+user]: a live grant served there
 	var wg sync.WaitGroup
 	for range workers {
@@ -162,7 +164,9 @@ func run(ctx context.Context, out io.Writer, pgDSN string) error {
 					r.reauth.Add(1)
 				default:
 					r.other.Add(1)
+					outMu.Lock()
 					fmt.Fprintln(out, "unexpected:", err)
+					outMu.Unlock()
 				}
 			}
 		})
@@ -237,6 +241,10 @@ func startReplica(ctx context.Context, d database, srv *partnertest.Server) (*re
 			BaseURL: srv.URL, AuthURL: srv.AuthURL,
 			ClientID: srv.ClientID(), ClientSecret: srv.ClientSecret(),
 			Store: store,
+			// A refresh's lease and save may wait their turn behind
+			// those of workers-1 others (SQLite takes one writer at a
+			// time): on a slow machine, longer than the 30 s default.
+			RefreshTimeout: 2 * time.Minute,
 		})
 	}
 	if err != nil {
