@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"maps"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 
@@ -127,6 +129,13 @@ func parseConfig(data []byte, formats map[string]Format) (*Config, error) {
 	bad := func(line int, format string, args ...any) {
 		ps = append(ps, Problem{Line: line, Message: fmt.Sprintf(format, args...)})
 	}
+	// Its values are names, codes and paths: a control character in one
+	// is a mistake or a trick, and yaml.v3 cannot always write it back.
+	for n := range scalars(&doc) {
+		if strings.ContainsFunc(n.Value, unicode.IsControl) {
+			bad(n.Line, "%s holds a control character; partner.yaml's values are names, language codes and paths", quoteName(n.Value))
+		}
+	}
 	c := &Config{Project: f.Project, CDN: f.CDN, SourceLanguage: f.SourceLanguage, FileStructure: f.FileStructure, KeyFormat: f.KeyFormat}
 	if org, project, ok := strings.Cut(f.Project, "/"); f.Project != "" && (!ok || org == "" || project == "" || strings.ContainsAny(project, "/ \t")) {
 		bad(lines.top["project"], "project %s is not org/project", quoteName(f.Project))
@@ -172,8 +181,8 @@ func parseConfig(data []byte, formats map[string]Format) (*Config, error) {
 			bad(at("keys"), "keys %s", why)
 		}
 		for from, to := range g.Languages {
-			if from == "" || to == "" || !validLanguage(to) {
-				bad(at("languages"), "languages maps %s to %s; want a file's spelling to a language code", quoteName(from), quoteName(to))
+			if !validSpelling(from) || !validLanguage(to) {
+				bad(at("languages"), "languages maps %s to %s; want a file's spelling (letters, digits, '-', '_', '@', '+') to a language code", quoteName(from), quoteName(to))
 			}
 		}
 		if len(g.Languages) == 0 {
@@ -185,6 +194,25 @@ func parseConfig(data []byte, formats map[string]Format) (*Config, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// scalars yields every scalar of n, keys as well as values.
+func scalars(n *yaml.Node) iter.Seq[*yaml.Node] {
+	return func(yield func(*yaml.Node) bool) {
+		var walk func(*yaml.Node) bool
+		walk = func(n *yaml.Node) bool {
+			if n.Kind == yaml.ScalarNode {
+				return yield(n)
+			}
+			for _, c := range n.Content {
+				if !walk(c) {
+					return false
+				}
+			}
+			return true
+		}
+		walk(n)
+	}
 }
 
 func checkKeyFormat(k translations.KeyFormat) string {

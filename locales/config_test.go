@@ -106,6 +106,9 @@ func TestReadConfigRefuses(t *testing.T) {
 		{"group keys", "files:\n  - translation: '{language}.json'\n    keys: dotted\n", 3, `keys "dotted"`},
 		{"two documents", "files:\n  - translation: '{language}.json'\n---\nfiles: []\n", 3, "more than one YAML document"},
 		{"empty", "", 0, "empty"},
+		{"control character", "project: acme/web\nfiles:\n  - translation: \"{language}\\r.json\"\n", 3, `"{language}\r.json" holds a control character`},
+		{"spelling", "files:\n  - translation: '{language}.json'\n    languages: {'<<': de}\n", 3, `languages maps "<<" to "de"`},
+		{"control character in a language", "files:\n  - translation: '{language}.json'\n    languages: {\"pt\\u0085\": pt-br}\n", 3, "control character"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
