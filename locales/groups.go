@@ -371,6 +371,9 @@ func compileGroups(layout Layout) ([]*compiledGroup, error) {
 			if k == "" || v == "" {
 				return nil, fail("its languages map %s to %s; neither may be empty", quote(k), quote(v))
 			}
+			if !validSpelling(k) {
+				return nil, fail("its languages map %s: a file's spelling of a language is letters, digits, '-', '_', '@' and '+'", quote(k))
+			}
 		}
 		out = append(out, cg)
 	}

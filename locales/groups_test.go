@@ -443,6 +443,7 @@ func TestGroupsRefusesPatterns(t *testing.T) {
 		{locales.Group{Translation: "{language}.json", Source: "source.json"}, "", "source language"},
 		{locales.Group{Translation: "{language}.json"}, "", ""},
 		{locales.Group{Translation: "{language}/x.xcstrings", Format: allLanguages{}}, "", "every language"},
+		{locales.Group{Translation: "{language}.json", Languages: map[string]string{"../x": "de"}}, "", "a file's spelling of a language"},
 	}
 	for _, tt := range tests {
 		layout := locales.Layout{SourceLanguage: tt.src, Groups: []locales.Group{tt.group}}

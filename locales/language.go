@@ -41,6 +41,20 @@ func spellingByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '@' || c == '+'
 }
 
+// validSpelling reports whether s can spell a language in a file name:
+// spellingByte's bytes, at most maxSpelling of them.
+func validSpelling(s string) bool {
+	if s == "" || len(s) > maxSpelling {
+		return false
+	}
+	for i := range len(s) {
+		if !spellingByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // gettextModifiers are the '@' modifiers of gettext's locale names that
 // BCP 47 says with a script or a variant subtag.
 var gettextModifiers = map[string]string{
