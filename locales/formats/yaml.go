@@ -620,6 +620,11 @@ type yamlEntry struct {
 	seq   bool // written as a sequence
 }
 
+// maxYAMLKey bounds a mapping key as written: YAML's readers (yaml.v3,
+// libyaml for Ruby) refuse an implicit key longer than 1,024
+// characters, and a character is at least a byte.
+const maxYAMLKey = 1000
+
 // add adds msg at path under e, placed at place; it returns what is
 // wrong, or "".
 func (e *yamlEntry) add(path []string, msg *locales.Message, place int) string {
@@ -629,6 +634,9 @@ func (e *yamlEntry) add(path []string, msg *locales.Message, place int) string {
 		last := i == len(path)-1
 		switch {
 		case c == nil:
+			if n := len(appendYAMLKey(nil, name)); n > maxYAMLKey {
+				return fmt.Sprintf("a level of the key is %d bytes long as YAML writes it; a YAML reader takes a key of at most 1,024 characters, and this writer at most %d bytes", n, maxYAMLKey)
+			}
 			c = &yamlEntry{name: name, place: place}
 			if e.index == nil {
 				e.index = map[string]*yamlEntry{}

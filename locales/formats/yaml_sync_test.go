@@ -1,6 +1,7 @@
 package formats_test
 
 import (
+	"errors"
 	"os/exec"
 	"strings"
 	"testing"
@@ -243,5 +244,22 @@ func TestYAMLBlockAfterEmptyLine(t *testing.T) {
 	got := yamlOver(t, locales.File{Language: "de"}, old, map[string]string{"a": "neu\n"})
 	if want := "de:\n    a: |\n        neu\n    b: y\n"; got != want {
 		t.Errorf("got %q; want %q", got, want)
+	}
+}
+
+// A key longer than YAML's readers take (1,024 characters) is refused
+// with the key named, in a new file and over an old one, rather than
+// written as a file that no longer reads.
+func TestYAMLRefusesAKeyTooLongToRead(t *testing.T) {
+	y := formats.YAML{Rails: true}
+	long := "k" + strings.Repeat("é", 600)
+	file := locales.File{Language: "de"}
+	old := []byte("de:\n  a: A\n")
+	for _, f := range []locales.File{file, {Language: "de", Old: old}} {
+		_, err := y.Encode(f, []locales.Message{{Key: "a", Text: "A"}, {Key: long, Text: "x"}})
+		var ie *locales.InputError
+		if !errors.As(err, &ie) || ie.Problems[0].Key != long || !strings.Contains(ie.Problems[0].Message, "1,024") {
+			t.Errorf("Encode (old %q) of a %d-byte key: %v; want an *InputError naming the key", f.Old, len(long), err)
+		}
 	}
 }
