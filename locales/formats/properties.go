@@ -338,7 +338,9 @@ func appendProperties(b []byte, s string, key bool, st propStyle, cont string) (
 			b = append(b, `\ `...)
 		case key && (r == ':' || r == '=' || i == 0 && (r == '#' || r == '!')):
 			b = append(b, '\\', byte(r))
-		case !key && st.sepEscapes && strings.ContainsRune(":=#!", r):
+		case !key && (st.sepEscapes && strings.ContainsRune(":=#!", r) || i == 0 && (r == ':' || r == '=')):
+			// A value's first ':' or '=' after a separator of spaces
+			// alone ("key :") would be read as the separator.
 			b = append(b, '\\', byte(r))
 		case r < 0x20 || r == 0x7F || r == 0xFEFF: // a byte order mark would not begin a file's first key
 			b = fmt.Appendf(b, `\u%04X`, r)
