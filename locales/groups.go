@@ -85,7 +85,9 @@ type Group struct {
 	// has neither {namespace} nor **; "" is the default namespace.
 	Namespace string `json:"namespace,omitempty" yaml:"namespace,omitempty"`
 	// Languages maps a language as the files spell it to the project's
-	// code, for what the rules do not match: {"zh-Hans": "zh-cn"}.
+	// code, for what the rules do not match: {"zh-Hans": "zh-cn"}. A
+	// spelling is what a placeholder matches: letters, digits, '-', '_',
+	// '@' and '+', at most 64 bytes; Load and Write refuse another.
 	Languages map[string]string `json:"languages,omitempty" yaml:"languages,omitempty"`
 }
 
