@@ -4,6 +4,7 @@
 package benchcmp
 
 import (
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -50,4 +51,61 @@ func Compare(b *testing.B, contenders ...Contender) {
 			b.ReportMetric(median(j)/median(0), c.Name+"-x-"+contenders[0].Name)
 		}
 	}
+}
+
+// Against is a baseline that rows are measured against, for benchmarks
+// whose calls are long (a locale file, a plan): run the baseline's
+// sub-benchmark with Baseline, then each row's with Row. A row takes
+// turns with its baseline, which is not counted in the row's ns/op,
+// so that a loaded machine slows both alike.
+type Against struct{ f func() }
+
+// Baseline records f as the baseline and times it alone.
+func (a *Against) Baseline(b *testing.B, f func()) {
+	a.f = f
+	b.ReportAllocs()
+	for b.Loop() {
+		f()
+	}
+}
+
+// Row times f, taking turns with the baseline, and reports x-time, the
+// median of f's times over the median of the baseline's, and x-bytes,
+// f's bytes allocated over the baseline's. When -bench picked the row
+// without its baseline, it times f alone.
+func (a *Against) Row(b *testing.B, f func()) {
+	b.ReportAllocs()
+	if a.f == nil {
+		for b.Loop() {
+			f()
+		}
+		return
+	}
+	var times, baseTimes []time.Duration
+	var bytes, baseBytes uint64
+	for b.Loop() {
+		b.StopTimer()
+		d, n := measure(a.f)
+		baseTimes, baseBytes = append(baseTimes, d), baseBytes+n
+		b.StartTimer()
+		d, n = measure(f)
+		times, bytes = append(times, d), bytes+n
+	}
+	median := func(ds []time.Duration) float64 {
+		slices.Sort(ds)
+		return float64(ds[len(ds)/2])
+	}
+	b.ReportMetric(median(times)/median(baseTimes), "x-time")
+	b.ReportMetric(float64(bytes)/float64(baseBytes), "x-bytes")
+}
+
+// measure runs f once and returns its time and the bytes it allocated.
+func measure(f func()) (time.Duration, uint64) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	f()
+	d := time.Since(start)
+	runtime.ReadMemStats(&after)
+	return d, after.TotalAlloc - before.TotalAlloc
 }
