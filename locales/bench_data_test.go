@@ -17,8 +17,9 @@ import (
 
 // The benchmarks here weigh locale sync against the cost of its data:
 // each runs its baseline first and its measured rows after, in the same
-// run, taking turns with it (benchcmp.Against), and reports x-time and
-// x-bytes, the row's time and B/op over the baseline's.
+// run, taking turns with it (benchcmp.Against), and reports x-time,
+// x-cpu and x-bytes: the row's time, CPU time and B/op over the
+// baseline's.
 
 // wireKey and wirePage are a listKeys page as the service sends it
 // (internal/toolcalls keyWire and listKeysWire), namespaces by index into

@@ -70,9 +70,12 @@ func (a *Against) Baseline(b *testing.B, f func()) {
 }
 
 // Row times f, taking turns with the baseline, and reports x-time, the
-// median of f's times over the median of the baseline's, and x-bytes,
-// f's bytes allocated over the baseline's. When -bench picked the row
-// without its baseline, it times f alone.
+// median of f's times over the median of the baseline's; x-cpu, the
+// process's CPU time in f over that in the baseline (all threads, the
+// garbage collector's too: on a loaded machine it moves far less than
+// wall time, which counts the turns others had); and x-bytes, f's bytes
+// allocated over the baseline's. When -bench picked the row without its
+// baseline, it times f alone.
 func (a *Against) Row(b *testing.B, f func()) {
 	b.ReportAllocs()
 	if a.f == nil {
@@ -81,31 +84,43 @@ func (a *Against) Row(b *testing.B, f func()) {
 		}
 		return
 	}
-	var times, baseTimes []time.Duration
-	var bytes, baseBytes uint64
+	var row, base cost
 	for b.Loop() {
 		b.StopTimer()
-		d, n := measure(a.f)
-		baseTimes, baseBytes = append(baseTimes, d), baseBytes+n
+		base.measure(a.f)
 		b.StartTimer()
-		d, n = measure(f)
-		times, bytes = append(times, d), bytes+n
+		row.measure(f)
 	}
-	median := func(ds []time.Duration) float64 {
-		slices.Sort(ds)
-		return float64(ds[len(ds)/2])
+	b.ReportMetric(row.median()/base.median(), "x-time")
+	if base.cpu > 0 {
+		b.ReportMetric(float64(row.cpu)/float64(base.cpu), "x-cpu")
 	}
-	b.ReportMetric(median(times)/median(baseTimes), "x-time")
-	b.ReportMetric(float64(bytes)/float64(baseBytes), "x-bytes")
+	b.ReportMetric(float64(row.bytes)/float64(base.bytes), "x-bytes")
 }
 
-// measure runs f once and returns its time and the bytes it allocated.
-func measure(f func()) (time.Duration, uint64) {
+// A cost is what the calls of one function took: each call's time, and
+// the CPU time and bytes allocated of all together.
+type cost struct {
+	times []time.Duration
+	cpu   time.Duration
+	bytes uint64
+}
+
+// measure runs f once and adds what it took.
+func (c *cost) measure(f func()) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
+	cpu := cpuTime()
 	start := time.Now()
 	f()
 	d := time.Since(start)
+	c.cpu += cpuTime() - cpu
 	runtime.ReadMemStats(&after)
-	return d, after.TotalAlloc - before.TotalAlloc
+	c.times = append(c.times, d)
+	c.bytes += after.TotalAlloc - before.TotalAlloc
+}
+
+func (c *cost) median() float64 {
+	slices.Sort(c.times)
+	return float64(c.times[len(c.times)/2])
 }

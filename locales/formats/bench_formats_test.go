@@ -23,8 +23,8 @@ import (
 // The BenchmarkFormat* benchmarks weigh reading and writing each format
 // against the cost of its data (issue 35): on the same generated file of
 // 4,000 and 40,000 keys, each row runs after its baseline in the same
-// run, taking turns with it (benchcmp.Against), and reports x-time and
-// x-bytes, its time and B/op over the baseline's. The rows of a size:
+// run, taking turns with it (benchcmp.Against), and reports x-time,
+// x-cpu and x-bytes: its time, CPU time and B/op over the baseline's. The rows of a size:
 //
 //	read/baseline, read/Decode            the file's bytes to a value, to messages
 //	write/baseline, write/Encode          that value, the messages, to a new file
