@@ -156,6 +156,9 @@ func (d *jsonDecoder) decode(root *input.JSONObject, err error) ([]Message, tran
 		return nil, "", d.syntax(je, "")
 	}
 	d.cut = je
+	if n := leaves(root); n > 0 && je == nil {
+		d.msgs, d.seen = make([]Message, 0, n), make(map[string]int, n)
+	}
 	if err := d.object(root, ""); err != nil {
 		return nil, "", err
 	}
@@ -240,6 +243,19 @@ func (d *jsonDecoder) object(o *input.JSONObject, prefix string) error {
 		return d.syntax(d.cut, prefix)
 	}
 	return nil
+}
+
+// leaves counts the members of o and its objects that are not objects.
+func leaves(o *input.JSONObject) int {
+	n := 0
+	for _, m := range o.Members {
+		if m.Object != nil {
+			n += leaves(m.Object)
+		} else {
+			n++
+		}
+	}
+	return n
 }
 
 func (d *jsonDecoder) leaf(key, text string, line int, untranslated bool) {
