@@ -59,14 +59,6 @@ func (XCStrings) DefaultName() string { return "Localizable" }
 
 type jsonObject = map[string]any
 
-func parseJSONTree(data []byte) (jsonObject, error) {
-	root, err := parseXCTree(data)
-	if err != nil {
-		return nil, err
-	}
-	return toAny(data, root, 0, 0).(jsonObject), nil
-}
-
 // xcMaxDepth bounds the nesting of a string catalog's objects.
 const xcMaxDepth = 1000
 
@@ -146,32 +138,34 @@ func object(v any) jsonObject {
 // Message with its Language, sorted by language and then key, and the
 // catalog's SourceLanguage.
 func (XCStrings) Decode(_ locales.File, data []byte) ([]locales.Message, locales.File, error) {
-	root, err := parseJSONTree(data)
+	root, err := parseXCTree(data)
 	if err != nil {
 		return nil, locales.File{}, err
 	}
-	source, _ := root["sourceLanguage"].(string)
+	source := lastString(root, "sourceLanguage")
 	if source == "" {
 		return nil, locales.File{}, lineError(0, `the string catalog has no "sourceLanguage"; add "sourceLanguage": "<code>" (the language its keys are written in) at its top level, as Xcode writes it`)
 	}
-	strs := object(root["strings"])
+	// The members of each object by name, the last one as
+	// json.Unmarshal keeps it; a localization is read into a value.
+	strs := byName(lastMember(root, "strings"))
 	texts := map[string][]locales.Message{}
 	var problems []locales.Problem
 	for _, key := range slices.Sorted(maps.Keys(strs)) {
-		entry := object(strs[key])
+		entry := strs[key].Object
 		if entry == nil {
 			problems = append(problems, problemf(0, key, "string %s is not an object", input.Quote(key)))
 			continue
 		}
-		if v, ok := entry["shouldTranslate"].(bool); ok && !v {
+		if m := lastMember(entry, "shouldTranslate"); m != nil && m.Value == false {
 			continue // not a key to translate
 		}
-		locs := object(entry["localizations"])
+		locs := byName(lastMember(entry, "localizations"))
 		if _, ok := locs[source]; !ok {
 			texts[source] = append(texts[source], locales.Message{Language: source, Key: key, Text: key})
 		}
 		for _, lang := range slices.Sorted(maps.Keys(locs)) {
-			text, problem := xcText(object(locs[lang]))
+			text, problem, untranslated := xcRead(data, locs[lang])
 			if lang == "" {
 				problem = "a localization without a language"
 			}
@@ -179,7 +173,7 @@ func (XCStrings) Decode(_ locales.File, data []byte) ([]locales.Message, locales
 				problems = append(problems, locales.Problem{Language: lang, Key: key, Message: fmt.Sprintf("%s, %s: %s", input.Quote(key), lang, problem)})
 				continue
 			}
-			untranslated := lang != source && xcUntranslated(object(locs[lang]))
+			untranslated = untranslated && lang != source
 			texts[lang] = append(texts[lang], locales.Message{Language: lang, Key: key, Text: text, Untranslated: untranslated})
 		}
 	}
@@ -224,6 +218,49 @@ func xcUnits(loc jsonObject) []jsonObject {
 		}
 	}
 	return units
+}
+
+// xcRead returns the text of the localization loc of data, or what
+// keeps it from one, and whether it is in one of xcUntranslatedStates.
+// The common shape, one stringUnit, is read off the tree; another is
+// made a value for xcText.
+func xcRead(data []byte, loc *input.JSONMember) (string, string, bool) {
+	if u := xcPlainUnit(loc); u != nil {
+		state := u.Member("state")
+		untranslated := state != nil && xcUntranslatedStates[str(state)]
+		v := u.Member("value")
+		if v == nil || !isString(v) {
+			return "", "a stringUnit without a string value", untranslated
+		}
+		if p := looksPlural(str(v), "a plural variation"); p != "" {
+			return "", p, untranslated
+		}
+		return str(v), "", untranslated
+	}
+	obj := object(memberValue(data, loc))
+	text, problem := xcText(obj)
+	return text, problem, xcUntranslated(obj)
+}
+
+// xcPlainUnit returns the stringUnit of a localization that holds that
+// alone, with no name twice in it, or nil.
+func xcPlainUnit(loc *input.JSONMember) *input.JSONObject {
+	o := loc.Object
+	if o == nil || len(o.Members) != 1 || o.Members[0].Name != "stringUnit" {
+		return nil
+	}
+	u := o.Members[0].Object
+	if u == nil {
+		return nil
+	}
+	for i, m := range u.Members {
+		for _, n := range u.Members[:i] {
+			if n.Name == m.Name {
+				return nil
+			}
+		}
+	}
+	return u
 }
 
 // xcText returns the text of a localization, or what keeps it from one.
@@ -376,8 +413,7 @@ func (XCStrings) Encode(f locales.File, msgs []locales.Message) ([]byte, error) 
 		if m.Untranslated {
 			continue
 		}
-		curObj := object(memberValue(old, cur))
-		oldText, problem1 := xcText(curObj)
+		oldText, problem1, _ := xcRead(old, cur)
 		states := xcStates(cur)
 		if problem1 == "" && oldText == text {
 			if lang == source {
@@ -507,6 +543,32 @@ func writeXcodeJSON(b *bytes.Buffer, v any, depth int) {
 // The string catalog is written over by splicing what changed into
 // the file's bytes, at the places input.ReadJSONObject gives, so that
 // the rest stays as Xcode (or a person) wrote it.
+
+// lastMember returns o's last member named name, as json.Unmarshal
+// keeps it, or nil.
+func lastMember(o *input.JSONObject, name string) *input.JSONMember {
+	if o != nil {
+		for i := len(o.Members) - 1; i >= 0; i-- {
+			if o.Members[i].Name == name {
+				return o.Members[i]
+			}
+		}
+	}
+	return nil
+}
+
+// byName returns the members of m's object by name, the last of a name
+// as json.Unmarshal keeps it; nil when m's value is not an object.
+func byName(m *input.JSONMember) map[string]*input.JSONMember {
+	if m == nil || m.Object == nil {
+		return nil
+	}
+	out := make(map[string]*input.JSONMember, len(m.Object.Members))
+	for _, c := range m.Object.Members {
+		out[c.Name] = c
+	}
+	return out
+}
 
 // lastString returns the string value of o's last member named name, as
 // json.Unmarshal keeps it, or "".
