@@ -389,6 +389,22 @@ func (r *jsonReader) text(i, end int, esc bool) string {
 	return s
 }
 
+// JSONString returns the text of raw, one JSON value encoding/json has
+// accepted (a json.RawMessage it decoded), and whether it is a string.
+// A string with no escape and UTF-8 is its bytes; encoding/json
+// unquotes another.
+func JSONString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	if in := raw[1 : len(raw)-1]; bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
+		return string(in), true
+	}
+	var s string
+	err := json.Unmarshal(raw, &s)
+	return s, err == nil
+}
+
 // skipArray returns the offset after the array whose '[' is at i, and
 // false when data ends before it.
 func (r *jsonReader) skipArray(i int) (int, bool) {

@@ -93,6 +93,10 @@ func checkObject(t *testing.T, data []byte, o *JSONObject, v any) {
 			if n, ok := w.(float64); !ok || string(tok) != string(data[m.ValueStart:m.ValueEnd]) || n != mustFloat(tok) {
 				t.Fatalf("%q: %q is %v, want %v", data, name, tok, w)
 			}
+		case string:
+			if got, ok := JSONString(data[m.ValueStart:m.ValueEnd]); !ok || got != tok || got != w {
+				t.Fatalf("%q: %q is %q, JSONString %q (%v), want %q", data, name, tok, got, ok, w)
+			}
 		default:
 			if !cmp.Equal(tok, w) {
 				t.Fatalf("%q: %q is %#v, want %#v", data, name, tok, w)
