@@ -186,11 +186,13 @@ const maxDepth = 100
 // top). It returns the error of a file cut in o.
 func (d *jsonDecoder) object(o *input.JSONObject, prefix string) error {
 	top := o.Depth == 0
+	// A name twice in o: looked up among the names before it, in a map
+	// when o is large.
 	var members map[string]bool
-	if len(o.Members) > 1 {
+	if len(o.Members) > 64 {
 		members = make(map[string]bool, len(o.Members))
 	}
-	for _, m := range o.Members {
+	for i, m := range o.Members {
 		name := m.Name
 		line := d.lines.At(int64(m.NameStart))
 		key := name
@@ -201,6 +203,9 @@ func (d *jsonDecoder) object(o *input.JSONObject, prefix string) error {
 			d.dotted = true
 		}
 		dup := members[name]
+		if members == nil {
+			dup = slices.ContainsFunc(o.Members[:i], func(p *input.JSONMember) bool { return p.Name == name })
+		}
 		if dup {
 			d.problem(line, key, "duplicate key %s in one object", quote(name))
 		}

@@ -220,6 +220,7 @@ type jsonReader struct {
 	deep *JSONError // the first object deeper than max
 	// wholeAtEnd: see ReadJSONObject.
 	wholeAtEnd bool
+	stack      []*JSONMember // the members of the objects being read
 }
 
 func (r *jsonReader) space(i int) int {
@@ -238,41 +239,56 @@ func (r *jsonReader) space(i int) int {
 // the offset after its '}', and false when data ends before it.
 func (r *jsonReader) object(i, depth int) (*JSONObject, int, bool) {
 	o := &JSONObject{Open: i, Depth: depth}
+	// The members are gathered on r.stack, above those of the objects
+	// holding o, and copied once their number is known.
+	base := len(r.stack)
+	end, ok := r.members(o, i, depth)
+	if n := len(r.stack) - base; n > 0 {
+		o.Members = make([]*JSONMember, n)
+		copy(o.Members, r.stack[base:])
+		clear(r.stack[base:])
+		r.stack = r.stack[:base]
+	}
+	return o, end, ok
+}
+
+// members reads the members of o, whose '{' is at i, onto r.stack.
+func (r *jsonReader) members(o *JSONObject, i, depth int) (int, bool) {
 	lead := i + 1
 	i = r.space(i + 1)
 	if i < len(r.data) && r.data[i] == '}' {
 		o.Close = i
-		return o, i + 1, true
+		return i + 1, true
 	}
 	for {
 		if i >= len(r.data) || r.data[i] != '"' {
 			o.Cut = true
-			return o, i, false
+			return i, false
 		}
 		end, esc, ok := r.stringEnd(i)
 		if !ok {
 			o.Cut = true
-			return o, i, false
+			return i, false
 		}
 		m := &JSONMember{Name: r.text(i, end, esc), NameStart: i, Lead: r.s[lead:i]}
-		o.Members = append(o.Members, m)
+		r.stack = append(r.stack, m)
 		j := r.space(end)
 		if j >= len(r.data) || r.data[j] != ':' {
 			m.Cut, o.Cut = true, true
-			return o, j, false
+			return j, false
 		}
 		j = r.space(j + 1)
 		m.Colon, m.ValueStart = r.s[end:j], j
 		k, ok := r.value(m, j, depth)
 		if !ok {
 			m.Cut, o.Cut = true, true
-			return o, k, false
+			return k, false
 		}
 		m.ValueEnd = k
 		i = r.space(k)
 		if i >= len(r.data) {
 			o.Cut = true
-			return o, i, false
+			return i, false
 		}
 		switch r.data[i] {
 		case ',':
@@ -280,10 +296,10 @@ func (r *jsonReader) object(i, depth int) (*JSONObject, int, bool) {
 			i = r.space(i + 1)
 		case '}':
 			o.Close = i
-			return o, i + 1, true
+			return i + 1, true
 		default: // not reached: encoding/json accepted data
 			o.Cut = true
-			return o, i, false
+			return i, false
 		}
 	}
 }
