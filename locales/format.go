@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/locsvc/partner-go/translations"
-	"io"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -123,13 +122,12 @@ func (JSON) Decode(_ File, data []byte) ([]Message, File, error) {
 // ("Try again." nested is {"Try again": {"": …}}), and joining the levels
 // with dots gives the key back.
 func decodeJSON(data []byte, served bool) ([]Message, translations.KeyFormat, error) {
-	d := jsonDecoder{lines: input.Lines{Data: data}, dec: json.NewDecoder(bytes.NewReader(data)), seen: map[string]int{}, served: served}
-	d.dec.UseNumber()
-	return d.decode()
+	root, err := input.ReadJSONObject(data, maxDepth)
+	d := jsonDecoder{lines: input.Lines{Data: data}, seen: map[string]int{}, served: served}
+	return d.decode(root, err)
 }
 
 type jsonDecoder struct {
-	dec      *json.Decoder
 	lines    input.Lines
 	msgs     []Message
 	seen     map[string]int // joined key -> line
@@ -137,29 +135,35 @@ type jsonDecoder struct {
 	nested   bool
 	dotted   bool
 	served   bool // see decodeJSON
+	// cut is ReadJSONObject's error for a file that does not read
+	// whole, reported at the member it cuts.
+	cut *input.JSONError
 }
 
 func (d *jsonDecoder) problem(line int, key, format string, args ...any) {
 	d.problems = append(d.problems, Problem{Line: line, Key: key, Message: fmt.Sprintf(format, args...)})
 }
 
-func (d *jsonDecoder) decode() ([]Message, translations.KeyFormat, error) {
-	tok, err := d.dec.Token()
-	if err != nil {
-		return nil, "", d.syntax(err, "")
+func (d *jsonDecoder) decode(root *input.JSONObject, err error) ([]Message, translations.KeyFormat, error) {
+	var je *input.JSONError
+	if err != nil && !errors.As(err, &je) {
+		return nil, "", &InputError{Problems: []Problem{{Line: 1, Message: "malformed JSON: " + err.Error()}}}
 	}
-	if tok != json.Delim('{') {
-		return nil, "", &InputError{Problems: []Problem{{Line: 1, Message: fmt.Sprintf("the file holds %s; want a JSON object of keys", kind(tok))}}}
+	if je != nil && root == nil {
+		if je.Kind == input.JSONNotObject {
+			return nil, "", &InputError{Problems: []Problem{{Line: 1, Message: fmt.Sprintf("the file holds %s; want a JSON object of keys", je.Msg)}}}
+		}
+		return nil, "", d.syntax(je, "")
 	}
-	if err := d.object("", 0, true); err != nil {
+	d.cut = je
+	if n := leaves(root); n > 0 && je == nil {
+		d.msgs, d.seen = make([]Message, 0, n), make(map[string]int, n)
+	}
+	if err := d.object(root, ""); err != nil {
 		return nil, "", err
 	}
-	if _, err := d.dec.Token(); err != io.EOF {
-		off := d.dec.InputOffset()
-		if err != nil {
-			return nil, "", d.syntax(err, "")
-		}
-		return nil, "", &InputError{Problems: []Problem{{Line: d.lines.At(off), Message: "more JSON after the object"}}}
+	if je != nil { // more JSON after the object, or what is not JSON
+		return nil, "", d.syntax(je, "")
 	}
 	if len(d.problems) > 0 {
 		return nil, "", &InputError{Problems: d.problems}
@@ -178,37 +182,47 @@ func (d *jsonDecoder) decode() ([]Message, translations.KeyFormat, error) {
 // cannot exhaust the stack.
 const maxDepth = 100
 
-// object reads the members of an object whose '{' was read; prefix is
-// its joined key ("" at the top).
-func (d *jsonDecoder) object(prefix string, depth int, top bool) error {
-	if depth > maxDepth {
-		return &InputError{Problems: []Problem{{Line: d.lines.At(d.dec.InputOffset()), Key: prefix, Message: fmt.Sprintf("objects nested more than %d deep", maxDepth)}}}
+// object reads the members of o; prefix is its joined key ("" at the
+// top). It returns the error of a file cut in o.
+func (d *jsonDecoder) object(o *input.JSONObject, prefix string) error {
+	top := o.Depth == 0
+	// A name twice in o: looked up among the names before it, in a map
+	// when o is large.
+	var members map[string]bool
+	if len(o.Members) > 64 {
+		members = make(map[string]bool, len(o.Members))
 	}
-	members := map[string]bool{}
-	for d.dec.More() {
-		tok, err := d.dec.Token()
-		if err != nil {
-			return d.syntax(err, prefix)
-		}
-		name := tok.(string) // object keys are strings: the decoder checks
-		line := d.lines.At(d.dec.InputOffset())
+	for i, m := range o.Members {
+		name := m.Name
+		line := d.lines.At(int64(m.NameStart))
 		key := name
 		if !top {
 			key = prefix + "." + name
 		}
-		if depth == 0 && strings.Contains(name, ".") {
+		if top && strings.Contains(name, ".") {
 			d.dotted = true
 		}
 		dup := members[name]
+		if members == nil {
+			dup = slices.ContainsFunc(o.Members[:i], func(p *input.JSONMember) bool { return p.Name == name })
+		}
 		if dup {
 			d.problem(line, key, "duplicate key %s in one object", quote(name))
 		}
-		members[name] = true
-		tok, err = d.dec.Token()
-		if err != nil {
-			return d.syntax(err, key)
+		if members != nil {
+			members[name] = true
 		}
-		switch v := tok.(type) {
+		if m.Cut && m.Object == nil {
+			switch {
+			case d.cut.Kind == input.JSONTooDeep:
+				return &InputError{Problems: []Problem{{Line: d.lines.At(int64(d.cut.Offset)), Key: key, Message: d.cut.Msg}}}
+			case m.Value == json.Delim('['):
+				d.problem(line, key, "the value of %s is an array; want a string or an object", quote(key))
+				return d.syntax(d.cut, "")
+			}
+			return d.syntax(d.cut, key)
+		}
+		switch v := m.Value.(type) {
 		case string:
 			if !dup {
 				d.leaf(key, v, line, false)
@@ -220,23 +234,33 @@ func (d *jsonDecoder) object(prefix string, depth int, top bool) error {
 		case json.Delim:
 			if v == '[' {
 				d.problem(line, key, "the value of %s is an array; want a string or an object", quote(key))
-				if err := d.skip(); err != nil {
-					return err
-				}
 				continue
 			}
 			d.nested = true
-			if err := d.object(key, depth+1, false); err != nil {
+			if err := d.object(m.Object, key); err != nil {
 				return err
 			}
 		default:
-			d.problem(line, key, "the value of %s is %s; want a string or an object", quote(key), kind(tok))
+			d.problem(line, key, "the value of %s is %s; want a string or an object", quote(key), kind(m.Value))
 		}
 	}
-	if _, err := d.dec.Token(); err != nil { // the closing '}'
-		return d.syntax(err, prefix)
+	if o.Cut {
+		return d.syntax(d.cut, prefix)
 	}
 	return nil
+}
+
+// leaves counts the members of o and its objects that are not objects.
+func leaves(o *input.JSONObject) int {
+	n := 0
+	for _, m := range o.Members {
+		if m.Object != nil {
+			n += leaves(m.Object)
+		} else {
+			n++
+		}
+	}
+	return n
 }
 
 func (d *jsonDecoder) leaf(key, text string, line int, untranslated bool) {
@@ -252,35 +276,14 @@ func (d *jsonDecoder) leaf(key, text string, line int, untranslated bool) {
 	d.msgs = append(d.msgs, Message{Key: key, Text: text, Line: line, Untranslated: untranslated})
 }
 
-// skip reads past the rest of an array whose '[' was read.
-func (d *jsonDecoder) skip() error {
-	for depth := 1; depth > 0; {
-		tok, err := d.dec.Token()
-		if err != nil {
-			return d.syntax(err, "")
-		}
-		switch tok {
-		case json.Delim('['), json.Delim('{'):
-			depth++
-		case json.Delim(']'), json.Delim('}'):
-			depth--
-		}
+// syntax turns ReadJSONObject's error into a problem with its line,
+// after the problems found before it.
+func (d *jsonDecoder) syntax(je *input.JSONError, key string) error {
+	msg := "malformed JSON: " + je.Error()
+	if je.Kind == input.JSONMore { // the object's problems are not the point
+		return &InputError{Problems: []Problem{{Line: d.lines.At(int64(je.Offset)), Message: je.Error()}}}
 	}
-	return nil
-}
-
-// syntax turns a decoding error into a problem with its line.
-func (d *jsonDecoder) syntax(err error, key string) error {
-	off := d.dec.InputOffset()
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		off = se.Offset
-	}
-	msg := "malformed JSON: " + err.Error()
-	if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
-		msg = "malformed JSON: the file ends early"
-	}
-	problems := append(d.problems, Problem{Line: d.lines.At(off), Key: key, Message: msg})
+	problems := append(d.problems, Problem{Line: d.lines.At(int64(je.Offset)), Key: key, Message: msg})
 	return &InputError{Problems: problems}
 }
 

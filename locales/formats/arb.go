@@ -3,9 +3,9 @@ package formats
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/locsvc/partner-go/translations"
-	"io"
 	"slices"
 	"strings"
 
@@ -61,90 +61,70 @@ type arbMember struct {
 
 func isARBMeta(name string) bool { return strings.HasPrefix(name, "@") }
 
-func parseARB(data []byte) ([]arbMember, error) {
+// arbMaxDepth bounds the nesting of metadata objects parseARB follows.
+const arbMaxDepth = 1000
+
+// parseARB reads an ARB file: its members, and where they are.
+func parseARB(data []byte) ([]arbMember, *input.JSONObject, error) {
 	if ps := jsonNotUTF8(data, func(path []string) input.Where {
 		return input.Where{Key: strings.Join(path[:min(len(path), 1)], "")}
 	}); ps != nil {
-		return nil, &locales.InputError{Problems: ps}
+		return nil, nil, &locales.InputError{Problems: ps}
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
 	lines := input.Lines{Data: data}
-	syntax := func(err error) error {
-		off := dec.InputOffset()
-		if se, ok := err.(*json.SyntaxError); ok {
-			off = se.Offset
+	root, err := input.ReadJSONObject(data, arbMaxDepth)
+	if je := (*input.JSONError)(nil); errors.As(err, &je) {
+		switch je.Kind {
+		case input.JSONNotObject:
+			return nil, nil, lineError(1, "%s", je.Error())
+		case input.JSONSyntax, input.JSONEndsEarly:
+			return nil, nil, lineError(lines.At(int64(je.Offset)), "malformed JSON: %s", je.Error())
 		}
-		msg := "malformed JSON: " + err.Error()
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			msg = "malformed JSON: the file ends early"
-		}
-		return lineError(lines.At(off), "%s", msg)
+		return nil, nil, lineError(lines.At(int64(je.Offset)), "%s", je.Error())
 	}
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, syntax(err)
-	}
-	if tok != json.Delim('{') {
-		return nil, lineError(1, "the file holds %s; want a JSON object", input.Kind(tok))
-	}
-	var out []arbMember
+	out := make([]arbMember, 0, len(root.Members))
 	var problems []locales.Problem
-	seen := map[string]int{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, syntax(err)
-		}
-		name := tok.(string)
-		line := lines.At(dec.InputOffset())
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, syntax(err)
-		}
+	seen := make(map[string]int, len(root.Members))
+	for _, jm := range root.Members {
+		name := jm.Name
+		line := lines.At(int64(jm.NameStart))
 		if first, dup := seen[name]; dup {
 			problems = append(problems, locales.Problem{Line: line, Key: name, Message: fmt.Sprintf("duplicate key %s (also on line %d)", input.Quote(name), first)})
 			continue
 		}
 		seen[name] = line
 		m := arbMember{name: name, line: line}
+		text, isText := jm.Value.(string)
 		switch {
 		case isARBMeta(name):
-			if strings.HasPrefix(name, "@@") || bytes.HasPrefix(raw, []byte("{")) {
-				m.raw = raw
+			if strings.HasPrefix(name, "@@") || jm.Value == json.Delim('{') {
+				m.raw = data[jm.ValueStart:jm.ValueEnd]
 			} else {
 				problems = append(problems, locales.Problem{Line: line, Key: name, Message: fmt.Sprintf("metadata %s is not an object", input.Quote(name))})
 				continue
 			}
-		case string(raw) == "null":
+		case jm.Value == nil:
 			m.untranslated = true
+		case !isText:
+			problems = append(problems, locales.Problem{Line: line, Key: name, Message: fmt.Sprintf("the value of %s is not a string", input.Quote(name))})
+			continue
+		case name == "":
+			problems = append(problems, locales.Problem{Line: line, Message: "empty key"})
+			continue
 		default:
-			if err := json.Unmarshal(raw, &m.text); err != nil {
-				problems = append(problems, locales.Problem{Line: line, Key: name, Message: fmt.Sprintf("the value of %s is not a string", input.Quote(name))})
-				continue
-			}
-			if name == "" {
-				problems = append(problems, locales.Problem{Line: line, Message: "empty key"})
-				continue
-			}
+			m.text = text
 		}
 		out = append(out, m)
 	}
-	if _, err := dec.Token(); err != nil {
-		return nil, syntax(err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, lineError(lines.At(dec.InputOffset()), "more JSON after the object")
-	}
 	if len(problems) > 0 {
-		return nil, &locales.InputError{Problems: problems}
+		return nil, nil, &locales.InputError{Problems: problems}
 	}
-	return out, nil
+	return out, root, nil
 }
 
 // Decode reads an ARB file's messages; metadata is passed over.
 func (ARB) Decode(_ locales.File, data []byte) ([]locales.Message, locales.File, error) {
-	members, err := parseARB(data)
+	members, _, err := parseARB(data)
 	if err != nil {
 		return nil, locales.File{}, err
 	}
@@ -170,12 +150,9 @@ func (a ARB) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	var out *input.JSONOut
 	metadata := false // whether a new message gets its "@key"
 	if f.Old != nil {
-		if _, err := parseARB(f.Old); err != nil {
-			return nil, err
-		}
-		old, err := input.ParseJSONObject(f.Old)
+		_, old, err := parseARB(f.Old)
 		if err != nil {
-			return nil, err // parseARB refuses what does not parse
+			return nil, err
 		}
 		st, out = old.Style(f.Old), input.NewJSONOut(old)
 		if len(old.Members) == 0 && tmpl != nil {
@@ -268,10 +245,7 @@ func templateARB(data []byte) (*input.JSONObject, []byte) {
 	if data == nil {
 		return nil, nil
 	}
-	if _, err := parseARB(data); err != nil {
-		return nil, nil
-	}
-	o, err := input.ParseJSONObject(data)
+	_, o, err := parseARB(data)
 	if err != nil {
 		return nil, nil
 	}

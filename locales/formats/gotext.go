@@ -112,8 +112,7 @@ func gotextKeyOf(data []byte) func(path []string) input.Where {
 }
 
 func (m gotextMessage) id() (string, string) {
-	var s string
-	if json.Unmarshal(m.ID, &s) == nil {
+	if s, ok := input.JSONString(m.ID); ok {
 		return s, ""
 	}
 	var list []string
@@ -128,8 +127,7 @@ func gotextText(raw json.RawMessage) (string, bool, string) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "", false, ""
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if s, ok := input.JSONString(raw); ok {
 		if p, ok := parsePlural(s, true); ok && p.arg != "" {
 			return "", false, "a plain translation that reads as an ICU plural would be written back as a select; make it one"
 		}

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/locsvc/partner-go/translations"
-	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -59,30 +59,61 @@ func (XCStrings) DefaultName() string { return "Localizable" }
 
 type jsonObject = map[string]any
 
-func parseJSONTree(data []byte) (jsonObject, error) {
+// xcMaxDepth bounds the nesting of a string catalog's objects.
+const xcMaxDepth = 1000
+
+// parseXCTree reads a string catalog into where its parts are.
+func parseXCTree(data []byte) (*input.JSONObject, error) {
 	if ps := jsonNotUTF8(data, xcKeyOf); ps != nil {
 		return nil, &locales.InputError{Problems: ps}
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		line := 0
-		var se *json.SyntaxError
-		if e, ok := err.(*json.SyntaxError); ok {
-			se = e
-			line = bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n")) + 1
+	root, err := input.ReadJSONObject(data, xcMaxDepth)
+	var je *input.JSONError
+	if errors.As(err, &je) {
+		switch je.Kind {
+		case input.JSONNotObject:
+			return nil, lineError(1, "the file is not a JSON object")
+		case input.JSONMore:
+			return nil, lineError(0, "more JSON after the object")
+		case input.JSONTooDeep:
+			return nil, lineError(lineOf(data, je.Offset), "%s", je.Error())
 		}
-		return nil, lineError(line, "malformed JSON: %s", err.Error())
+		return nil, lineError(lineOf(data, je.Offset), "malformed JSON: %s", je.Error())
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, lineError(0, "more JSON after the object")
+	return root, nil
+}
+
+func lineOf(data []byte, off int) int {
+	return bytes.Count(data[:min(off, len(data))], []byte("\n")) + 1
+}
+
+// toAny returns the value of o, when not nil, else of data[start:end],
+// as json.Unmarshal into an any with json.Number gives it: the tree
+// holds it but for arrays, which string catalogs do not use.
+func toAny(data []byte, o *input.JSONObject, start, end int) any {
+	if o == nil {
+		dec := json.NewDecoder(bytes.NewReader(data[start:end]))
+		dec.UseNumber()
+		var v any
+		_ = dec.Decode(&v)
+		return v
 	}
-	obj, ok := v.(jsonObject)
-	if !ok {
-		return nil, lineError(1, "the file is not a JSON object")
+	obj := make(jsonObject, len(o.Members))
+	for _, m := range o.Members {
+		obj[m.Name] = memberValue(data, m)
 	}
-	return obj, nil
+	return obj
+}
+
+// memberValue returns the value of m (see toAny).
+func memberValue(data []byte, m *input.JSONMember) any {
+	switch m.Value {
+	case json.Delim('{'):
+		return toAny(data, m.Object, 0, 0)
+	case json.Delim('['):
+		return toAny(data, nil, m.ValueStart, m.ValueEnd)
+	}
+	return m.Value
 }
 
 // xcKeyOf names the string and language of a path in a string catalog
@@ -107,32 +138,34 @@ func object(v any) jsonObject {
 // Message with its Language, sorted by language and then key, and the
 // catalog's SourceLanguage.
 func (XCStrings) Decode(_ locales.File, data []byte) ([]locales.Message, locales.File, error) {
-	root, err := parseJSONTree(data)
+	root, err := parseXCTree(data)
 	if err != nil {
 		return nil, locales.File{}, err
 	}
-	source, _ := root["sourceLanguage"].(string)
+	source := lastString(root, "sourceLanguage")
 	if source == "" {
 		return nil, locales.File{}, lineError(0, `the string catalog has no "sourceLanguage"; add "sourceLanguage": "<code>" (the language its keys are written in) at its top level, as Xcode writes it`)
 	}
-	strs := object(root["strings"])
+	// The members of each object by name, the last one as
+	// json.Unmarshal keeps it; a localization is read into a value.
+	strs := byName(lastMember(root, "strings"))
 	texts := map[string][]locales.Message{}
 	var problems []locales.Problem
 	for _, key := range slices.Sorted(maps.Keys(strs)) {
-		entry := object(strs[key])
+		entry := strs[key].Object
 		if entry == nil {
 			problems = append(problems, problemf(0, key, "string %s is not an object", input.Quote(key)))
 			continue
 		}
-		if v, ok := entry["shouldTranslate"].(bool); ok && !v {
+		if m := lastMember(entry, "shouldTranslate"); m != nil && m.Value == false {
 			continue // not a key to translate
 		}
-		locs := object(entry["localizations"])
+		locs := byName(lastMember(entry, "localizations"))
 		if _, ok := locs[source]; !ok {
 			texts[source] = append(texts[source], locales.Message{Language: source, Key: key, Text: key})
 		}
 		for _, lang := range slices.Sorted(maps.Keys(locs)) {
-			text, problem := xcText(object(locs[lang]))
+			text, problem, untranslated := xcRead(data, locs[lang])
 			if lang == "" {
 				problem = "a localization without a language"
 			}
@@ -140,7 +173,7 @@ func (XCStrings) Decode(_ locales.File, data []byte) ([]locales.Message, locales
 				problems = append(problems, locales.Problem{Language: lang, Key: key, Message: fmt.Sprintf("%s, %s: %s", input.Quote(key), lang, problem)})
 				continue
 			}
-			untranslated := lang != source && xcUntranslated(object(locs[lang]))
+			untranslated = untranslated && lang != source
 			texts[lang] = append(texts[lang], locales.Message{Language: lang, Key: key, Text: text, Untranslated: untranslated})
 		}
 	}
@@ -185,6 +218,49 @@ func xcUnits(loc jsonObject) []jsonObject {
 		}
 	}
 	return units
+}
+
+// xcRead returns the text of the localization loc of data, or what
+// keeps it from one, and whether it is in one of xcUntranslatedStates.
+// The common shape, one stringUnit, is read off the tree; another is
+// made a value for xcText.
+func xcRead(data []byte, loc *input.JSONMember) (string, string, bool) {
+	if u := xcPlainUnit(loc); u != nil {
+		state := u.Member("state")
+		untranslated := state != nil && xcUntranslatedStates[str(state)]
+		v := u.Member("value")
+		if v == nil || !isString(v) {
+			return "", "a stringUnit without a string value", untranslated
+		}
+		if p := looksPlural(str(v), "a plural variation"); p != "" {
+			return "", p, untranslated
+		}
+		return str(v), "", untranslated
+	}
+	obj := object(memberValue(data, loc))
+	text, problem := xcText(obj)
+	return text, problem, xcUntranslated(obj)
+}
+
+// xcPlainUnit returns the stringUnit of a localization that holds that
+// alone, with no name twice in it, or nil.
+func xcPlainUnit(loc *input.JSONMember) *input.JSONObject {
+	o := loc.Object
+	if o == nil || len(o.Members) != 1 || o.Members[0].Name != "stringUnit" {
+		return nil
+	}
+	u := o.Members[0].Object
+	if u == nil {
+		return nil
+	}
+	for i, m := range u.Members {
+		for _, n := range u.Members[:i] {
+			if n.Name == m.Name {
+				return nil
+			}
+		}
+	}
+	return u
 }
 
 // xcText returns the text of a localization, or what keeps it from one.
@@ -241,21 +317,20 @@ func (XCStrings) Encode(f locales.File, msgs []locales.Message) ([]byte, error) 
 		}
 		old = fmt.Appendf(nil, "{\n  \"sourceLanguage\" : %s,\n  \"strings\" : {\n\n  },\n  \"version\" : \"1.0\"\n}\n", jsonQuote(source))
 	}
-	root, err := parseJSONTree(old)
+	root, err := parseXCTree(old)
 	if err != nil {
 		return nil, err
 	}
-	if s, _ := root["sourceLanguage"].(string); s != "" {
+	if s := lastString(root, "sourceLanguage"); s != "" {
 		source = s
 	}
 	if source == "" {
 		return nil, lineError(0, "a new string catalog needs the source language (Catalog.SourceLanguage)")
 	}
-	tree := parseJSONSpans(old)
 	var problems []locales.Problem
 	var edits []splice
-	strs := tree.member("strings")
-	if strs == nil || strs.kind != '{' {
+	strs := root.Member("strings")
+	if strs == nil || strs.Object == nil {
 		return nil, lineError(0, `the string catalog has no "strings" object`)
 	}
 	newStrings := map[string]jsonObject{}
@@ -268,8 +343,10 @@ func (XCStrings) Encode(f locales.File, msgs []locales.Message) ([]byte, error) 
 	slices.SortStableFunc(sorted, func(a, b locales.Message) int {
 		return cmp.Or(strings.Compare(a.Key, b.Key), strings.Compare(a.Language, b.Language))
 	})
-	newLocs := map[*jsonSpan]jsonObject{} // a localizations object -> the localizations it gets
-	newMembers := map[*jsonSpan]jsonObject{}
+	// A localizations object -> the localizations it gets, an entry ->
+	// its new members; with the depth of the value.
+	newLocs := map[xcAt]jsonObject{}
+	newMembers := map[xcAt]jsonObject{}
 	for _, m := range sorted {
 		lang, key, text := m.Language, m.Key, m.Text
 		state := "translated"
@@ -280,8 +357,8 @@ func (XCStrings) Encode(f locales.File, msgs []locales.Message) ([]byte, error) 
 		for _, p := range problem {
 			problems = append(problems, locales.Problem{Language: lang, Key: key, Message: fmt.Sprintf("%s, %s: %s", input.Quote(key), lang, p)})
 		}
-		entry := strs.member(key)
-		if entry == nil || entry.kind != '{' {
+		entry := strs.Object.Member(key)
+		if entry == nil || entry.Object == nil {
 			if entry != nil {
 				continue // not an object: Decode refuses it
 			}
@@ -304,57 +381,58 @@ func (XCStrings) Encode(f locales.File, msgs []locales.Message) ([]byte, error) 
 			locs[lang] = loc
 			continue
 		}
-		locs := entry.member("localizations")
-		var cur *jsonSpan
+		locs := entry.Object.Member("localizations")
+		var cur *input.JSONMember
 		if locs != nil {
-			cur = locs.member(lang)
+			cur = locs.Object.Member(lang)
 		}
 		if cur == nil {
 			if lang == source && text == key {
 				continue // the key is the source text
 			}
 			if locs == nil {
-				if newMembers[entry] == nil {
-					newMembers[entry] = jsonObject{}
+				at := xcAt{entry, strs.Object.Depth + 1}
+				if newMembers[at] == nil {
+					newMembers[at] = jsonObject{}
 				}
-				l := object(newMembers[entry]["localizations"])
+				l := object(newMembers[at]["localizations"])
 				if l == nil {
 					l = jsonObject{}
-					newMembers[entry]["localizations"] = l
+					newMembers[at]["localizations"] = l
 				}
 				l[lang] = loc
 				continue
 			}
-			if newLocs[locs] == nil {
-				newLocs[locs] = jsonObject{}
+			at := xcAt{locs, entry.Object.Depth + 1}
+			if newLocs[at] == nil {
+				newLocs[at] = jsonObject{}
 			}
-			newLocs[locs][lang] = loc
+			newLocs[at][lang] = loc
 			continue
 		}
 		if m.Untranslated {
 			continue
 		}
-		curObj := object(cur.value(old))
-		oldText, problem1 := xcText(curObj)
-		states := cur.states()
+		oldText, problem1, _ := xcRead(old, cur)
+		states := xcStates(cur)
 		if problem1 == "" && oldText == text {
 			if lang == source {
 				continue
 			}
 			for _, st := range states { // the service holds it as a translation
-				if xcUntranslatedStates[st.str] {
-					edits = append(edits, splice{st.start, st.end, jsonQuote("translated")})
+				if xcUntranslatedStates[str(st)] {
+					edits = append(edits, splice{st.ValueStart, st.ValueEnd, jsonQuote("translated")})
 				}
 			}
 			continue
 		}
-		if unit := cur.member("stringUnit"); unit != nil && problem1 == "" && len(states) <= 1 {
+		if unit := cur.Object.Member("stringUnit"); unit != nil && problem1 == "" && len(states) <= 1 {
 			if _, plural := countPlural(text); !plural {
-				if v := unit.member("value"); v != nil && v.kind == '"' {
-					edits = append(edits, splice{v.start, v.end, jsonQuote(text)})
+				if v := unit.Object.Member("value"); v != nil && isString(v) {
+					edits = append(edits, splice{v.ValueStart, v.ValueEnd, jsonQuote(text)})
 					for _, st := range states {
-						if xcUntranslatedStates[st.str] {
-							edits = append(edits, splice{st.start, st.end, jsonQuote("translated")})
+						if xcUntranslatedStates[str(st)] {
+							edits = append(edits, splice{st.ValueStart, st.ValueEnd, jsonQuote("translated")})
 						}
 					}
 					continue
@@ -365,31 +443,31 @@ func (XCStrings) Encode(f locales.File, msgs []locales.Message) ([]byte, error) 
 		// a state that is no mark of an untranslated text.
 		state = "translated"
 		for _, st := range states {
-			if !xcUntranslatedStates[st.str] && st.str != "" {
-				state = st.str
+			if !xcUntranslatedStates[str(st)] && str(st) != "" {
+				state = str(st)
 				break
 			}
 		}
 		loc, _ = xcLocalization(text, state)
 		var b bytes.Buffer
-		writeXcodeJSON(&b, loc, cur.depth)
-		edits = append(edits, splice{cur.start, cur.end, b.String()})
+		writeXcodeJSON(&b, loc, locs.Object.Depth+1)
+		edits = append(edits, splice{cur.ValueStart, cur.ValueEnd, b.String()})
 	}
 	if len(problems) > 0 {
 		return nil, &locales.InputError{Problems: problems}
 	}
-	for locs, add := range newLocs {
-		edits = append(edits, locs.insert(old, add)...)
+	for at, add := range newLocs {
+		edits = append(edits, xcInsert(old, at, add)...)
 	}
-	for entry, add := range newMembers {
-		edits = append(edits, entry.insert(old, add)...)
+	for at, add := range newMembers {
+		edits = append(edits, xcInsert(old, at, add)...)
 	}
 	if len(newStrings) > 0 {
 		add := jsonObject{}
 		for k, v := range newStrings {
 			add[k] = v
 		}
-		edits = append(edits, strs.insert(old, add)...)
+		edits = append(edits, xcInsert(old, xcAt{strs, root.Depth + 1}, add)...)
 	}
 	return applySplices(old, edits), nil
 }
@@ -462,165 +540,117 @@ func writeXcodeJSON(b *bytes.Buffer, v any, depth int) {
 	}
 }
 
-// A jsonSpan is a JSON value of a file with where it is: the string
-// catalog is written over by splicing what changed into the file's
-// bytes, so that the rest stays as Xcode (or a person) wrote it.
-type jsonSpan struct {
-	start, end int // the value, in the file
-	kind       byte
-	depth      int    // of the value: the root is 0
-	str        string // a string's value
-	keys       []string
-	keyStarts  []int
-	vals       []*jsonSpan    // an object's members, an array's elements
-	index      map[string]int // keys' first indexes, made by member for a large object
-}
+// The string catalog is written over by splicing what changed into
+// the file's bytes, at the places input.ReadJSONObject gives, so that
+// the rest stays as Xcode (or a person) wrote it.
 
-// parseJSONSpans reads the spans of data, which parseJSONTree read.
-func parseJSONSpans(data []byte) *jsonSpan {
-	p := spanParser{data: data}
-	v, _ := p.value(p.space(0), 0)
-	return v
-}
-
-type spanParser struct{ data []byte }
-
-func (p spanParser) space(i int) int {
-	for i < len(p.data) && isXMLSpace(p.data[i]) {
-		i++
-	}
-	return i
-}
-
-func (p spanParser) value(i, depth int) (*jsonSpan, int) {
-	v := &jsonSpan{start: i, depth: depth}
-	if i >= len(p.data) {
-		v.end = i
-		return v, i
-	}
-	v.kind = p.data[i]
-	switch v.kind {
-	case '{', '[':
-		i = p.space(i + 1)
-		for i < len(p.data) && p.data[i] != '}' && p.data[i] != ']' {
-			if v.kind == '{' {
-				key, j := p.value(i, depth+1)
-				v.keys, v.keyStarts = append(v.keys, key.str), append(v.keyStarts, i)
-				i = p.space(p.space(j) + 1) // past ':'
+// lastMember returns o's last member named name, as json.Unmarshal
+// keeps it, or nil.
+func lastMember(o *input.JSONObject, name string) *input.JSONMember {
+	if o != nil {
+		for i := len(o.Members) - 1; i >= 0; i-- {
+			if o.Members[i].Name == name {
+				return o.Members[i]
 			}
-			var e *jsonSpan
-			e, i = p.value(i, depth+1)
-			v.vals = append(v.vals, e)
-			i = p.space(i)
-			if i < len(p.data) && p.data[i] == ',' {
-				i = p.space(i + 1)
-			}
-		}
-		i++
-	case '"':
-		j := i + 1
-		for j < len(p.data) && p.data[j] != '"' {
-			if p.data[j] == '\\' {
-				j++
-			}
-			j++
-		}
-		i = j + 1
-		_ = json.Unmarshal(p.data[v.start:min(i, len(p.data))], &v.str)
-	default:
-		for i < len(p.data) && !isXMLSpace(p.data[i]) && !strings.ContainsRune(",}]", rune(p.data[i])) {
-			i++
-		}
-	}
-	v.end = min(i, len(p.data))
-	return v, v.end
-}
-
-// member returns the value of an object's member key (its first), or
-// nil. An object of many members (a catalog's "strings") is indexed on
-// the first call, so that looking up every string is not quadratic.
-func (v *jsonSpan) member(key string) *jsonSpan {
-	if v == nil || v.kind != '{' {
-		return nil
-	}
-	if len(v.keys) > 32 {
-		if v.index == nil {
-			v.index = make(map[string]int, len(v.keys))
-			for i, k := range v.keys {
-				if _, dup := v.index[k]; !dup {
-					v.index[k] = i
-				}
-			}
-		}
-		if i, ok := v.index[key]; ok {
-			return v.vals[i]
-		}
-		return nil
-	}
-	for i, k := range v.keys {
-		if k == key {
-			return v.vals[i]
 		}
 	}
 	return nil
 }
 
-// value decodes the span of a value.
-func (v *jsonSpan) value(data []byte) any {
-	dec := json.NewDecoder(bytes.NewReader(data[v.start:v.end]))
-	dec.UseNumber()
-	var out any
-	_ = dec.Decode(&out)
+// byName returns the members of m's object by name, the last of a name
+// as json.Unmarshal keeps it; nil when m's value is not an object.
+func byName(m *input.JSONMember) map[string]*input.JSONMember {
+	if m == nil || m.Object == nil {
+		return nil
+	}
+	out := make(map[string]*input.JSONMember, len(m.Object.Members))
+	for _, c := range m.Object.Members {
+		out[c.Name] = c
+	}
 	return out
 }
 
-// states returns the "state" strings of a localization's stringUnit or
-// of its plural cases' stringUnits.
-func (v *jsonSpan) states() []*jsonSpan {
-	var units []*jsonSpan
-	if u := v.member("stringUnit"); u != nil {
+// lastString returns the string value of o's last member named name, as
+// json.Unmarshal keeps it, or "".
+func lastString(o *input.JSONObject, name string) string {
+	s := ""
+	for _, m := range o.Members {
+		if m.Name == name {
+			s, _ = m.Value.(string)
+		}
+	}
+	return s
+}
+
+func isString(m *input.JSONMember) bool {
+	_, ok := m.Value.(string)
+	return ok
+}
+
+// str returns m's string value, or "".
+func str(m *input.JSONMember) string {
+	s, _ := m.Value.(string)
+	return s
+}
+
+// xcStates returns the "state" members of a localization's stringUnit
+// or of its plural cases' stringUnits.
+func xcStates(loc *input.JSONMember) []*input.JSONMember {
+	var units []*input.JSONMember
+	if u := loc.Object.Member("stringUnit"); u != nil {
 		units = append(units, u)
 	}
-	if plural := v.member("variations").member("plural"); plural != nil {
-		for _, c := range plural.vals {
-			if u := c.member("stringUnit"); u != nil {
-				units = append(units, u)
+	if vars := loc.Object.Member("variations"); vars != nil {
+		if plural := vars.Object.Member("plural"); plural != nil && plural.Object != nil {
+			for _, c := range plural.Object.Members {
+				if u := c.Object.Member("stringUnit"); u != nil {
+					units = append(units, u)
+				}
 			}
 		}
 	}
-	var out []*jsonSpan
+	var out []*input.JSONMember
 	for _, u := range units {
-		if s := u.member("state"); s != nil && s.kind == '"' {
+		if s := u.Object.Member("state"); s != nil && isString(s) {
 			out = append(out, s)
 		}
 	}
 	return out
 }
 
-// insert returns the edits that add the members of add to the object v
-// of data, as Xcode writes them: each before the first member whose key
-// sorts after it, else after the last.
-func (v *jsonSpan) insert(data []byte, add jsonObject) []splice {
-	if len(v.keys) == 0 {
+// An xcAt is a member whose value gets members, and the depth of that
+// value (the root is 0).
+type xcAt struct {
+	m     *input.JSONMember
+	depth int
+}
+
+// xcInsert returns the edits that add the members of add to the object
+// value of at.m, in data, as Xcode writes them: each before the first
+// member whose key sorts after it, else after the last.
+func xcInsert(data []byte, at xcAt, add jsonObject) []splice {
+	m, v := at.m, at.m.Object
+	if v == nil || len(v.Members) == 0 {
 		var b bytes.Buffer
-		writeXcodeJSON(&b, add, v.depth)
-		return []splice{{v.start, v.end, b.String()}}
+		writeXcodeJSON(&b, add, at.depth)
+		return []splice{{m.ValueStart, m.ValueEnd, b.String()}}
 	}
-	indent := strings.Repeat("  ", v.depth+1)
+	indent := strings.Repeat("  ", v.Depth+1)
 	var edits []splice
 	for _, k := range slices.Sorted(maps.Keys(add)) {
 		var b bytes.Buffer
 		input.WriteJSONString(&b, k)
 		b.WriteString(" : ")
-		writeXcodeJSON(&b, add[k], v.depth+1)
-		i := slices.IndexFunc(v.keys, func(have string) bool { return have > k })
+		writeXcodeJSON(&b, add[k], v.Depth+1)
+		i := slices.IndexFunc(v.Members, func(have *input.JSONMember) bool { return have.Name > k })
 		if i < 0 {
-			last := v.vals[len(v.vals)-1]
-			edits = append(edits, splice{last.end, last.end, ",\n" + indent + b.String()})
+			last := v.Members[len(v.Members)-1]
+			edits = append(edits, splice{last.ValueEnd, last.ValueEnd, ",\n" + indent + b.String()})
 			continue
 		}
-		at := lineStart(data, v.keyStarts[i])
-		if at == v.keyStarts[i] && at > 0 && data[at-1] != '\n' {
+		start := v.Members[i].NameStart
+		at := lineStart(data, start)
+		if at == start && at > 0 && data[at-1] != '\n' {
 			edits = append(edits, splice{at, at, b.String() + ", "})
 			continue
 		}

@@ -4,34 +4,26 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"strings"
 )
 
-// A JSONObject is an object of a JSON document and where its parts are
-// in the document's bytes, as a json.Decoder's tokens and InputOffset
-// tell them.
-type JSONObject struct {
-	// Open and Close are the offsets of the object's '{' and '}'.
-	Open, Close int
-	Members     []*JSONMember
-}
+// ErrNotJSONObject is ParseJSONObject's error for a document that is not
+// one JSON object.
+var ErrNotJSONObject = errors.New("not a JSON object")
 
-// A JSONMember is a member of a JSONObject.
-type JSONMember struct {
-	Name string
-	// Lead is the white space between the ',' or '{' before the member
-	// and its name; Colon what is between its name and its value.
-	Lead, Colon string
-	// ValueStart and ValueEnd delimit the value.
-	ValueStart, ValueEnd int
-	// Value is the value's token: a string, nil for null, a bool, a
-	// json.Number, or json.Delim('{') for an object (Object) and
-	// json.Delim('[') for an array.
-	Value json.Token
-	// Object is the value when it is an object.
-	Object *JSONObject
+// jsonMaxDepth bounds the nesting ParseJSONObject follows.
+const jsonMaxDepth = 1000
+
+// ParseJSONObject reads data, one JSON object, into where its members
+// are (see ReadJSONObject). Its errors are *JSONError; a format reports
+// its own problems before it calls ParseJSONObject, which only places
+// what it has checked.
+func ParseJSONObject(data []byte) (*JSONObject, error) {
+	o, err := ReadJSONObject(data, jsonMaxDepth)
+	if err != nil {
+		return nil, err
+	}
+	return o, nil
 }
 
 // Indent returns the white space before the member on its line, or ""
@@ -42,120 +34,6 @@ func (m *JSONMember) Indent() (string, bool) {
 		return "", false
 	}
 	return m.Lead[i+1:], true
-}
-
-// ErrNotJSONObject is ParseJSONObject's error for a document that is not
-// one JSON object.
-var ErrNotJSONObject = errors.New("not a JSON object")
-
-// jsonMaxDepth bounds the nesting ParseJSONObject follows.
-const jsonMaxDepth = 1000
-
-// ParseJSONObject reads data, one JSON object, into where its members
-// are. Its errors are encoding/json's for malformed JSON, and
-// ErrNotJSONObject; a format reports its own problems before it calls
-// ParseJSONObject, which only places what it has checked.
-func ParseJSONObject(data []byte) (*JSONObject, error) {
-	p := jsonParser{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
-	p.dec.UseNumber()
-	tok, _, err := p.token()
-	if err != nil {
-		return nil, err
-	}
-	if tok != json.Delim('{') {
-		return nil, ErrNotJSONObject
-	}
-	root, err := p.object(0)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := p.dec.Token(); err != io.EOF {
-		if err == nil {
-			err = ErrNotJSONObject
-		}
-		return nil, err
-	}
-	return root, nil
-}
-
-type jsonParser struct {
-	data []byte
-	dec  *json.Decoder
-	end  int // the end of the last token
-}
-
-// token returns the next token and its start. The decoder's offset is
-// read right after each token: More moves it over white space.
-func (p *jsonParser) token() (json.Token, int, error) {
-	start := p.end
-	tok, err := p.dec.Token()
-	if err != nil {
-		return nil, 0, err
-	}
-	p.end = int(p.dec.InputOffset())
-	for start < p.end && strings.IndexByte(" \t\r\n,:", p.data[start]) >= 0 {
-		start++
-	}
-	return tok, start, nil
-}
-
-// object reads the members of an object whose '{' was the last token.
-func (p *jsonParser) object(depth int) (*JSONObject, error) {
-	if depth > jsonMaxDepth {
-		return nil, fmt.Errorf("objects nested more than %d deep", jsonMaxDepth)
-	}
-	o := &JSONObject{Open: p.end - 1}
-	for p.dec.More() {
-		before := p.end
-		tok, start, err := p.token() // the name
-		if err != nil {
-			return nil, err
-		}
-		lead := p.data[before:start]
-		if i := bytes.LastIndexByte(lead, ','); i >= 0 {
-			lead = lead[i+1:]
-		}
-		nameEnd := p.end
-		m := &JSONMember{Name: tok.(string), Lead: string(lead)}
-		if m.Value, m.ValueStart, err = p.token(); err != nil {
-			return nil, err
-		}
-		m.Colon = string(p.data[nameEnd:m.ValueStart])
-		switch m.Value {
-		case json.Delim('{'):
-			if m.Object, err = p.object(depth + 1); err != nil {
-				return nil, err
-			}
-		case json.Delim('['):
-			if err := p.skip(); err != nil {
-				return nil, err
-			}
-		}
-		m.ValueEnd = p.end
-		o.Members = append(o.Members, m)
-	}
-	if _, _, err := p.token(); err != nil { // the closing '}'
-		return nil, err
-	}
-	o.Close = p.end - 1
-	return o, nil
-}
-
-// skip reads past the rest of an array whose '[' was the last token.
-func (p *jsonParser) skip() error {
-	for depth := 1; depth > 0; {
-		tok, _, err := p.token()
-		if err != nil {
-			return err
-		}
-		switch tok {
-		case json.Delim('['), json.Delim('{'):
-			depth++
-		case json.Delim(']'), json.Delim('}'):
-			depth--
-		}
-	}
-	return nil
 }
 
 // A JSONStyle is how a JSON document is laid out, for what is written
