@@ -34,14 +34,16 @@ func newRawScanner(data []byte) *rawScanner {
 	return &rawScanner{data: data, dec: d, lines: input.Lines{Data: data}}
 }
 
-// next returns the next token, with its start offset in s.before.
+// next returns the next token, with its start offset in s.before. As
+// xml.Decoder.Token's, a CharData, Comment, ProcInst or Directive token
+// holds bytes valid only until the next call.
 func (s *rawScanner) next() (xml.Token, error) {
 	s.before = s.dec.InputOffset()
 	tok, err := s.dec.Token()
 	if err != nil {
 		return nil, s.syntax(err)
 	}
-	return xml.CopyToken(tok), nil
+	return tok, nil
 }
 
 func (s *rawScanner) line() int { return s.lines.At(s.before) }
@@ -66,14 +68,23 @@ func (s *rawScanner) syntax(err error) error {
 // read and returns the content between the tags, as written.
 func (s *rawScanner) inner() (string, error) {
 	start := s.dec.InputOffset()
+	if err := s.skip(); err != nil {
+		return "", err
+	}
+	return string(s.data[start:s.before]), nil
+}
+
+// skip reads up to the end tag of the element whose start tag was just
+// read; s.before is then where that end tag starts.
+func (s *rawScanner) skip() error {
 	depth := 1
 	for {
 		tok, err := s.next()
 		if err == io.EOF {
-			return "", s.syntax(io.ErrUnexpectedEOF)
+			return s.syntax(io.ErrUnexpectedEOF)
 		}
 		if err != nil {
-			return "", err
+			return err
 		}
 		switch tok.(type) {
 		case xml.StartElement:
@@ -81,7 +92,7 @@ func (s *rawScanner) inner() (string, error) {
 		case xml.EndElement:
 			depth--
 			if depth == 0 {
-				return string(s.data[start:s.before]), nil
+				return nil
 			}
 		}
 	}
