@@ -146,6 +146,14 @@ func checkXMLContent(s string) string {
 
 // xmlEscape escapes s for an attribute value.
 func xmlEscape(s string) string {
+	plain := true
+	for i := 0; i < len(s) && plain; i++ {
+		c := s[i]
+		plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\'' && c != '&' && c != '<' && c != '>'
+	}
+	if plain {
+		return s
+	}
 	var b strings.Builder
 	xml.EscapeText(&b, []byte(s))
 	return b.String()
@@ -238,6 +246,11 @@ func sourceOrder(format locales.Format, f locales.File, added []string) []string
 // that nothing precedes and those order lacks, in order and then in
 // key order).
 func placeNew(order []string, present map[string]bool, added []string) (after map[string][]string, atEnd []string) {
+	if len(order) == 0 {
+		atEnd = slices.Clone(added)
+		slices.Sort(atEnd)
+		return map[string][]string{}, atEnd
+	}
 	isNew := map[string]bool{}
 	for _, k := range added {
 		isNew[k] = true
