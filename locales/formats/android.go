@@ -13,10 +13,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/locsvc/partner-go/translations"
-
 	"github.com/locsvc/partner-go/locales"
 	"github.com/locsvc/partner-go/locales/internal/input"
+	"github.com/locsvc/partner-go/translations"
 )
 
 // Android is Android's string resources (res/values-<lang>/strings.xml):

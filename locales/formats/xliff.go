@@ -11,10 +11,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/locsvc/partner-go/translations"
-
 	"github.com/locsvc/partner-go/locales"
 	"github.com/locsvc/partner-go/locales/internal/input"
+	"github.com/locsvc/partner-go/translations"
 )
 
 // XLIFF is the XML Localisation Interchange locales.File Format, versions 1.2

@@ -64,16 +64,6 @@ func (s *rawScanner) syntax(err error) error {
 	return lineError(line, "malformed XML: %s", msg)
 }
 
-// inner reads up to the end tag of the element whose start tag was just
-// read and returns the content between the tags, as written.
-func (s *rawScanner) inner() (string, error) {
-	start := s.dec.InputOffset()
-	if err := s.skip(); err != nil {
-		return "", err
-	}
-	return string(s.data[start:s.before]), nil
-}
-
 // skip reads up to the end tag of the element whose start tag was just
 // read; s.before is then where that end tag starts.
 func (s *rawScanner) skip() error {
@@ -96,11 +86,6 @@ func (s *rawScanner) skip() error {
 			}
 		}
 	}
-}
-
-// startTag returns the start tag just read, as written.
-func (s *rawScanner) startTag() string {
-	return string(s.data[s.before:s.dec.InputOffset()])
 }
 
 func attr(se xml.StartElement, local string) (string, bool) {
