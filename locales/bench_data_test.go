@@ -6,74 +6,20 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sync"
 	"testing"
-	"time"
 
+	"github.com/locsvc/partner-go/internal/benchcmp"
 	"github.com/locsvc/partner-go/keys"
 	"github.com/locsvc/partner-go/translations"
 )
 
 // The benchmarks here weigh locale sync against the cost of its data:
 // each runs its baseline first and its measured rows after, in the same
-// run, and reports x-time and x-bytes, the row's time and B/op over the
-// baseline's. A row takes turns with its baseline (the baseline's turns
-// are not counted in the row's ns/op), so that a loaded machine slows
-// both alike.
-
-// against is a baseline, which rows are measured against.
-type against struct{ f func() }
-
-// measure runs f once and returns its time and the bytes it allocated.
-func measure(f func()) (time.Duration, uint64) {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	start := time.Now()
-	f()
-	d := time.Since(start)
-	runtime.ReadMemStats(&after)
-	return d, after.TotalAlloc - before.TotalAlloc
-}
-
-// baseline measures f, the baseline of the rows after it.
-func (a *against) baseline(b *testing.B, f func()) {
-	a.f = f
-	b.ReportAllocs()
-	for b.Loop() {
-		f()
-	}
-}
-
-// row measures f, taking turns with the baseline, and reports x-time,
-// the median of f's times over the median of the baseline's, and
-// x-bytes, f's bytes over the baseline's.
-func (a *against) row(b *testing.B, f func()) {
-	b.ReportAllocs()
-	if a.f == nil { // -bench picked the row without its baseline
-		for b.Loop() {
-			f()
-		}
-		return
-	}
-	var times, baseTimes []time.Duration
-	var bytes, baseBytes uint64
-	for b.Loop() {
-		b.StopTimer()
-		d, n := measure(a.f)
-		baseTimes, baseBytes = append(baseTimes, d), baseBytes+n
-		b.StartTimer()
-		d, n = measure(f)
-		times, bytes = append(times, d), bytes+n
-	}
-	median := func(ds []time.Duration) float64 {
-		slices.Sort(ds)
-		return float64(ds[len(ds)/2])
-	}
-	b.ReportMetric(median(times)/median(baseTimes), "x-time")
-	b.ReportMetric(float64(bytes)/float64(baseBytes), "x-bytes")
-}
+// run, taking turns with it (benchcmp.Against), and reports x-time,
+// x-cpu and x-bytes: the row's time, CPU time and B/op over the
+// baseline's.
 
 // wireKey and wirePage are a listKeys page as the service sends it
 // (internal/toolcalls keyWire and listKeysWire), namespaces by index into
@@ -158,9 +104,9 @@ func BenchmarkPlanData100k(b *testing.B) {
 	}
 	pages, files := listingJSON(b, full), treeFiles(b, cat)
 	ctx := context.Background()
-	var base against
+	var base benchcmp.Against
 	b.Run("baseline=decode-listing+files", func(b *testing.B) {
-		base.baseline(b, func() {
+		base.Baseline(b, func() {
 			got := 0
 			for _, data := range pages {
 				var p wirePage
@@ -188,7 +134,7 @@ func BenchmarkPlanData100k(b *testing.B) {
 		{"one-language-changed", changed},
 	} {
 		b.Run("plan/"+bc.name, func(b *testing.B) {
-			base.row(b, func() {
+			base.Row(b, func() {
 				plan, err := newPlan(ctx, &prepared{pages: full, calls: map[string]int{}}, "acme/web", bc.cat, PlanOptions{})
 				if err != nil || plan.Listed != n {
 					b.Fatal(err)
@@ -361,9 +307,9 @@ func BenchmarkApplyRequests100k(b *testing.B) {
 		if rep, err := plan.apply(ctx, rec, ApplyOptions{}); err != nil || len(rep.Failed) > 0 {
 			b.Fatal(err)
 		}
-		var base against
+		var base benchcmp.Against
 		b.Run(bc.name+"/baseline=encode-requests", func(b *testing.B) {
-			base.baseline(b, func() {
+			base.Baseline(b, func() {
 				for _, a := range rec.args {
 					if _, err := json.Marshal(a); err != nil {
 						b.Fatal(err)
@@ -373,7 +319,7 @@ func BenchmarkApplyRequests100k(b *testing.B) {
 			b.ReportMetric(float64(len(rec.args)), "calls/op")
 		})
 		b.Run(bc.name+"/apply", func(b *testing.B) {
-			base.row(b, func() {
+			base.Row(b, func() {
 				r := &replay{prepared: prepared{calls: map[string]int{}}, answers: rec.answers}
 				if rep, err := plan.apply(ctx, r, ApplyOptions{}); err != nil || len(rep.Failed)+len(rep.NotConfirmed) > 0 {
 					b.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/locsvc/partner-go/internal/benchcmp"
+
 	"github.com/locsvc/partner-go/translations"
 )
 
@@ -72,14 +74,14 @@ func BenchmarkFormatJSON(b *testing.B) {
 			}
 			value := read()
 
-			var r, w, wo against
+			var r, w, wo benchcmp.Against
 			b.Run("read/baseline", func(b *testing.B) {
 				b.SetBytes(int64(len(data)))
-				r.baseline(b, func() { read() })
+				r.Baseline(b, func() { read() })
 			})
 			b.Run("read/Decode", func(b *testing.B) {
 				b.SetBytes(int64(len(data)))
-				r.row(b, func() {
+				r.Row(b, func() {
 					got, _, err := JSON{}.Decode(file, data)
 					check(err)
 					if len(got) != n {
@@ -88,16 +90,16 @@ func BenchmarkFormatJSON(b *testing.B) {
 				})
 			})
 			b.Run("write/baseline", func(b *testing.B) {
-				w.baseline(b, func() { write(value) })
+				w.Baseline(b, func() { write(value) })
 			})
 			b.Run("write/Encode", func(b *testing.B) {
-				w.row(b, func() { _, err := JSON{}.Encode(file, msgs); check(err) })
+				w.Row(b, func() { _, err := JSON{}.Encode(file, msgs); check(err) })
 			})
 			b.Run("write-over/baseline", func(b *testing.B) {
-				wo.baseline(b, func() { write(read()) })
+				wo.Baseline(b, func() { write(read()) })
 			})
 			b.Run("write-over/Encode", func(b *testing.B) {
-				wo.row(b, func() {
+				wo.Row(b, func() {
 					out, err := JSON{}.Encode(over, changed)
 					check(err)
 					if !bytes.Contains(out[:200], []byte("(neu)")) {

@@ -181,8 +181,8 @@ func parseConfig(data []byte, formats map[string]Format) (*Config, error) {
 			bad(at("keys"), "keys %s", why)
 		}
 		for from, to := range g.Languages {
-			if !validSpelling(from) || !validLanguage(to) {
-				bad(at("languages"), "languages maps %s to %s; want a file's spelling (letters, digits, '-', '_', '@', '+') to a language code", quoteName(from), quoteName(to))
+			if why := badLanguagesEntry(from, to); why != "" {
+				bad(at("languages"), "%s", why)
 			}
 		}
 		if len(g.Languages) == 0 {

@@ -87,7 +87,8 @@ type Group struct {
 	// Languages maps a language as the files spell it to the project's
 	// code, for what the rules do not match: {"zh-Hans": "zh-cn"}. A
 	// spelling is what a placeholder matches: letters, digits, '-', '_',
-	// '@' and '+', at most 64 bytes; Load and Write refuse another.
+	// '@' and '+', at most 64 bytes; a code is letters, digits, '-' and
+	// '_'. Load and Write refuse another entry.
 	Languages map[string]string `json:"languages,omitempty" yaml:"languages,omitempty"`
 }
 
@@ -370,11 +371,8 @@ func compileGroups(layout Layout) ([]*compiledGroup, error) {
 			}
 		}
 		for k, v := range g.Languages {
-			if k == "" || v == "" {
-				return nil, fail("its languages map %s to %s; neither may be empty", quote(k), quote(v))
-			}
-			if !validSpelling(k) {
-				return nil, fail("its languages map %s: a file's spelling of a language is letters, digits, '-', '_', '@' and '+'", quote(k))
+			if why := badLanguagesEntry(k, v); why != "" {
+				return nil, fail("its %s", why)
 			}
 		}
 		out = append(out, cg)

@@ -443,7 +443,10 @@ func TestGroupsRefusesPatterns(t *testing.T) {
 		{locales.Group{Translation: "{language}.json", Source: "source.json"}, "", "source language"},
 		{locales.Group{Translation: "{language}.json"}, "", ""},
 		{locales.Group{Translation: "{language}/x.xcstrings", Format: allLanguages{}}, "", "every language"},
-		{locales.Group{Translation: "{language}.json", Languages: map[string]string{"../x": "de"}}, "", "a file's spelling of a language"},
+		{locales.Group{Translation: "{language}.json", Languages: map[string]string{"../x": "de"}}, "", "want a file's spelling"},
+		{locales.Group{Translation: "{language}.json", Languages: map[string]string{"": "de"}}, "", "want a file's spelling"},
+		{locales.Group{Translation: "{language}.json", Languages: map[string]string{"cn": ""}}, "", "want a file's spelling"},
+		{locales.Group{Translation: "{language}.json", Languages: map[string]string{"cn": "zh/../../x"}}, "", "want a file's spelling"},
 	}
 	for _, tt := range tests {
 		layout := locales.Layout{SourceLanguage: tt.src, Groups: []locales.Group{tt.group}}

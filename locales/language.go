@@ -55,6 +55,15 @@ func validSpelling(s string) bool {
 	return true
 }
 
+// badLanguagesEntry says what is wrong with an entry of Group.Languages
+// (partner.yaml's languages), or returns "".
+func badLanguagesEntry(spelling, code string) string {
+	if validSpelling(spelling) && validLanguage(code) {
+		return ""
+	}
+	return fmt.Sprintf("languages maps %s to %s; want a file's spelling (letters, digits, '-', '_', '@', '+') to a language code", quoteName(spelling), quoteName(code))
+}
+
 // gettextModifiers are the '@' modifiers of gettext's locale names that
 // BCP 47 says with a script or a variant subtag.
 var gettextModifiers = map[string]string{
@@ -72,13 +81,8 @@ var gettextModifiers = map[string]string{
 // is not a language at all, and says why when s looks like one the
 // rules do not know ("cn"), which Group.Languages maps.
 func parseSpelling(form langForm, s string) (string, error) {
-	if len(s) == 0 || len(s) > maxSpelling {
+	if !validSpelling(s) {
 		return "", errNotLanguage
-	}
-	for i := range len(s) {
-		if !spellingByte(s[i]) {
-			return "", errNotLanguage
-		}
 	}
 	var tag string
 	var err error

@@ -4,6 +4,7 @@
 package benchcmp
 
 import (
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -50,4 +51,76 @@ func Compare(b *testing.B, contenders ...Contender) {
 			b.ReportMetric(median(j)/median(0), c.Name+"-x-"+contenders[0].Name)
 		}
 	}
+}
+
+// Against is a baseline that rows are measured against, for benchmarks
+// whose calls are long (a locale file, a plan): run the baseline's
+// sub-benchmark with Baseline, then each row's with Row. A row takes
+// turns with its baseline, which is not counted in the row's ns/op,
+// so that a loaded machine slows both alike.
+type Against struct{ f func() }
+
+// Baseline records f as the baseline and times it alone.
+func (a *Against) Baseline(b *testing.B, f func()) {
+	a.f = f
+	b.ReportAllocs()
+	for b.Loop() {
+		f()
+	}
+}
+
+// Row times f, taking turns with the baseline, and reports x-time, the
+// median of f's times over the median of the baseline's; x-cpu, the
+// process's CPU time in f over that in the baseline (all threads, the
+// garbage collector's too: on a loaded machine it moves far less than
+// wall time, which counts the turns others had); and x-bytes, f's bytes
+// allocated over the baseline's. When -bench picked the row without its
+// baseline, it times f alone.
+func (a *Against) Row(b *testing.B, f func()) {
+	b.ReportAllocs()
+	if a.f == nil {
+		for b.Loop() {
+			f()
+		}
+		return
+	}
+	var row, base cost
+	for b.Loop() {
+		b.StopTimer()
+		base.measure(a.f)
+		b.StartTimer()
+		row.measure(f)
+	}
+	b.ReportMetric(row.median()/base.median(), "x-time")
+	if base.cpu > 0 {
+		b.ReportMetric(float64(row.cpu)/float64(base.cpu), "x-cpu")
+	}
+	b.ReportMetric(float64(row.bytes)/float64(base.bytes), "x-bytes")
+}
+
+// A cost is what the calls of one function took: each call's time, and
+// the CPU time and bytes allocated of all together.
+type cost struct {
+	times []time.Duration
+	cpu   time.Duration
+	bytes uint64
+}
+
+// measure runs f once and adds what it took.
+func (c *cost) measure(f func()) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	cpu := cpuTime()
+	start := time.Now()
+	f()
+	d := time.Since(start)
+	c.cpu += cpuTime() - cpu
+	runtime.ReadMemStats(&after)
+	c.times = append(c.times, d)
+	c.bytes += after.TotalAlloc - before.TotalAlloc
+}
+
+func (c *cost) median() float64 {
+	slices.Sort(c.times)
+	return float64(c.times[len(c.times)/2])
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"maps"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/magiconair/properties"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/locsvc/partner-go/internal/benchcmp"
 	"github.com/locsvc/partner-go/locales"
 	"github.com/locsvc/partner-go/locales/formats"
 	"github.com/locsvc/partner-go/translations"
@@ -23,8 +23,8 @@ import (
 // The BenchmarkFormat* benchmarks weigh reading and writing each format
 // against the cost of its data (issue 35): on the same generated file of
 // 4,000 and 40,000 keys, each row runs after its baseline in the same
-// run and reports x-time and x-bytes, its ns/op and B/op over the
-// baseline's. The rows of a size:
+// run, taking turns with it (benchcmp.Against), and reports x-time,
+// x-cpu and x-bytes: its time, CPU time and B/op over the baseline's. The rows of a size:
 //
 //	read/baseline, read/Decode            the file's bytes to a value, to messages
 //	write/baseline, write/Encode          that value, the messages, to a new file
@@ -34,36 +34,6 @@ import (
 //
 // Goal: within 2x of the baseline, and ten times the keys ten times the
 // time.
-
-// against records a baseline's ns/op and B/op and reports a row's ratio
-// to them (as package locales' benchmarks do).
-type against struct{ ns, bytes float64 }
-
-// measure runs f in b.Loop and returns its ns/op and B/op.
-func measure(b *testing.B, f func()) (ns, bytes float64) {
-	b.ReportAllocs()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	n := 0
-	for b.Loop() {
-		f()
-		n++
-	}
-	runtime.ReadMemStats(&after)
-	return float64(b.Elapsed().Nanoseconds()) / float64(n), float64(after.TotalAlloc-before.TotalAlloc) / float64(n)
-}
-
-func (a *against) baseline(b *testing.B, f func()) {
-	a.ns, a.bytes = measure(b, f)
-}
-
-func (a *against) row(b *testing.B, f func()) {
-	ns, bytes := measure(b, f)
-	if a.ns > 0 {
-		b.ReportMetric(ns/a.ns, "x-time")
-		b.ReportMetric(bytes/a.bytes, "x-bytes")
-	}
-}
 
 // A fmtBaseline reads a file's bytes into the natural Go value of a
 // general-purpose library and writes that value back.
@@ -126,14 +96,14 @@ func benchFormatFile(b *testing.B, format locales.Format, base fmtBaseline, ff f
 		b.Fatalf("written over, the file reads back as %d texts, %d as changed; want them all", len(got), countEqual(want, got))
 	}
 
-	var read, write, writeOver against
+	var read, write, writeOver benchcmp.Against
 	b.Run("read/baseline", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
-		read.baseline(b, func() { _, err := base.read(data); check(err) })
+		read.Baseline(b, func() { _, err := base.read(data); check(err) })
 	})
 	b.Run("read/Decode", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
-		read.row(b, func() {
+		read.Row(b, func() {
 			got, _, err := format.Decode(file, data)
 			check(err)
 			if len(got) != len(msgs) {
@@ -142,13 +112,13 @@ func benchFormatFile(b *testing.B, format locales.Format, base fmtBaseline, ff f
 		})
 	})
 	b.Run("write/baseline", func(b *testing.B) {
-		write.baseline(b, func() { _, err := base.write(value); check(err) })
+		write.Baseline(b, func() { _, err := base.write(value); check(err) })
 	})
 	b.Run("write/Encode", func(b *testing.B) {
-		write.row(b, func() { _, err := format.Encode(file, msgs); check(err) })
+		write.Row(b, func() { _, err := format.Encode(file, msgs); check(err) })
 	})
 	b.Run("write-over/baseline", func(b *testing.B) {
-		writeOver.baseline(b, func() {
+		writeOver.Baseline(b, func() {
 			v, err := base.read(data)
 			check(err)
 			_, err = base.write(v)
@@ -156,7 +126,7 @@ func benchFormatFile(b *testing.B, format locales.Format, base fmtBaseline, ff f
 		})
 	})
 	b.Run("write-over/Encode", func(b *testing.B) {
-		writeOver.row(b, func() { _, err := format.Encode(over, changed); check(err) })
+		writeOver.Row(b, func() { _, err := format.Encode(over, changed); check(err) })
 	})
 }
 

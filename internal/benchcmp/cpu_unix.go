@@ -1,0 +1,18 @@
+//go:build unix
+
+package benchcmp
+
+import (
+	"syscall"
+	"time"
+)
+
+// cpuTime is the CPU time the process has used, in user and system
+// mode, on all its threads.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
