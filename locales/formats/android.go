@@ -1,19 +1,21 @@
 package formats
 
 import (
+	"bytes"
 	"encoding/xml"
 	"fmt"
-	"github.com/locsvc/partner-go/translations"
 	"io"
 	"path"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/locsvc/partner-go/locales"
 	"github.com/locsvc/partner-go/locales/internal/input"
+	"github.com/locsvc/partner-go/translations"
 )
 
 // Android is Android's string resources (res/values-<lang>/strings.xml):
@@ -65,12 +67,11 @@ func (Android) OpaqueKeys() bool { return true }
 
 type androidEntry struct {
 	kind  string // "string", "plurals", "string-array"; "" for raw XML kept as it is
-	raw   string // a comment or another resource, as written
 	name  string
-	start string      // the start tag, as written
-	texts []string    // string: one; plurals, string-array: per item, as written
-	spans []xliffSpan // where each of texts is in the file
-	items []string    // plurals: the items' start tags
+	start xliffSpan // the start tag
+	// items are the entry's texts in doc.items: a <string>'s one, a
+	// <plurals> or <string-array>'s per <item>.
+	items span
 	line  int
 	// off and end are where the element starts and ends in the file.
 	off, end int
@@ -78,10 +79,32 @@ type androidEntry struct {
 	fixed bool
 }
 
+// A span is a run of a slice: [start, end).
+type span struct{ start, end int }
+
+// An androidItem is a text of an entry: its content, as written, and in
+// <plurals> its quantity.
+type androidItem struct {
+	quantity string
+	text     xliffSpan
+}
+
 type androidDoc struct {
+	data    []byte
 	entries []androidEntry
-	open    int // where <resources>'s content starts
-	close   int // where </resources> starts
+	items   []androidItem // the entries' texts
+	open    int           // where <resources>'s content starts
+	close   int           // where </resources> starts
+}
+
+// itemsOf returns e's texts.
+func (doc *androidDoc) itemsOf(e *androidEntry) []androidItem {
+	return doc.items[e.items.start:e.items.end]
+}
+
+// content returns an item's content, as written.
+func (doc *androidDoc) content(it androidItem) string {
+	return string(doc.data[it.text.start:it.text.end])
 }
 
 func parseAndroid(data []byte) (*androidDoc, error) {
@@ -91,7 +114,7 @@ func parseAndroid(data []byte) (*androidDoc, error) {
 		return nil, &locales.InputError{Problems: ps}
 	}
 	s := newRawScanner(data)
-	doc := &androidDoc{}
+	doc := &androidDoc{data: data}
 	var problems []locales.Problem
 	// Up to <resources>.
 	for {
@@ -110,6 +133,10 @@ func parseAndroid(data []byte) (*androidDoc, error) {
 			break
 		}
 	}
+	// An entry per name, about; an item per entry, but for arrays and plurals.
+	n := bytes.Count(data[doc.open:], []byte("name="))
+	doc.entries = make([]androidEntry, 0, n)
+	doc.items = make([]androidItem, 0, n+n/4)
 	for {
 		tok, err := s.next()
 		if err != nil {
@@ -129,12 +156,12 @@ func parseAndroid(data []byte) (*androidDoc, error) {
 			}
 			return doc, nil
 		case xml.CharData:
-			if strings.TrimSpace(string(t)) != "" {
-				problems = append(problems, problemf(s.line(), "", "text %s directly in <resources>", input.Quote(strings.TrimSpace(string(t)))))
+			if text := bytes.TrimSpace(t); len(text) != 0 {
+				problems = append(problems, problemf(s.line(), "", "text %s directly in <resources>", input.Quote(string(text))))
 			}
 			continue
 		case xml.StartElement:
-			e, ps, err := s.androidEntry(t, data)
+			e, ps, err := s.androidEntry(t, doc)
 			if err != nil {
 				return nil, err
 			}
@@ -160,20 +187,19 @@ func (s *rawScanner) rest() (int, error) {
 	}
 }
 
-func (s *rawScanner) androidEntry(se xml.StartElement, data []byte) (androidEntry, []locales.Problem, error) {
-	start := s.before
-	e := androidEntry{start: s.startTag(), line: s.line(), kind: se.Name.Local, off: int(start)}
+// androidEntry reads the entry whose start tag se was just read, its
+// texts added to doc.items.
+func (s *rawScanner) androidEntry(se xml.StartElement, doc *androidDoc) (androidEntry, []locales.Problem, error) {
+	start := int(s.before)
+	e := androidEntry{start: xliffSpan{start, int(s.dec.InputOffset())}, line: s.line(), kind: se.Name.Local, off: start}
+	e.items = span{len(doc.items), len(doc.items)}
 	e.name, _ = attr(se, "name")
 	if v, _ := attr(se, "translatable"); v == "false" {
 		e.fixed = true
 	}
 	if se.Name.Space != "" || (e.kind != "string" && e.kind != "plurals" && e.kind != "string-array") {
 		e.kind = ""
-		if _, err := s.inner(); err != nil {
-			return e, nil, err
-		}
-		e.raw = string(data[start:s.dec.InputOffset()])
-		return e, nil, nil
+		return e, nil, s.skip()
 	}
 	var problems []locales.Problem
 	if e.name == "" {
@@ -181,11 +207,11 @@ func (s *rawScanner) androidEntry(se xml.StartElement, data []byte) (androidEntr
 	}
 	if e.kind == "string" {
 		from := int(s.dec.InputOffset())
-		text, err := s.inner()
-		if err != nil {
+		if err := s.skip(); err != nil {
 			return e, nil, err
 		}
-		e.texts, e.spans = []string{text}, []xliffSpan{{from, int(s.before)}}
+		doc.items = append(doc.items, androidItem{text: xliffSpan{from, int(s.before)}})
+		e.items.end = len(doc.items)
 		return e, problems, nil
 	}
 	for {
@@ -198,64 +224,50 @@ func (s *rawScanner) androidEntry(se xml.StartElement, data []byte) (androidEntr
 		}
 		switch t := tok.(type) {
 		case xml.EndElement:
+			e.items.end = len(doc.items)
 			return e, problems, nil
 		case xml.CharData:
-			if strings.TrimSpace(string(t)) != "" {
+			if len(bytes.TrimSpace(t)) != 0 {
 				problems = append(problems, problemf(s.line(), e.name, "text outside <item> in <%s name=%q>", e.kind, e.name))
 			}
 		case xml.StartElement:
 			line := s.line()
-			tag := s.startTag()
 			if t.Name.Local != "item" || t.Name.Space != "" {
 				problems = append(problems, problemf(line, e.name, "<%s> in <%s name=%q>: only <item>s are kept", t.Name.Local, e.kind, e.name))
-				if _, err := s.inner(); err != nil {
+				if err := s.skip(); err != nil {
 					return e, nil, err
 				}
 				continue
 			}
 			from := int(s.dec.InputOffset())
-			text, err := s.inner()
-			if err != nil {
+			if err := s.skip(); err != nil {
 				return e, nil, err
 			}
-			span := xliffSpan{from, int(s.before)}
+			it := androidItem{text: xliffSpan{from, int(s.before)}}
 			if e.kind == "plurals" {
-				q, _ := attr(t, "quantity")
+				it.quantity, _ = attr(t, "quantity")
+				q := it.quantity
 				if !slices.Contains(pluralCategories, q) {
 					problems = append(problems, problemf(line, e.name, "<item quantity=%q> in <plurals name=%q>: want zero, one, two, few, many or other", q, e.name))
 					continue
 				}
-				if slices.ContainsFunc(e.items, func(it string) bool { return quantityOf(it) == q }) {
+				if slices.ContainsFunc(doc.items[e.items.start:], func(it androidItem) bool { return it.quantity == q }) {
 					problems = append(problems, problemf(line, e.name, "quantity %q twice in <plurals name=%q>", q, e.name))
 					continue
 				}
 			}
-			e.items = append(e.items, tag)
-			e.texts = append(e.texts, text)
-			e.spans = append(e.spans, span)
+			doc.items = append(doc.items, it)
 		default:
 			problems = append(problems, problemf(s.line(), e.name, "a comment or instruction in <%s name=%q> cannot be kept", e.kind, e.name))
 		}
 	}
 }
 
-// quantityOf returns the quantity attribute of an <item> start tag.
-func quantityOf(tag string) string {
-	d := xml.NewDecoder(strings.NewReader(tag))
-	tok, err := d.RawToken()
-	if err != nil {
-		return ""
-	}
-	se, _ := tok.(xml.StartElement)
-	q, _ := attr(se, "quantity")
-	return q
-}
-
 // messages returns the doc's texts to translate as messages.
 func (doc *androidDoc) messages() ([]locales.Message, []locales.Problem) {
-	var msgs []locales.Message
+	msgs := make([]locales.Message, 0, len(doc.items))
 	var problems []locales.Problem
-	seen := map[string]int{}
+	seen := make(map[string]int, len(doc.entries))
 	add := func(key, text string, line int) {
 		if first, dup := seen[key]; dup {
 			problems = append(problems, problemf(line, key, "name %s twice (also on line %d)", input.Quote(key), first))
@@ -264,7 +276,8 @@ func (doc *androidDoc) messages() ([]locales.Message, []locales.Problem) {
 		seen[key] = line
 		msgs = append(msgs, locales.Message{Key: key, Text: text, Line: line})
 	}
-	for _, e := range doc.entries {
+	for i := range doc.entries {
+		e := &doc.entries[i]
 		if e.kind == "" {
 			continue
 		}
@@ -281,21 +294,21 @@ func (doc *androidDoc) messages() ([]locales.Message, []locales.Problem) {
 				problems = append(problems, problemf(e.line, e.name, "<string name=%q> would be written back as an item of a <string-array>", e.name))
 				continue
 			}
-			text := androidText(e.texts[0])
+			text := androidText(doc.content(doc.itemsOf(e)[0]))
 			if p := looksPlural(text, "<plurals>"); p != "" {
 				problems = append(problems, problemf(e.line, e.name, "%s", p))
 				continue
 			}
 			add(e.name, text, e.line)
 		case "plurals":
-			if p, ok := e.plural(); ok {
+			if p, ok := doc.plural(e); ok {
 				add(e.name, p.format(false), e.line)
 				continue
 			}
 			problems = append(problems, problemf(e.line, e.name, "<plurals name=%q> has no quantity \"other\"", e.name))
 		case "string-array":
-			for i, t := range e.texts {
-				add(e.name+"."+strconv.Itoa(i), androidText(t), e.line)
+			for i, it := range doc.itemsOf(e) {
+				add(e.name+"."+strconv.Itoa(i), androidText(doc.content(it)), e.line)
 			}
 		}
 	}
@@ -304,10 +317,11 @@ func (doc *androidDoc) messages() ([]locales.Message, []locales.Problem) {
 
 // plural returns the texts of a <plurals> entry, and whether it has
 // the case other.
-func (e *androidEntry) plural() (pluralText, bool) {
-	p := pluralText{arg: pluralArg}
-	for i, it := range e.items {
-		p.cases = append(p.cases, pluralCase{sel: quantityOf(it), text: androidText(e.texts[i])})
+func (doc *androidDoc) plural(e *androidEntry) (pluralText, bool) {
+	items := doc.itemsOf(e)
+	p := pluralText{arg: pluralArg, cases: make([]pluralCase, 0, len(items))}
+	for _, it := range items {
+		p.cases = append(p.cases, pluralCase{sel: it.quantity, text: androidText(doc.content(it))})
 	}
 	_, ok := p.text("other")
 	return p, ok
@@ -415,8 +429,10 @@ func (Android) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 			problems = append(problems, problemf(0, name, "%s is both a text and a <string-array>", input.Quote(name)))
 		}
 	}
+	plurals := map[string]pluralText{} // the texts that are plurals of count
 	for name, text := range texts {
 		if p, ok := countPlural(text); ok {
+			plurals[name] = p
 			for _, c := range p.cases {
 				if !slices.Contains(pluralCategories, c.sel) {
 					problems = append(problems, problemf(0, name, "Android plurals have no case %s", c.sel))
@@ -429,8 +445,8 @@ func (Android) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 		return nil, &locales.InputError{Problems: problems}
 	}
 	var edits []splice
-	present := map[string]bool{}
-	ends := map[string]int{}
+	present := make(map[string]bool, len(doc.entries))
+	ends := make(map[string]int, len(doc.entries))
 	indent := "    "
 	for i := range doc.entries {
 		e := &doc.entries[i]
@@ -439,30 +455,27 @@ func (Android) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 		}
 		present[e.name] = true
 		ends[e.name] = lineEnd(data, e.end)
-		if st := lineStart(data, e.off); st < e.off {
+		if st := lineStart(data, e.off); st < e.off && string(data[st:e.off]) != indent {
 			indent = string(data[st:e.off])
 		}
 		if e.kind == "" || e.fixed {
 			continue
 		}
-		lead := string(data[lineStart(data, e.off):e.off])
+		lead := data[lineStart(data, e.off):e.off]
 		if items, ok := arrays[e.name]; ok {
-			edits = append(edits, e.rewrite(data, "string-array", nil, items, lead)...)
+			edits = doc.rewrite(edits, e, "string-array", nil, items, lead)
 			continue
 		}
 		text, ok := texts[e.name]
 		if !ok {
 			continue
 		}
-		if p, ok := countPlural(text); ok {
-			var quantities, items []string
-			for _, c := range p.cases {
-				quantities, items = append(quantities, c.sel), append(items, c.text)
-			}
-			edits = append(edits, e.rewrite(data, "plurals", quantities, items, lead)...)
+		if p, ok := plurals[e.name]; ok {
+			quantities, items := p.split()
+			edits = doc.rewrite(edits, e, "plurals", quantities, items, lead)
 			continue
 		}
-		edits = append(edits, e.rewrite(data, "string", nil, []string{text}, lead)...)
+		edits = doc.rewrite(edits, e, "string", nil, []string{text}, lead)
 	}
 	var added []string
 	for name := range texts {
@@ -486,15 +499,12 @@ func (Android) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	write := func(b *strings.Builder, name string) {
 		b.WriteString(indent)
 		if items, ok := arrays[name]; ok {
-			b.WriteString(newAndroidElement("string-array", name, nil, items, indent))
-		} else if p, ok := countPlural(texts[name]); ok {
-			var quantities, items []string
-			for _, c := range p.cases {
-				quantities, items = append(quantities, c.sel), append(items, c.text)
-			}
-			b.WriteString(newAndroidElement("plurals", name, quantities, items, indent))
+			writeAndroidElement(b, "string-array", name, nil, items, indent)
+		} else if p, ok := plurals[name]; ok {
+			quantities, items := p.split()
+			writeAndroidElement(b, "plurals", name, quantities, items, indent)
 		} else {
-			b.WriteString(newAndroidElement("string", name, nil, []string{texts[name]}, indent))
+			writeAndroidElement(b, "string", name, nil, []string{texts[name]}, indent)
 		}
 		b.WriteString("\n")
 	}
@@ -511,6 +521,20 @@ func (Android) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	}
 	if len(atEnd) > 0 {
 		var b strings.Builder
+		// About the size of what is written: each text escaped, in
+		// its element.
+		size := 1
+		for _, name := range atEnd {
+			size += 2*len(indent) + 2*len(name) + 32
+			if items, ok := arrays[name]; ok {
+				for _, it := range items {
+					size += len(indent) + len(it) + 24
+				}
+			} else {
+				size += len(texts[name]) + len(texts[name])/8
+			}
+		}
+		b.Grow(size)
 		at := lineStart(data, doc.close)
 		if at > 0 && data[at-1] != '\n' {
 			b.WriteString("\n")
@@ -523,53 +547,75 @@ func (Android) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	return applySplices(data, edits), nil
 }
 
-// rewrite returns the edits that make e hold texts as an element of
-// kind (quantities: a <plurals> element's, by item): each changed text
-// in place when the shape stays, else the whole element. lead is the
-// space before the element on its line.
-func (e *androidEntry) rewrite(data []byte, kind string, quantities, texts []string, lead string) []splice {
-	same := e.kind == kind && len(e.texts) == len(texts)
-	for i := range e.items {
-		if same && kind == "plurals" && quantityOf(e.items[i]) != quantities[i] {
+// split returns p's case selectors and texts.
+func (p pluralText) split() (sels, texts []string) {
+	sels, texts = make([]string, 0, len(p.cases)), make([]string, 0, len(p.cases))
+	for _, c := range p.cases {
+		sels, texts = append(sels, c.sel), append(texts, c.text)
+	}
+	return sels, texts
+}
+
+// rewrite appends to edits those that make e hold texts as an element
+// of kind (quantities: a <plurals> element's, by item): each changed
+// text in place when the shape stays, else the whole element. lead is
+// the space before the element on its line.
+func (doc *androidDoc) rewrite(edits []splice, e *androidEntry, kind string, quantities, texts []string, lead []byte) []splice {
+	items := doc.itemsOf(e)
+	same := e.kind == kind && len(items) == len(texts)
+	for i := range items {
+		if same && kind == "plurals" && items[i].quantity != quantities[i] {
 			same = false
 		}
 	}
-	if same && kind == "string" && e.texts[0] == "" && texts[0] != "" && strings.HasSuffix(e.start, "/>") {
+	start := doc.data[e.start.start:e.start.end]
+	if same && kind == "string" && items[0].text.start == items[0].text.end && texts[0] != "" && bytes.HasSuffix(start, []byte("/>")) {
 		// <string name="k"/> gets a text: its start tag opens the element.
-		start := strings.TrimRight(strings.TrimSuffix(e.start, "/>"), " \t\r\n") + ">"
-		return []splice{{e.off, e.end, start + androidEscape(texts[0], false) + "</string>"}}
+		var b strings.Builder
+		b.Write(bytes.TrimRight(bytes.TrimSuffix(start, []byte("/>")), " \t\r\n"))
+		b.WriteByte('>')
+		writeAndroidEscape(&b, texts[0], false)
+		b.WriteString("</string>")
+		return append(edits, splice{e.off, e.end, b.String()})
 	}
 	if !same {
-		return []splice{{e.off, e.end, newAndroidElement(kind, e.name, quantities, texts, lead)}}
+		var b strings.Builder
+		writeAndroidElement(&b, kind, e.name, quantities, texts, string(lead))
+		return append(edits, splice{e.off, e.end, b.String()})
 	}
-	var edits []splice
-	for i, old := range e.texts {
-		if androidText(old) == texts[i] {
+	for i, it := range items {
+		old := doc.data[it.text.start:it.text.end]
+		if androidPlain(old) && string(old) == texts[i] || !androidPlain(old) && androidText(string(old)) == texts[i] {
 			continue
 		}
-		edits = append(edits, splice{e.spans[i].start, e.spans[i].end, androidEscape(texts[i], androidQuoted(old))})
+		edits = append(edits, splice{it.text.start, it.text.end, androidEscape(texts[i], androidQuoted(old))})
 	}
 	return edits
 }
 
-// newAndroidElement writes an element of kind holding texts, its items
-// indented one level more than indent.
-func newAndroidElement(kind, name string, quantities, texts []string, indent string) string {
-	var b strings.Builder
+// writeAndroidElement writes an element of kind holding texts, its
+// items indented one level more than indent.
+func writeAndroidElement(b *strings.Builder, kind, name string, quantities, texts []string, indent string) {
 	if kind == "string" {
-		fmt.Fprintf(&b, "<string name=\"%s\">%s</string>", xmlEscape(name), androidEscape(texts[0], false))
-		return b.String()
+		b.WriteString(`<string name="`)
+		b.WriteString(xmlEscape(name))
+		b.WriteString(`">`)
+		writeAndroidEscape(b, texts[0], false)
+		b.WriteString("</string>")
+		return
 	}
-	fmt.Fprintf(&b, "<%s name=\"%s\">", kind, xmlEscape(name))
+	fmt.Fprintf(b, "<%s name=\"%s\">", kind, xmlEscape(name))
 	for i, t := range texts {
-		tag := "<item>"
+		b.WriteString("\n" + indent + "    ")
 		if kind == "plurals" {
-			tag = fmt.Sprintf("<item quantity=%q>", quantities[i])
+			fmt.Fprintf(b, "<item quantity=%q>", quantities[i])
+		} else {
+			b.WriteString("<item>")
 		}
-		b.WriteString("\n" + indent + "    " + tag + androidEscape(t, false) + "</item>")
+		writeAndroidEscape(b, t, false)
+		b.WriteString("</item>")
 	}
 	b.WriteString("\n" + indent + "</" + kind + ">")
-	return b.String()
 }
 
 // androidText returns the text an element's content, as written, shows:
@@ -577,7 +623,7 @@ func newAndroidElement(kind, name string, quantities, texts []string, indent str
 // spaces taken off, other runs of spaces made one and the ends trimmed,
 // comments dropped; inline markup stays as written.
 func androidText(content string) string {
-	if !strings.ContainsAny(content, "\\\"&<\t\n\r") && !strings.Contains(content, "  ") && strings.TrimSpace(content) == content {
+	if androidPlain(content) {
 		return content
 	}
 	wrapped := "<x>" + content + "</x>"
@@ -652,10 +698,32 @@ func androidText(content string) string {
 	return b.String()
 }
 
+// androidPlain reports whether content, as written, is the text it
+// shows: no entity, escape, quote, tag or run of spaces, no space at
+// its ends.
+func androidPlain[S ~string | ~[]byte](content S) bool {
+	for i := 0; i < len(content); i++ {
+		switch content[i] {
+		case '\\', '"', '&', '<', '\t', '\n', '\r':
+			return false
+		case ' ':
+			if i+1 < len(content) && content[i+1] == ' ' {
+				return false
+			}
+		}
+	}
+	if len(content) == 0 {
+		return true
+	}
+	first, _ := utf8.DecodeRuneInString(string(content[:min(len(content), utf8.UTFMax)]))
+	last, _ := utf8.DecodeLastRuneInString(string(content[max(0, len(content)-utf8.UTFMax):]))
+	return !unicode.IsSpace(first) && !unicode.IsSpace(last)
+}
+
 // androidQuoted reports whether content, as written, is a text in
 // double quotes ("…", as AOSP's exported files write every text).
-func androidQuoted(content string) bool {
-	return len(content) >= 2 && content[0] == '"' && content[len(content)-1] == '"' && !strings.HasSuffix(content, `\"`)
+func androidQuoted(content []byte) bool {
+	return len(content) >= 2 && content[0] == '"' && content[len(content)-1] == '"' && !bytes.HasSuffix(content, []byte(`\"`))
 }
 
 // androidTag matches a start, end or empty tag of inline markup.
@@ -666,23 +734,32 @@ var androidTag = regexp.MustCompile(`</?[A-Za-z_][-A-Za-z0-9_.:]*(?:\s+[A-Za-z_]
 // Android's escapes, in double quotes when quote is set or when spaces
 // need them.
 func androidEscape(text string, quote bool) string {
-	tags := androidTag.FindAllStringIndex(text, -1)
+	var b strings.Builder
+	writeAndroidEscape(&b, text, quote)
+	return b.String()
+}
+
+// writeAndroidEscape writes androidEscape(text, quote) to b.
+func writeAndroidEscape(b *strings.Builder, text string, quote bool) {
+	var tags [][]int
+	if strings.IndexByte(text, '<') >= 0 {
+		tags = androidTag.FindAllStringIndex(text, -1)
+	}
 	if len(tags) > 0 {
-		var b strings.Builder
+		var check strings.Builder
 		at := 0
 		for _, t := range tags {
-			b.WriteString(strings.Repeat("x", t[0]-at)) // text, for the check
-			b.WriteString(text[t[0]:t[1]])
+			check.WriteString(strings.Repeat("x", t[0]-at)) // text, for the check
+			check.WriteString(text[t[0]:t[1]])
 			at = t[1]
 		}
-		if checkXMLContent(b.String()) != "" {
+		if checkXMLContent(check.String()) != "" {
 			tags = nil // not markup: every < is text
 		}
 	}
 	if !quote {
 		quote = strings.TrimSpace(text) != text || strings.Contains(text, "  ")
 	}
-	var b strings.Builder
 	if quote {
 		b.WriteByte('"')
 	}
@@ -714,7 +791,7 @@ func androidEscape(text string, quote bool) string {
 		case (r == '@' || r == '?') && i == 0:
 			b.WriteString(`\` + string(r))
 		case r < 0x20 || r == 0x7f || r == utf8.RuneError && size == 1 || r == 0xFFFE || r == 0xFFFF:
-			fmt.Fprintf(&b, `\u%04x`, r)
+			fmt.Fprintf(b, `\u%04x`, r)
 		default:
 			b.WriteRune(r)
 		}
@@ -723,5 +800,4 @@ func androidEscape(text string, quote bool) string {
 	if quote {
 		b.WriteByte('"')
 	}
-	return b.String()
 }

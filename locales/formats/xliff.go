@@ -5,13 +5,15 @@ import (
 	"cmp"
 	"encoding/xml"
 	"fmt"
-	"github.com/locsvc/partner-go/translations"
 	"io"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/locsvc/partner-go/locales"
 	"github.com/locsvc/partner-go/locales/internal/input"
+	"github.com/locsvc/partner-go/translations"
 )
 
 // XLIFF is the XML Localisation Interchange locales.File Format, versions 1.2
@@ -61,8 +63,8 @@ type xliffUnit struct {
 	line           int
 	outer          xliffSpan // the unit element, from its line's start
 	source, target xliffSpan
-	afterSource    int    // where a new <target> goes
-	indent         string // of the <source> line
+	afterSource    int       // where a new <target> goes
+	indent         xliffSpan // of the <source> line
 	// stateTag is the start tag that holds the unit's state: its
 	// <target> in 1.2, its <segment> in 2.0; state is its value.
 	stateTag xliffSpan
@@ -73,9 +75,10 @@ type xliffDoc struct {
 	version  string // "1.2" or "2.0"
 	target   bool   // names a target language
 	units    []xliffUnit
-	insert   int         // where new units go
-	indent   string      // of a unit
-	langTags []xliffSpan // where a target language goes: 1.2's <file> tags, 2.0's <xliff> tag
+	byID     map[string]int // unit id -> its index in units
+	insert   int            // where new units go
+	indent   string         // of a unit
+	langTags []xliffSpan    // where a target language goes: 1.2's <file> tags, 2.0's <xliff> tag
 	problems []locales.Problem
 }
 
@@ -104,8 +107,10 @@ func parseXLIFF(data []byte) (*xliffDoc, error) {
 	s := newRawScanner(data)
 	doc := &xliffDoc{insert: -1}
 	var stack []string
-	var unit *xliffUnit
+	var unit xliffUnit
+	inUnit := false
 	segments := 0
+	bodyIndent := xliffSpan{-1, -1} // of the last end of a file's units, before any unit
 	for {
 		tok, err := s.next()
 		if err == io.EOF {
@@ -125,11 +130,13 @@ func parseXLIFF(data []byte) (*xliffDoc, error) {
 				switch {
 				case strings.HasPrefix(v, "1."):
 					doc.version = "1.2"
+					doc.units = make([]xliffUnit, 0, bytes.Count(data, []byte("<trans-unit")))
 				case strings.HasPrefix(v, "2."):
 					doc.version = "2.0"
 					if trg, ok := attr(t, "trgLang"); ok && trg != "" {
 						doc.target = true
 					}
+					doc.units = make([]xliffUnit, 0, bytes.Count(data, []byte("<unit")))
 				default:
 					return nil, &locales.InputError{Problems: []locales.Problem{problemf(s.line(), "", "XLIFF version %q; want 1.2 or 2.0", v)}}
 				}
@@ -144,14 +151,15 @@ func parseXLIFF(data []byte) (*xliffDoc, error) {
 			}
 			if (name == "trans-unit" && doc.version == "1.2") || (name == "unit" && doc.version == "2.0") {
 				id, _ := attr(t, "id")
-				unit = &xliffUnit{id: id, line: s.line(), source: xliffSpan{-1, -1}, target: xliffSpan{-1, -1}, stateTag: xliffSpan{-1, -1}}
+				unit = xliffUnit{id: id, line: s.line(), source: xliffSpan{-1, -1}, target: xliffSpan{-1, -1}, stateTag: xliffSpan{-1, -1}}
 				unit.outer.start = lineStart(data, int(s.before))
+				inUnit = true
 				segments = 0
 				if id == "" {
 					doc.problems = append(doc.problems, problemf(unit.line, "", "a unit without an id"))
 				}
 			}
-			if name == "segment" && unit != nil {
+			if name == "segment" && inUnit {
 				segments++
 				unit.stateTag = xliffSpan{int(s.before), int(s.dec.InputOffset())}
 				unit.state, _ = attr(t, "state")
@@ -159,21 +167,21 @@ func parseXLIFF(data []byte) (*xliffDoc, error) {
 					doc.problems = append(doc.problems, problemf(s.line(), unit.id, "unit %s has several segments; one text per key cannot hold them", input.Quote(unit.id)))
 				}
 			}
-			if (name == "source" || name == "target") && unit != nil && len(stack) > 0 && (stack[len(stack)-1] == "trans-unit" || stack[len(stack)-1] == "segment") {
+			if (name == "source" || name == "target") && inUnit && len(stack) > 0 && (stack[len(stack)-1] == "trans-unit" || stack[len(stack)-1] == "segment") {
 				if name == "target" && doc.version == "1.2" {
 					unit.stateTag = xliffSpan{int(s.before), int(s.dec.InputOffset())}
 					unit.state, _ = attr(t, "state")
 				}
 				tagStart := int(s.before)
 				start := int(s.dec.InputOffset())
-				if _, err := s.inner(); err != nil {
+				if err := s.skip(); err != nil {
 					return nil, err
 				}
 				span := xliffSpan{start, int(s.before)}
 				if name == "source" {
 					unit.source = span
 					unit.afterSource = int(s.dec.InputOffset())
-					unit.indent = string(data[lineStart(data, tagStart):tagStart])
+					unit.indent = xliffSpan{lineStart(data, tagStart), tagStart}
 				} else {
 					unit.target = span
 				}
@@ -185,19 +193,18 @@ func parseXLIFF(data []byte) (*xliffDoc, error) {
 			if len(stack) > 0 {
 				stack = stack[:len(stack)-1]
 			}
-			if unit != nil && ((name == "trans-unit" && doc.version == "1.2") || (name == "unit" && doc.version == "2.0")) {
+			if inUnit && ((name == "trans-unit" && doc.version == "1.2") || (name == "unit" && doc.version == "2.0")) {
 				unit.outer.end = lineEnd(data, int(s.dec.InputOffset()))
 				if unit.source.start < 0 {
 					doc.problems = append(doc.problems, problemf(unit.line, unit.id, "unit %s has no <source>", input.Quote(unit.id)))
 				}
-				doc.indent = string(data[unit.outer.start:lineStartTrim(data, unit.outer.start)])
-				doc.units = append(doc.units, *unit)
-				unit = nil
+				doc.units = append(doc.units, unit)
+				inUnit = false
 			}
 			if (name == "body" && doc.version == "1.2") || (name == "file" && doc.version == "2.0") {
 				doc.insert = lineStart(data, int(s.before))
 				if len(doc.units) == 0 {
-					doc.indent = string(data[doc.insert:int(s.before)]) + "  "
+					bodyIndent = xliffSpan{doc.insert, int(s.before)}
 				}
 			}
 		}
@@ -208,12 +215,18 @@ func parseXLIFF(data []byte) (*xliffDoc, error) {
 	if doc.insert < 0 {
 		return nil, lineError(1, "no <file> to hold units")
 	}
-	seen := map[string]int{}
-	for _, u := range doc.units {
-		if first, dup := seen[u.id]; dup && u.id != "" {
-			doc.problems = append(doc.problems, problemf(u.line, u.id, "unit id %s twice (also on line %d)", input.Quote(u.id), first))
+	if n := len(doc.units); n > 0 {
+		start := doc.units[n-1].outer.start
+		doc.indent = string(data[start:lineStartTrim(data, start)])
+	} else if bodyIndent.start >= 0 {
+		doc.indent = string(data[bodyIndent.start:bodyIndent.end]) + "  "
+	}
+	doc.byID = make(map[string]int, len(doc.units))
+	for i, u := range doc.units {
+		if first, dup := doc.byID[u.id]; dup && u.id != "" {
+			doc.problems = append(doc.problems, problemf(u.line, u.id, "unit id %s twice (also on line %d)", input.Quote(u.id), doc.units[first].line))
 		}
-		seen[u.id] = u.line
+		doc.byID[u.id] = i
 	}
 	if len(doc.problems) > 0 {
 		return nil, &locales.InputError{Problems: doc.problems}
@@ -305,28 +318,35 @@ func (x XLIFF) skeleton(f locales.File) []byte {
 	return fmt.Appendf(nil, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xliff xmlns=\"urn:oasis:names:tc:xliff:document:1.2\" version=\"1.2\">\n  <file original=\"messages\" datatype=\"plaintext\" source-language=%q%s>\n    <body>\n    </body>\n  </file>\n</xliff>\n", xmlEscape(src), trg)
 }
 
-// fresh returns what a new file of language f.Language starts from: the
-// source language's file (f.SourceFile) when it holds source texts only,
-// with the target language added, so that the new file has its version,
-// files, units, notes and inline markup; else an empty skeleton.
-func (x XLIFF) fresh(f locales.File) []byte {
+// base returns the file Encode writes over and its units: f.Old; for a
+// new file, the source language's file (f.SourceFile) when it holds
+// source texts only, read as a file of language f.Language, with the
+// edits that add that language to it (Encode writes them after its
+// own), so that the new file has its version, files, units, notes and
+// inline markup; else an empty skeleton.
+func (x XLIFF) base(f locales.File) ([]byte, *xliffDoc, []splice, error) {
+	if f.Old != nil {
+		doc, err := parseXLIFF(f.Old)
+		return f.Old, doc, nil, err
+	}
 	src := cmp.Or(f.SourceLanguage, f.Language)
-	if f.SourceFile == nil || f.Language == "" || input.LanguageKey(f.Language) == input.LanguageKey(src) {
-		return x.skeleton(f)
+	if f.SourceFile != nil && f.Language != "" && input.LanguageKey(f.Language) != input.LanguageKey(src) {
+		if doc, err := parseXLIFF(f.SourceFile); err == nil && !doc.target {
+			name := "target-language"
+			if doc.version == "2.0" {
+				name = "trgLang"
+			}
+			edits := make([]splice, 0, len(doc.langTags))
+			for _, sp := range doc.langTags {
+				edits = append(edits, splice{sp.start, sp.end, setAttr(string(f.SourceFile[sp.start:sp.end]), name, f.Language)})
+			}
+			doc.target = true
+			return f.SourceFile, doc, edits, nil
+		}
 	}
-	doc, err := parseXLIFF(f.SourceFile)
-	if err != nil || doc.target {
-		return x.skeleton(f)
-	}
-	name := "target-language"
-	if doc.version == "2.0" {
-		name = "trgLang"
-	}
-	var edits []splice
-	for _, sp := range doc.langTags {
-		edits = append(edits, splice{sp.start, sp.end, setAttr(string(f.SourceFile[sp.start:sp.end]), name, f.Language)})
-	}
-	return applySplices(f.SourceFile, edits)
+	data := x.skeleton(f)
+	doc, err := parseXLIFF(data)
+	return data, doc, nil, err
 }
 
 type splice struct {
@@ -334,23 +354,29 @@ type splice struct {
 	text       string
 }
 
-// Encode writes msgs over f.Old (a new file when nil, see fresh),
+// Encode writes msgs over f.Old (a new file when nil, see base),
 // changing only the texts that differ; a unit msgs lack, or whose
 // message is untranslated, stays as it is.
 func (x XLIFF) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
-	data := f.Old
-	if data == nil {
-		data = x.fresh(f)
-	}
-	doc, err := parseXLIFF(data)
+	data, doc, langEdits, err := x.base(f)
 	if err != nil {
 		return nil, err
 	}
-	texts := map[string]locales.Message{}
-	for _, m := range msgs {
-		texts[m.Key] = m
+	// Each unit's message and source text, the last of its key.
+	msgOf, srcOf := make([]int, len(doc.units)), make([]int, len(doc.units))
+	for i := range doc.units {
+		msgOf[i], srcOf[i] = -1, -1
 	}
-	sources := byKey(f.Source)
+	for i, m := range msgs {
+		if u, ok := doc.byID[m.Key]; ok {
+			msgOf[u] = i
+		}
+	}
+	for i, m := range f.Source {
+		if u, ok := doc.byID[m.Key]; ok {
+			srcOf[u] = i
+		}
+	}
 	var problems []locales.Problem
 	for _, m := range msgs {
 		if msg := checkXMLContent(m.Text); msg != "" {
@@ -362,29 +388,23 @@ func (x XLIFF) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 			problems = append(problems, problemf(0, m.Key, "source text: %s", msg))
 		}
 	}
-	var edits []splice
-	have := map[string]bool{}
-	ends := map[string]int{} // unit id -> the end of its element's line
-	for _, u := range doc.units {
-		have[u.id] = true
-		ends[u.id] = u.outer.end
-		m, ok := texts[u.id]
-		if !ok || m.Untranslated {
+	edits := make([]splice, 0, len(msgs)+len(langEdits)+1)
+	for ui, u := range doc.units {
+		if msgOf[ui] < 0 || msgs[msgOf[ui]].Untranslated {
 			continue
 		}
+		m := msgs[msgOf[ui]]
 		if !doc.target {
 			edits = append(edits, splice{u.source.start, u.source.end, m.Text})
 			continue
 		}
-		if src, ok := sources[u.id]; ok {
-			if old, _ := u.text(data, false); !sameXMLText(old, src) {
-				edits = append(edits, splice{u.source.start, u.source.end, src})
-			}
+		if si := srcOf[ui]; si >= 0 && !sameXMLText(data[u.source.start:u.source.end], f.Source[si].Text) {
+			edits = append(edits, splice{u.source.start, u.source.end, f.Source[si].Text})
 		}
 		if u.target.start >= 0 {
 			edits = append(edits, splice{u.target.start, u.target.end, m.Text})
 		} else {
-			edits = append(edits, splice{u.afterSource, u.afterSource, "\n" + u.indent + "<target>" + m.Text + "</target>"})
+			edits = append(edits, splice{u.afterSource, u.afterSource, "\n" + string(data[u.indent.start:u.indent.end]) + "<target>" + m.Text + "</target>"})
 		}
 		if u.stateTag.start >= 0 && xliffUntranslated[u.state] {
 			tag := string(data[u.stateTag.start:u.stateTag.end])
@@ -393,87 +413,149 @@ func (x XLIFF) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	}
 	var added []string
 	for _, m := range msgs {
-		if !have[m.Key] {
+		if _, ok := doc.byID[m.Key]; !ok {
 			added = append(added, m.Key)
 		}
 	}
-	after, atEnd := placeNew(sourceOrder(x, f, added), have, added)
-	inner := doc.indent + "  "
-	unit := func(b *strings.Builder, key string) {
-		m := texts[key]
-		src := m.Text
-		if doc.target {
-			s, ok := sources[key]
-			if !ok {
-				problems = append(problems, problemf(0, key, "no source text for new unit %s: the catalog needs its source language (Catalog.SourceLanguage) with this key", input.Quote(key)))
+	if len(added) > 0 {
+		have := make(map[string]bool, len(doc.units))
+		for _, u := range doc.units {
+			have[u.id] = true
+		}
+		after, atEnd := placeNew(sourceOrder(x, f, added), have, added)
+		texts, sources := map[string]locales.Message{}, byKey(f.Source)
+		for _, m := range msgs {
+			texts[m.Key] = m
+		}
+		inner := doc.indent + "  "
+		unit := func(b *strings.Builder, key string) {
+			m := texts[key]
+			src := m.Text
+			if doc.target {
+				s, ok := sources[key]
+				if !ok {
+					problems = append(problems, problemf(0, key, "no source text for new unit %s: the catalog needs its source language (Catalog.SourceLanguage) with this key", input.Quote(key)))
+					return
+				}
+				src = s
+			}
+			id := strings.ReplaceAll(xmlEscape(key), `"`, "&#34;")
+			target := doc.target && (!m.Untranslated || m.Text != "")
+			if doc.version == "2.0" {
+				state := ""
+				if doc.target && m.Untranslated {
+					state = ` state="initial"`
+				}
+				fmt.Fprintf(b, "%s<unit id=\"%s\">\n%s<segment%s>\n%s  <source>%s</source>\n", doc.indent, id, inner, state, inner, src)
+				if target {
+					fmt.Fprintf(b, "%s  <target>%s</target>\n", inner, m.Text)
+				}
+				fmt.Fprintf(b, "%s</segment>\n%s</unit>\n", inner, doc.indent)
 				return
 			}
-			src = s
-		}
-		id := strings.ReplaceAll(xmlEscape(key), `"`, "&#34;")
-		target := doc.target && (!m.Untranslated || m.Text != "")
-		if doc.version == "2.0" {
-			state := ""
-			if doc.target && m.Untranslated {
-				state = ` state="initial"`
-			}
-			fmt.Fprintf(b, "%s<unit id=\"%s\">\n%s<segment%s>\n%s  <source>%s</source>\n", doc.indent, id, inner, state, inner, src)
+			fmt.Fprintf(b, "%s<trans-unit id=\"%s\">\n%s<source>%s</source>\n", doc.indent, id, inner, src)
 			if target {
-				fmt.Fprintf(b, "%s  <target>%s</target>\n", inner, m.Text)
+				state := ""
+				if m.Untranslated {
+					state = ` state="new"`
+				}
+				fmt.Fprintf(b, "%s<target%s>%s</target>\n", inner, state, m.Text)
 			}
-			fmt.Fprintf(b, "%s</segment>\n%s</unit>\n", inner, doc.indent)
-			return
+			fmt.Fprintf(b, "%s</trans-unit>\n", doc.indent)
 		}
-		fmt.Fprintf(b, "%s<trans-unit id=\"%s\">\n%s<source>%s</source>\n", doc.indent, id, inner, src)
-		if target {
-			state := ""
-			if m.Untranslated {
-				state = ` state="new"`
+		for anchor, keys := range after {
+			var b strings.Builder
+			for _, k := range keys {
+				unit(&b, k)
 			}
-			fmt.Fprintf(b, "%s<target%s>%s</target>\n", inner, state, m.Text)
+			at := doc.units[doc.byID[anchor]].outer.end
+			edits = append(edits, splice{at, at, b.String()})
 		}
-		fmt.Fprintf(b, "%s</trans-unit>\n", doc.indent)
-	}
-	for anchor, keys := range after {
 		var b strings.Builder
-		for _, k := range keys {
+		for _, k := range atEnd {
 			unit(&b, k)
 		}
-		edits = append(edits, splice{ends[anchor], ends[anchor], b.String()})
-	}
-	var b strings.Builder
-	for _, k := range atEnd {
-		unit(&b, k)
-	}
-	if b.Len() > 0 {
-		edits = append(edits, splice{doc.insert, doc.insert, b.String()})
+		if b.Len() > 0 {
+			edits = append(edits, splice{doc.insert, doc.insert, b.String()})
+		}
 	}
 	if len(problems) > 0 {
 		slices.SortStableFunc(problems, func(a, b locales.Problem) int { return strings.Compare(a.Key, b.Key) })
 		return nil, &locales.InputError{Problems: problems}
 	}
-	return applySplices(data, edits), nil
+	// The target language goes into the source file's tags after what
+	// is inserted where a tag starts: the edits then read as the old
+	// ones did on the source file with the language added.
+	return applySplices(data, append(edits, langEdits...)), nil
 }
 
 // sameXMLText reports whether two XML contents differ at most in
-// whitespace, as a source text re-indented by a tool does.
-func sameXMLText(a, b string) bool {
-	return strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " ")
+// whitespace, as a source text re-indented by a tool does: whether
+// their fields (strings.Fields) are the same.
+func sameXMLText(a []byte, b string) bool {
+	if string(a) == b {
+		return true
+	}
+	i, j := 0, 0
+	for {
+		// The next field of each.
+		i = skipSpace(a, i)
+		j = skipSpace(b, j)
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		ei, ej := fieldEnd(a, i), fieldEnd(b, j)
+		if string(a[i:ei]) != b[j:ej] {
+			return false
+		}
+		i, j = ei, ej
+	}
+}
+
+// skipSpace returns the offset of s's first rune from i that is not a
+// space (unicode.IsSpace), or len(s).
+func skipSpace[S []byte | string](s S, i int) int {
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
+		if !unicode.IsSpace(r) {
+			break
+		}
+		i += size
+	}
+	return i
+}
+
+// fieldEnd returns the offset of s's first space from i, or len(s).
+func fieldEnd[S []byte | string](s S, i int) int {
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
+		if unicode.IsSpace(r) {
+			break
+		}
+		i += size
+	}
+	return i
 }
 
 // applySplices replaces the spans of edits in data.
 func applySplices(data []byte, edits []splice) []byte {
 	slices.SortStableFunc(edits, func(a, b splice) int { return cmp.Compare(a.start, b.start) })
-	var b bytes.Buffer
-	at := 0
+	size, at := len(data), 0
+	for _, e := range edits {
+		if e.start >= at {
+			size += len(e.text) - (e.end - e.start)
+			at = e.end
+		}
+	}
+	out := make([]byte, 0, size)
+	at = 0
 	for _, e := range edits {
 		if e.start < at {
 			continue
 		}
-		b.Write(data[at:e.start])
-		b.WriteString(e.text)
+		out = append(out, data[at:e.start]...)
+		out = append(out, e.text...)
 		at = e.end
 	}
-	b.Write(data[at:])
-	return b.Bytes()
+	return append(out, data[at:]...)
 }

@@ -34,14 +34,16 @@ func newRawScanner(data []byte) *rawScanner {
 	return &rawScanner{data: data, dec: d, lines: input.Lines{Data: data}}
 }
 
-// next returns the next token, with its start offset in s.before.
+// next returns the next token, with its start offset in s.before. As
+// xml.Decoder.Token's, a CharData, Comment, ProcInst or Directive token
+// holds bytes valid only until the next call.
 func (s *rawScanner) next() (xml.Token, error) {
 	s.before = s.dec.InputOffset()
 	tok, err := s.dec.Token()
 	if err != nil {
 		return nil, s.syntax(err)
 	}
-	return xml.CopyToken(tok), nil
+	return tok, nil
 }
 
 func (s *rawScanner) line() int { return s.lines.At(s.before) }
@@ -62,18 +64,17 @@ func (s *rawScanner) syntax(err error) error {
 	return lineError(line, "malformed XML: %s", msg)
 }
 
-// inner reads up to the end tag of the element whose start tag was just
-// read and returns the content between the tags, as written.
-func (s *rawScanner) inner() (string, error) {
-	start := s.dec.InputOffset()
+// skip reads up to the end tag of the element whose start tag was just
+// read; s.before is then where that end tag starts.
+func (s *rawScanner) skip() error {
 	depth := 1
 	for {
 		tok, err := s.next()
 		if err == io.EOF {
-			return "", s.syntax(io.ErrUnexpectedEOF)
+			return s.syntax(io.ErrUnexpectedEOF)
 		}
 		if err != nil {
-			return "", err
+			return err
 		}
 		switch tok.(type) {
 		case xml.StartElement:
@@ -81,15 +82,10 @@ func (s *rawScanner) inner() (string, error) {
 		case xml.EndElement:
 			depth--
 			if depth == 0 {
-				return string(s.data[start:s.before]), nil
+				return nil
 			}
 		}
 	}
-}
-
-// startTag returns the start tag just read, as written.
-func (s *rawScanner) startTag() string {
-	return string(s.data[s.before:s.dec.InputOffset()])
 }
 
 func attr(se xml.StartElement, local string) (string, bool) {
@@ -135,6 +131,14 @@ func checkXMLContent(s string) string {
 
 // xmlEscape escapes s for an attribute value.
 func xmlEscape(s string) string {
+	plain := true
+	for i := 0; i < len(s) && plain; i++ {
+		c := s[i]
+		plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\'' && c != '&' && c != '<' && c != '>'
+	}
+	if plain {
+		return s
+	}
 	var b strings.Builder
 	xml.EscapeText(&b, []byte(s))
 	return b.String()
@@ -227,6 +231,11 @@ func sourceOrder(format locales.Format, f locales.File, added []string) []string
 // that nothing precedes and those order lacks, in order and then in
 // key order).
 func placeNew(order []string, present map[string]bool, added []string) (after map[string][]string, atEnd []string) {
+	if len(order) == 0 {
+		atEnd = slices.Clone(added)
+		slices.Sort(atEnd)
+		return map[string][]string{}, atEnd
+	}
 	isNew := map[string]bool{}
 	for _, k := range added {
 		isNew[k] = true
