@@ -362,22 +362,12 @@ func (AppleStrings) Encode(f locales.File, msgs []locales.Message) ([]byte, erro
 			doc.bom, doc.utf16 = src.bom, src.utf16
 		}
 	}
-	// The messages' texts by key (the last of a key's), the untranslated
-	// left out, and the file's entries by key.
-	texts := make(map[string]int, len(msgs))
-	translated := 0
-	for i, m := range msgs {
-		if !m.Untranslated {
-			texts[m.Key] = i
-			translated++
-		}
-	}
-	unique := len(texts) == translated // no key twice: msgs[i] is its key's
+	texts := newMsgIndex(msgs)
 	entries := make(map[string]int, len(doc.entries))
 	var edits []splice
 	for i, e := range doc.entries {
 		entries[e.key] = i
-		if j, ok := texts[e.key]; ok && msgs[j].Text != e.value {
+		if j, ok := texts.find(e.key); ok && msgs[j].Text != e.value {
 			var b strings.Builder
 			b.Grow(len(msgs[j].Text) + 2)
 			quoteAppleString(&b, msgs[j].Text)
@@ -386,14 +376,16 @@ func (AppleStrings) Encode(f locales.File, msgs []locales.Message) ([]byte, erro
 	}
 	var added []int // of msgs, the entries the file lacks
 	for i, m := range msgs {
-		if m.Untranslated {
+		if texts.byKey != nil { // the key's message, maybe a later one
+			var ok bool
+			if i, ok = texts.byKey[m.Key]; !ok {
+				continue
+			}
+		} else if m.Untranslated {
 			continue
 		}
 		if _, ok := entries[m.Key]; ok {
 			continue
-		}
-		if !unique {
-			i = texts[m.Key]
 		}
 		added = append(added, i)
 	}
@@ -403,12 +395,53 @@ func (AppleStrings) Encode(f locales.File, msgs []locales.Message) ([]byte, erro
 	return doc.write(edits), nil
 }
 
+// A msgIndex finds the message of a key among msgs: the last of the
+// key's, not Untranslated.
+type msgIndex struct {
+	msgs  []locales.Message
+	byKey map[string]int // nil when msgs' keys are ascending (each once)
+	next  int            // then: the place after the key last found
+}
+
+func newMsgIndex(msgs []locales.Message) *msgIndex {
+	x := &msgIndex{msgs: msgs}
+	if !keysAscending(msgs) {
+		x.byKey = make(map[string]int, len(msgs))
+		for i, m := range msgs {
+			if !m.Untranslated {
+				x.byKey[m.Key] = i
+			}
+		}
+	}
+	return x
+}
+
+// find returns the index in msgs of key k's message. Keys looked up in
+// ascending order are found one after the other, others by binary
+// search.
+func (x *msgIndex) find(k string) (int, bool) {
+	if x.byKey != nil {
+		i, ok := x.byKey[k]
+		return i, ok
+	}
+	i := x.next
+	if i >= len(x.msgs) || x.msgs[i].Key != k {
+		var ok bool
+		i, ok = slices.BinarySearchFunc(x.msgs, k, func(m locales.Message, k string) int { return strings.Compare(m.Key, k) })
+		if !ok {
+			return 0, false
+		}
+	}
+	x.next = i + 1
+	return i, !x.msgs[i].Untranslated
+}
+
 // insertions returns the splices that add the entries of msgs[i] for
 // each i of added, which d lacks: each after the entry that precedes it
 // in the source language's file (File.SourceFile, then the keys of
 // File.Source), else at the end, those the source lacks last in key
-// order. texts and entries map a key to its message and to d's entry.
-func (d *stringsDoc) insertions(f locales.File, msgs []locales.Message, texts, entries map[string]int, added []int) []splice {
+// order. texts and entries give a key's message and d's entry.
+func (d *stringsDoc) insertions(f locales.File, msgs []locales.Message, texts *msgIndex, entries map[string]int, added []int) []splice {
 	var order []string
 	if f.SourceFile != nil {
 		if src, err := parseAppleStrings(f.SourceFile); err == nil {
@@ -448,7 +481,7 @@ func (d *stringsDoc) insertions(f locales.File, msgs []locales.Message, texts, e
 			}
 			continue
 		}
-		j, ok := texts[k]
+		j, ok := texts.find(k)
 		if !ok || placed[j] {
 			continue
 		}

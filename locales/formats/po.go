@@ -412,7 +412,7 @@ func unquotePO(s string) (string, error) {
 		return "", fmt.Errorf("want a quoted string")
 	}
 	s = s[1 : len(s)-1]
-	if !strings.ContainsAny(s, `\"`) {
+	if strings.IndexByte(s, '\\') < 0 && strings.IndexByte(s, '"') < 0 { // neither escape nor quote: the text itself
 		return s, nil
 	}
 	var b strings.Builder
