@@ -2,9 +2,10 @@ package formats
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
-	"github.com/locsvc/partner-go/translations"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/locsvc/partner-go/locales"
 	"github.com/locsvc/partner-go/locales/internal/input"
+	"github.com/locsvc/partner-go/translations"
 )
 
 // AppleStrings is Apple's .strings files (<lang>.lproj/Localizable.strings):
@@ -96,10 +98,12 @@ func parseAppleStrings(data []byte) (*stringsDoc, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc := &stringsDoc{bom: bom, utf16: order, text: s}
+	// Each entry ends in a ';': their count bounds the entries.
+	hint := strings.Count(s, ";")
+	doc := &stringsDoc{bom: bom, utf16: order, text: s, entries: make([]stringsEntry, 0, hint)}
 	p := stringsParser{s: s, line: 1}
 	var problems []locales.Problem
-	seen := map[string]int{}
+	seen := make(map[string]int, hint)
 	for {
 		if err := p.trivia(); err != nil {
 			return nil, err
@@ -214,6 +218,15 @@ func (p *stringsParser) token() (string, error) {
 		return p.s[start:p.i], nil
 	}
 	p.i++
+	// Most strings hold no escape: they are the text between the quotes.
+	if p.i < len(p.s) {
+		rest := p.s[p.i:]
+		if q := strings.IndexByte(rest, '"'); q >= 0 && strings.IndexByte(rest[:q], '\\') < 0 {
+			p.line += strings.Count(rest[:q], "\n")
+			p.i += q + 1
+			return rest[:q], nil
+		}
+	}
 	var b strings.Builder
 	for {
 		if p.i >= len(p.s) {
@@ -297,7 +310,23 @@ func (AppleStrings) Decode(_ locales.File, data []byte) ([]locales.Message, loca
 
 func quoteAppleString(b *strings.Builder, s string) {
 	b.WriteByte('"')
-	for _, r := range s {
+	start := 0 // the run of bytes written as they are
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\' {
+			i++
+			continue
+		}
+		r, size := rune(c), 1
+		if c >= utf8.RuneSelf {
+			if r, size = utf8.DecodeRuneInString(s[i:]); r != utf8.RuneError {
+				i += size
+				continue
+			}
+		}
+		b.WriteString(s[start:i])
+		i += size
+		start = i
 		switch r {
 		case '"':
 			b.WriteString(`\"`)
@@ -309,14 +338,11 @@ func quoteAppleString(b *strings.Builder, s string) {
 			b.WriteString(`\r`)
 		case '\t':
 			b.WriteString(`\t`)
-		default:
-			if r < 0x20 || r == utf8.RuneError {
-				fmt.Fprintf(b, `\U%04X`, r)
-				continue
-			}
-			b.WriteRune(r)
+		default: // a control character, or not UTF-8
+			fmt.Fprintf(b, `\U%04X`, r)
 		}
 	}
+	b.WriteString(s[start:])
 	b.WriteByte('"')
 }
 
@@ -336,72 +362,211 @@ func (AppleStrings) Encode(f locales.File, msgs []locales.Message) ([]byte, erro
 			doc.bom, doc.utf16 = src.bom, src.utf16
 		}
 	}
-	texts := map[string]string{}
-	for _, m := range msgs {
-		if !m.Untranslated {
-			texts[m.Key] = m.Text
-		}
-	}
-	s := doc.text
+	texts := newMsgIndex(msgs)
+	entries := make(map[string]int, len(doc.entries))
 	var edits []splice
-	present := map[string]bool{}
-	ends := map[string]int{}
-	for _, e := range doc.entries {
-		present[e.key] = true
-		ends[e.key] = e.end
-		if t, ok := texts[e.key]; ok && t != e.value {
+	for i, e := range doc.entries {
+		entries[e.key] = i
+		if j, ok := texts.find(e.key); ok && msgs[j].Text != e.value {
 			var b strings.Builder
-			quoteAppleString(&b, t)
+			b.Grow(len(msgs[j].Text) + 2)
+			quoteAppleString(&b, msgs[j].Text)
 			edits = append(edits, splice{e.valStart, e.valEnd, b.String()})
 		}
 	}
-	var added []string
-	for _, m := range msgs {
-		if _, ok := texts[m.Key]; ok && !present[m.Key] {
-			added = append(added, m.Key)
+	var added []int // of msgs, the entries the file lacks
+	for i, m := range msgs {
+		if texts.byKey != nil { // the key's message, maybe a later one
+			var ok bool
+			if i, ok = texts.byKey[m.Key]; !ok {
+				continue
+			}
+		} else if m.Untranslated {
+			continue
+		}
+		if _, ok := entries[m.Key]; ok {
+			continue
+		}
+		added = append(added, i)
+	}
+	if len(added) > 0 {
+		edits = append(edits, doc.insertions(f, msgs, texts, entries, added)...)
+	}
+	return doc.write(edits), nil
+}
+
+// A msgIndex finds the message of a key among msgs: the last of the
+// key's, not Untranslated.
+type msgIndex struct {
+	msgs  []locales.Message
+	byKey map[string]int // nil when msgs' keys are ascending (each once)
+	next  int            // then: the place after the key last found
+}
+
+func newMsgIndex(msgs []locales.Message) *msgIndex {
+	x := &msgIndex{msgs: msgs}
+	if !keysAscending(msgs) {
+		x.byKey = make(map[string]int, len(msgs))
+		for i, m := range msgs {
+			if !m.Untranslated {
+				x.byKey[m.Key] = i
+			}
 		}
 	}
-	entry := func(b *strings.Builder, key string) {
-		quoteAppleString(b, key)
+	return x
+}
+
+// find returns the index in msgs of key k's message. Keys looked up in
+// ascending order are found one after the other, others by binary
+// search.
+func (x *msgIndex) find(k string) (int, bool) {
+	if x.byKey != nil {
+		i, ok := x.byKey[k]
+		return i, ok
+	}
+	i := x.next
+	if i >= len(x.msgs) || x.msgs[i].Key != k {
+		var ok bool
+		i, ok = slices.BinarySearchFunc(x.msgs, k, func(m locales.Message, k string) int { return strings.Compare(m.Key, k) })
+		if !ok {
+			return 0, false
+		}
+	}
+	x.next = i + 1
+	return i, !x.msgs[i].Untranslated
+}
+
+// insertions returns the splices that add the entries of msgs[i] for
+// each i of added, which d lacks: each after the entry that precedes it
+// in the source language's file (File.SourceFile, then the keys of
+// File.Source), else at the end, those the source lacks last in key
+// order. texts and entries give a key's message and d's entry.
+func (d *stringsDoc) insertions(f locales.File, msgs []locales.Message, texts *msgIndex, entries map[string]int, added []int) []splice {
+	var order []string
+	if f.SourceFile != nil {
+		if src, err := parseAppleStrings(f.SourceFile); err == nil {
+			for _, e := range src.entries {
+				order = append(order, e.key)
+			}
+		}
+	}
+	for _, m := range f.Source {
+		order = append(order, m.Key)
+	}
+	entry := func(b *strings.Builder, m locales.Message) {
+		quoteAppleString(b, m.Key)
 		b.WriteString(" = ")
-		quoteAppleString(b, texts[key])
+		quoteAppleString(b, m.Text)
 		b.WriteString(";")
 	}
-	after, atEnd := placeNew(sourceOrder(AppleStrings{}, f, added), present, added)
-	for anchor, keys := range after {
-		var b strings.Builder
-		for _, k := range keys {
-			b.WriteString("\n")
-			entry(&b, k)
+	var edits []splice
+	placed := make([]bool, len(msgs))
+	anchored := make([]bool, len(d.entries)) // an entry of the file met in order
+	anchor := -1                             // the entry of the file last met in order
+	var after strings.Builder                // the entries that go after it
+	flush := func() {
+		if after.Len() > 0 {
+			end := d.entries[anchor].end
+			edits = append(edits, splice{end, end, after.String()})
+			after.Reset()
 		}
-		edits = append(edits, splice{ends[anchor], ends[anchor], b.String()})
 	}
-	if len(atEnd) > 0 {
-		// At the end, after a blank line, before the file's final spaces.
-		end := len(strings.TrimRight(s, " \t\r\n"))
-		var b strings.Builder
-		for i, k := range atEnd {
-			if i > 0 || end > 0 {
-				b.WriteString("\n")
+	var atEnd []int
+	for _, k := range order {
+		if i, ok := entries[k]; ok {
+			if !anchored[i] {
+				anchored[i] = true
+				flush()
+				anchor = i
 			}
-			if i == 0 && end > 0 {
-				b.WriteString("\n")
-			}
-			entry(&b, k)
+			continue
 		}
-		if end == len(s) {
+		j, ok := texts.find(k)
+		if !ok || placed[j] {
+			continue
+		}
+		placed[j] = true
+		if anchor < 0 {
+			atEnd = append(atEnd, j)
+			continue
+		}
+		after.WriteString("\n")
+		entry(&after, msgs[j])
+	}
+	flush()
+	var rest []int
+	for _, j := range added {
+		if !placed[j] {
+			rest = append(rest, j)
+		}
+	}
+	slices.SortStableFunc(rest, func(a, b int) int { return strings.Compare(msgs[a].Key, msgs[b].Key) })
+	atEnd = append(atEnd, rest...)
+	if len(atEnd) == 0 {
+		return edits
+	}
+	// At the end, after a blank line, before the file's final spaces.
+	end := len(strings.TrimRight(d.text, " \t\r\n"))
+	var b strings.Builder
+	size := 2
+	for _, j := range atEnd {
+		size += len(msgs[j].Key) + len(msgs[j].Text) + len("\n\"\" = \"\";")
+	}
+	b.Grow(size)
+	for i, j := range atEnd {
+		if i > 0 || end > 0 {
 			b.WriteString("\n")
 		}
-		edits = append(edits, splice{end, end, b.String()})
+		if i == 0 && end > 0 {
+			b.WriteString("\n")
+		}
+		entry(&b, msgs[j])
 	}
-	out := string(applySplices([]byte(s), edits))
-	if doc.utf16 == nil {
-		return append(bytes.Clone(doc.bom), out...), nil
+	if end == len(d.text) {
+		b.WriteString("\n")
 	}
-	units := utf16.Encode([]rune(out))
-	data := bytes.Clone(doc.bom)
-	for _, u := range units {
-		data = doc.utf16.AppendUint16(data, u)
+	return append(edits, splice{end, end, b.String()})
+}
+
+// write returns the file of d's text with edits: its bytes in d's
+// encoding, after its byte order mark.
+func (d *stringsDoc) write(edits []splice) []byte {
+	slices.SortStableFunc(edits, func(a, b splice) int { return cmp.Compare(a.start, b.start) })
+	size := len(d.bom) + len(d.text)
+	for _, e := range edits {
+		size += len(e.text)
 	}
-	return data, nil
+	var out []byte
+	if d.utf16 == nil {
+		out = make([]byte, 0, size)
+	} else {
+		out = make([]byte, 0, len(d.bom)+2*size)
+	}
+	out = append(out, d.bom...)
+	text := func(s string) {
+		if d.utf16 == nil {
+			out = append(out, s...)
+			return
+		}
+		var units [2]uint16
+		for _, r := range s {
+			for _, u := range utf16.AppendRune(units[:0], r) {
+				out = d.utf16.AppendUint16(out, u)
+			}
+		}
+	}
+	at := 0
+	for _, e := range edits {
+		if e.start < at {
+			continue
+		}
+		text(d.text[at:e.start])
+		text(e.text)
+		at = e.end
+	}
+	text(d.text[at:])
+	if len(out) == 0 {
+		return nil // as bytes.Clone(nil) gives
+	}
+	return out
 }

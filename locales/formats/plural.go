@@ -215,6 +215,12 @@ func (p *icuParser) branch(verbatim bool) (string, bool) {
 		}
 		return "", false
 	}
+	// Most branches hold no quote: their text is the bytes up to '}'.
+	if j := strings.IndexAny(p.s[p.i:], "{}#'"); j >= 0 && p.s[p.i+j] == '}' {
+		text := p.s[p.i : p.i+j]
+		p.i += j + 1
+		return text, true
+	}
 	var b strings.Builder
 	for p.i < len(p.s) {
 		c := p.s[p.i]

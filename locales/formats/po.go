@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"cmp"
 	"fmt"
 	"github.com/locsvc/partner-go/translations"
 	"slices"
@@ -222,39 +223,48 @@ func (d *poDoc) headerField(name string) string {
 
 func parsePO(data []byte) (*poDoc, error) {
 	s := string(data)
-	doc := &poDoc{}
+	// An entry has a msgid line: their count bounds the entries but for
+	// comments alone.
+	hint := strings.Count(s, "msgid ")
+	doc := &poDoc{entries: make([]poEntry, 0, hint+1)}
 	var problems []locales.Problem
-	lines := strings.SplitAfter(s, "\n")
-	off := 0
-	var cur *poEntry
+	var cur poEntry   // the entry being read, when open
+	open := false     // cur has a line
 	var field *string // the string continuation lines append to
 	section := ""     // the keyword last read
 	flush := func(end int) {
-		if cur == nil {
+		if !open {
 			return
 		}
 		cur.end = end
 		if section == "" { // comments only: obsolete entries, stray comments
 			cur.id, cur.line = "", -cur.line
 		}
-		doc.entries = append(doc.entries, *cur)
-		cur, field, section = nil, nil, ""
+		doc.entries = append(doc.entries, cur)
+		cur, open, field, section = poEntry{}, false, nil, ""
 	}
-	for n, raw := range lines {
-		line := strings.TrimRight(raw, "\r\n")
-		trim := strings.TrimSpace(line)
+	begin := func(start, n int) {
+		cur, open = poEntry{start: start, line: n, strStart: -1, kwStart: -1}, true
+	}
+	off := 0
+	for n := 0; off < len(s); n++ {
 		start := off
-		off += len(raw)
+		if i := strings.IndexByte(s[off:], '\n'); i >= 0 {
+			off += i + 1
+		} else {
+			off = len(s)
+		}
+		trim := strings.TrimSpace(s[start:off])
 		if trim == "" {
 			flush(start)
 			continue
 		}
-		if strings.HasPrefix(trim, "#") {
+		if trim[0] == '#' {
 			if section != "" && !strings.HasPrefix(trim, "#~") {
 				flush(start) // comments start the next entry
 			}
-			if cur == nil {
-				cur = &poEntry{start: start, line: n + 1, strStart: -1, kwStart: -1}
+			if !open {
+				begin(start, n+1)
 			}
 			switch {
 			case strings.HasPrefix(trim, "#,"):
@@ -267,10 +277,10 @@ func parsePO(data []byte) (*poDoc, error) {
 			}
 			continue
 		}
-		if cur == nil {
-			cur = &poEntry{start: start, line: n + 1, strStart: -1, kwStart: -1}
+		if !open {
+			begin(start, n+1)
 		}
-		if strings.HasPrefix(trim, `"`) {
+		if trim[0] == '"' {
 			if field == nil {
 				return nil, &locales.InputError{Problems: []locales.Problem{problemf(n+1, "", "a string without msgid, msgstr or msgctxt before it")}}
 			}
@@ -291,7 +301,7 @@ func parsePO(data []byte) (*poDoc, error) {
 		}
 		if kw == "msgctxt" && section != "" || kw == "msgid" && section != "" && section != "msgctxt" {
 			flush(start)
-			cur = &poEntry{start: start, line: n + 1, strStart: -1, kwStart: -1}
+			begin(start, n+1)
 		}
 		if cur.kwStart < 0 {
 			cur.kwStart = start
@@ -337,18 +347,19 @@ func parsePO(data []byte) (*poDoc, error) {
 		section = kw
 	}
 	flush(len(s))
-	seen := map[string]int{}
+	seen := make(map[string]int, len(doc.entries))
 	for i := range doc.entries {
 		e := &doc.entries[i]
 		if e.line < 0 {
 			continue
 		}
+		k := e.key()
 		if e.strStart < 0 {
-			problems = append(problems, problemf(e.line, e.key(), "entry %s has no msgstr", input.Quote(e.key())))
+			problems = append(problems, problemf(e.line, k, "entry %s has no msgstr", input.Quote(k)))
 			continue
 		}
 		if e.plural != e.indexed {
-			problems = append(problems, problemf(e.line, e.key(), "entry %s: msgid_plural goes with msgstr[n] and msgstr without", input.Quote(e.key())))
+			problems = append(problems, problemf(e.line, k, "entry %s: msgid_plural goes with msgstr[n] and msgstr without", input.Quote(k)))
 			continue
 		}
 		if e.id == "" && !e.hasCtxt {
@@ -359,10 +370,10 @@ func parsePO(data []byte) (*poDoc, error) {
 			doc.header = e
 			continue
 		}
-		if first, dup := seen[e.key()]; dup {
-			problems = append(problems, problemf(e.line, e.key(), "entry %s twice (also on line %d)", input.Quote(e.key()), first))
+		if first, dup := seen[k]; dup {
+			problems = append(problems, problemf(e.line, k, "entry %s twice (also on line %d)", input.Quote(k), first))
 		}
-		seen[e.key()] = e.line
+		seen[k] = e.line
 	}
 	if len(problems) > 0 {
 		return nil, &locales.InputError{Problems: problems}
@@ -401,7 +412,7 @@ func unquotePO(s string) (string, error) {
 		return "", fmt.Errorf("want a quoted string")
 	}
 	s = s[1 : len(s)-1]
-	if !strings.ContainsAny(s, `\"`) {
+	if strings.IndexByte(s, '\\') < 0 && strings.IndexByte(s, '"') < 0 { // neither escape nor quote: the text itself
 		return s, nil
 	}
 	var b strings.Builder
@@ -462,25 +473,31 @@ func unquotePO(s string) (string, error) {
 // for a text with line breaks inside, "" and a line per line.
 func quotePO(b *strings.Builder, kw, s string) {
 	if kw != "" {
-		b.WriteString(kw + " ")
+		b.WriteString(kw)
+		b.WriteByte(' ')
 	}
-	parts := strings.SplitAfter(s, "\n")
-	if parts[len(parts)-1] == "" {
-		parts = parts[:len(parts)-1]
-	}
-	if len(parts) > 1 {
+	if i := strings.IndexByte(s, '\n'); i >= 0 && i < len(s)-1 {
 		b.WriteString("\"\"\n")
 	}
-	if len(parts) == 0 {
-		parts = []string{""}
-	}
-	for i, p := range parts {
-		if i > 0 {
+	for first := true; first || s != ""; first = false {
+		line := s
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line = s[:i+1]
+		}
+		s = s[len(line):]
+		if !first {
 			b.WriteByte('\n')
 		}
 		b.WriteByte('"')
-		for j := 0; j < len(p); j++ {
-			switch c := p[j]; c {
+		start := 0 // the run of bytes written as they are
+		for j := 0; j < len(line); j++ {
+			c := line[j]
+			if c >= 0x20 && c != '"' && c != '\\' {
+				continue
+			}
+			b.WriteString(line[start:j])
+			start = j + 1
+			switch c {
 			case '"', '\\':
 				b.WriteByte('\\')
 				b.WriteByte(c)
@@ -491,13 +508,10 @@ func quotePO(b *strings.Builder, kw, s string) {
 			case '\r':
 				b.WriteString(`\r`)
 			default:
-				if c < 0x20 {
-					fmt.Fprintf(b, `\%03o`, c)
-					continue
-				}
-				b.WriteByte(c)
+				fmt.Fprintf(b, `\%03o`, c)
 			}
 		}
+		b.WriteString(line[start:])
 		b.WriteByte('"')
 	}
 	b.WriteByte('\n')
@@ -522,7 +536,7 @@ func (e poEntry) sourceText() (string, string) {
 // message returns e's message and a problem, or "": in a file of the
 // source language (source), a translated entry's msgstr, else its
 // msgid; in another, its msgstr, untranslated when fuzzy or empty.
-func (d *poDoc) message(e poEntry, cats []string, source bool) (poMessage, string) {
+func (d *poDoc) message(e *poEntry, cats []string, source bool) (poMessage, string) {
 	empty, filled := false, false
 	for _, s := range e.strs {
 		empty, filled = empty || s == "", filled || s != ""
@@ -588,7 +602,7 @@ func (d *poDoc) categories(lang string) []string {
 }
 
 // live returns whether e is an entry with a msgid other than the header.
-func (d *poDoc) live(e poEntry) bool {
+func (d *poDoc) live(e *poEntry) bool {
 	return e.line >= 0 && (d.header == nil || e.start != d.header.start)
 }
 
@@ -601,9 +615,10 @@ func (PO) Decode(f locales.File, data []byte) ([]locales.Message, locales.File, 
 	cats := doc.categories(f.Language)
 	source := poSource(f)
 	doc.otherLanguage = source && f.Language != "" && !poSameLanguage(doc.headerField("Language"), f.Language)
-	var msgs []locales.Message
+	msgs := make([]locales.Message, 0, len(doc.entries))
 	var problems []locales.Problem
-	for _, e := range doc.entries {
+	for i := range doc.entries {
+		e := &doc.entries[i]
 		if !doc.live(e) {
 			continue
 		}
@@ -616,6 +631,9 @@ func (PO) Decode(f locales.File, data []byte) ([]locales.Message, locales.File, 
 	}
 	if len(problems) > 0 {
 		return nil, locales.File{}, &locales.InputError{Problems: problems}
+	}
+	if len(msgs) == 0 {
+		msgs = nil // none, as before the slice was made to size
 	}
 	return msgs, locales.File{Keys: translations.Flat}, nil
 }
@@ -746,6 +764,12 @@ func poMsgstr(b *strings.Builder, key, text string, plural bool, cats []string) 
 	if !ok {
 		return fmt.Sprintf("the text of plural entry %s is no ICU plural of count", input.Quote(key))
 	}
+	return poPluralMsgstr(b, key, p, cats)
+}
+
+// poPluralMsgstr writes the msgstr[n] lines of plural p, whose cases
+// must be the file's forms, cats. It returns a problem, or "".
+func poPluralMsgstr(b *strings.Builder, key string, p pluralText, cats []string) string {
 	if cats == nil {
 		return "the file's plural forms are not known: set a Plural-Forms header gettext knows"
 	}
@@ -772,18 +796,66 @@ func selectors(p pluralText) string {
 
 // poWriter holds what Encode writes a file with.
 type poWriter struct {
-	source   bool // the source language's file
-	template bool // a template: msgids are its texts
-	cats     []string
-	sources  map[string]string
-	tmpl     *poDoc // the template or source file, or nil
-	tmplData []byte
+	source     bool // the source language's file
+	template   bool // a template: msgids are its texts
+	cats       []string
+	f          locales.File
+	sourceText func(k string) string // f.Source's text of a key, made when first needed
+	tmpl       *poDoc                // the template or source file, or nil
+	tmplData   []byte
+}
+
+// keysAscending reports whether the keys of msgs are in ascending
+// order, each once.
+func keysAscending(msgs []locales.Message) bool {
+	for i := 1; i < len(msgs); i++ {
+		if msgs[i-1].Key >= msgs[i].Key {
+			return false
+		}
+	}
+	return true
+}
+
+// hasEntries reports whether d has an entry other than the header.
+func (d *poDoc) hasEntries() bool {
+	for i := range d.entries {
+		if d.live(&d.entries[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// sourcePlural returns the plural of key k's text in f.Source, when it
+// is one.
+func (w *poWriter) sourcePlural(k string) (pluralText, bool) {
+	if w.sourceText == nil {
+		w.sourceText = textOf(w.f.Source)
+	}
+	return countPlural(w.sourceText(k))
+}
+
+// textOf returns a function that gives the text of a key in msgs (the
+// last of the key's, "" when msgs lack it): by binary search when the
+// keys are ascending, else from a map.
+func textOf(msgs []locales.Message) func(k string) string {
+	if keysAscending(msgs) {
+		return func(k string) string {
+			i, ok := slices.BinarySearchFunc(msgs, k, func(m locales.Message, k string) int { return strings.Compare(m.Key, k) })
+			if !ok {
+				return ""
+			}
+			return msgs[i].Text
+		}
+	}
+	texts := byKey(msgs)
+	return func(k string) string { return texts[k] }
 }
 
 // Encode writes msgs over f.Old, changing only the entries whose text
 // or fuzzy flag changed, and adding new ones (see PO).
 func (PO) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
-	w := poWriter{source: poSource(f), template: f.Language == "", sources: byKey(f.Source)}
+	w := poWriter{source: poSource(f), template: f.Language == "", f: f}
 	if f.SourceFile != nil {
 		if tmpl, err := parsePO(f.SourceFile); err == nil {
 			w.tmpl, w.tmplData = tmpl, f.SourceFile
@@ -804,30 +876,46 @@ func (PO) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 		return nil, &locales.InputError{Problems: []locales.Problem{{Message: fmt.Sprintf(
 			"gettext's plural forms of language %s are not known (the CLDR table lacks it): add the file with a Plural-Forms header, as msginit does", input.Quote(f.Language))}}}
 	}
-	texts := make(map[string]locales.Message, len(msgs))
-	for _, m := range msgs {
-		texts[m.Key] = m
+	// The message of each key is the last of that key's, msgs[texts[k]];
+	// when no key comes twice, msgs[i] is its key's. Keys in ascending
+	// order come once each: a new file of them needs no map.
+	unique := keysAscending(msgs)
+	var texts map[string]int
+	if !unique || w.tmpl != nil || doc.hasEntries() {
+		texts = make(map[string]int, len(msgs))
+		for i, m := range msgs {
+			texts[m.Key] = i
+		}
+		unique = len(texts) == len(msgs)
 	}
+	// written[j]: msgs[j]'s key has its entry, in the file or added.
+	written := make([]bool, len(msgs))
 	var problems []locales.Problem
 	var edits []splice
-	have := map[string]bool{}
-	endOf := map[string]int{} // the end of each entry, by key
-	lastLive := -1            // the end of the file's last entry
+	var endOf map[string]int // the end of each entry, by key: for the template's order
+	if w.tmpl != nil {
+		endOf = make(map[string]int, len(doc.entries))
+	}
+	lastLive := -1 // the end of the file's last entry
 	if doc.header != nil {
 		lastLive = doc.header.end
 	}
-	for _, e := range doc.entries {
+	for i := range doc.entries {
+		e := &doc.entries[i]
 		if !doc.live(e) {
 			continue
 		}
 		lastLive = e.end
 		k := e.key()
-		have[k], endOf[k] = true, e.end
-		m, ok := texts[k]
+		if endOf != nil {
+			endOf[k] = e.end
+		}
+		j, ok := texts[k]
 		if !ok {
 			continue // the service lacks it: as the file has it
 		}
-		es, problem := w.update(doc, data, e, m)
+		written[j] = true
+		es, problem := w.update(doc, data, e, msgs[j])
 		if problem != "" {
 			problems = append(problems, problemf(e.line, k, "%s", problem))
 			continue
@@ -837,54 +925,65 @@ func (PO) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 	// New entries: the template's, in its order, after the entry that
 	// precedes them there; then the others at the end.
 	after := map[int]*strings.Builder{}
-	added := func(at int, text string) {
+	at := func(at int) *strings.Builder {
 		if after[at] == nil {
 			after[at] = &strings.Builder{}
 		}
-		after[at].WriteString(text)
+		return after[at]
 	}
 	if w.tmpl != nil {
 		prev := lastLive
 		if !fresh {
 			prev = -1
 		}
-		for _, te := range w.tmpl.entries {
+		for i := range w.tmpl.entries {
+			te := &w.tmpl.entries[i]
 			if !w.tmpl.live(te) {
 				continue
 			}
 			k := te.key()
-			if have[k] {
-				prev = endOf[k]
+			if end, ok := endOf[k]; ok {
+				prev = end
 				continue
 			}
-			m, ok := texts[k]
-			if !ok && !fresh {
+			var m locales.Message
+			j, ok := texts[k]
+			if ok {
+				m, written[j] = msgs[j], true
+			} else if !fresh {
 				continue
 			}
-			have[k] = true
-			text, problem := w.entry(k, m, ok, &te)
-			if problem != "" {
+			to := prev
+			if to < 0 {
+				to = lastLive
+			}
+			if problem := w.entry(at(to), k, m, ok, te); problem != "" {
 				problems = append(problems, problemf(0, k, "%s", problem))
-				continue
 			}
-			at := prev
-			if at < 0 {
-				at = lastLive
-			}
-			added(at, text)
 		}
 	}
-	for _, m := range msgs {
-		if have[m.Key] {
+	grown := false
+	for i, m := range msgs {
+		j := i
+		if !unique {
+			j = texts[m.Key]
+		}
+		if written[j] {
 			continue
 		}
-		have[m.Key] = true
-		text, problem := w.entry(m.Key, m, true, nil)
-		if problem != "" {
+		written[j] = true
+		b := at(lastLive)
+		if !grown { // room for the entries from here on, as most are new
+			grown = true
+			size := 0
+			for _, m := range msgs[i:] {
+				size += len("\nmsgid \"\"\nmsgstr \"\"\n") + len(m.Key) + len(m.Text)
+			}
+			b.Grow(size + size/16)
+		}
+		if problem := w.entry(b, m.Key, m, true, nil); problem != "" {
 			problems = append(problems, problemf(0, m.Key, "%s", problem))
-			continue
 		}
-		added(lastLive, text)
 	}
 	if len(problems) > 0 {
 		return nil, &locales.InputError{Problems: problems}
@@ -894,21 +993,46 @@ func (PO) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 		if at < 0 {
 			at = len(data)
 		}
-		text := b.String()
 		if at > 0 && data[at-1] != '\n' {
-			text = "\n" + text
+			inserts = append(inserts, splice{at, at, "\n"})
 		}
-		inserts = append(inserts, splice{at, at, text})
+		inserts = append(inserts, splice{at, at, b.String()})
 	}
-	edits = append(inserts, edits...)
-	return applySplices(data, edits), nil
+	return spliced(data, append(inserts, edits...)), nil
+}
+
+// spliced returns data with the spans of edits replaced, as
+// applySplices does, made in one allocation.
+func spliced(data []byte, edits []splice) []byte {
+	slices.SortStableFunc(edits, func(a, b splice) int { return cmp.Compare(a.start, b.start) })
+	size, at := len(data), 0
+	for _, e := range edits {
+		if e.start >= at {
+			size += len(e.text) - (e.end - e.start)
+			at = e.end
+		}
+	}
+	if size == 0 {
+		return nil // as applySplices gives
+	}
+	out := make([]byte, 0, size)
+	at = 0
+	for _, e := range edits {
+		if e.start < at {
+			continue
+		}
+		out = append(out, data[at:e.start]...)
+		out = append(out, e.text...)
+		at = e.end
+	}
+	return append(out, data[at:]...)
 }
 
 // needsForms reports whether a new file holds a plural entry.
 func (w *poWriter) needsForms(msgs []locales.Message) bool {
 	if w.tmpl != nil {
-		for _, e := range w.tmpl.entries {
-			if w.tmpl.live(e) && e.plural {
+		for i := range w.tmpl.entries {
+			if e := &w.tmpl.entries[i]; w.tmpl.live(e) && e.plural {
 				return true
 			}
 		}
@@ -922,7 +1046,7 @@ func (w *poWriter) needsForms(msgs []locales.Message) bool {
 }
 
 // update returns the edits that give entry e message m's text.
-func (w *poWriter) update(doc *poDoc, data []byte, e poEntry, m locales.Message) ([]splice, string) {
+func (w *poWriter) update(doc *poDoc, data []byte, e *poEntry, m locales.Message) ([]splice, string) {
 	cur, _ := doc.message(e, w.cats, w.source)
 	if w.source {
 		if m.Text == cur.text || w.template {
@@ -950,18 +1074,20 @@ func (w *poWriter) update(doc *poDoc, data []byte, e poEntry, m locales.Message)
 	return append(edits, splice{e.strStart, e.strEnd, b.String()}), ""
 }
 
-// entry returns a new entry of key k: with m's text when ok, else
+// entry writes a new entry of key k to b: with m's text when ok, else
 // empty; with the template entry te's comments, flags and msgid lines
 // when te is not nil. Each line ends in "\n" and a blank line comes
-// before it.
-func (w *poWriter) entry(k string, m locales.Message, ok bool, te *poEntry) (string, string) {
-	var b strings.Builder
+// before it. It returns a problem, or "" (then b holds part of the
+// entry).
+func (w *poWriter) entry(b *strings.Builder, k string, m locales.Message, ok bool, te *poEntry) string {
 	b.WriteString("\n")
 	plural := false
+	var p pluralText     // m.Text's plural, when parsed
+	parsed := false      // m.Text was read as plural p
 	written := poEntry{} // the msgid lines written
 	if te != nil {
 		written = *te
-		writeSkipping(&b, w.tmplData, te.start, te.kwStart, te.flags, te.prev)
+		writeSkipping(b, w.tmplData, te.start, te.kwStart, te.flags, te.prev)
 		if ok && m.Untranslated && m.Text != "" {
 			b.WriteString("#, fuzzy\n")
 		}
@@ -979,18 +1105,18 @@ func (w *poWriter) entry(k string, m locales.Message, ok bool, te *poEntry) (str
 			b.WriteString("#, fuzzy\n")
 		}
 		if hasCtxt {
-			quotePO(&b, "msgctxt", ctxt)
+			quotePO(b, "msgctxt", ctxt)
 		}
-		quotePO(&b, "msgid", id)
+		quotePO(b, "msgid", id)
 		written.id = id
-		var p pluralText
 		p, plural = countPlural(m.Text)
+		parsed = plural
 		if plural {
 			other, _ := p.text("other")
-			if sp, ok := countPlural(w.sources[k]); ok {
+			if sp, ok := w.sourcePlural(k); ok {
 				other, _ = sp.text("other")
 			}
-			quotePO(&b, "msgid_plural", other)
+			quotePO(b, "msgid_plural", other)
 			written.plural, written.idPlural = true, other
 		}
 	}
@@ -1002,10 +1128,10 @@ func (w *poWriter) entry(k string, m locales.Message, ok bool, te *poEntry) (str
 			text = "" // the msgid is the text
 		}
 	}
-	if p := poMsgstr(&b, k, text, plural, w.cats); p != "" {
-		return "", p
+	if parsed && text != "" { // text is m.Text
+		return poPluralMsgstr(b, k, p, w.cats)
 	}
-	return b.String(), ""
+	return poMsgstr(b, k, text, plural, w.cats)
 }
 
 // poMaxDepth bounds the nesting of a plural expression, so that a
