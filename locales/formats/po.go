@@ -1,7 +1,6 @@
 package formats
 
 import (
-	"cmp"
 	"fmt"
 	"github.com/locsvc/partner-go/translations"
 	"slices"
@@ -998,34 +997,7 @@ func (PO) Encode(f locales.File, msgs []locales.Message) ([]byte, error) {
 		}
 		inserts = append(inserts, splice{at, at, b.String()})
 	}
-	return spliced(data, append(inserts, edits...)), nil
-}
-
-// spliced returns data with the spans of edits replaced, as
-// applySplices does, made in one allocation.
-func spliced(data []byte, edits []splice) []byte {
-	slices.SortStableFunc(edits, func(a, b splice) int { return cmp.Compare(a.start, b.start) })
-	size, at := len(data), 0
-	for _, e := range edits {
-		if e.start >= at {
-			size += len(e.text) - (e.end - e.start)
-			at = e.end
-		}
-	}
-	if size == 0 {
-		return nil // as applySplices gives
-	}
-	out := make([]byte, 0, size)
-	at = 0
-	for _, e := range edits {
-		if e.start < at {
-			continue
-		}
-		out = append(out, data[at:e.start]...)
-		out = append(out, e.text...)
-		at = e.end
-	}
-	return append(out, data[at:]...)
+	return applySplices(data, append(inserts, edits...)), nil
 }
 
 // needsForms reports whether a new file holds a plural entry.

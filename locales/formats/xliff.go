@@ -537,7 +537,8 @@ func fieldEnd[S []byte | string](s S, i int) int {
 	return i
 }
 
-// applySplices replaces the spans of edits in data.
+// applySplices replaces the spans of edits in data, in one allocation;
+// nothing left is nil.
 func applySplices(data []byte, edits []splice) []byte {
 	slices.SortStableFunc(edits, func(a, b splice) int { return cmp.Compare(a.start, b.start) })
 	size, at := len(data), 0
@@ -546,6 +547,9 @@ func applySplices(data []byte, edits []splice) []byte {
 			size += len(e.text) - (e.end - e.start)
 			at = e.end
 		}
+	}
+	if size == 0 {
+		return nil
 	}
 	out := make([]byte, 0, size)
 	at = 0
