@@ -3,13 +3,8 @@ package input
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"strings"
 )
-
-// ErrNotJSONObject is ParseJSONObject's error for a document that is not
-// one JSON object.
-var ErrNotJSONObject = errors.New("not a JSON object")
 
 // jsonMaxDepth bounds the nesting ParseJSONObject follows.
 const jsonMaxDepth = 1000

@@ -123,12 +123,6 @@ func (e *JSONError) Error() string {
 	return e.Msg
 }
 
-// Is makes a JSONError of kind JSONNotObject or JSONMore match
-// ErrNotJSONObject.
-func (e *JSONError) Is(target error) bool {
-	return target == ErrNotJSONObject && (e.Kind == JSONNotObject || e.Kind == JSONMore)
-}
-
 // ReadJSONObject reads data, one JSON object, into where its members
 // are, following objects nested up to maxDepth below the root.
 // encoding/json validates data and unquotes the strings with escapes;
@@ -270,12 +264,12 @@ func (r *jsonReader) members(o *JSONObject, i, depth int) (int, bool) {
 			o.Cut = true
 			return i, false
 		}
-		end, esc, ok := r.stringEnd(i)
+		end, ok := r.stringEnd(i)
 		if !ok {
 			o.Cut = true
 			return i, false
 		}
-		m := &JSONMember{Name: r.text(i, end, esc), NameStart: i, Lead: r.s[lead:i]}
+		m := &JSONMember{Name: r.text(i, end), NameStart: i, Lead: r.s[lead:i]}
 		r.stack = append(r.stack, m)
 		j := r.space(end)
 		if j >= len(r.data) || r.data[j] != ':' {
@@ -330,11 +324,11 @@ func (r *jsonReader) value(m *JSONMember, j, depth int) (int, bool) {
 		m.Value = json.Delim('[')
 		return r.skipArray(j)
 	case '"':
-		end, esc, ok := r.stringEnd(j)
+		end, ok := r.stringEnd(j)
 		if !ok {
 			return j, false
 		}
-		m.Value = r.text(j, end, esc)
+		m.Value = r.text(j, end)
 		return end, true
 	default:
 		k := j
@@ -375,55 +369,50 @@ func isLiteral(c byte) bool {
 	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '.' || c == '+' || c == '-' || c == 'E'
 }
 
-// stringEnd returns the offset after the string whose '"' is at i,
-// whether it holds an escape, and false when data ends before it.
-func (r *jsonReader) stringEnd(i int) (int, bool, bool) {
-	esc := false
+// stringEnd returns the offset after the string whose '"' is at i, and
+// false when data ends before it.
+func (r *jsonReader) stringEnd(i int) (int, bool) {
 	for j := i + 1; ; {
 		k := bytes.IndexByte(r.data[j:], '"')
 		if k < 0 {
-			return len(r.data), esc, false
+			return len(r.data), false
 		}
 		q := j + k
 		b := q
 		for b > i+1 && r.data[b-1] == '\\' {
 			b--
 		}
-		if !esc && bytes.IndexByte(r.data[j:q], '\\') >= 0 {
-			esc = true
-		}
 		if (q-b)%2 == 0 {
-			return q + 1, esc, true
+			return q + 1, true
 		}
 		j = q + 1
 	}
 }
 
-// text returns the text of the string data[i:end]: encoding/json
-// unquotes one that holds an escape or bytes that are not UTF-8.
-func (r *jsonReader) text(i, end int, esc bool) string {
-	if s := r.s[i+1 : end-1]; !esc && utf8.ValidString(s) {
-		return s
-	}
-	var s string
-	_ = json.Unmarshal(r.data[i:end], &s) // encoding/json accepted it
-	return s
+// text returns the text of the string data[i:end].
+func (r *jsonReader) text(i, end int) string {
+	return unquote(r.s[i:end])
 }
 
 // JSONString returns the text of raw, one JSON value encoding/json has
 // accepted (a json.RawMessage it decoded), and whether it is a string.
-// A string with no escape and UTF-8 is its bytes; encoding/json
-// unquotes another.
 func JSONString(raw []byte) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
 	}
-	if in := raw[1 : len(raw)-1]; bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
-		return string(in), true
+	return unquote(string(raw)), true
+}
+
+// unquote returns the text of q, a JSON string encoding/json has
+// accepted: q's own bytes when it holds no escape and is UTF-8, else
+// what encoding/json unquotes.
+func unquote(q string) string {
+	if in := q[1 : len(q)-1]; !strings.Contains(in, `\`) && utf8.ValidString(in) {
+		return in
 	}
 	var s string
-	err := json.Unmarshal(raw, &s)
-	return s, err == nil
+	_ = json.Unmarshal([]byte(q), &s)
+	return s
 }
 
 // skipArray returns the offset after the array whose '[' is at i, and
@@ -433,7 +422,7 @@ func (r *jsonReader) skipArray(i int) (int, bool) {
 	for i < len(r.data) {
 		switch r.data[i] {
 		case '"':
-			end, _, ok := r.stringEnd(i)
+			end, ok := r.stringEnd(i)
 			if !ok {
 				return end, false
 			}
