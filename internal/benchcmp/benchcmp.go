@@ -39,11 +39,7 @@ func Compare(b *testing.B, contenders ...Contender) {
 		}
 	}
 	n := min(b.N, len(samples[0]))
-	median := func(j int) float64 {
-		s := slices.Clone(samples[j][:n])
-		slices.Sort(s)
-		return float64(s[n/2])
-	}
+	median := func(j int) float64 { return median(slices.Clone(samples[j][:n])) }
 	for j, c := range contenders {
 		b.ReportMetric(float64(spent[j].Nanoseconds())/float64(b.N), c.Name+"-ns")
 		b.ReportMetric(testing.AllocsPerRun(100, func() { c.Run(b) }), c.Name+"-allocs")
@@ -91,7 +87,7 @@ func (a *Against) Row(b *testing.B, f func()) {
 		b.StartTimer()
 		row.measure(f)
 	}
-	b.ReportMetric(row.median()/base.median(), "x-time")
+	b.ReportMetric(median(row.times)/median(base.times), "x-time")
 	if base.cpu > 0 {
 		b.ReportMetric(float64(row.cpu)/float64(base.cpu), "x-cpu")
 	}
@@ -120,7 +116,8 @@ func (c *cost) measure(f func()) {
 	c.bytes += after.TotalAlloc - before.TotalAlloc
 }
 
-func (c *cost) median() float64 {
-	slices.Sort(c.times)
-	return float64(c.times[len(c.times)/2])
+// median sorts ds and returns its middle one, in nanoseconds.
+func median(ds []time.Duration) float64 {
+	slices.Sort(ds)
+	return float64(ds[len(ds)/2])
 }
